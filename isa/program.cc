@@ -1,0 +1,337 @@
+// isa/program.cc — the binary program format and its validation.
+//
+// Layout (little-endian): "ACXPROG\0", u32 version, u64 hash, str hwspec,
+// str isa, u64 window, u32 #segments {str name, u8 role, u64 addr, u64 n,
+// n bytes}, u32 #symbols {str name, u8 role, u64 addr, u8 dtype, u32 rank,
+// rank x i64}, u32 #labels {u64 begin, u64 end, str name}. A str is a u32
+// length and that many bytes.
+#include "isa/program.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "isa/encoding.h"
+#include "support/hash.h"
+
+namespace accelc::isa {
+
+using support::error;
+using support::Expected;
+using support::Location;
+using support::Status;
+using support::Diagnostic;
+
+static const char kMagic[8] = {'A', 'C', 'X', 'P', 'R', 'O', 'G', '\0'};
+
+const char* segmentRoleName(SegmentRole r) {
+  switch (r) {
+    case SegmentRole::kText:
+      return "text";
+    case SegmentRole::kUops:
+      return "uops";
+    case SegmentRole::kData:
+      return "data";
+  }
+  return "?";
+}
+
+const char* symbolRoleName(SymbolRole r) {
+  switch (r) {
+    case SymbolRole::kInput:
+      return "input";
+    case SymbolRole::kOutput:
+      return "output";
+    case SymbolRole::kConst:
+      return "const";
+    case SymbolRole::kScratch:
+      return "scratch";
+  }
+  return "?";
+}
+
+const Segment& Program::text() const {
+  for (const Segment& s : segments)
+    if (s.role == SegmentRole::kText) return s;
+  static const Segment kEmpty{"text", SegmentRole::kText, 0, {}};
+  return kEmpty;
+}
+
+const Symbol* Program::findSymbol(const std::string& n) const {
+  for (const Symbol& s : symbols)
+    if (s.name == n) return &s;
+  return nullptr;
+}
+
+const Segment* Program::findSegment(const std::string& n) const {
+  for (const Segment& s : segments)
+    if (s.name == n) return &s;
+  return nullptr;
+}
+
+bool Program::operator==(const Program& o) const {
+  return hwspecYaml == o.hwspecYaml && isaYaml == o.isaYaml && hash == o.hash && window == o.window &&
+         segments == o.segments && symbols == o.symbols && labels == o.labels;
+}
+
+namespace {
+
+/// Appends little-endian values to a byte vector.
+class Writer {
+ public:
+  void u8(uint8_t v) { out_.push_back(v); }
+  void u32(uint32_t v) { le(v, 4); }
+  void u64(uint64_t v) { le(v, 8); }
+  void str(const std::string& s) {
+    u32(static_cast<uint32_t>(s.size()));
+    out_.insert(out_.end(), s.begin(), s.end());
+  }
+  void bytes(const std::vector<uint8_t>& b) { out_.insert(out_.end(), b.begin(), b.end()); }
+  std::vector<uint8_t> take() { return std::move(out_); }
+
+ private:
+  void le(uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) out_.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  std::vector<uint8_t> out_;  ///< bytes written so far
+};
+
+/// Reads little-endian values, reporting truncation with the offset.
+class Reader {
+ public:
+  Reader(const std::vector<uint8_t>& b, std::string name) : b_(b), name_(std::move(name)) {}
+  Status need(uint64_t n, const char* what) {
+    if (n <= b_.size() - pos_) return Status::ok();
+    return error(Location::file(name_), std::string("truncated program file: ") + what + " needs " +
+                                            std::to_string(n) + " bytes at offset " + std::to_string(pos_) +
+                                            ", the file has " + std::to_string(b_.size()));
+  }
+  Expected<uint64_t> le(int n, const char* what) {
+    ACCELC_TRY(need(n, what));
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v |= static_cast<uint64_t>(b_[pos_ + i]) << (8 * i);
+    pos_ += n;
+    return v;
+  }
+  Expected<std::string> str(const char* what) {
+    ACCELC_ASSIGN_OR_RETURN(uint64_t n, le(4, what));
+    ACCELC_TRY(need(n, what));
+    std::string s(b_.begin() + pos_, b_.begin() + pos_ + n);
+    pos_ += n;
+    return s;
+  }
+  Expected<std::vector<uint8_t>> bytes(uint64_t n, const char* what) {
+    ACCELC_TRY(need(n, what));
+    std::vector<uint8_t> v(b_.begin() + pos_, b_.begin() + pos_ + n);
+    pos_ += n;
+    return v;
+  }
+  uint64_t pos() const { return pos_; }
+  Diagnostic bad(const std::string& what) const {
+    return error(Location::file(name_), "malformed program file at offset " + std::to_string(pos_) + ": " + what);
+  }
+
+ private:
+  const std::vector<uint8_t>& b_;  ///< the file
+  std::string name_;               ///< for locations
+  uint64_t pos_ = 0;               ///< read position
+};
+
+Status readSegments(Reader& r, Program& p) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(4, "segment count"));
+  for (uint64_t i = 0; i < n; ++i) {
+    Segment s;
+    ACCELC_ASSIGN_OR_RETURN(s.name, r.str("segment name"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t role, r.le(1, "segment role"));
+    if (role > 2) return r.bad("segment role " + std::to_string(role));
+    s.role = SegmentRole(role);
+    ACCELC_ASSIGN_OR_RETURN(s.addr, r.le(8, "segment address"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t len, r.le(8, "segment length"));
+    ACCELC_ASSIGN_OR_RETURN(s.bytes, r.bytes(len, "segment bytes"));
+    p.segments.push_back(std::move(s));
+  }
+  return Status::ok();
+}
+
+Status readSymbols(Reader& r, Program& p) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(4, "symbol count"));
+  for (uint64_t i = 0; i < n; ++i) {
+    Symbol s;
+    ACCELC_ASSIGN_OR_RETURN(s.name, r.str("symbol name"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t role, r.le(1, "symbol role"));
+    if (role > 3) return r.bad("symbol role " + std::to_string(role));
+    s.role = SymbolRole(role);
+    ACCELC_ASSIGN_OR_RETURN(s.addr, r.le(8, "symbol address"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t dt, r.le(1, "symbol dtype"));
+    if (dt > static_cast<uint64_t>(support::DType::kFloat32)) return r.bad("symbol dtype " + std::to_string(dt));
+    s.dtype = support::DType(dt);
+    ACCELC_ASSIGN_OR_RETURN(uint64_t rank, r.le(4, "symbol rank"));
+    if (rank > 8) return r.bad("symbol rank " + std::to_string(rank));
+    for (uint64_t d = 0; d < rank; ++d) {
+      ACCELC_ASSIGN_OR_RETURN(uint64_t dim, r.le(8, "symbol shape"));
+      if (dim == 0 || dim > (uint64_t{1} << 40)) return r.bad("symbol dimension " + std::to_string(dim));
+      s.shape.push_back(static_cast<int64_t>(dim));
+    }
+    p.symbols.push_back(std::move(s));
+  }
+  return Status::ok();
+}
+
+Status readLabels(Reader& r, Program& p) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(4, "label count"));
+  for (uint64_t i = 0; i < n; ++i) {
+    Label l;
+    ACCELC_ASSIGN_OR_RETURN(l.begin, r.le(8, "label begin"));
+    ACCELC_ASSIGN_OR_RETURN(l.end, r.le(8, "label end"));
+    ACCELC_ASSIGN_OR_RETURN(l.name, r.str("label name"));
+    p.labels.push_back(std::move(l));
+  }
+  return Status::ok();
+}
+
+bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return an && bn && a < b + bn && b < a + an; }
+
+}  // namespace
+
+std::vector<uint8_t> writeProgram(const Program& p) {
+  Writer w;
+  for (char c : kMagic) w.u8(static_cast<uint8_t>(c));
+  w.u32(kProgramFormatVersion);
+  w.u64(p.hash);
+  w.str(p.hwspecYaml);
+  w.str(p.isaYaml);
+  w.u64(p.window);
+  w.u32(static_cast<uint32_t>(p.segments.size()));
+  for (const Segment& s : p.segments) {
+    w.str(s.name);
+    w.u8(static_cast<uint8_t>(s.role));
+    w.u64(s.addr);
+    w.u64(s.bytes.size());
+    w.bytes(s.bytes);
+  }
+  w.u32(static_cast<uint32_t>(p.symbols.size()));
+  for (const Symbol& s : p.symbols) {
+    w.str(s.name);
+    w.u8(static_cast<uint8_t>(s.role));
+    w.u64(s.addr);
+    w.u8(static_cast<uint8_t>(s.dtype));
+    w.u32(static_cast<uint32_t>(s.shape.size()));
+    for (int64_t d : s.shape) w.u64(static_cast<uint64_t>(d));
+  }
+  w.u32(static_cast<uint32_t>(p.labels.size()));
+  for (const Label& l : p.labels) {
+    w.u64(l.begin);
+    w.u64(l.end);
+    w.str(l.name);
+  }
+  return w.take();
+}
+
+Expected<Program> readProgram(const std::vector<uint8_t>& bytes, const std::string& name) {
+  Reader r(bytes, name);
+  ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> magic, r.bytes(8, "magic"));
+  if (std::memcmp(magic.data(), kMagic, 8) != 0)
+    return error(Location::file(name), "not an accelc program: bad magic (expected ACXPROG)");
+  ACCELC_ASSIGN_OR_RETURN(uint64_t version, r.le(4, "version"));
+  if (version != kProgramFormatVersion)
+    return error(Location::file(name), "program format version " + std::to_string(version) +
+                                           " is not supported (this accelc reads version " +
+                                           std::to_string(kProgramFormatVersion) + ")");
+  Program p;
+  ACCELC_ASSIGN_OR_RETURN(p.hash, r.le(8, "hash"));
+  ACCELC_ASSIGN_OR_RETURN(p.hwspecYaml, r.str("hwspec"));
+  ACCELC_ASSIGN_OR_RETURN(p.isaYaml, r.str("ISA"));
+  ACCELC_ASSIGN_OR_RETURN(p.window, r.le(8, "window"));
+  ACCELC_TRY(readSegments(r, p));
+  ACCELC_TRY(readSymbols(r, p));
+  ACCELC_TRY(readLabels(r, p));
+  if (r.pos() != bytes.size()) return r.bad(std::to_string(bytes.size() - r.pos()) + " trailing bytes");
+  return p;
+}
+
+Expected<Program> loadProgramFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error(Location::file(path), "cannot open file for reading");
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return readProgram(bytes, path);
+}
+
+Status saveProgramFile(const std::string& path, const Program& p) {
+  std::ofstream out(path, std::ios::binary);
+  std::vector<uint8_t> b = writeProgram(p);
+  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  if (!out) return error(Location::file(path), "cannot write file");
+  return Status::ok();
+}
+
+Expected<Target> programTarget(const Program& p, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(p.hwspecYaml, name + "(embedded hwspec)"));
+  ACCELC_ASSIGN_OR_RETURN(Target t, makeTarget(spec, p.isaYaml, name + "(embedded ISA)"));
+  if (t.hash != p.hash)
+    return error(Location::file(name), "hwspec hash mismatch: the program records " + support::hex64(p.hash) +
+                                           " but its embedded hwspec and ISA hash to " + support::hex64(t.hash) +
+                                           "; the file is corrupt");
+  return t;
+}
+
+Status checkProgramTarget(const Program& p, const Target& t, const std::string& name) {
+  if (p.hash == t.hash) return Status::ok();
+  std::string built = "?";
+  if (auto e = hwspec::parseHwSpec(p.hwspecYaml, name)) built = e->name;
+  return error(Location::file(name), "hwspec hash mismatch: the program was built for '" + built + "' (hash " +
+                                         support::hex64(p.hash) + ") but the given hwspec is '" + t.spec.name +
+                                         "' (hash " + support::hex64(t.hash) + ")");
+}
+
+Status validateProgram(const Program& p, const Target& t, const std::string& name) {
+  Location loc = Location::file(name);
+  if (p.window == 0 || p.window > static_cast<uint64_t>(t.spec.dramWindowBytes))
+    return error(loc, "window of " + std::to_string(p.window) + " bytes is not in [1, " +
+                          std::to_string(t.spec.dramWindowBytes) + "] (dram.window)");
+  int texts = 0;
+  for (size_t i = 0; i < p.segments.size(); ++i) {
+    const Segment& s = p.segments[i];
+    if (s.role == SegmentRole::kText) {
+      ++texts;
+      if (s.bytes.size() % t.insnBytes())
+        return error(loc, "text segment of " + std::to_string(s.bytes.size()) + " bytes is not a whole number of " +
+                              std::to_string(t.insnBytes()) + "-byte instructions");
+    }
+    if (s.role == SegmentRole::kUops && s.bytes.size() % t.uopBytes())
+      return error(loc, "micro-op segment '" + s.name + "' is not a whole number of micro-ops");
+    if (s.addr > p.window || s.bytes.size() > p.window - s.addr)
+      return error(loc, "segment '" + s.name + "' [" + std::to_string(s.addr) + ", " +
+                            std::to_string(s.addr + s.bytes.size()) + ") lies outside the window of " +
+                            std::to_string(p.window) + " bytes");
+    for (size_t j = 0; j < i; ++j)
+      if (overlaps(s.addr, s.bytes.size(), p.segments[j].addr, p.segments[j].bytes.size()))
+        return error(loc, "segments '" + p.segments[j].name + "' and '" + s.name + "' overlap");
+  }
+  if (texts != 1) return error(loc, "expected exactly one text segment, found " + std::to_string(texts));
+  for (const Symbol& s : p.symbols)
+    if (s.addr > p.window || s.bytes() > p.window - s.addr)
+      return error(loc, "symbol '" + s.name + "' lies outside the window of " + std::to_string(p.window) + " bytes");
+  uint64_t n = p.insnCount(t), prevEnd = 0;
+  for (const Label& l : p.labels) {
+    if (l.begin >= l.end || l.end > n || l.begin < prevEnd)
+      return error(loc, "label '" + l.name + "' [" + std::to_string(l.begin) + ", " + std::to_string(l.end) +
+                            ") is empty, overlaps another, or lies past the " + std::to_string(n) + " instructions");
+    prevEnd = l.end;
+  }
+  return Status::ok();
+}
+
+Expected<std::vector<Instruction>> decodeText(const Program& p, const Target& t, const std::string& name) {
+  const Segment& text = p.text();
+  std::vector<Instruction> out;
+  uint64_t n = text.bytes.size() / t.insnBytes();
+  out.reserve(n);
+  for (uint64_t pc = 0; pc < n; ++pc) {
+    ACCELC_ASSIGN_OR_RETURN(Instruction i,
+                            decodeInstruction(t, text.bytes.data() + pc * t.insnBytes(), Location::pc(name, pc)));
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+}  // namespace accelc::isa

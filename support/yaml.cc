@@ -1,0 +1,166 @@
+// support/yaml.cc — located YAML reading.
+#include "support/yaml.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+namespace accelc::support {
+
+Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    return error(Location::file(path, e.mark.line + 1, e.mark.column + 1),
+                 "malformed YAML: " + e.msg);
+  }
+}
+
+Expected<std::string> readTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error(Location::file(path), "cannot open file for reading");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Location yamlLocation(const std::string& path, const YAML::Node& node) {
+  YAML::Mark m = node.Mark();
+  if (m.line < 0) return Location::file(path);
+  return Location::file(path, m.line + 1, m.column + 1);
+}
+
+Expected<YamlMap> YamlMap::of(const YAML::Node& node, std::string path, std::string prefix) {
+  if (!node.IsMap()) {
+    std::string what = prefix.empty() ? "the document" : "key '" + prefix + "'";
+    return error(yamlLocation(path, node), what + ": expected a mapping");
+  }
+  return YamlMap(node, std::move(path), std::move(prefix));
+}
+
+std::string YamlMap::dotted(const std::string& key) const {
+  return prefix_.empty() ? key : prefix_ + "." + key;
+}
+
+bool YamlMap::has(const std::string& key) const { return static_cast<bool>(node_[key]); }
+
+Location YamlMap::keyLoc(const std::string& key) const {
+  for (const auto& kv : node_) {
+    if (kv.first.Scalar() == key) return yamlLocation(path_, kv.first);
+  }
+  return loc();
+}
+
+Location YamlMap::valueLoc(const std::string& key) const {
+  YAML::Node v = node_[key];
+  return v ? yamlLocation(path_, v) : loc();
+}
+
+Expected<YAML::Node> YamlMap::required(const std::string& key, const char* what) {
+  known_.push_back(key);
+  YAML::Node v = node_[key];
+  if (!v) return error(loc(), "missing key '" + dotted(key) + "' (expected " + what + ")");
+  return v;
+}
+
+Diagnostic YamlMap::wrongType(const std::string& key, const std::string& what) const {
+  YAML::Node v = node_[key];
+  std::string found = v.IsScalar() ? "'" + v.Scalar() + "'" : v.IsMap() ? "a mapping" : "a sequence";
+  return error(valueLoc(key), "key '" + dotted(key) + "': expected " + what + ", found " + found);
+}
+
+static std::optional<int64_t> parseInteger(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  size_t pos = 0;
+  try {
+    long long v = std::stoll(s, &pos, 0);
+    if (pos != s.size()) return std::nullopt;
+    return v;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+Expected<int64_t> YamlMap::integer(const std::string& key, int64_t lo, int64_t hi) {
+  std::string what = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  ACCELC_ASSIGN_OR_RETURN(YAML::Node v, required(key, what.c_str()));
+  std::optional<int64_t> n = v.IsScalar() ? parseInteger(v.Scalar()) : std::nullopt;
+  if (!n || *n < lo || *n > hi) return wrongType(key, what);
+  return *n;
+}
+
+Expected<int64_t> YamlMap::integerOr(const std::string& key, int64_t def, int64_t lo, int64_t hi) {
+  if (!has(key)) {
+    known_.push_back(key);
+    return def;
+  }
+  return integer(key, lo, hi);
+}
+
+std::optional<int64_t> parseByteSize(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  if (i == 0) return std::nullopt;
+  std::optional<int64_t> n = parseInteger(text.substr(0, i));
+  if (!n) return std::nullopt;
+  std::string unit = text.substr(i);
+  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+  int shift = -1;
+  if (unit.empty() || unit == "B") shift = 0;
+  if (unit == "KiB") shift = 10;
+  if (unit == "MiB") shift = 20;
+  if (unit == "GiB") shift = 30;
+  if (shift < 0 || *n > (int64_t{1} << (62 - shift))) return std::nullopt;
+  return *n << shift;
+}
+
+Expected<int64_t> YamlMap::bytes(const std::string& key) {
+  const char* what = "a byte size such as 4096, 32KiB or 1MiB";
+  ACCELC_ASSIGN_OR_RETURN(YAML::Node v, required(key, what));
+  std::optional<int64_t> n = v.IsScalar() ? parseByteSize(v.Scalar()) : std::nullopt;
+  if (!n || *n <= 0) return wrongType(key, what);
+  return *n;
+}
+
+Expected<std::string> YamlMap::string(const std::string& key) {
+  ACCELC_ASSIGN_OR_RETURN(YAML::Node v, required(key, "a string"));
+  if (!v.IsScalar()) return wrongType(key, "a string");
+  return v.Scalar();
+}
+
+Expected<YamlMap> YamlMap::map(const std::string& key) {
+  ACCELC_ASSIGN_OR_RETURN(YAML::Node v, required(key, "a mapping"));
+  if (!v.IsMap()) return wrongType(key, "a mapping");
+  return YamlMap(v, path_, dotted(key));
+}
+
+Expected<std::vector<std::string>> YamlMap::stringList(const std::string& key) {
+  ACCELC_ASSIGN_OR_RETURN(YAML::Node v, required(key, "a list of names"));
+  if (!v.IsSequence()) return wrongType(key, "a list of names");
+  std::vector<std::string> out;
+  for (const YAML::Node& e : v) {
+    if (!e.IsScalar()) return error(yamlLocation(path_, e), "key '" + dotted(key) + "': expected a name");
+    out.push_back(e.Scalar());
+  }
+  return out;
+}
+
+YAML::Node YamlMap::raw(const std::string& key) {
+  known_.push_back(key);
+  return node_[key];
+}
+
+Status YamlMap::finish() const {
+  for (const auto& kv : node_) {
+    const std::string& k = kv.first.Scalar();
+    if (std::find(known_.begin(), known_.end(), k) != known_.end()) continue;
+    std::string list;
+    for (const std::string& n : known_) list += (list.empty() ? "" : ", ") + n;
+    return error(yamlLocation(path_, kv.first),
+                 "unknown key '" + dotted(k) + "'; expected one of: " + list);
+  }
+  return Status::ok();
+}
+
+}  // namespace accelc::support
