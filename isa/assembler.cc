@@ -6,7 +6,8 @@
 #include <map>
 #include <sys/stat.h>
 
-#include "isa/buffers.h"
+#include "isa/semantics.h"
+#include "isa/builder.h"
 #include "isa/encoding.h"
 #include "support/yaml.h"
 
@@ -87,7 +88,8 @@ class Assembler {
   Status operand(Instruction& insn, const Token& tok);
   Status closeData();
   Status needTarget(const Token& t) const;
-  Status finish();
+  Expected<Program> finish();
+  Expected<Program> build();
   Expected<int64_t> address(const Token& t) const;
 
   std::string path_;                ///< source file name
@@ -166,8 +168,7 @@ Status Assembler::closeData() {
   if (mode_ == Mode::kConst && prog_.segments[open_].bytes.size() != constBytes_)
     return error(at(openLine_, 1), "constant '" + prog_.segments[open_].name + "' needs " + std::to_string(constBytes_) +
                                        " bytes of .byte data, found " + std::to_string(prog_.segments[open_].bytes.size()));
-  open_ = 0;
-  mode_ = Mode::kNone;
+  if (mode_ == Mode::kConst || mode_ == Mode::kUops) mode_ = haveText_ ? Mode::kText : Mode::kNone;
   return Status::ok();
 }
 
@@ -321,7 +322,7 @@ Status Assembler::line(const std::vector<Token>& toks) {
   return instruction(toks);
 }
 
-Status Assembler::finish() {
+Expected<Program> Assembler::finish() {
   ACCELC_TRY(closeData());
   if (!target_) return error(at(0, 0), "no hwspec: write '.hw NAME' or pass --hw");
   if (!haveText_) return error(at(line_, 0), "no '.text' section");
@@ -346,21 +347,30 @@ Status Assembler::finish() {
                                              " is not aligned to the " + std::to_string(elem) + "-byte elements of this buffer");
     setFieldValue(insn, f.field, static_cast<int64_t>(addr / elem) + f.offset);
   }
-  Segment text{"text", SegmentRole::kText, textAddr_, std::vector<uint8_t>(insns_.size() * target_->insnBytes())};
-  for (size_t i = 0; i < insns_.size(); ++i)
-    ACCELC_TRY(encodeInstruction(*target_, insns_[i], text.bytes.data() + i * target_->insnBytes(),
-                                 at(insnLines_[i], 1)));
-  prog_.segments.push_back(std::move(text));
-  std::stable_sort(prog_.segments.begin(), prog_.segments.end(),
-                   [](const Segment& a, const Segment& b) { return a.addr < b.addr; });
-  uint64_t end = 0;
-  for (const Segment& s : prog_.segments) end = std::max<uint64_t>(end, s.addr + s.bytes.size());
-  for (const Symbol& s : prog_.symbols) end = std::max<uint64_t>(end, s.addr + s.bytes());
-  prog_.window = window_ ? *window_ : (end + 4095) / 4096 * 4096;
-  prog_.hwspecYaml = target_->spec.canonicalYaml();
-  prog_.isaYaml = target_->isa.yamlText;
-  prog_.hash = target_->hash;
-  return validateProgram(prog_, *target_, path_);
+  return build();
+}
+
+Expected<Program> Assembler::build() {
+  ProgramBuilder b(*target_);
+  for (const Symbol& s : prog_.symbols) {
+    const Segment* data = s.role == SymbolRole::kConst ? prog_.findSegment(s.name) : nullptr;
+    b.symbol(s, data ? data->bytes : std::vector<uint8_t>{});
+  }
+  for (const Segment& s : prog_.segments) {
+    if (s.role != SegmentRole::kUops) continue;
+    std::vector<Uop> uops;
+    for (size_t i = 0; i < s.bytes.size(); i += target_->uopBytes()) uops.push_back(decodeUop(*target_, &s.bytes[i]));
+    b.uops(s.name, s.addr, std::move(uops));
+  }
+  b.text(textAddr_);
+  if (window_) b.window(*window_);
+  size_t li = 0;
+  for (size_t i = 0; i < insns_.size(); ++i) {
+    if (li < prog_.labels.size() && prog_.labels[li].begin == i) b.label(prog_.labels[li].name);
+    b.add(insns_[i], at(insnLines_[i], 1));
+    if (li < prog_.labels.size() && prog_.labels[li].end == i + 1) b.endLabel(), ++li;
+  }
+  return b.finish(path_);
 }
 
 Expected<Program> Assembler::run(const std::string& text) {
@@ -374,8 +384,7 @@ Expected<Program> Assembler::run(const std::string& text) {
     if (toks.empty()) continue;
     ACCELC_TRY(line(toks));
   }
-  ACCELC_TRY(finish());
-  return std::move(prog_);
+  return finish();
 }
 
 }  // namespace

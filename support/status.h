@@ -62,7 +62,11 @@ class [[nodiscard]] Expected {
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
-  const Diagnostic& diag() const { return std::get<1>(v_); }
+  /// The error; only valid when !isOk().
+  const Diagnostic& diag() const {
+    ACCELC_CHECK(!isOk()) << "diag() on an Expected that holds a value";
+    return std::get<1>(v_);
+  }
   Status status() const { return isOk() ? Status() : Status(diag()); }
 
  private:

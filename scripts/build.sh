@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Configures and builds accelc into build/ (RelWithDebInfo, warnings as errors,
+# ccache when present). Re-running only rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACCELC_WERROR=ON
+fi
+cmake --build "$BUILD_DIR" -j "${JOBS:-2}"

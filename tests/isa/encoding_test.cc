@@ -1,0 +1,93 @@
+// tests/isa/encoding_test.cc — the table-driven encoder and decoder.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "isa/encoding.h"
+#include "tests/test_util.h"
+
+namespace accelc::isa {
+namespace {
+
+class EncodingTest : public ::testing::TestWithParam<std::string> {};
+
+/// Fills every field of `insn` with a random in-range value.
+void randomFields(const Target& t, Instruction& insn, std::mt19937_64& rng) {
+  const FormatLayout& fl = t.isa.format(formatOf(insn.opcode));
+  for (const FieldLayout& f : fl.fields) {
+    int64_t v;
+    if (f.enumIndex >= 0)
+      v = static_cast<int64_t>(rng() % enumSize(EnumKind(f.enumIndex)));
+    else if (f.isSigned)
+      v = static_cast<int64_t>(rng() % (uint64_t{1} << f.bits)) - (int64_t{1} << (f.bits - 1));
+    else
+      v = static_cast<int64_t>(rng() & ((uint64_t{1} << std::min(f.bits, 62)) - 1));
+    ASSERT_TRUE(setFieldValue(insn, f.name, v));
+  }
+}
+
+TEST_P(EncodingTest, EveryOpcodeRoundTripsWithRandomFields) {
+  Target t = testing::presetTarget(GetParam());
+  std::mt19937_64 rng(7);
+  std::vector<uint8_t> word(t.insnBytes());
+  for (int op = 0; op < kNumOpcodes; ++op)
+    for (int trial = 0; trial < 200; ++trial) {
+      Instruction insn = makeInstruction(Opcode(op));
+      randomFields(t, insn, rng);
+      ASSERT_TRUE(encodeInstruction(t, insn, word.data(), {}).isOk());
+      auto back = decodeInstruction(t, word.data(), {});
+      ASSERT_TRUE(back.isOk()) << back.diag().str();
+      ASSERT_EQ(*back, insn) << opcodeName(Opcode(op));
+    }
+}
+
+TEST_P(EncodingTest, MicroOpsRoundTripAtTheirWidestValues) {
+  Target t = testing::presetTarget(GetParam());
+  std::vector<uint8_t> word(t.uopBytes());
+  const auto& f = t.isa.format(Format::kUop).fields;
+  Uop u{(int64_t{1} << f[0].bits) - 1, (int64_t{1} << f[1].bits) - 1, (int64_t{1} << f[2].bits) - 1};
+  ASSERT_TRUE(encodeUop(t, u, word.data(), {}).isOk());
+  EXPECT_EQ(decodeUop(t, word.data()), u);
+}
+
+TEST_P(EncodingTest, ValueWiderThanItsFieldIsAnError) {
+  Target t = testing::presetTarget(GetParam());
+  Instruction insn = makeInstruction(Opcode::kGemm);
+  int bits = 0;
+  for (const FieldLayout& f : t.isa.format(Format::kGemm).fields)
+    if (f.name == "uop_end") bits = f.bits;
+  insn.gemm().uopEnd = int64_t{1} << bits;
+  std::vector<uint8_t> word(t.insnBytes());
+  support::Status s = encodeInstruction(t, insn, word.data(), support::Location::file("a.s", 9, 3));
+  EXPECT_EQ(s.str(), "a.s:9:3: error: field 'uop_end' of GEMM: value " + std::to_string(int64_t{1} << bits) +
+                         " does not fit " + std::to_string(bits) + " bits (range 0.." +
+                         std::to_string((int64_t{1} << bits) - 1) + ")");
+  insn = makeInstruction(Opcode::kAlu);
+  insn.alu().imm = -40000;
+  EXPECT_EQ(encodeInstruction(t, insn, word.data(), {}).str(),
+            "error: field 'imm' of ALU: value -40000 does not fit 16 bits (range -32768..32767)");
+}
+
+TEST_P(EncodingTest, IllegalOpcodeAndEnumCodesAreRejected) {
+  Target t = testing::presetTarget(GetParam());
+  std::vector<uint8_t> word(t.insnBytes(), 0);
+  word[0] = 7;  // opcode 7 is undefined
+  EXPECT_EQ(decodeInstruction(t, word.data(), support::Location::pc("p.bin", 5)).diag().str(),
+            "p.bin:pc 5: error: illegal opcode 7 (the ISA defines 5 opcodes)");
+  Instruction load = makeInstruction(Opcode::kLoad);
+  ASSERT_TRUE(encodeInstruction(t, load, word.data(), {}).isOk());
+  word[0] |= 0x80, word[1] |= 0x03;  // buffer field (bits 7..9) = 7, which no buffer uses
+  EXPECT_EQ(decodeInstruction(t, word.data(), support::Location::pc("p.bin", 6)).diag().str(),
+            "p.bin:pc 6: error: illegal buffer code 7 in field 'buffer' of LOAD");
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, EncodingTest, ::testing::Values("tiny", "vta-default", "wide"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace accelc::isa

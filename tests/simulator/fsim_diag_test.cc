@@ -1,0 +1,148 @@
+// tests/simulator/fsim_diag_test.cc — bad programs stop with exact diagnostics.
+#include <gtest/gtest.h>
+
+#include "tests/simulator/sim_util.h"
+
+namespace accelc::simulator {
+namespace {
+
+using isa::Buffer;
+using isa::Opcode;
+using testing::mem;
+
+isa::Instruction gemm(int64_t uopEnd, int64_t iterIn, int64_t dstIn, isa::Deps d = {}) {
+  isa::Instruction i = isa::makeInstruction(Opcode::kGemm);
+  isa::GemmInsn& g = i.gemm();
+  g.uopBgn = 0, g.uopEnd = uopEnd, g.iterOut = 1, g.iterIn = iterIn, g.dstFactorIn = dstIn;
+  isa::setDeps(i, d);
+  return i;
+}
+
+/// A builder with an input symbol, one micro-op table and text at 0x1000.
+struct Fixture {
+  isa::Target t = testing::presetTarget("vta-default");
+  isa::ProgramBuilder b{t};
+  Fixture() {
+    b.symbol({"x", isa::SymbolRole::kInput, 0, support::DType::kInt8, {1, 16}});
+    b.uops("u", 0x800, {{0, 0, 0}, {1, 1, 1}, {2, 0, 0}, {3, 0, 0}, {0, 0, 0}});
+    b.text(0x1000);
+    b.add(mem(Opcode::kLoad, Buffer::kUop, 0, 0x800 / 4, 1, 5, 5));
+  }
+  std::string run() { return testing::runError(t, b); }
+};
+
+TEST(FsimDiagTest, OutOfRangeDma) {
+  Fixture f;
+  f.b.add(mem(Opcode::kLoad, Buffer::kInp, 0, 600, 2, 4, 10));
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(),
+            "test.bin:pc 1: error: out-of-range DRAM access: the transfer reaches byte 9824 but the program's DRAM "
+            "window holds 8192 bytes (dram_base 600, y_size 2, x_stride 10, x_size 4, 16-byte elements)");
+}
+
+TEST(FsimDiagTest, SramOverflow) {
+  Fixture f;
+  f.b.add(mem(Opcode::kLoad, Buffer::kInp, 2047, 0, 1, 2, 2));
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(), "test.bin:pc 1: error: LOAD writes inp entries [2047, 2049) but the buffer has 2048 entries");
+}
+
+TEST(FsimDiagTest, TokenDeadlockNamesUnitsAndQueues) {
+  Fixture f;
+  f.b.add(gemm(1, 1, 0, {true, false, false, false}));  // waits for a load that never pushes
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(),
+            "test.bin:pc 1: error: token deadlock: no unit can make progress\n"
+            "note: load unit is idle\n"
+            "test.bin:pc 1: note: compute unit blocked at GEMM: waits for a token in load->compute\n"
+            "note: store unit is idle");
+}
+
+TEST(FsimDiagTest, RaceBetweenLoadAndGemm) {
+  Fixture f;
+  f.b.add(mem(Opcode::kLoad, Buffer::kInp, 0, 0, 1, 1, 1));  // no token: GEMM may run first
+  f.b.add(gemm(1, 1, 0));
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(),
+            "test.bin:pc 2: error: race on inp[0]: this instruction (compute unit) reads it, but no dependency token "
+            "orders it after pc 1, which writes it\n"
+            "test.bin:pc 1: note: the other access");
+}
+
+TEST(FsimDiagTest, TokensLeftAtFinish) {
+  Fixture f;
+  f.b.add(mem(Opcode::kLoad, Buffer::kInp, 0, 0, 1, 1, 1, {false, false, false, true}));
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(),
+            "test.bin:pc 2: error: FINISH retired with 1 token(s) left in queue load->compute; every pushed token "
+            "must be popped");
+}
+
+TEST(FsimDiagTest, AccumulatorHazard) {
+  Fixture f;
+  f.b.add(gemm(1, 2, 0));  // one micro-op, reduced twice into row 0: distance 1 < 4
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(),
+            "test.bin:pc 1: error: accumulator hazard: micro-op applications 0 and 1 of this instruction both touch "
+            "acc row 0, fewer than timing.acc_hazard = 4 apart");
+  Fixture cross;
+  cross.b.add(gemm(4, 2, 3));  // rows 0-3, then 3-6: row 3 is written by applications 3 and 4
+  cross.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(cross.run(),
+            "test.bin:pc 1: error: accumulator hazard: micro-op applications 3 and 4 of this instruction both touch "
+            "acc row 3, fewer than timing.acc_hazard = 4 apart");
+  Fixture ok;
+  ok.b.add(gemm(4, 2, 0));  // four rows between revisits: legal
+  ok.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(ok.run(), "ok");
+}
+
+TEST(FsimDiagTest, IllegalDependencyFlag) {
+  Fixture f;
+  f.b.add(mem(Opcode::kLoad, Buffer::kInp, 0, 0, 1, 1, 1, {true, false, false, false}));
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(),
+            "test.bin:pc 1: error: illegal dependency flag: LOAD runs on the load unit, which has no previous unit to "
+            "exchange tokens with");
+}
+
+TEST(FsimDiagTest, AluOpMissingFromTheHardware) {
+  std::string text = hwspec::presetText("vta-default");
+  text.replace(text.find("[min, max, add, mulq, shr, shrr, clip, mov]"), 43, "[min, max, add]");
+  auto spec = hwspec::parseHwSpec(text, "small-alu.yaml");
+  ASSERT_TRUE(spec.isOk()) << spec.diag().str();
+  isa::Target t = *isa::loadTarget(*spec);
+  isa::ProgramBuilder b(t);
+  b.uops("u", 0x800, {{0, 0, 0}});
+  b.text(0x1000);
+  b.add(mem(Opcode::kLoad, Buffer::kUop, 0, 0x800 / 4, 1, 1, 1));
+  isa::Instruction a = isa::makeInstruction(Opcode::kAlu);
+  a.alu().aluOp = static_cast<int64_t>(isa::AluOp::kMulq);
+  a.alu().uopBgn = 0, a.alu().uopEnd = 1, a.alu().iterOut = 1, a.alu().iterIn = 1;
+  b.add(a);
+  b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(testing::runError(t, b),
+            "test.bin:pc 1: error: illegal instruction: ALU operation 'mulq' is not in this hardware's alu.ops");
+}
+
+TEST(FsimDiagTest, MissingFinishAndStoreFromTheWrongBuffer) {
+  Fixture f;
+  EXPECT_EQ(f.run(), "test.bin:pc 1: error: the program ends without FINISH (1 instructions)");
+  Fixture g;
+  g.b.add(mem(Opcode::kStore, Buffer::kInp, 0, 0, 1, 1, 1));
+  g.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(g.run(), "test.bin:pc 1: error: STORE reads only the output buffer, not 'inp'");
+}
+
+TEST(FsimDiagTest, ProgramForAnotherHwspecIsRefused) {
+  Fixture f;
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  auto p = f.b.finish("test.bin");
+  ASSERT_TRUE(p.isOk());
+  FunctionalSim tiny(testing::presetTarget("tiny"));
+  EXPECT_EQ(tiny.run(*p, "test.bin").diag().str(),
+            "test.bin: error: the program was built for another hwspec than this device's ('tiny')");
+}
+
+}  // namespace
+}  // namespace accelc::simulator

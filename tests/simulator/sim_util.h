@@ -1,0 +1,72 @@
+// tests/simulator/sim_util.h — building small programs and running them on fsim.
+#ifndef ACCELC_TESTS_SIMULATOR_SIM_UTIL_H_
+#define ACCELC_TESTS_SIMULATOR_SIM_UTIL_H_
+
+#include <cstring>
+#include <random>
+
+#include "isa/builder.h"
+#include "isa/semantics.h"
+#include "simulator/functional/fsim.h"
+#include "tests/test_util.h"
+
+namespace accelc::testing {
+
+/// A LOAD or STORE with the given fields.
+inline isa::Instruction mem(isa::Opcode op, isa::Buffer b, int64_t sram, int64_t dram, int64_t ys, int64_t xs,
+                            int64_t stride, isa::Deps d = {}) {
+  isa::Instruction i = isa::makeInstruction(op);
+  isa::MemInsn& m = i.mem();
+  m.buffer = static_cast<int64_t>(b);
+  m.sramBase = sram, m.dramBase = dram, m.ySize = ys, m.xSize = xs, m.xStride = stride;
+  isa::setDeps(i, d);
+  return i;
+}
+
+/// Random bytes from a seeded engine.
+inline std::vector<uint8_t> randomBytes(size_t n, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<uint8_t> v(n);
+  for (uint8_t& x : v) x = static_cast<uint8_t>(g());
+  return v;
+}
+
+/// Runs a built program on a fresh fsim; returns the simulator for inspection.
+struct Ran {
+  std::unique_ptr<simulator::FunctionalSim> sim;  ///< after the run
+  support::Expected<simulator::Counters> counters = support::Diagnostic();  ///< or the diagnostic
+  std::vector<uint8_t> read(uint64_t addr, uint64_t n) const {
+    std::vector<uint8_t> v(n);
+    EXPECT_TRUE(sim->read(addr, v.data(), n).isOk());
+    return v;
+  }
+};
+
+inline Ran run(const isa::Target& t, const isa::Program& p, bool races = true) {
+  Ran r;
+  r.sim = std::make_unique<simulator::FunctionalSim>(t, simulator::FsimOptions{races});
+  EXPECT_TRUE(r.sim->loadProgram(p).isOk());
+  r.counters = r.sim->run(p, "test.bin");
+  return r;
+}
+
+/// Builds and runs, failing the test on any diagnostic.
+inline Ran buildAndRun(const isa::Target& t, isa::ProgramBuilder& b) {
+  auto p = b.finish("test.bin");
+  EXPECT_TRUE(p.isOk()) << (p ? "" : p.diag().str());
+  Ran r = run(t, *p);
+  EXPECT_TRUE(r.counters.isOk()) << (r.counters ? "" : r.counters.diag().str());
+  return r;
+}
+
+/// Builds and runs, returning the diagnostic text ("ok" when none).
+inline std::string runError(const isa::Target& t, isa::ProgramBuilder& b) {
+  auto p = b.finish("test.bin");
+  if (!p) return p.diag().str();
+  Ran r = run(t, *p);
+  return r.counters ? "ok" : r.counters.diag().str();
+}
+
+}  // namespace accelc::testing
+
+#endif  // ACCELC_TESTS_SIMULATOR_SIM_UTIL_H_

@@ -1,0 +1,46 @@
+// tests/support/npy_test.cc — .npy files.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "support/npy.h"
+
+namespace accelc::support {
+namespace {
+
+TEST(NpyTest, WriteThenReadGivesTheSameArray) {
+  NpyArray a;
+  a.dtype = DType::kInt32;
+  a.shape = {2, 3};
+  for (int i = 0; i < 6; ++i)
+    for (int b = 0; b < 4; ++b) a.data.push_back(static_cast<uint8_t>(i * 7 + b));
+  const std::string path = std::string(ACCELC_TEMP_DIR) + "/a.npy";
+  ASSERT_TRUE(writeNpy(path, a).isOk());
+  auto r = readNpy(path);
+  ASSERT_TRUE(r.isOk()) << r.diag().str();
+  EXPECT_EQ(r->dtype, DType::kInt32);
+  EXPECT_EQ(r->shape, a.shape);
+  EXPECT_EQ(r->data, a.data);
+}
+
+TEST(NpyTest, TruncatedDataIsAnError) {
+  const std::string path = std::string(ACCELC_TEMP_DIR) + "/short.npy";
+  NpyArray a{DType::kInt8, {16}, std::vector<uint8_t>(16, 1)};
+  ASSERT_TRUE(writeNpy(path, a).isOk());
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(path, std::ios::binary) << text.substr(0, text.size() - 3);
+  EXPECT_EQ(readNpy(path).diag().str(), path + ": error: malformed .npy file: truncated data: expected 16 bytes");
+}
+
+TEST(NpyTest, ShapesParseAndPrint) {
+  EXPECT_EQ(shapeStr(*parseShape("1x16x16")), "1x16x16");
+  EXPECT_FALSE(parseShape("1x0").has_value());
+  EXPECT_FALSE(parseShape("4x").has_value());
+}
+
+}  // namespace
+}  // namespace accelc::support

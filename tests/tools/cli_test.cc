@@ -1,0 +1,94 @@
+// tests/tools/cli_test.cc — the accelc binary end to end: exit codes and output.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sys/wait.h>
+
+#include "tests/test_util.h"
+
+namespace accelc {
+namespace {
+
+struct Result {
+  int rc = 0;
+  std::string out;  ///< stdout and stderr
+};
+
+Result sh(const std::string& args) {
+  std::string cmd = std::string(ACCELC_BINARY) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kSrc = testing::sourceDir(), kTmp = testing::tempDir();
+
+TEST(CliTest, MainJobAssemblesAndSimulatesTheExample) {
+  Result a = sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/dense.bin");
+  ASSERT_EQ(a.rc, 0) << a.out;
+  Result s = sh("sim " + kTmp + "/dense.bin --engine fsim --input x=" + kSrc + "/examples/dense_relu_input.npy --output " +
+                kTmp + "/dense-out --json");
+  ASSERT_EQ(s.rc, 0) << s.out;
+  EXPECT_NE(s.out.find("\"macs\": 2048"), std::string::npos) << s.out;
+  EXPECT_EQ(testing::readFile(kTmp + "/dense-out/y.npy").size(), 128u + 64u);
+}
+
+TEST(CliTest, DisasmThenAsmGivesTheSameFile) {
+  ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/d1.bin").rc, 0);
+  Result d = sh("disasm " + kTmp + "/d1.bin");
+  ASSERT_EQ(d.rc, 0) << d.out;
+  std::ofstream(kTmp + "/d1.s") << d.out;
+  ASSERT_EQ(sh("asm " + kTmp + "/d1.s -o " + kTmp + "/d2.bin").rc, 0);
+  EXPECT_EQ(testing::readFile(kTmp + "/d1.bin"), testing::readFile(kTmp + "/d2.bin"));
+}
+
+TEST(CliTest, IsaManualForVtaDefault) {
+  Result r = sh("isa --hw vta-default");
+  ASSERT_EQ(r.rc, 0);
+  EXPECT_EQ(r.out, testing::readFile(kSrc + "/docs/isa-vta-default.md"));
+  Result j = sh("isa --hw wide --format json");
+  ASSERT_EQ(j.rc, 0);
+  EXPECT_NE(j.out.find("\"insn_bits\": 256"), std::string::npos);
+}
+
+TEST(CliTest, ErrorsExitNonZeroWithTheDiagnostic) {
+  std::ofstream(kTmp + "/bad.yaml") << "name: x\nclock_mhz: [\n";
+  Result r = sh("isa --hw " + kTmp + "/bad.yaml");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.out.find(kTmp + "/bad.yaml:3:1: error: malformed YAML"), std::string::npos) << r.out;
+  Result m = sh("sim " + kTmp + "/missing.bin");
+  EXPECT_EQ(m.rc, 1);
+  EXPECT_EQ(m.out, kTmp + "/missing.bin: error: cannot open file for reading\n");
+  ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/d3.bin").rc, 0);
+  Result h = sh("sim " + kTmp + "/d3.bin --hw tiny --input x=" + kSrc + "/examples/dense_relu_input.npy");
+  EXPECT_EQ(h.rc, 1);
+  EXPECT_NE(h.out.find("error: hwspec hash mismatch: the program was built for 'vta-default'"), std::string::npos)
+      << h.out;
+  Result i = sh("sim " + kTmp + "/d3.bin --input x=" + kTmp + "/d3.bin");
+  EXPECT_EQ(i.rc, 1);
+  EXPECT_NE(i.out.find("malformed .npy file"), std::string::npos) << i.out;
+}
+
+TEST(CliTest, IllegalOpcodeInABinaryIsReportedWithItsPc) {
+  ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/d4.bin").rc, 0);
+  std::string bytes = testing::readFile(kTmp + "/d4.bin");
+  // The text segment is the last one; its 4th instruction starts 16 * 3 bytes in.
+  size_t text = bytes.find(std::string("\x04\x00\x00\x00text", 8));
+  ASSERT_NE(text, std::string::npos);
+  size_t insn3 = text + 8 + 1 + 8 + 8 + 48;
+  bytes[insn3] = static_cast<char>((bytes[insn3] & ~7) | 7);
+  std::ofstream(kTmp + "/d5.bin", std::ios::binary) << bytes;
+  Result r = sh("disasm " + kTmp + "/d5.bin");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, kTmp + "/d5.bin:pc 3: error: illegal opcode 7 (the ISA defines 5 opcodes)\n");
+}
+
+}  // namespace
+}  // namespace accelc

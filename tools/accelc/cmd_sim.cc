@@ -1,0 +1,130 @@
+// tools/accelc/cmd_sim.cc — `accelc sim`: run a program on a simulator.
+#include <sys/stat.h>
+
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "isa/program.h"
+#include "simulator/functional/fsim.h"
+#include "support/npy.h"
+#include "tools/accelc/commands.h"
+
+namespace accelc::tools {
+
+namespace {
+
+using support::Expected;
+using support::Status;
+
+struct SimArgs {
+  std::string program;               ///< program file
+  std::string engine = "fsim";       ///< which simulator
+  std::vector<std::string> inputs;   ///< SYMBOL=FILE.npy
+  std::string outDir;                ///< where outputs go
+  std::string hw;                    ///< optional hwspec to check against
+  bool json = false;                 ///< machine-readable output
+  bool noRaceCheck = false;          ///< skip the race checker
+};
+
+/// Writes one `SYMBOL=FILE.npy` into DRAM after checking dtype and shape.
+Status writeInput(simulator::FunctionalSim& sim, const isa::Program& p, const std::string& arg,
+                  const std::string& name) {
+  size_t eq = arg.find('=');
+  if (eq == std::string::npos)
+    return support::error(support::Location(), "--input '" + arg + "': expected SYMBOL=FILE.npy");
+  std::string sym = arg.substr(0, eq), file = arg.substr(eq + 1);
+  const isa::Symbol* s = p.findSymbol(sym);
+  if (!s) return support::error(support::Location::file(name), "--input: the program has no symbol '" + sym + "'");
+  ACCELC_ASSIGN_OR_RETURN(support::NpyArray a, support::readNpy(file));
+  if (a.dtype != s->dtype || support::shapeElements(a.shape) != support::shapeElements(s->shape))
+    return support::error(support::Location::file(file),
+                          std::string("expected ") + support::dtypeName(s->dtype) + " " + support::shapeStr(s->shape) +
+                              " for symbol '" + sym + "', found " + support::dtypeName(a.dtype) + " " +
+                              support::shapeStr(a.shape));
+  return sim.write(s->addr, a.data.data(), a.data.size());
+}
+
+/// The values of a small tensor, for the terminal.
+std::string preview(const support::NpyArray& a) {
+  const int64_t n = support::shapeElements(a.shape);
+  std::ostringstream o;
+  o << "[";
+  for (int64_t i = 0; i < n && i < 64; ++i) {
+    int64_t v = 0;
+    if (a.dtype == support::DType::kInt8) v = static_cast<int8_t>(a.data[i]);
+    if (a.dtype == support::DType::kUint8) v = a.data[i];
+    if (a.dtype == support::DType::kInt32) {
+      int32_t x;
+      std::memcpy(&x, &a.data[4 * i], 4);
+      v = x;
+    }
+    o << (i ? " " : "") << v;
+  }
+  return o.str() + (n > 64 ? " ...]" : "]");
+}
+
+Expected<support::NpyArray> readOutput(const simulator::FunctionalSim& sim, const isa::Symbol& s) {
+  support::NpyArray a;
+  a.dtype = s.dtype;
+  a.shape = s.shape;
+  a.data.resize(s.bytes());
+  ACCELC_TRY(sim.read(s.addr, a.data.data(), a.data.size()));
+  return a;
+}
+
+Status runSim(const SimArgs& args) {
+  ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::loadProgramFile(args.program));
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::programTarget(p, args.program));
+  if (!args.hw.empty()) {
+    ACCELC_ASSIGN_OR_RETURN(isa::Target given, targetFor(args.hw));
+    ACCELC_TRY(isa::checkProgramTarget(p, given, args.program));
+  }
+  ACCELC_TRY(isa::validateProgram(p, t, args.program));
+  simulator::FunctionalSim sim(t, {!args.noRaceCheck});
+  ACCELC_TRY(sim.loadProgram(p));
+  for (const std::string& in : args.inputs) ACCELC_TRY(writeInput(sim, p, in, args.program));
+  ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, args.program));
+  if (!args.outDir.empty()) ::mkdir(args.outDir.c_str(), 0755);
+  nlohmann::ordered_json j;
+  for (const isa::Symbol& s : p.symbols) {
+    if (s.role != isa::SymbolRole::kOutput) continue;
+    ACCELC_ASSIGN_OR_RETURN(support::NpyArray a, readOutput(sim, s));
+    std::string file = args.outDir.empty() ? "" : args.outDir + "/" + s.name + ".npy";
+    if (!file.empty()) ACCELC_TRY(support::writeNpy(file, a));
+    if (args.json) {
+      j["outputs"][s.name] = {{"dtype", support::dtypeName(s.dtype)}, {"shape", s.shape}, {"file", file}};
+      continue;
+    }
+    std::cout << "output " << s.name << " (" << support::dtypeName(s.dtype) << " " << support::shapeStr(s.shape)
+              << ")" << (file.empty() ? "" : " -> " + file) << "\n  " << preview(a) << "\n";
+  }
+  if (args.json) {
+    j["engine"] = args.engine;
+    for (const auto& [k, v] : c.rows()) j["counters"][k] = v;
+    std::cout << j.dump(2) << "\n";
+    return Status::ok();
+  }
+  std::cout << "counters (" << args.engine << ", " << t.spec.name << "):\n";
+  for (const auto& [k, v] : c.rows()) std::cout << "  " << std::left << std::setw(26) << k << std::right << v << "\n";
+  return Status::ok();
+}
+
+}  // namespace
+
+void registerSim(CLI::App& app, int& rc) {
+  auto* cmd = app.add_subcommand("sim", "Run a program on a simulator and write its outputs");
+  auto a = std::make_shared<SimArgs>();
+  cmd->add_option("program", a->program, "program file (.bin)")->required();
+  cmd->add_option("--engine", a->engine, "simulator to run")->check(CLI::IsMember({"fsim"}))->capture_default_str();
+  cmd->add_option("--input", a->inputs, "SYMBOL=FILE.npy, one per input symbol");
+  cmd->add_option("--output", a->outDir, "directory for one SYMBOL.npy per output symbol");
+  cmd->add_option("--hw", a->hw, "hwspec the program must have been built for");
+  cmd->add_flag("--json", a->json, "print outputs and counters as JSON");
+  cmd->add_flag("--no-race-check", a->noRaceCheck, "skip the race checker");
+  cmd->callback([a, &rc] { rc = report(runSim(*a)); });
+}
+
+}  // namespace accelc::tools

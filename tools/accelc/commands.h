@@ -1,0 +1,29 @@
+// tools/accelc/commands.h — the subcommands of the accelc CLI.
+//
+// Each register function adds one subcommand whose callback sets `rc`; only
+// the CLI prints, and every user error is printed as its diagnostic.
+#ifndef ACCELC_TOOLS_ACCELC_COMMANDS_H_
+#define ACCELC_TOOLS_ACCELC_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "isa/target.h"
+#include "support/status.h"
+
+namespace accelc::tools {
+
+void registerIsa(CLI::App& app, int& rc);
+void registerAsm(CLI::App& app, int& rc);
+void registerDisasm(CLI::App& app, int& rc);
+void registerSim(CLI::App& app, int& rc);
+
+/// Prints a failed status to stderr and returns 1; 0 when ok.
+int report(const support::Status& s);
+/// Loads the target of a hwspec file or preset name.
+support::Expected<isa::Target> targetFor(const std::string& hw);
+
+}  // namespace accelc::tools
+
+#endif  // ACCELC_TOOLS_ACCELC_COMMANDS_H_

@@ -1,0 +1,25 @@
+// tools/accelc/main.cc — the accelc command line.
+#include <iostream>
+
+#include "tools/accelc/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "accelc: a toolkit for deep-learning accelerators described in YAML.\n"
+      "Describe the hardware in a hwspec file (or use a preset: tiny, vta-default, wide),\n"
+      "assemble programs for it, and run them bit-exactly on the functional simulator.",
+      "accelc"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "accelc 0.1.0");
+  int rc = 0;
+  accelc::tools::registerIsa(app, rc);
+  accelc::tools::registerAsm(app, rc);
+  accelc::tools::registerDisasm(app, rc);
+  accelc::tools::registerSim(app, rc);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return rc;
+}
