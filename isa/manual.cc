@@ -13,8 +13,9 @@ std::string widthSource(const FieldLayout& f) {
   return std::isdigit(static_cast<unsigned char>(f.widthExpr[0])) ? "literal" : f.widthExpr;
 }
 
-/// A one-line diagram: `|hi..lo name|` cells from the MSB down.
-std::string diagram(const IsaLayout& isa, const FormatLayout& fl) {
+}  // namespace
+
+std::string formatDiagram(const IsaLayout& isa, const FormatLayout& fl) {
   std::string s;
   for (auto it = fl.order.rbegin(); it != fl.order.rend(); ++it) {
     const FieldLayout& f = fl.fields[*it];
@@ -23,6 +24,8 @@ std::string diagram(const IsaLayout& isa, const FormatLayout& fl) {
   if (fl.hasOpcode) s += "|" + std::to_string(isa.opcodeBits - 1) + "..0 opcode";
   return s + "|";
 }
+
+namespace {
 
 void formatMarkdown(const Target& t, const FormatLayout& fl, std::ostringstream& o) {
   o << "## `" << fl.name << "` — " << fl.usedBits << " of " << fl.wordBits << " bits\n\n" << fl.doc << "\n\n";
@@ -33,7 +36,7 @@ void formatMarkdown(const Target& t, const FormatLayout& fl, std::ostringstream&
         o << " `" << opcodeName(Opcode(op)) << "` = " << t.isa.opcodeCode[op];
     o << "\n\n";
   }
-  o << "```\n" << diagram(t.isa, fl) << "\n```\n\n";
+  o << "```\n" << formatDiagram(t.isa, fl) << "\n```\n\n";
   o << "| bits | field | width | width from | kind | meaning |\n|---|---|---|---|---|---|\n";
   if (fl.hasOpcode) o << "| " << t.isa.opcodeBits - 1 << "..0 | opcode | " << t.isa.opcodeBits << " | literal | code | the opcode |\n";
   for (int idx : fl.order) {

@@ -13,6 +13,8 @@ namespace accelc::isa {
 
 /// The field layout of every format as Markdown, with bit diagrams.
 std::string isaManualMarkdown(const Target& t);
+/// One format's bit diagram, MSB first: `|hi..lo name|...|2..0 opcode|`.
+std::string formatDiagram(const IsaLayout& isa, const FormatLayout& fl);
 /// The same as JSON (formats, fields with lo/bits/signed/enum, opcodes, enums).
 std::string isaManualJson(const Target& t);
 

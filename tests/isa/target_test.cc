@@ -79,6 +79,21 @@ TEST(TargetTest, ReorderedFieldsMoveButStillFit) {
   EXPECT_NE(r->hash, t.hash);
 }
 
+TEST(TargetTest, DiagramsInTheIsaYamlMatchVtaDefault) {
+  Target t = testing::presetTarget("vta-default");
+  for (const FormatLayout& fl : t.isa.formats) {
+    std::string written;
+    for (char c : fl.diagram)
+      if (c != ' ' && c != '\n') written += c;
+    size_t at;
+    while ((at = written.find("||")) != std::string::npos) written.erase(at, 1);
+    std::string want;
+    for (char c : formatDiagram(t.isa, fl))
+      if (c != ' ') want += c;
+    EXPECT_EQ(written, want) << "diagram of format '" << fl.name << "' in isa/vta.isa.yaml";
+  }
+}
+
 TEST(TargetTest, GeneratedManualForVtaDefaultIsCurrent) {
   Target t = testing::presetTarget("vta-default");
   EXPECT_EQ(testing::readFile(testing::sourceDir() + "/docs/isa-vta-default.md"), isaManualMarkdown(t))
