@@ -78,6 +78,10 @@ TEST(HwSpecTest, OlderFilesWithoutSchemaStillLoad) {
             "hw.yaml:3:9: error: schema version 2 is newer than this accelc reads (1)");
 }
 
+TEST(HwSpecTest, MalformedYamlIsLocated) {
+  EXPECT_EQ(errorOf("name: x\ngemm: {batch: 1\nclock_mhz: 3\n"), "hw.yaml:3:10: error: malformed YAML: end of map flow not found");
+}
+
 TEST(HwSpecTest, UnknownKeyIsLocated) {
   EXPECT_EQ(errorOf(edited("clock_mhz: 100", "clock_mhz: 100\nclock_ghz: 1")),
             "hw.yaml:6:1: error: unknown key 'clock_ghz'; expected one of: schema, name, clock_mhz, gemm, dtypes, "

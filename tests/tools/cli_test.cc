@@ -71,6 +71,11 @@ TEST(CliTest, ErrorsExitNonZeroWithTheDiagnostic) {
   EXPECT_EQ(h.rc, 1);
   EXPECT_NE(h.out.find("error: hwspec hash mismatch: the program was built for 'vta-default'"), std::string::npos)
       << h.out;
+  Result n = sh("sim " + kTmp + "/d3.bin");
+  EXPECT_EQ(n.rc, 1);
+  EXPECT_EQ(n.out, kTmp + "/d3.bin: error: input symbol 'x' (int8 1x32) was not given; pass --input x=FILE.npy\n");
+  Result c = sh("sim " + kTmp + "/d3.bin --input bias=" + kSrc + "/examples/dense_relu_input.npy");
+  EXPECT_EQ(c.out, kTmp + "/d3.bin: error: --input: symbol 'bias' is const, not an input\n");
   Result i = sh("sim " + kTmp + "/d3.bin --input x=" + kTmp + "/d3.bin");
   EXPECT_EQ(i.rc, 1);
   EXPECT_NE(i.out.find("malformed .npy file"), std::string::npos) << i.out;

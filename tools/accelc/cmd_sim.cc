@@ -38,6 +38,9 @@ Status writeInput(simulator::FunctionalSim& sim, const isa::Program& p, const st
   std::string sym = arg.substr(0, eq), file = arg.substr(eq + 1);
   const isa::Symbol* s = p.findSymbol(sym);
   if (!s) return support::error(support::Location::file(name), "--input: the program has no symbol '" + sym + "'");
+  if (s->role != isa::SymbolRole::kInput)
+    return support::error(support::Location::file(name), "--input: symbol '" + sym + "' is " +
+                                                              isa::symbolRoleName(s->role) + ", not an input");
   ACCELC_ASSIGN_OR_RETURN(support::NpyArray a, support::readNpy(file));
   if (a.dtype != s->dtype || support::shapeElements(a.shape) != support::shapeElements(s->shape))
     return support::error(support::Location::file(file),
@@ -45,6 +48,20 @@ Status writeInput(simulator::FunctionalSim& sim, const isa::Program& p, const st
                               " for symbol '" + sym + "', found " + support::dtypeName(a.dtype) + " " +
                               support::shapeStr(a.shape));
   return sim.write(s->addr, a.data.data(), a.data.size());
+}
+
+/// Every input symbol needs an --input: DRAM left as it was would be a silent wrong answer.
+Status checkAllInputsGiven(const isa::Program& p, const SimArgs& args) {
+  for (const isa::Symbol& s : p.symbols) {
+    if (s.role != isa::SymbolRole::kInput) continue;
+    bool given = false;
+    for (const std::string& in : args.inputs) given = given || in.rfind(s.name + "=", 0) == 0;
+    if (!given)
+      return support::error(support::Location::file(args.program),
+                            "input symbol '" + s.name + "' (" + support::dtypeName(s.dtype) + " " +
+                                support::shapeStr(s.shape) + ") was not given; pass --input " + s.name + "=FILE.npy");
+  }
+  return Status::ok();
 }
 
 /// The values of a small tensor, for the terminal.
@@ -86,6 +103,7 @@ Status runSim(const SimArgs& args) {
   simulator::FunctionalSim sim(t, {!args.noRaceCheck});
   ACCELC_TRY(sim.loadProgram(p));
   for (const std::string& in : args.inputs) ACCELC_TRY(writeInput(sim, p, in, args.program));
+  ACCELC_TRY(checkAllInputsGiven(p, args));
   ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, args.program));
   if (!args.outDir.empty()) ::mkdir(args.outDir.c_str(), 0755);
   nlohmann::ordered_json j;
