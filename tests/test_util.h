@@ -47,6 +47,22 @@ inline void expectGolden(const std::string& name, const std::string& actual) {
                                     << " differs; rerun with ACCELC_UPDATE_GOLDEN=1 if the change is intended";
 }
 
+/// Names parameterized tests after their preset ("vta-default" -> vta_default).
+struct PresetName {
+  std::string operator()(const ::testing::TestParamInfo<std::string>& info) const {
+    std::string n = info.param;
+    for (char& c : n)
+      if (c == '-') c = '_';
+    return n;
+  }
+};
+
 }  // namespace accelc::testing
+
+/// Runs every TEST_P of `Suite` once per bundled preset.
+#define ACCELC_INSTANTIATE_FOR_PRESETS(Suite)                                                              \
+  INSTANTIATE_TEST_SUITE_P(Presets, Suite, ::testing::Values(std::string("tiny"), std::string("vta-default"), \
+                                                             std::string("wide")),                         \
+                           ::accelc::testing::PresetName())
 
 #endif  // ACCELC_TESTS_TEST_UTIL_H_

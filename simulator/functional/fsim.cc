@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <optional>
 
 #include "isa/encoding.h"
 #include "isa/semantics.h"
@@ -59,6 +60,9 @@ class Run {
   std::string blocked(int u) const;
   Status step(int u);
   support::Diagnostic deadlock() const;
+  /// When fetch is done and a unit waits on a queue whose pusher is idle, no
+  /// token can ever come: the program pops more tokens than it pushes.
+  std::optional<std::string> underflow() const;
 
   const isa::Target& t_;            ///< hardware
   std::string name_;                ///< program name for locations
@@ -152,6 +156,7 @@ support::Diagnostic Run::deadlock() const {
   for (const auto& q : cmd_)
     if (!q.empty()) first = std::min(first, q.front());
   support::Diagnostic diag = error(at(first), "token deadlock: no unit can make progress");
+  if (std::optional<std::string> u = underflow()) diag = error(at(first), *u);
   for (int u = 0; u < isa::kNumUnits; ++u) {
     std::string why = blocked(u);
     if (cmd_[u].empty()) {
@@ -166,6 +171,22 @@ support::Diagnostic Run::deadlock() const {
     diag.note(at(fetchPc_), std::string("fetch blocked: the ") + isa::unitName(isa::unitOf(insns_[fetchPc_])) +
                                 " unit's command queue is full");
   return diag;
+}
+
+std::optional<std::string> Run::underflow() const {
+  if (!fetchDone_) return std::nullopt;
+  // The unit that pushes into each queue.
+  const Unit pusher[4] = {Unit::kLoad, Unit::kCompute, Unit::kCompute, Unit::kStore};
+  for (int u = 0; u < isa::kNumUnits; ++u) {
+    if (cmd_[u].empty()) continue;
+    isa::Deps d = isa::depsOf(insns_[cmd_[u].front()]);
+    for (int q : {d.popPrev ? popPrevQ(Unit(u)) : kNone, d.popNext ? popNextQ(Unit(u)) : kNone}) {
+      if (q == kNone || !tq(q).empty() || !cmd_[static_cast<int>(pusher[q])].empty()) continue;
+      return std::string("token underflow: the ") + isa::unitName(Unit(u)) + " unit pops " + kQueueNames[q] +
+             " but no instruction is left that pushes to it";
+    }
+  }
+  return std::nullopt;
 }
 
 Expected<Counters> Run::go() {

@@ -26,13 +26,7 @@ TEST_P(AsmFormsTest, AsmDisasmAsmIsByteIdenticalAndMatchesGolden) {
   EXPECT_EQ(writeProgram(*twice), writeProgram(*p));
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, AsmFormsTest, ::testing::Values("tiny", "vta-default", "wide"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+ACCELC_INSTANTIATE_FOR_PRESETS(AsmFormsTest);
 
 std::string asmError(const std::string& body) {
   auto p = assemble(".hw vta-default\n.input x 0x0 int8 1x16\n.text 0x1000\n" + body, "bad.s", std::nullopt);

@@ -81,13 +81,7 @@ TEST_P(EncodingTest, IllegalOpcodeAndEnumCodesAreRejected) {
             "p.bin:pc 6: error: illegal buffer code 7 in field 'buffer' of LOAD");
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, EncodingTest, ::testing::Values("tiny", "vta-default", "wide"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+ACCELC_INSTANTIATE_FOR_PRESETS(EncodingTest);
 
 }  // namespace
 }  // namespace accelc::isa

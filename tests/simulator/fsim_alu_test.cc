@@ -75,13 +75,7 @@ TEST_P(AluTest, EveryOpWithImmediates) {
 
 TEST_P(AluTest, ResetWritesZeros) { check(AluOp::kAdd, true, 5, true); }
 
-INSTANTIATE_TEST_SUITE_P(Presets, AluTest, ::testing::Values("tiny", "vta-default", "wide"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
-                         });
+ACCELC_INSTANTIATE_FOR_PRESETS(AluTest);
 
 }  // namespace
 }  // namespace accelc::simulator

@@ -47,15 +47,29 @@ TEST(FsimDiagTest, SramOverflow) {
   EXPECT_EQ(f.run(), "test.bin:pc 1: error: LOAD writes inp entries [2047, 2049) but the buffer has 2048 entries");
 }
 
-TEST(FsimDiagTest, TokenDeadlockNamesUnitsAndQueues) {
+TEST(FsimDiagTest, PoppingATokenNobodyPushesIsAnUnderflow) {
   Fixture f;
   f.b.add(gemm(1, 1, 0, {true, false, false, false}));  // waits for a load that never pushes
   f.b.add(isa::makeInstruction(Opcode::kFinish));
   EXPECT_EQ(f.run(),
-            "test.bin:pc 1: error: token deadlock: no unit can make progress\n"
+            "test.bin:pc 1: error: token underflow: the compute unit pops load->compute but no instruction is left "
+            "that pushes to it\n"
             "note: load unit is idle\n"
             "test.bin:pc 1: note: compute unit blocked at GEMM: waits for a token in load->compute\n"
             "note: store unit is idle");
+}
+
+TEST(FsimDiagTest, CircularWaitIsADeadlock) {
+  Fixture f;
+  // Compute waits for the store, which waits for compute: neither can start.
+  f.b.add(gemm(1, 1, 0, {false, true, false, true}));
+  f.b.add(mem(Opcode::kStore, Buffer::kOut, 0, 0, 1, 1, 1, {true, false, true, false}));
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(f.run(),
+            "test.bin:pc 1: error: token deadlock: no unit can make progress\n"
+            "note: load unit is idle\n"
+            "test.bin:pc 1: note: compute unit blocked at GEMM: waits for a token in store->compute\n"
+            "test.bin:pc 2: note: store unit blocked at STORE: waits for a token in compute->store");
 }
 
 TEST(FsimDiagTest, RaceBetweenLoadAndGemm) {

@@ -124,13 +124,7 @@ TEST_P(DmaTest, MicroOpLoadsDecodeFromDram) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, DmaTest, ::testing::Values("tiny", "vta-default", "wide"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
-                         });
+ACCELC_INSTANTIATE_FOR_PRESETS(DmaTest);
 
 }  // namespace
 }  // namespace accelc::simulator

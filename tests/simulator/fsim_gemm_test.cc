@@ -112,13 +112,7 @@ TEST_P(GemmTest, OddSizesAndSingleIterations) {
 
 TEST_P(GemmTest, ExtremeValuesSaturateTheOutput) { check(GemmCase{}, 15, true); }
 
-INSTANTIATE_TEST_SUITE_P(Presets, GemmTest, ::testing::Values("tiny", "vta-default", "wide"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
-                         });
+ACCELC_INSTANTIATE_FOR_PRESETS(GemmTest);
 
 TEST(GemmKernelTest, VectorKernelEqualsPortableKernel) {
   for (int64_t blockOut : {16, 32}) {

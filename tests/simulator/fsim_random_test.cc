@@ -91,13 +91,7 @@ TEST_P(RandomFsimTest, IntroducedHazardIsCaught) {
   EXPECT_GT(tried, 20);
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, RandomFsimTest, ::testing::Values("tiny", "vta-default", "wide"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
-                         });
+ACCELC_INSTANTIATE_FOR_PRESETS(RandomFsimTest);
 
 }  // namespace
 }  // namespace accelc::simulator
