@@ -206,26 +206,37 @@ bool Datapath::gemmHazardFree(const isa::GemmInsn& g) const {
   return true;
 }
 
+/// Calls fn(index) for every index `uop[u].*field + i0*out + i1*in` of the
+/// instruction's loop. A loop whose factor is 0 repeats the same indices, so it
+/// is walked once: the set is exact, without the repeats.
+template <typename Insn, typename Fn>
+void Datapath::forEachIndex(const Insn& g, uint32_t UopEntry::*field, int64_t out, int64_t in, Fn fn) const {
+  const int64_t n0 = out ? g.iterOut : 1, n1 = in ? g.iterIn : 1;
+  for (int64_t i0 = 0; i0 < n0; ++i0)
+    for (int64_t i1 = 0; i1 < n1; ++i1)
+      for (int64_t u = g.uopBgn; u < g.uopEnd; ++u) fn(s_.uop[u].*field + i0 * out + i1 * in);
+}
+
 Status Datapath::gemm(const isa::GemmInsn& g, RaceTracker* races) {
   const bool reset = g.reset != 0;
   ACCELC_TRY(checkLoops(g, !reset, depthOf(s_, BufferKind::kInput), "inp", !reset));
   ++serial_;
   hazardMsg_.clear();
-  const bool scanHazards = !gemmHazardFree(g);
   const uint64_t apps = static_cast<uint64_t>(g.iterOut * g.iterIn * (g.uopEnd - g.uopBgn));
-  uint64_t app = 0;
-  for (int64_t i0 = 0; i0 < g.iterOut && (scanHazards || races); ++i0)
-    for (int64_t i1 = 0; i1 < g.iterIn; ++i1)
-      for (int64_t u = g.uopBgn; u < g.uopEnd; ++u, ++app) {
-        const UopEntry& op = s_.uop[u];
-        const int64_t dst = op.dst + i0 * g.dstFactorOut + i1 * g.dstFactorIn;
-        if (scanHazards) hazard(dst, app, true);
-        if (!races) continue;
-        races->write(Shared::kOut, dst);
-        if (reset) continue;
-        races->read(Shared::kInp, op.src + i0 * g.srcFactorOut + i1 * g.srcFactorIn);
-        races->read(Shared::kWgt, op.wgt + i0 * g.wgtFactorOut + i1 * g.wgtFactorIn);
-      }
+  if (!gemmHazardFree(g)) {
+    uint64_t app = 0;
+    for (int64_t i0 = 0; i0 < g.iterOut; ++i0)
+      for (int64_t i1 = 0; i1 < g.iterIn; ++i1)
+        for (int64_t u = g.uopBgn; u < g.uopEnd; ++u, ++app)
+          hazard(s_.uop[u].dst + i0 * g.dstFactorOut + i1 * g.dstFactorIn, app, true);
+  }
+  if (races) {
+    forEachIndex(g, &UopEntry::dst, g.dstFactorOut, g.dstFactorIn, [&](int64_t i) { races->write(Shared::kOut, i); });
+    if (!reset) {
+      forEachIndex(g, &UopEntry::src, g.srcFactorOut, g.srcFactorIn, [&](int64_t i) { races->read(Shared::kInp, i); });
+      forEachIndex(g, &UopEntry::wgt, g.wgtFactorOut, g.wgtFactorIn, [&](int64_t i) { races->read(Shared::kWgt, i); });
+    }
+  }
   if (!hazardMsg_.empty()) return err(hazardMsg_);
   GemmArgs a;
   a.uops = reinterpret_cast<const uint32_t*>(s_.uop.data());
@@ -237,7 +248,7 @@ Status Datapath::gemm(const isa::GemmInsn& g, RaceTracker* races) {
   a.batch = s_.batch, a.blockIn = s_.blockIn, a.blockOut = s_.blockOut;
   gemmVnniUsable(a) ? gemmVnni(a) : gemmPortable(a);
   const int64_t accRow = s_.batch * s_.blockOut;
-  app = apps;
+  const uint64_t app = apps;
   c_.gemmUops += app;
   if (!reset) {
     c_.macs += app * s_.batch * s_.blockIn * s_.blockOut;
@@ -263,6 +274,8 @@ Status Datapath::alu(const isa::AluInsn& a, RaceTracker* races) {
   const int32_t imm = isa::arith::aluImmediate(op, a.imm, immBits);
   ++serial_;
   hazardMsg_.clear();
+  if (races)
+    forEachIndex(a, &UopEntry::dst, a.dstFactorOut, a.dstFactorIn, [&](int64_t i) { races->write(Shared::kOut, i); });
   const int64_t n = s_.batch * s_.blockOut;
   uint64_t app = 0;
   for (int64_t i0 = 0; i0 < a.iterOut; ++i0)
@@ -272,7 +285,6 @@ Status Datapath::alu(const isa::AluInsn& a, RaceTracker* races) {
         const int64_t src = s_.uop[u].src + i0 * a.srcFactorOut + i1 * a.srcFactorIn;
         if (useSrc && hazard(src, app, false)) return err(hazardMsg_);
         if (hazard(dst, app, true)) return err(hazardMsg_);
-        if (races) races->write(Shared::kOut, dst);
         int32_t* d = &s_.acc[dst * n];
         const int32_t* s = &s_.acc[src * n];
         for (int64_t k = 0; k < n; ++k)

@@ -58,6 +58,8 @@ class Datapath {
   /// Proves from the loop structure alone that a GEMM writes no row twice
   /// within the hazard distance; false means "scan every application".
   bool gemmHazardFree(const isa::GemmInsn& g) const;
+  template <typename Insn, typename Fn>
+  void forEachIndex(const Insn& g, uint32_t UopEntry::*field, int64_t out, int64_t in, Fn fn) const;
   support::Diagnostic err(const std::string& msg) const;
 
   const isa::Target& t_;       ///< the target
