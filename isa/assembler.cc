@@ -368,7 +368,10 @@ Expected<Program> Assembler::build() {
   for (size_t i = 0; i < insns_.size(); ++i) {
     if (li < prog_.labels.size() && prog_.labels[li].begin == i) b.label(prog_.labels[li].name);
     b.add(insns_[i], at(insnLines_[i], 1));
-    if (li < prog_.labels.size() && prog_.labels[li].end == i + 1) b.endLabel(), ++li;
+    if (li < prog_.labels.size() && prog_.labels[li].end == i + 1) {
+      b.endLabel();
+      ++li;
+    }
   }
   return b.finish(path_);
 }
