@@ -176,6 +176,8 @@ Status readTiming(Reader r, HwSpec& s) {
 
 Status readIsa(Reader r, HwSpec& s) {
   ACCELC_ASSIGN_OR_RETURN(s.isaFile, r.string("file"));
+  if (s.isaFile.empty() || s.isaFile.find_first_of(" #:{}[],'\"\n") != std::string::npos)
+    return error(r.valueLoc("file"), "key 'isa.file': expected a file name without spaces or YAML punctuation");
   ACCELC_ASSIGN_OR_RETURN(s.insnBits, r.integer("insn_bits", 0, 1 << 16));
   if (s.insnBits != 128 && s.insnBits != 256)
     return error(r.valueLoc("insn_bits"), "key 'isa.insn_bits': expected 128 or 256, found " + std::to_string(s.insnBits));
@@ -205,8 +207,13 @@ Status checkCapacities(const HwSpec& s) {
       return error(s.locOf(key), "buffer '" + key + "' holds " + std::to_string(s.bufferBytes[b]) +
                                      " bytes, less than one tile (" + std::to_string(s.entryBytes(k)) + " bytes)");
   }
-  if (s.dramWindowBytes > (int64_t{1} << 40))
-    return error(s.locOf("dram.window"), "key 'dram.window': at most 1TiB is supported");
+  for (int b = 0; b < kNumBuffers; ++b) {
+    std::string key = std::string("buffers.") + bufferKindName(BufferKind(b));
+    if (s.bufferBytes[b] > (int64_t{1} << 28)) return error(s.locOf(key), "key '" + key + "': at most 256MiB is supported");
+  }
+  if (s.dramWindowBytes > (int64_t{1} << 32))
+    return error(s.locOf("dram.window"), "key 'dram.window': at most 4GiB is supported");
+  if (s.aluOps.empty()) return error(s.locOf("alu.ops"), "key 'alu.ops': expected at least one ALU operation");
   return Status::ok();
 }
 
@@ -217,6 +224,8 @@ Status readRoot(Reader& r, HwSpec& s) {
                                            " is newer than this accelc reads (" + std::to_string(kSchemaVersion) + ")");
   s.schema = static_cast<int>(schema);
   ACCELC_ASSIGN_OR_RETURN(s.name, r.string("name"));
+  if (s.name.empty() || s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
+    return error(r.valueLoc("name"), "key 'name': expected letters, digits, '_', '.' or '-', found '" + s.name + "'");
   ACCELC_ASSIGN_OR_RETURN(s.clockMhz, r.integer("clock_mhz", 1, 100000));
   ACCELC_TRY(section(r, s, "gemm", readGemm));
   ACCELC_TRY(section(r, s, "dtypes", readDtypes));

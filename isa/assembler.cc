@@ -124,6 +124,7 @@ Expected<int64_t> Assembler::address(const Token& t) const {
 Status Assembler::hw(const std::vector<Token>& toks) {
   if (toks.size() != 2) return error(at(toks[0]), "expected '.hw NAME_OR_FILE'");
   std::string name = toks[1].text;
+  if (given_ && name == given_->spec.name) return Status::ok();  // the --hw target, named as disasm prints it
   size_t slash = path_.rfind('/');
   std::string rel = slash == std::string::npos ? name : path_.substr(0, slash + 1) + name;
   struct stat st;
@@ -279,9 +280,11 @@ Status Assembler::operand(Instruction& insn, const Token& tok) {
     return error(at(tok), "unknown " + std::string(enumName(e)) + " '" + v + "'; expected one of: " + names);
   }
   if (!v.empty() && v[0] == '@') {
+    if (name != "dram_base") return error(at(tok), "'@symbol' is only allowed for dram_base");
     size_t plus = v.find('+');
     std::optional<int64_t> off = plus == std::string::npos ? 0 : parseInt(v.substr(plus + 1));
-    if (!off) return error(at(tok), "expected '@symbol' or '@symbol+N', found '" + v + "'");
+    if (!off || *off < 0 || *off > (int64_t{1} << 48))
+      return error(at(tok), "expected '@symbol' or '@symbol+N' with 0 <= N < 2^48, found '" + v + "'");
     fixups_.push_back({insns_.size(), name, v.substr(1, plus == std::string::npos ? std::string::npos : plus - 1),
                        *off, at(tok)});
     return Status::ok();

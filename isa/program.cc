@@ -163,7 +163,7 @@ Status readSymbols(Reader& r, Program& p) {
     s.role = SymbolRole(role);
     ACCELC_ASSIGN_OR_RETURN(s.addr, r.le(8, "symbol address"));
     ACCELC_ASSIGN_OR_RETURN(uint64_t dt, r.le(1, "symbol dtype"));
-    if (dt > static_cast<uint64_t>(support::DType::kFloat32)) return r.bad("symbol dtype " + std::to_string(dt));
+    if (dt > static_cast<uint64_t>(support::DType::kBool)) return r.bad("symbol dtype " + std::to_string(dt));
     s.dtype = support::DType(dt);
     ACCELC_ASSIGN_OR_RETURN(uint64_t rank, r.le(4, "symbol rank"));
     if (rank > 8) return r.bad("symbol rank " + std::to_string(rank));
@@ -308,9 +308,19 @@ Status validateProgram(const Program& p, const Target& t, const std::string& nam
         return error(loc, "segments '" + p.segments[j].name + "' and '" + s.name + "' overlap");
   }
   if (texts != 1) return error(loc, "expected exactly one text segment, found " + std::to_string(texts));
-  for (const Symbol& s : p.symbols)
-    if (s.addr > p.window || s.bytes() > p.window - s.addr)
+  for (size_t i = 0; i < p.symbols.size(); ++i) {
+    const Symbol& s = p.symbols[i];
+    if (!support::checkedShapeElements(s.shape) || s.addr > p.window || s.bytes() > p.window - s.addr)
       return error(loc, "symbol '" + s.name + "' lies outside the window of " + std::to_string(p.window) + " bytes");
+    for (size_t j = 0; j < i; ++j) {
+      if (p.symbols[j].name == s.name) return error(loc, "symbol '" + s.name + "' is defined twice");
+      if (overlaps(s.addr, s.bytes(), p.symbols[j].addr, p.symbols[j].bytes()))
+        return error(loc, "symbols '" + p.symbols[j].name + "' and '" + s.name + "' overlap");
+    }
+    for (const Segment& g : p.segments)
+      if (!(g.role == SegmentRole::kData && g.name == s.name) && overlaps(s.addr, s.bytes(), g.addr, g.bytes.size()))
+        return error(loc, "symbol '" + s.name + "' overlaps segment '" + g.name + "'");
+  }
   uint64_t n = p.insnCount(t), prevEnd = 0;
   for (const Label& l : p.labels) {
     if (l.begin >= l.end || l.end > n || l.begin < prevEnd)

@@ -47,6 +47,15 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
+/// The enumeration a compiled-in field holds, or -1.
+int compiledEnum(const std::string& format, const std::string& field) {
+#define ACCELC_ISA_FIELD_ENUM(Fmt, fmt, fieldName, Enum) \
+  if (format == #fmt && field == #fieldName) return static_cast<int>(EnumKind::k##Enum);
+  ACCELC_ISA_ENUM_FIELDS(ACCELC_ISA_FIELD_ENUM)
+#undef ACCELC_ISA_FIELD_ENUM
+  return -1;
+}
+
 /// Reads `enums:`; every compiled-in enumeration with exactly its names.
 Status readEnums(YamlMap& root, IsaLayout& out) {
   ACCELC_ASSIGN_OR_RETURN(YamlMap enums, root.map("enums"));
@@ -89,15 +98,28 @@ Status readField(const YAML::Node& node, const std::string& path, const HwSpec& 
     ACCELC_ASSIGN_OR_RETURN(q, m.integer("bits", 1, 64));
   }
   f.bits = static_cast<int>(q);
-  if (f.bits < 1 || f.bits > 64) return error(m.valueLoc("bits"), "field '" + name + "': width must be in [1, 64]");
+  const int maxBits = fl.hasOpcode ? 48 : 32;  // micro-op fields index buffers; DRAM addresses stay below 2^48
+  if (f.bits < 1 || f.bits > maxBits)
+    return error(m.valueLoc("bits"), "field '" + name + "': width " + std::to_string(f.bits) + " is not in [1, " +
+                                         std::to_string(maxBits) + "]");
   YAML::Node sgn = m.raw("signed");
-  f.isSigned = sgn && sgn.IsScalar() && sgn.Scalar() == "true";
+  if (sgn) {
+    const std::string v = sgn.IsScalar() ? sgn.Scalar() : "";
+    if (v != "true" && v != "false") return error(m.valueLoc("signed"), "field '" + name + "': 'signed' must be true or false");
+    f.isSigned = v == "true";
+  }
   YAML::Node en = m.raw("enum");
   if (en) {
     for (int e = 0; e < kNumEnums; ++e)
       if (en.Scalar() == enumName(EnumKind(e))) f.enumIndex = e;
     if (f.enumIndex < 0) return error(m.valueLoc("enum"), "field '" + name + "': unknown enum '" + en.Scalar() + "'");
   }
+  const int want = compiledEnum(fl.name, name);
+  if (f.enumIndex != want)
+    return error(m.loc(), "field '" + fl.name + "." + name + "' must " +
+                              (want < 0 ? std::string("not be an enumeration")
+                                        : std::string("have 'enum: ") + enumName(EnumKind(want)) + "'") +
+                              " in this instruction set");
   YAML::Node doc = m.raw("doc");
   if (doc) f.doc = doc.Scalar();
   fl.order.push_back(idx);
@@ -294,6 +316,12 @@ Expected<Target> makeTarget(const HwSpec& spec, const std::string& isaText, cons
   for (const YAML::Node& f : formats) ACCELC_TRY(readFormat(f, isaPath, spec, isa, seen));
   for (int f = 0; f < kNumFormats; ++f)
     if (!seen[f]) return error(root.loc(), std::string("format '") + formatName(Format(f)) + "' is missing");
+  for (int o = 0; o < kNumOpcodes; ++o)
+    for (int p = 0; p < o; ++p)
+      if (isa.opcodeCode[p] == isa.opcodeCode[o])
+        return error(Location::file(isaPath), std::string("opcodes ") + opcodeName(Opcode(p)) + " and " +
+                                                  opcodeName(Opcode(o)) + " share code " +
+                                                  std::to_string(isa.opcodeCode[o]));
   ACCELC_TRY(root.finish());
   ACCELC_TRY(checkEnumWidths(isa, isaPath));
   ACCELC_TRY(placeFields(spec, isa));

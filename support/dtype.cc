@@ -58,6 +58,15 @@ int64_t shapeElements(const std::vector<int64_t>& shape) {
   return n;
 }
 
+std::optional<int64_t> checkedShapeElements(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || (d > 0 && n > (int64_t{1} << 40) / d)) return std::nullopt;
+    n *= d;
+  }
+  return n;
+}
+
 std::string shapeStr(const std::vector<int64_t>& shape) {
   std::string s;
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
@@ -73,12 +82,13 @@ std::optional<std::vector<int64_t>> parseShape(const std::string& text) {
     if (j == std::string::npos) j = text.size();
     std::string part = text.substr(i, j - i);
     if (part.empty() || part.size() > 12 || part.find_first_not_of("0123456789") != std::string::npos)
-      return std::nullopt;
+      return std::nullopt;  // at most 12 digits: no dimension overflows
     int64_t d = std::stoll(part);
     if (d <= 0) return std::nullopt;
     shape.push_back(d);
     i = j + 1;
   }
+  if (!checkedShapeElements(shape)) return std::nullopt;
   return shape;
 }
 

@@ -15,7 +15,8 @@ namespace accelc::support {
   X(kUint8, "uint8", 1, "|u1")    \
   X(kInt32, "int32", 4, "<i4")    \
   X(kInt64, "int64", 8, "<i8")    \
-  X(kFloat32, "float32", 4, "<f4")
+  X(kFloat32, "float32", 4, "<f4") \
+  X(kBool, "bool", 1, "|b1")
 
 enum class DType {
 #define ACCELC_DTYPE_ENUM(e, n, b, d) e,
@@ -36,6 +37,8 @@ std::string dtypeNames();
 
 /// Number of elements of a shape (1 for a scalar).
 int64_t shapeElements(const std::vector<int64_t>& shape);
+/// Number of elements, or nullopt when the product passes 2^40 or a dimension is negative.
+std::optional<int64_t> checkedShapeElements(const std::vector<int64_t>& shape);
 /// "1x16x16".
 std::string shapeStr(const std::vector<int64_t>& shape);
 /// Parses "1x16x16"; nullopt when malformed.

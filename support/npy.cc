@@ -19,7 +19,8 @@ static Expected<std::vector<int64_t>> parseNpyShape(const std::string& path, con
     size_t a = item.find_first_not_of(" "), b = item.find_last_not_of(" ");
     if (a == std::string::npos) continue;
     std::string t = item.substr(a, b - a + 1);
-    if (t.find_first_not_of("0123456789") != std::string::npos) return npyError(path, "bad shape '" + tuple + "'");
+    if (t.empty() || t.size() > 12 || t.find_first_not_of("0123456789") != std::string::npos)
+      return npyError(path, "bad shape '" + tuple + "'");
     shape.push_back(std::stoll(t));
   }
   return shape;
@@ -35,6 +36,7 @@ Expected<NpyArray> readNpy(const std::string& path) {
   int lenBytes = magic[6] == 1 ? 2 : 4;
   if (!in.read(reinterpret_cast<char*>(b), lenBytes)) return npyError(path, "truncated header");
   hlen = b[0] | (b[1] << 8) | (lenBytes == 4 ? (b[2] << 16) | (uint32_t(b[3]) << 24) : 0);
+  if (hlen > 65536) return npyError(path, "header of " + std::to_string(hlen) + " bytes is too long");
   std::string header(hlen, '\0');
   if (!in.read(header.data(), hlen)) return npyError(path, "truncated header");
   std::smatch m;
@@ -55,7 +57,14 @@ Expected<NpyArray> readNpy(const std::string& path) {
 #undef ACCELC_NPY_DESCR
   if (!found) return npyError(path, "unsupported dtype '" + descr + "'; expected one of: " + dtypeNames());
   a.shape = shape;
-  a.data.resize(shapeElements(shape) * dtypeBytes(a.dtype));
+  std::optional<int64_t> n = checkedShapeElements(shape);
+  const std::streampos here = in.tellg();
+  in.seekg(0, std::ios::end);
+  const int64_t left = static_cast<int64_t>(in.tellg() - here);
+  in.seekg(here);
+  if (!n || *n * dtypeBytes(a.dtype) > left)
+    return npyError(path, "truncated data: expected " + (n ? std::to_string(*n * dtypeBytes(a.dtype)) : std::string("more")) + " bytes");
+  a.data.resize(*n * dtypeBytes(a.dtype));
   if (!in.read(reinterpret_cast<char*>(a.data.data()), a.data.size()))
     return npyError(path, "truncated data: expected " + std::to_string(a.data.size()) + " bytes");
   return a;

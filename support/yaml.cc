@@ -74,7 +74,8 @@ static std::optional<int64_t> parseInteger(const std::string& s) {
   if (s.empty()) return std::nullopt;
   size_t pos = 0;
   try {
-    long long v = std::stoll(s, &pos, 0);
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    long long v = std::stoll(s, &pos, hex ? 16 : 10);
     if (pos != s.size()) return std::nullopt;
     return v;
   } catch (...) {

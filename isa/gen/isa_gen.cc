@@ -52,6 +52,17 @@ void emitFormats(const YAML::Node& formats, std::ostream& o) {
   }
 }
 
+/// X(Format, format, field, Enum) for every enumerated field.
+void emitEnumFields(const YAML::Node& formats, std::ostream& o) {
+  o << "#define ACCELC_ISA_ENUM_FIELDS(X)";
+  for (const auto& f : formats)
+    for (const auto& fld : f["fields"])
+      if (fld["enum"])
+        o << " \\\n  X(" << camel(f["name"].as<std::string>(), true) << ", " << f["name"].as<std::string>() << ", "
+          << fld["name"].as<std::string>() << ", " << camel(fld["enum"].as<std::string>(), true) << ")";
+  o << "\n\n";
+}
+
 void emitEnums(const YAML::Node& enums, std::ostream& o) {
   o << "#define ACCELC_ISA_ENUMS(X)";
   for (const auto& e : enums) o << " \\\n  X(" << camel(e.first.as<std::string>(), true) << ", "
@@ -79,6 +90,7 @@ int main(int argc, char** argv) {
       << " by accelc_isa_gen; do not edit.\n\n";
     emitFormats(isa["formats"], o);
     emitEnums(isa["enums"], o);
+    emitEnumFields(isa["formats"], o);
     std::ofstream out(argv[2]);
     out << o.str();
     return out ? 0 : 1;

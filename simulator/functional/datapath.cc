@@ -50,15 +50,16 @@ Status Datapath::checkDram(const isa::MemInsn& m, int64_t elem) {
   if (m.xSize < 1 || m.ySize < 1)
     return err("empty DMA: y_size " + std::to_string(m.ySize) + " and x_size " + std::to_string(m.xSize) +
                " must both be at least 1");
-  uint64_t lastElem = static_cast<uint64_t>(m.dramBase) + (m.ySize - 1) * m.xStride + m.xSize;
-  uint64_t endByte = lastElem * elem;
-  if (endByte > window_)
-    return err("out-of-range DRAM access: the transfer reaches byte " + std::to_string(endByte) +
-               " but the program's DRAM window holds " + std::to_string(window_) + " bytes (dram_base " +
-               std::to_string(m.dramBase) + ", y_size " + std::to_string(m.ySize) + ", x_stride " +
-               std::to_string(m.xStride) + ", x_size " + std::to_string(m.xSize) + ", " + std::to_string(elem) +
-               "-byte elements)");
-  return Status::ok();
+  // Fields are at most 48 bits wide, so the element count cannot overflow; the byte count is checked.
+  const uint64_t lastElem = static_cast<uint64_t>(m.dramBase) + static_cast<uint64_t>((m.ySize - 1) * m.xStride + m.xSize);
+  const uint64_t e = static_cast<uint64_t>(elem);
+  if (lastElem <= window_ / e) return Status::ok();
+  const std::string reach = lastElem <= UINT64_MAX / e ? "byte " + std::to_string(lastElem * e)
+                                                       : "element " + std::to_string(lastElem);
+  return err("out-of-range DRAM access: the transfer reaches " + reach + " but the program's DRAM window holds " +
+             std::to_string(window_) + " bytes (dram_base " + std::to_string(m.dramBase) + ", y_size " +
+             std::to_string(m.ySize) + ", x_stride " + std::to_string(m.xStride) + ", x_size " +
+             std::to_string(m.xSize) + ", " + std::to_string(elem) + "-byte elements)");
 }
 
 void Datapath::writeEntry(Buffer b, int64_t i, const uint8_t* src) {
@@ -286,7 +287,7 @@ Status Datapath::alu(const isa::AluInsn& a, RaceTracker* races) {
         if (useSrc && hazard(src, app, false)) return err(hazardMsg_);
         if (hazard(dst, app, true)) return err(hazardMsg_);
         int32_t* d = &s_.acc[dst * n];
-        const int32_t* s = &s_.acc[src * n];
+        const int32_t* s = useSrc ? &s_.acc[src * n] : d;
         for (int64_t k = 0; k < n; ++k)
           d[k] = reset ? 0 : isa::arith::aluApply(op, d[k], useSrc ? s[k] : imm);
         for (int64_t k = 0; k < n; ++k) s_.out[dst * n + k] = isa::arith::saturateInt8(d[k]);

@@ -40,7 +40,9 @@ class Run {
     textAddr_ = p.text().addr;
     count_ = p.text().bytes.size() / t.insnBytes();
     if (races)
-      races_ = std::make_unique<RaceTracker>(srams.depth[1], srams.depth[2], srams.depth[4], name_);
+      races_ = std::make_unique<RaceTracker>(t.spec.depth(hwspec::BufferKind::kInput),
+                                             t.spec.depth(hwspec::BufferKind::kWeight),
+                                             t.spec.depth(hwspec::BufferKind::kOutput), name_);
   }
   Expected<Counters> go();
 
@@ -217,7 +219,8 @@ FunctionalSim::FunctionalSim(const isa::Target& t, FsimOptions options)
 FunctionalSim::~FunctionalSim() = default;
 
 Status FunctionalSim::write(uint64_t addr, const void* data, uint64_t n) {
-  if (addr + n > static_cast<uint64_t>(t_.spec.dramWindowBytes))
+  const uint64_t window = static_cast<uint64_t>(t_.spec.dramWindowBytes);
+  if (n > window || addr > window - n)
     return error(Location(), "write of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
                                  " lies outside the hwspec's DRAM window (dram.window)");
   dram_.ensure(addr + n);

@@ -50,6 +50,32 @@ TEST(AsmTest, ErrorsAreLocatedAtLineAndColumn) {
             "bad.s:4:1: error: constant 'w' needs 4 bytes of .byte data, found 2");
 }
 
+TEST(AsmTest, LayoutAndOperandMistakesAreRefused) {
+  EXPECT_EQ(asmError("  GEMM uop_bgn=@x\n"), "bad.s:4:8: error: '@symbol' is only allowed for dram_base");
+  EXPECT_EQ(asmError("  LOAD buffer=inp dram_base=@x+-1\n"),
+            "bad.s:4:19: error: expected '@symbol' or '@symbol+N' with 0 <= N < 2^48, found '@x+-1'");
+  auto p = assemble(".hw vta-default\n.input x 0x1000 int8 64\n.text 0x1000\n FINISH\n", "ov.s", std::nullopt);
+  EXPECT_EQ(p.diag().str(), "ov.s: error: symbol 'x' overlaps segment 'text'");
+  p = assemble(".hw vta-default\n.input x 0x0 int8 64\n.output y 0x20 int8 64\n.text 0x1000\n FINISH\n", "ov.s",
+               std::nullopt);
+  EXPECT_EQ(p.diag().str(), "ov.s: error: symbols 'x' and 'y' overlap");
+}
+
+TEST(AsmTest, ProgramsForAHwspecFileReassembleWithHw) {
+  std::string text = hwspec::presetText("tiny");
+  text.replace(text.find("name: tiny"), 10, "name: my-npu");
+  auto spec = hwspec::parseHwSpec(text, "my-npu.yaml");
+  ASSERT_TRUE(spec.isOk()) << spec.diag().str();
+  Target t = *loadTarget(*spec);
+  auto p = assemble(".text 0\n FINISH\n", "a.s", t);
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  auto dis = disassemble(*p, t, "a.bin");
+  EXPECT_EQ(dis->substr(0, dis->find(".window")), "; accelc program for hwspec 'my-npu'\n.hw my-npu\n");
+  auto again = assemble(*dis, "a.dis.s", t);
+  ASSERT_TRUE(again.isOk()) << again.diag().str();
+  EXPECT_EQ(writeProgram(*again), writeProgram(*p));
+}
+
 TEST(AsmTest, NoHwspecIsAnError) {
   auto p = assemble(".text 0\n FINISH\n", "nohw.s", std::nullopt);
   EXPECT_EQ(p.diag().str(), "nohw.s:1:1: error: '.text' needs the hwspec: write '.hw NAME' first or pass --hw");

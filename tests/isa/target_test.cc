@@ -65,6 +65,21 @@ TEST(TargetTest, IsaYamlMustNameTheCompiledInFields) {
   EXPECT_NE(r.diag().str().find("format 'mem' has no field 'sram_addr' in this instruction set"), std::string::npos);
 }
 
+TEST(TargetTest, IsaYamlCannotChangeWhatAFieldMeans) {
+  Target t = testing::presetTarget("vta-default");
+  std::string yaml = t.isa.yamlText;
+  std::string noEnum = yaml;
+  noEnum.replace(noEnum.find("bits: 3, enum: buffer"), 21, "bits: 3");
+  EXPECT_NE(makeTarget(t.spec, noEnum, "e.isa.yaml").diag().str().find("field 'mem.buffer' must have 'enum: buffer'"),
+            std::string::npos);
+  std::string dup = yaml;
+  dup.replace(dup.find("{GEMM: 2}"), 9, "{GEMM: 0}");
+  EXPECT_EQ(makeTarget(t.spec, dup, "d.isa.yaml").diag().str(), "d.isa.yaml: error: opcodes LOAD and GEMM share code 0");
+  std::string wide = yaml;
+  wide.replace(wide.find("name: iter_out, bits: 14"), 24, "name: iter_out, bits: 60");
+  EXPECT_NE(makeTarget(t.spec, wide, "w.isa.yaml").diag().str().find("width 60 is not in [1, 48]"), std::string::npos);
+}
+
 TEST(TargetTest, ReorderedFieldsMoveButStillFit) {
   Target t = testing::presetTarget("vta-default");
   std::string yaml = t.isa.yamlText;

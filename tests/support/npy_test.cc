@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "support/npy.h"
+#include "tests/test_util.h"
 
 namespace accelc::support {
 namespace {
@@ -34,6 +35,18 @@ TEST(NpyTest, TruncatedDataIsAnError) {
   }
   std::ofstream(path, std::ios::binary) << text.substr(0, text.size() - 3);
   EXPECT_EQ(readNpy(path).diag().str(), path + ": error: malformed .npy file: truncated data: expected 16 bytes");
+}
+
+TEST(NpyTest, HostileHeadersAreErrorsNotCrashes) {
+  const std::string path = std::string(ACCELC_TEMP_DIR) + "/hostile.npy";
+  std::ofstream(path, std::ios::binary) << std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12);
+  EXPECT_EQ(readNpy(path).diag().str(), path + ": error: malformed .npy file: header of 4294967295 bytes is too long");
+  NpyArray a{DType::kInt8, {4}, std::vector<uint8_t>(4, 0)};
+  ASSERT_TRUE(writeNpy(path, a).isOk());
+  std::string text = testing::readFile(path);
+  text.replace(text.find("(4,)"), 4, "(99999999999999999999,)");
+  std::ofstream(path, std::ios::binary) << text;
+  EXPECT_NE(readNpy(path).diag().str().find("bad shape"), std::string::npos);
 }
 
 TEST(NpyTest, ShapesParseAndPrint) {

@@ -66,19 +66,39 @@ Status checkAllInputsGiven(const isa::Program& p, const SimArgs& args) {
 
 /// The values of a small tensor, for the terminal.
 std::string preview(const support::NpyArray& a) {
-  const int64_t n = support::shapeElements(a.shape);
+  const int64_t n = support::shapeElements(a.shape), eb = support::dtypeBytes(a.dtype);
   std::ostringstream o;
   o << "[";
   for (int64_t i = 0; i < n && i < 64; ++i) {
-    int64_t v = 0;
-    if (a.dtype == support::DType::kInt8) v = static_cast<int8_t>(a.data[i]);
-    if (a.dtype == support::DType::kUint8) v = a.data[i];
-    if (a.dtype == support::DType::kInt32) {
-      int32_t x;
-      std::memcpy(&x, &a.data[4 * i], 4);
-      v = x;
+    const uint8_t* p = &a.data[i * eb];
+    o << (i ? " " : "");
+    switch (a.dtype) {
+      case support::DType::kInt8:
+        o << int{static_cast<int8_t>(*p)};
+        break;
+      case support::DType::kUint8:
+      case support::DType::kBool:
+        o << int{*p};
+        break;
+      case support::DType::kInt32: {
+        int32_t v;
+        std::memcpy(&v, p, 4);
+        o << v;
+        break;
+      }
+      case support::DType::kInt64: {
+        int64_t v;
+        std::memcpy(&v, p, 8);
+        o << v;
+        break;
+      }
+      case support::DType::kFloat32: {
+        float v;
+        std::memcpy(&v, p, 4);
+        o << v;
+        break;
+      }
     }
-    o << (i ? " " : "") << v;
   }
   return o.str() + (n > 64 ? " ...]" : "]");
 }
