@@ -8,20 +8,34 @@ PACKAGES=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  python3-torch python3-torchvision python3-onnx python3-sklearn python3-numpy
 )
 
 missing=()
+# Node.js and npm usually come with the machine; Debian's are the fallback.
+command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "bootstrap: all ${#PACKAGES[@]} packages present"
-  exit 0
+else
+  echo "bootstrap: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "bootstrap: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# npm peer: onnxruntime-node, the reference executor used by tools/ort/run_ort.js.
+# ONNXRUNTIME_NODE_INSTALL=skip stops its postinstall from downloading GPU binaries
+# (offline install); the bundled CPU binary is all we use.
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ -d "$REPO/tools/ort/node_modules/onnxruntime-node" ]; then
+  echo "bootstrap: onnxruntime-node present"
+else
+  echo "bootstrap: installing onnxruntime-node (npm ci in tools/ort)"
+  (cd "$REPO/tools/ort" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund)
+fi
