@@ -18,6 +18,8 @@ void registerIsa(CLI::App& app, int& rc);
 void registerAsm(CLI::App& app, int& rc);
 void registerDisasm(CLI::App& app, int& rc);
 void registerSim(CLI::App& app, int& rc);
+void registerImport(CLI::App& app, int& rc);
+void registerRun(CLI::App& app, int& rc);
 
 /// Prints a failed status to stderr and returns 1; 0 when ok.
 int report(const support::Status& s);

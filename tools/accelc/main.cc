@@ -7,7 +7,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "accelc: a toolkit for deep-learning accelerators described in YAML.\n"
       "Describe the hardware in a hwspec file (or use a preset: tiny, vta-default, wide),\n"
-      "assemble programs for it, and run them bit-exactly on the functional simulator.",
+      "assemble programs for it, and run them bit-exactly on the functional simulator;\n"
+      "import ONNX models and run them on the reference engine.",
       "accelc"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "accelc 0.1.0");
@@ -16,6 +17,8 @@ int main(int argc, char** argv) {
   accelc::tools::registerAsm(app, rc);
   accelc::tools::registerDisasm(app, rc);
   accelc::tools::registerSim(app, rc);
+  accelc::tools::registerImport(app, rc);
+  accelc::tools::registerRun(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

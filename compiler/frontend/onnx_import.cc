@@ -1,0 +1,379 @@
+// compiler/frontend/onnx_import.cc — ModelProto -> Graph.
+#include "compiler/frontend/onnx_import.h"
+
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/engine/reference.h"
+
+namespace accelc::compiler {
+
+using support::DType;
+using support::error;
+using support::Expected;
+using support::Location;
+using support::Status;
+
+namespace {
+
+constexpr int64_t kMinOpset = 11, kMaxOpset = 17;
+
+/// The accelc dtype of an ONNX TensorProto::DataType, if supported.
+std::optional<DType> dtypeOfOnnx(int t) {
+  switch (t) {
+    case onnx::TensorProto::FLOAT:
+      return DType::kFloat32;
+    case onnx::TensorProto::UINT8:
+      return DType::kUint8;
+    case onnx::TensorProto::INT8:
+      return DType::kInt8;
+    case onnx::TensorProto::INT32:
+      return DType::kInt32;
+    case onnx::TensorProto::INT64:
+      return DType::kInt64;
+    case onnx::TensorProto::BOOL:
+      return DType::kBool;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string onnxTypeName(int t) {
+  return onnx::TensorProto::DataType_IsValid(t) ? onnx::TensorProto::DataType_Name(onnx::TensorProto::DataType(t))
+                                                 : "type " + std::to_string(t);
+}
+
+/// A TensorProto (initializer or attribute) as a Tensor.
+Expected<Tensor> tensorOf(const onnx::TensorProto& p, const Location& loc) {
+  auto dt = dtypeOfOnnx(p.data_type());
+  if (!dt) return error(loc, "unsupported dtype " + onnxTypeName(p.data_type()) + " of tensor '" + p.name() + "'");
+  if (p.data_location() == onnx::TensorProto::EXTERNAL)
+    return error(loc, "tensor '" + p.name() + "' keeps its data in an external file, which is not supported");
+  Shape shape(p.dims().begin(), p.dims().end());
+  if (!support::checkedShapeElements(shape)) return error(loc, "tensor '" + p.name() + "' has an invalid shape");
+  Tensor t(*dt, shape);
+  const int64_t n = t.numel();
+  auto sizeError = [&](int64_t have) {
+    return error(loc, "tensor '" + p.name() + "' of shape " + support::shapeStr(shape) + " holds " +
+                          std::to_string(have) + " values; expected " + std::to_string(n));
+  };
+  if (p.has_raw_data()) {
+    if (static_cast<int64_t>(p.raw_data().size()) != static_cast<int64_t>(t.bytes().size()))
+      return sizeError(static_cast<int64_t>(p.raw_data().size()) / support::dtypeBytes(*dt));
+    std::memcpy(t.bytes().data(), p.raw_data().data(), t.bytes().size());
+    return t;
+  }
+  if (*dt == DType::kFloat32) {
+    if (p.float_data_size() != n) return sizeError(p.float_data_size());
+    std::memcpy(t.bytes().data(), p.float_data().data(), t.bytes().size());
+  } else if (*dt == DType::kInt64) {
+    if (p.int64_data_size() != n) return sizeError(p.int64_data_size());
+    std::memcpy(t.bytes().data(), p.int64_data().data(), t.bytes().size());
+  } else {
+    if (p.int32_data_size() != n) return sizeError(p.int32_data_size());
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t v = p.int32_data(static_cast<int>(i));
+      if (*dt == DType::kInt32) std::memcpy(&t.bytes()[4 * i], &v, 4);
+      else t.bytes()[i] = static_cast<uint8_t>(v);
+    }
+  }
+  return t;
+}
+
+/// dtype and shape of a ValueInfo; false when either is not fully known.
+bool typeOf(const onnx::TypeProto& type, DType& dt, Shape& shape, int& onnxType) {
+  if (!type.has_tensor_type()) return false;
+  const auto& tt = type.tensor_type();
+  onnxType = tt.elem_type();
+  auto d = dtypeOfOnnx(tt.elem_type());
+  if (!d || !tt.has_shape()) return false;
+  dt = *d;
+  shape.clear();
+  for (const auto& dim : tt.shape().dim()) {
+    if (!dim.has_dim_value()) return false;
+    shape.push_back(dim.dim_value());
+  }
+  return true;
+}
+
+/// Sets typed attribute fields from a NodeProto's attributes.
+class AttrSetter {
+ public:
+  AttrSetter(const onnx::NodeProto& n, const Location& loc) : node_(n), loc_(loc) {}
+  template <typename T>
+  void operator()(const char* name, T& field) {
+    known_.push_back(name);
+    for (const auto& a : node_.attribute())
+      if (a.name() == name && st_.isOk()) st_ = set(a, field);
+  }
+  /// Fails on an attribute no field asked for.
+  Status finish() const {
+    ACCELC_TRY(st_);
+    for (const auto& a : node_.attribute())
+      if (std::find(known_.begin(), known_.end(), a.name()) == known_.end())
+        return error(loc_, "attribute '" + a.name() + "' of " + node_.op_type() + " is not supported");
+    return Status::ok();
+  }
+
+ private:
+  Status wrongType(const onnx::AttributeProto& a, const char* want) const {
+    return error(loc_, "attribute '" + a.name() + "' of " + node_.op_type() + " must be " + want);
+  }
+  Status set(const onnx::AttributeProto& a, int64_t& f) {
+    if (a.type() != onnx::AttributeProto::INT) return wrongType(a, "an int");
+    f = a.i();
+    return Status::ok();
+  }
+  Status set(const onnx::AttributeProto& a, float& f) {
+    if (a.type() != onnx::AttributeProto::FLOAT) return wrongType(a, "a float");
+    f = a.f();
+    return Status::ok();
+  }
+  Status set(const onnx::AttributeProto& a, runtime::Ints& f) {
+    if (a.type() != onnx::AttributeProto::INTS) return wrongType(a, "a list of ints");
+    f.assign(a.ints().begin(), a.ints().end());
+    return Status::ok();
+  }
+  Status set(const onnx::AttributeProto& a, DType& f) {
+    auto d = a.type() == onnx::AttributeProto::INT ? dtypeOfOnnx(static_cast<int>(a.i())) : std::nullopt;
+    if (!d) return error(loc_, "unsupported dtype " + onnxTypeName(static_cast<int>(a.i())) + " in attribute '" + a.name() + "'");
+    f = *d;
+    return Status::ok();
+  }
+  Status set(const onnx::AttributeProto& a, runtime::AutoPad& f) {
+    if (a.type() != onnx::AttributeProto::STRING || !runtime::parseAutoPad(a.s(), f))
+      return wrongType(a, "NOTSET, SAME_UPPER, SAME_LOWER or VALID");
+    return Status::ok();
+  }
+  Status set(const onnx::AttributeProto& a, Tensor& f) {
+    if (a.type() != onnx::AttributeProto::TENSOR) return wrongType(a, "a tensor");
+    ACCELC_ASSIGN_OR_RETURN(f, tensorOf(a.t(), loc_));
+    return Status::ok();
+  }
+
+  const onnx::NodeProto& node_;     ///< the node
+  const Location& loc_;             ///< its location
+  std::vector<std::string> known_;  ///< attribute names the struct has
+  Status st_;                       ///< first error
+};
+
+/// The attributes of a node: the op's defaults (which differ between ops
+/// sharing a struct, and between opsets), then the node's own values.
+Expected<runtime::Attrs> attrsOf(OpKind k, const onnx::NodeProto& n, int64_t opset, const Location& loc) {
+  runtime::Attrs attrs = runtime::defaultAttrs(k);
+  if (k == OpKind::kFlatten || k == OpKind::kQuantizeLinear || k == OpKind::kDequantizeLinear)
+    std::get<runtime::AxisAttrs>(attrs).axis = 1;
+  if (k == OpKind::kSoftmax && opset < 13) std::get<runtime::SoftmaxAttrs>(attrs) = {1, 1};
+  if (k == OpKind::kConstant) {  // value_float, value_ints, ... become one tensor
+    for (const auto& a : n.attribute()) {
+      if (a.name() == "value") continue;
+      Tensor t;
+      if (a.name() == "value_float") t = Tensor::of<float>({}, {a.f()});
+      else if (a.name() == "value_floats") t = Tensor::of<float>({a.floats_size()}, {a.floats().begin(), a.floats().end()});
+      else if (a.name() == "value_int") t = Tensor::of<int64_t>({}, {a.i()});
+      else if (a.name() == "value_ints") t = Tensor::of<int64_t>({a.ints_size()}, {a.ints().begin(), a.ints().end()});
+      else return error(loc, "attribute '" + a.name() + "' of Constant is not supported");
+      std::get<runtime::ConstantAttrs>(attrs).value = std::move(t);
+      return attrs;
+    }
+  }
+  AttrSetter set(n, loc);
+  std::visit([&](auto& s) { s.visitFields(set); }, attrs);
+  ACCELC_TRY(set.finish());
+  return attrs;
+}
+
+/// Import state for one model.
+class Importer {
+ public:
+  Importer(std::string name, const ImportOptions& o) : name_(std::move(name)), options_(o) {}
+  Expected<Graph> run(onnx::ModelProto& model);
+
+ private:
+  Location at(const std::string& what) const { return Location::node(name_, what); }
+  Status opsetOf(const onnx::ModelProto& m);
+  Status bindInputs(onnx::GraphProto& g);
+  Status addNode(const onnx::NodeProto& n, size_t index);
+  Status fillUnknownShapes();
+
+  std::string name_;                       ///< model name for locations
+  const ImportOptions& options_;           ///< shape bindings
+  int64_t opset_ = 0;                      ///< default-domain opset
+  Graph g_;                                ///< being built
+  std::map<std::string, int> ids_;         ///< ONNX value name -> value id
+  std::map<std::string, const onnx::TypeProto*> types_;  ///< inferred value types
+  std::vector<bool> known_;                ///< per value: dtype and shape known
+};
+
+Status Importer::opsetOf(const onnx::ModelProto& m) {
+  for (const auto& o : m.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset_ = o.version();
+  if (opset_ < kMinOpset || opset_ > kMaxOpset)
+    return error(Location::file(name_), "opset " + std::to_string(opset_) + " is not supported; accelc reads opsets " +
+                                            std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
+  return Status::ok();
+}
+
+/// Checks input dtypes and binds dynamic dimensions (in the proto, so that
+/// the ONNX shape inference sees them).
+Status Importer::bindInputs(onnx::GraphProto& g) {
+  std::set<std::string> inits;
+  for (const auto& t : g.initializer()) inits.insert(t.name());
+  for (auto& in : *g.mutable_input()) {
+    if (inits.count(in.name())) continue;
+    const Location loc = at(in.name());
+    if (!in.type().has_tensor_type()) return error(loc, "input '" + in.name() + "' is not a tensor");
+    auto* tt = in.mutable_type()->mutable_tensor_type();
+    if (!dtypeOfOnnx(tt->elem_type()))
+      return error(loc, "unsupported dtype " + onnxTypeName(tt->elem_type()) + " of input '" + in.name() + "'");
+    auto bind = options_.shapes.find(in.name());
+    auto* shape = tt->mutable_shape();
+    if (bind != options_.shapes.end()) {
+      if (static_cast<size_t>(shape->dim_size()) != bind->second.size() && shape->dim_size() > 0)
+        return error(loc, "--shape " + in.name() + "=" + support::shapeStr(bind->second) + " has rank " +
+                              std::to_string(bind->second.size()) + "; the input has rank " + std::to_string(shape->dim_size()));
+      while (shape->dim_size() < static_cast<int>(bind->second.size())) shape->add_dim();
+      for (int d = 0; d < shape->dim_size(); ++d) {
+        auto* dim = shape->mutable_dim(d);
+        if (dim->has_dim_value() && dim->dim_value() != bind->second[d])
+          return error(loc, "--shape gives " + std::to_string(bind->second[d]) + " for axis " + std::to_string(d) +
+                                " of '" + in.name() + "', which the model fixes at " + std::to_string(dim->dim_value()));
+        dim->set_dim_value(bind->second[d]);
+      }
+    }
+    for (int d = 0; d < shape->dim_size(); ++d)
+      if (!shape->dim(d).has_dim_value() || shape->dim(d).dim_value() <= 0) {
+        std::string sym = shape->dim(d).has_dim_param() ? " '" + shape->dim(d).dim_param() + "'" : "";
+        return error(loc, "input '" + in.name() + "' has a dynamic dimension" + sym + " (axis " + std::to_string(d) +
+                              "); bind it with --shape " + in.name() + "=DIMS, e.g. --shape " + in.name() + "=1x3x224x224");
+      }
+    Value v;
+    v.name = in.name();
+    int onnxType = 0;
+    typeOf(in.type(), v.dtype, v.shape, onnxType);
+    const int id = g_.addValue(std::move(v));
+    ids_[in.name()] = id;
+    known_.push_back(true);
+    g_.inputs.push_back(id);
+  }
+  return Status::ok();
+}
+
+Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
+  Node node;
+  node.name = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
+  const Location loc = at(node.name);
+  auto kind = (n.domain().empty() || n.domain() == "ai.onnx") ? runtime::findOp(n.op_type()) : std::nullopt;
+  if (!kind)
+    return error(loc, "unsupported op '" + (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() +
+                          "' (`accelc import --list-ops` lists the supported ones)");
+  node.kind = *kind;
+  ACCELC_ASSIGN_OR_RETURN(node.attrs, attrsOf(node.kind, n, opset_, loc));
+  for (const std::string& in : n.input()) {
+    if (in.empty()) {
+      node.inputs.push_back(-1);
+      continue;
+    }
+    auto it = ids_.find(in);
+    if (it == ids_.end())
+      return error(loc, "input '" + in + "' is neither a graph input, an initializer nor the output of an earlier node");
+    node.inputs.push_back(it->second);
+  }
+  for (int i = 0; i < n.output_size(); ++i) {
+    Value v;
+    v.name = n.output(i).empty() ? node.name + ":unused" + std::to_string(i) : n.output(i);
+    if (ids_.count(v.name)) return error(loc, "output '" + v.name + "' is defined twice");
+    auto t = types_.find(v.name);
+    int onnxType = 0;
+    bool ok = t != types_.end() && typeOf(*t->second, v.dtype, v.shape, onnxType);
+    if (t != types_.end() && onnxType && !dtypeOfOnnx(onnxType))
+      return error(loc, "unsupported dtype " + onnxTypeName(onnxType) + " of '" + v.name + "'");
+    const int id = g_.addValue(std::move(v));
+    ids_[g_.values[id].name] = id;
+    known_.push_back(ok);
+    node.outputs.push_back(id);
+  }
+  g_.nodes.push_back(std::move(node));
+  return Status::ok();
+}
+
+/// Values the ONNX inference left open get their types by running the graph
+/// on zeros (shapes are static, so one run settles every value).
+Status Importer::fillUnknownShapes() {
+  if (std::all_of(known_.begin(), known_.end(), [](bool b) { return b; })) return Status::ok();
+  Graph probe = g_;
+  probe.outputs.clear();
+  for (size_t i = 0; i < probe.values.size(); ++i)
+    if (!probe.values[i].constant && std::find(probe.inputs.begin(), probe.inputs.end(), static_cast<int>(i)) == probe.inputs.end())
+      probe.outputs.push_back(static_cast<int>(i));
+  std::vector<Tensor> zeros;
+  for (int id : probe.inputs) zeros.emplace_back(probe.values[id].dtype, probe.values[id].shape);
+  ACCELC_ASSIGN_OR_RETURN(std::vector<Tensor> outs, runReference(probe, zeros));
+  for (size_t k = 0; k < outs.size(); ++k) {
+    Value& v = g_.values[probe.outputs[k]];
+    v.dtype = outs[k].dtype();
+    v.shape = outs[k].shape();
+  }
+  return Status::ok();
+}
+
+Expected<Graph> Importer::run(onnx::ModelProto& model) {
+  g_.model = name_;
+  ACCELC_TRY(opsetOf(model));
+  onnx::GraphProto& gp = *model.mutable_graph();
+  ACCELC_TRY(bindInputs(gp));
+  try {
+    onnx::shape_inference::InferShapes(model);
+  } catch (const std::exception&) {
+    // The ONNX inference gave up on this model; accelc's own fills in below.
+  }
+  for (const auto& vi : gp.value_info()) types_[vi.name()] = &vi.type();
+  for (const auto& vi : gp.output()) types_[vi.name()] = &vi.type();
+  for (const auto& init : gp.initializer()) {
+    if (ids_.count(init.name())) continue;  // an input with a default: the input wins
+    Value v;
+    v.name = init.name();
+    ACCELC_ASSIGN_OR_RETURN(Tensor t, tensorOf(init, at(init.name())));
+    v.dtype = t.dtype(), v.shape = t.shape(), v.constant = std::move(t);
+    const int id = g_.addValue(std::move(v));
+    ids_[init.name()] = id;
+    known_.push_back(true);
+  }
+  for (int i = 0; i < gp.node_size(); ++i) ACCELC_TRY(addNode(gp.node(i), static_cast<size_t>(i)));
+  for (const auto& out : gp.output()) {
+    auto it = ids_.find(out.name());
+    if (it == ids_.end()) return error(at(out.name()), "graph output '" + out.name() + "' is never computed");
+    g_.outputs.push_back(it->second);
+  }
+  ACCELC_TRY(verify(g_));
+  ACCELC_TRY(fillUnknownShapes());
+  canonicalize(g_);
+  return std::move(g_);
+}
+
+}  // namespace
+
+Expected<Graph> importOnnxBytes(const std::string& bytes, const std::string& name, const ImportOptions& options) {
+  onnx::ModelProto model;
+  if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph())
+    return error(Location::file(name), "not a valid ONNX model: the file does not parse as a ModelProto "
+                                       "(truncated or corrupt)");
+  Importer imp(name, options);
+  return imp.run(model);
+}
+
+Expected<Graph> importOnnx(const std::string& path, const ImportOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error(Location::file(path), "cannot open file for reading");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return importOnnxBytes(ss.str(), path, options);
+}
+
+}  // namespace accelc::compiler

@@ -1,0 +1,192 @@
+// runtime/kernels/elementwise.cc — unary and broadcasting binary ops, Clip,
+// Cast, Identity, Dropout (inference: identity).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "runtime/internal/kernels.h"
+
+namespace accelc::runtime::kernels {
+
+namespace {
+
+/// Strides of `in` seen from `out` under numpy broadcasting (0 where broadcast).
+Shape broadcastStrides(const Shape& in, const Shape& out) {
+  Shape s(out.size(), 0), own = stridesOf(in);
+  const size_t off = out.size() - in.size();
+  for (size_t i = 0; i < in.size(); ++i) s[off + i] = in[i] == 1 ? 0 : own[i];
+  return s;
+}
+
+/// Calls f(o, a, b) for every output index o with the input indices it reads.
+template <typename F>
+void forEachBroadcast(const Shape& out, const Shape& sa, const Shape& sb, F f) {
+  const size_t r = out.size();
+  const int64_t n = support::shapeElements(out);
+  if (r == 0) {
+    if (n) f(0, 0, 0);
+    return;
+  }
+  const int64_t inner = out[r - 1], ia = sa[r - 1], ib = sb[r - 1];
+  Shape idx(r, 0);
+  int64_t a = 0, b = 0;
+  for (int64_t o = 0; o < n; o += inner) {
+    for (int64_t k = 0; k < inner; ++k) f(o + k, a + k * ia, b + k * ib);
+    for (int64_t d = static_cast<int64_t>(r) - 2; d >= 0; --d) {  // odometer over the outer dims
+      a += sa[d], b += sb[d];
+      if (++idx[d] < out[d]) break;
+      a -= sa[d] * out[d], b -= sb[d] * out[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/// The type integer arithmetic wraps in (unsigned), floats unchanged.
+template <typename T, bool = std::is_integral_v<T>>
+struct Wrapping {
+  using type = T;
+};
+template <typename T>
+struct Wrapping<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+
+template <typename T>
+Status binary(OpKind k, Ctx& c, const Shape& shape) {
+  const Tensor &x = c.in(0), &y = c.in(1);
+  Tensor out(x.dtype(), shape);
+  const T* a = x.data<T>();
+  T* o = out.data<T>();
+  const Shape sa = broadcastStrides(x.shape(), shape), sb = broadcastStrides(y.shape(), shape);
+  if (k == OpKind::kPow) {  // the exponent may have another type
+    const bool floats = std::is_same_v<T, float> && y.dtype() == DType::kFloat32;
+    forEachBroadcast(shape, sa, sb, [&](int64_t i, int64_t ia, int64_t ib) {
+      o[i] = floats ? static_cast<T>(std::pow(static_cast<float>(a[ia]), static_cast<float>(y.at(ib))))
+                    : static_cast<T>(std::pow(static_cast<double>(a[ia]), y.at(ib)));
+    });
+    c.out(0) = std::move(out);
+    return Status::ok();
+  }
+  if (y.dtype() != x.dtype())
+    return c.fail(std::string("inputs have dtypes ") + support::dtypeName(x.dtype()) + " and " +
+                  support::dtypeName(y.dtype()) + "; expected one dtype");
+  const T* b = y.data<T>();
+  bool divByZero = false;
+  forEachBroadcast(shape, sa, sb, [&](int64_t i, int64_t ia, int64_t ib) {
+    using W = typename Wrapping<T>::type;  // integers wrap
+    if (k == OpKind::kAdd) {
+      o[i] = static_cast<T>(static_cast<W>(a[ia]) + static_cast<W>(b[ib]));
+    } else if (k == OpKind::kSub) {
+      o[i] = static_cast<T>(static_cast<W>(a[ia]) - static_cast<W>(b[ib]));
+    } else if (k == OpKind::kMul) {
+      o[i] = static_cast<T>(static_cast<W>(a[ia]) * static_cast<W>(b[ib]));
+    } else if (std::is_integral_v<T> && b[ib] == 0) {  // kDiv
+      divByZero = true;
+      o[i] = 0;
+    } else {
+      o[i] = static_cast<T>(a[ia] / b[ib]);
+    }
+  });
+  if (divByZero) return c.fail("integer division by zero");
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+/// Relu, Sigmoid, Tanh, Erf or Sqrt of one float.
+float unaryFloat(OpKind k, float v) {
+  if (k == OpKind::kRelu) return v > 0 ? v : 0.0f;
+  if (k == OpKind::kSigmoid) return 1.0f / (1.0f + std::exp(-v));
+  if (k == OpKind::kTanh) return std::tanh(v);
+  if (k == OpKind::kErf) return std::erf(v);
+  return std::sqrt(v);
+}
+
+Status unary(OpKind k, Ctx& c) {
+  const Tensor& x = c.in(0);
+  Tensor out(x.dtype(), x.shape());
+  if (x.dtype() == DType::kFloat32) {
+    const float* a = x.data<float>();
+    float* o = out.data<float>();
+    for (int64_t i = 0; i < x.numel(); ++i) o[i] = unaryFloat(k, a[i]);
+  } else if (k == OpKind::kRelu && x.dtype() != DType::kBool) {
+    visitDType(x.dtype(), [&](auto t) {
+      using T = decltype(t);
+      for (int64_t i = 0; i < x.numel(); ++i) out.data<T>()[i] = std::max<T>(x.data<T>()[i], T{0});
+    });
+  } else {
+    return c.expectType(0, {DType::kFloat32});
+  }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status clip(Ctx& c) {
+  const Tensor& x = c.in(0);
+  Tensor out = x;
+  Status st = visitDType(x.dtype(), [&](auto t) -> Status {
+    using T = decltype(t);
+    T lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
+    for (int i : {1, 2}) {
+      if (!c.has(i)) continue;
+      if (c.in(i).dtype() != x.dtype() || c.in(i).numel() != 1) return c.fail("Clip bounds must be scalars of the input's dtype");
+      (i == 1 ? lo : hi) = c.in(i).data<T>()[0];
+    }
+    T* o = out.data<T>();
+    for (int64_t i = 0; i < out.numel(); ++i) o[i] = std::min(std::max(o[i], lo), hi);
+    return Status::ok();
+  });
+  ACCELC_TRY(st);
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status cast(const CastAttrs& a, Ctx& c) {
+  const Tensor& x = c.in(0);
+  Tensor out(a.to, x.shape());
+  visitDType(a.to, [&](auto t) {
+    using T = decltype(t);
+    T* o = out.data<T>();
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const double v = x.at(i);
+      if constexpr (std::is_floating_point_v<T>) {
+        o[i] = static_cast<T>(v);
+      } else if (a.to == DType::kBool) {
+        o[i] = v != 0;
+      } else {  // float -> int truncates toward zero; out-of-range values saturate
+        const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+        const double hi = static_cast<double>(std::numeric_limits<T>::max());
+        o[i] = std::isnan(v) ? T{0} : static_cast<T>(v < lo ? lo : v > hi ? hi : std::trunc(v));
+        if (x.dtype() == DType::kInt64 && std::is_same_v<T, int32_t>)  // integer narrowing wraps
+          o[i] = static_cast<T>(static_cast<uint32_t>(x.data<int64_t>()[i]));
+      }
+    }
+  });
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status elementwise(OpKind k, const Attrs& a, Ctx& c) {
+  if (k == OpKind::kAdd || k == OpKind::kSub || k == OpKind::kMul || k == OpKind::kDiv || k == OpKind::kPow) {
+    Shape shape;
+    if (!broadcastShape(c.in(0).shape(), c.in(1).shape(), shape))
+      return c.fail("shapes " + support::shapeStr(c.in(0).shape()) + " and " + support::shapeStr(c.in(1).shape()) +
+                    " do not broadcast");
+    if (c.in(0).dtype() == DType::kBool) return c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64});
+    return visitDType(c.in(0).dtype(), [&](auto t) { return binary<decltype(t)>(k, c, shape); });
+  }
+  if (k == OpKind::kClip) return clip(c);
+  if (k == OpKind::kCast) return cast(std::get<CastAttrs>(a), c);
+  if (k == OpKind::kIdentity || k == OpKind::kDropout) {
+    c.out(0) = c.in(0);
+    if (c.outputs() > 1) {  // Dropout's mask: all true at inference
+      c.out(1) = Tensor(DType::kBool, c.in(0).shape());
+      std::fill(c.out(1).bytes().begin(), c.out(1).bytes().end(), 1);
+    }
+    return Status::ok();
+  }
+  return unary(k, c);
+}
+
+}  // namespace accelc::runtime::kernels

@@ -1,0 +1,124 @@
+// runtime/kernels/normalize.cc — BatchNormalization (inference), LayerNormalization,
+// ReduceMean and Softmax: ops that reduce along axes. Float32 in, float32 out;
+// reductions accumulate in double.
+#include <cmath>
+
+#include "runtime/internal/kernels.h"
+
+namespace accelc::runtime::kernels {
+
+namespace {
+
+Status batchNorm(const NormAttrs& a, Ctx& c) {
+  for (int i = 0; i < 5; ++i) ACCELC_TRY(c.expectType(i, {DType::kFloat32}));
+  const Tensor& x = c.in(0);
+  if (x.rank() < 2) return c.fail("BatchNormalization needs rank >= 2");
+  const int64_t n = x.dim(0), ch = x.dim(1), inner = x.numel() / std::max<int64_t>(n * ch, 1);
+  for (int i = 1; i < 5; ++i)
+    if (c.in(i).numel() != ch) return c.fail("BatchNormalization input " + std::to_string(i) + " must have " + std::to_string(ch) + " values");
+  const float *s = c.in(1).data<float>(), *b = c.in(2).data<float>(), *mean = c.in(3).data<float>(),
+              *var = c.in(4).data<float>();
+  Tensor out(DType::kFloat32, x.shape());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < ch; ++k) {
+      const float scale = s[k] / std::sqrt(var[k] + a.epsilon), shift = b[k] - mean[k] * scale;
+      const float* src = x.data<float>() + (i * ch + k) * inner;
+      float* dst = out.data<float>() + (i * ch + k) * inner;
+      for (int64_t j = 0; j < inner; ++j) dst[j] = src[j] * scale + shift;
+    }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status layerNorm(const NormAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+  const Tensor& x = c.in(0);
+  int64_t axis = a.axis;
+  if (!normAxis(axis, x.rank())) return c.fail("LayerNormalization axis out of range");
+  int64_t outer = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
+  const int64_t inner = outer ? x.numel() / outer : 0;
+  if (c.in(1).numel() != inner || (c.has(2) && c.in(2).numel() != inner))
+    return c.fail("LayerNormalization scale and bias must have " + std::to_string(inner) + " values");
+  Tensor out(DType::kFloat32, x.shape());
+  for (int64_t o = 0; o < outer; ++o) {
+    const float* src = x.data<float>() + o * inner;
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < inner; ++j) mean += src[j];
+    mean /= static_cast<double>(inner);
+    for (int64_t j = 0; j < inner; ++j) var += (src[j] - mean) * (src[j] - mean);
+    var /= static_cast<double>(inner);
+    const double inv = 1.0 / std::sqrt(var + a.epsilon);
+    for (int64_t j = 0; j < inner; ++j)
+      out.data<float>()[o * inner + j] = static_cast<float>((src[j] - mean) * inv * c.in(1).at(j) + (c.has(2) ? c.in(2).at(j) : 0.0));
+  }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status reduceMean(const ReduceAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+  const Tensor& x = c.in(0);
+  Ints axes = a.axes;
+  if (c.has(1))
+    for (int64_t i = 0; i < c.in(1).numel(); ++i) axes.push_back(c.in(1).intAt(i));
+  if (axes.empty() && a.noopWithEmptyAxes) {
+    c.out(0) = x;
+    return Status::ok();
+  }
+  std::vector<bool> reduce(x.rank(), axes.empty());
+  for (int64_t ax : axes) {
+    if (!normAxis(ax, x.rank())) return c.fail("ReduceMean axis out of range");
+    reduce[ax] = true;
+  }
+  Shape kept, full;
+  for (int64_t i = 0; i < x.rank(); ++i) {
+    full.push_back(reduce[i] ? 1 : x.dim(i));
+    if (!reduce[i]) kept.push_back(x.dim(i));
+  }
+  std::vector<double> sum(support::shapeElements(full), 0.0);
+  const Shape inSt = stridesOf(x.shape()), outSt = stridesOf(full);
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    int64_t o = 0;
+    for (int64_t d = 0; d < x.rank(); ++d) o += reduce[d] ? 0 : ((i / inSt[d]) % x.dim(d)) * outSt[d];
+    sum[o] += x.data<float>()[i];
+  }
+  const double count = static_cast<double>(x.numel()) / static_cast<double>(std::max<size_t>(sum.size(), 1));
+  Tensor out(DType::kFloat32, a.keepdims ? full : kept);
+  for (size_t i = 0; i < sum.size(); ++i) out.data<float>()[i] = static_cast<float>(sum[i] / count);
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status softmax(const SoftmaxAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+  const Tensor& x = c.in(0);
+  int64_t axis = a.axis;
+  if (!normAxis(axis, x.rank())) return c.fail("Softmax axis out of range");
+  int64_t outer = 1, n = 1, inner = 1;  // legacy: 2-D at axis; else along one axis
+  for (int64_t i = 0; i < x.rank(); ++i) (i < axis ? outer : i == axis || a.legacy ? n : inner) *= x.dim(i);
+  Tensor out(DType::kFloat32, x.shape());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < inner; ++j) {
+      const float* src = x.data<float>() + o * n * inner + j;
+      float* dst = out.data<float>() + o * n * inner + j;
+      float mx = src[0];
+      for (int64_t k = 1; k < n; ++k) mx = std::max(mx, src[k * inner]);
+      double sum = 0;
+      for (int64_t k = 0; k < n; ++k) sum += std::exp(static_cast<double>(src[k * inner] - mx));
+      for (int64_t k = 0; k < n; ++k) dst[k * inner] = static_cast<float>(std::exp(static_cast<double>(src[k * inner] - mx)) / sum);
+    }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status normalize(OpKind k, const Attrs& a, Ctx& c) {
+  if (k == OpKind::kBatchNormalization) return batchNorm(std::get<NormAttrs>(a), c);
+  if (k == OpKind::kLayerNormalization) return layerNorm(std::get<NormAttrs>(a), c);
+  if (k == OpKind::kReduceMean) return reduceMean(std::get<ReduceAttrs>(a), c);
+  return softmax(std::get<SoftmaxAttrs>(a), c);
+}
+
+}  // namespace accelc::runtime::kernels

@@ -1,0 +1,66 @@
+// runtime/kernels/quantize.cc — QuantizeLinear (round half to even, saturate)
+// and DequantizeLinear, per tensor or per axis.
+#include <cmath>
+
+#include "runtime/internal/kernels.h"
+
+namespace accelc::runtime::kernels {
+
+namespace {
+
+/// The slice of `axis` that element i belongs to (0 for per-tensor parameters).
+struct AxisIndex {
+  int64_t inner = 1, dim = 1;
+  bool perAxis = false;
+  int64_t operator()(int64_t i) const { return perAxis ? (i / inner) % dim : 0; }
+};
+
+Status axisIndex(const Tensor& x, const Tensor& scale, int64_t axis, Ctx& c, AxisIndex& ix) {
+  if (scale.numel() == 1 && scale.rank() <= 1) return Status::ok();
+  if (!normAxis(axis, x.rank())) return c.fail("quantization axis out of range");
+  if (scale.rank() != 1 || scale.numel() != x.dim(axis))
+    return c.fail("per-axis scale has " + std::to_string(scale.numel()) + " values; axis " + std::to_string(axis) +
+                  " has " + std::to_string(x.dim(axis)));
+  ix.perAxis = true, ix.dim = x.dim(axis);
+  for (int64_t d = axis + 1; d < x.rank(); ++d) ix.inner *= x.dim(d);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
+  const Tensor &x = c.in(0), &scale = c.in(1);
+  ACCELC_TRY(c.expectType(1, {DType::kFloat32}));
+  AxisIndex ix;
+  ACCELC_TRY(axisIndex(x, scale, a.axis, c, ix));
+  const bool hasZp = c.has(2);
+  if (k == OpKind::kDequantizeLinear) {
+    ACCELC_TRY(c.expectType(0, {DType::kInt8, DType::kUint8, DType::kInt32}));
+    Tensor out(DType::kFloat32, x.shape());
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const int64_t s = ix(i);
+      const double zp = hasZp ? c.in(2).at(s) : 0.0;
+      out.data<float>()[i] = static_cast<float>((x.at(i) - zp) * scale.data<float>()[s]);
+    }
+    c.out(0) = std::move(out);
+    return Status::ok();
+  }
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kInt32}));
+  const DType to = hasZp ? c.in(2).dtype() : DType::kUint8;
+  if (to != DType::kInt8 && to != DType::kUint8) return c.fail("QuantizeLinear supports int8 and uint8 outputs");
+  const double lo = to == DType::kInt8 ? -128 : 0, hi = to == DType::kInt8 ? 127 : 255;
+  Tensor out(to, x.shape());
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const int64_t s = ix(i);
+    const double zp = hasZp ? c.in(2).at(s) : 0.0;
+    const float q = static_cast<float>(x.at(i)) / scale.data<float>()[s];
+    const double v = std::nearbyint(q) + zp;  // the default rounding mode: half to even
+    const double clamped = v < lo ? lo : v > hi ? hi : v;
+    out.bytes()[i] = static_cast<uint8_t>(static_cast<int>(clamped));
+  }
+  out.quant.scale.assign(scale.data<float>(), scale.data<float>() + scale.numel());
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+}  // namespace accelc::runtime::kernels

@@ -1,0 +1,265 @@
+// runtime/kernels/shape_ops.cc — ops that move data without arithmetic:
+// Flatten, Reshape, Transpose, Squeeze, Unsqueeze, Concat, Split, Slice,
+// Gather, Shape, Constant. They work on raw bytes, so every dtype is served.
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/internal/kernels.h"
+
+namespace accelc::runtime::kernels {
+
+namespace {
+
+/// The int64 values of input i (a shape, axes, starts...).
+Ints intsOf(const Tensor& t) {
+  Ints v(t.numel());
+  for (int64_t i = 0; i < t.numel(); ++i) v[i] = t.intAt(i);
+  return v;
+}
+
+Status reshape(const ReshapeAttrs& a, Ctx& c) {
+  const Tensor& x = c.in(0);
+  Ints want = intsOf(c.in(1));
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (want[i] == 0 && !a.allowzero) {
+      if (static_cast<int64_t>(i) >= x.rank()) return c.fail("Reshape copies dimension " + std::to_string(i) + " that the input lacks");
+      want[i] = x.dim(static_cast<int64_t>(i));
+    }
+    if (want[i] == -1) {
+      if (infer >= 0) return c.fail("Reshape has more than one -1");
+      infer = static_cast<int64_t>(i);
+    } else {
+      known *= want[i];
+    }
+  }
+  if (infer >= 0) want[infer] = known ? x.numel() / known : 0;
+  if (support::shapeElements(want) != x.numel())
+    return c.fail("cannot reshape " + support::shapeStr(x.shape()) + " to " + support::shapeStr(want));
+  c.out(0) = x;
+  c.out(0).reshape(want);
+  return Status::ok();
+}
+
+Status transpose(const PermAttrs& a, Ctx& c) {
+  const Tensor& x = c.in(0);
+  const int64_t r = x.rank();
+  Ints perm = a.perm;
+  if (perm.empty())
+    for (int64_t i = r - 1; i >= 0; --i) perm.push_back(i);
+  Ints sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t i = 0; i < r; ++i)
+    if (static_cast<int64_t>(sorted.size()) != r || sorted[i] != i) return c.fail("perm is not a permutation of the axes");
+  Shape shape(r);
+  for (int64_t i = 0; i < r; ++i) shape[i] = x.dim(perm[i]);
+  Tensor out(x.dtype(), shape);
+  const Shape inSt = stridesOf(x.shape()), outSt = stridesOf(shape);
+  const int64_t eb = support::dtypeBytes(x.dtype());
+  for (int64_t o = 0; o < out.numel(); ++o) {
+    int64_t src = 0;
+    for (int64_t d = 0; d < r; ++d) src += ((o / outSt[d]) % shape[d]) * inSt[perm[d]];
+    std::memcpy(&out.bytes()[o * eb], &x.bytes()[src * eb], eb);
+  }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+/// Squeeze / Unsqueeze: axes from the attribute or the second input.
+Status squeeze(bool un, const AxesAttrs& a, Ctx& c) {
+  const Tensor& x = c.in(0);
+  Ints axes = c.has(1) ? intsOf(c.in(1)) : a.axes;
+  Shape shape = x.shape();
+  if (un) {
+    const int64_t r = x.rank() + static_cast<int64_t>(axes.size());
+    for (int64_t& ax : axes)
+      if (!normAxis(ax, r)) return c.fail("Unsqueeze axis out of range");
+    std::sort(axes.begin(), axes.end());
+    for (int64_t ax : axes) shape.insert(shape.begin() + ax, 1);
+  } else {
+    if (axes.empty())
+      for (int64_t i = 0; i < x.rank(); ++i)
+        if (x.dim(i) == 1) axes.push_back(i);
+    for (int64_t& ax : axes)
+      if (!normAxis(ax, x.rank()) || x.dim(ax) != 1) return c.fail("Squeeze axis is out of range or not of size 1");
+    std::sort(axes.begin(), axes.end());
+    for (auto it = axes.rbegin(); it != axes.rend(); ++it) shape.erase(shape.begin() + *it);
+  }
+  c.out(0) = x;
+  c.out(0).reshape(shape);
+  return Status::ok();
+}
+
+/// Copies blocks along one axis: outer × (size along axis) × inner elements.
+void copyAlong(const Tensor& src, int64_t axis, int64_t srcOff, int64_t n, Tensor& dst, int64_t dstOff) {
+  const int64_t eb = support::dtypeBytes(src.dtype());
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= src.dim(i);
+  for (int64_t i = axis + 1; i < src.rank(); ++i) inner *= src.dim(i);
+  const int64_t sa = src.dim(axis), da = dst.dim(axis);
+  for (int64_t o = 0; o < outer; ++o)
+    std::memcpy(&dst.bytes()[((o * da + dstOff) * inner) * eb], &src.bytes()[((o * sa + srcOff) * inner) * eb],
+                n * inner * eb);
+}
+
+Status concat(const AxisAttrs& a, Ctx& c) {
+  int64_t axis = a.axis;
+  const Tensor& first = c.in(0);
+  if (!normAxis(axis, first.rank())) return c.fail("Concat axis out of range");
+  Shape shape = first.shape();
+  shape[axis] = 0;
+  for (int i = 0; i < c.inputs(); ++i) {
+    const Tensor& t = c.in(i);
+    Shape s = t.shape();
+    if (t.dtype() != first.dtype() || t.rank() != first.rank()) return c.fail("Concat inputs differ in dtype or rank");
+    s[axis] = 0;
+    Shape f = shape;
+    f[axis] = 0;
+    if (s != f) return c.fail("Concat input " + std::to_string(i) + " has shape " + support::shapeStr(t.shape()));
+    shape[axis] += t.dim(axis);
+  }
+  Tensor out(first.dtype(), shape);
+  int64_t at = 0;
+  for (int i = 0; i < c.inputs(); ++i) {
+    copyAlong(c.in(i), axis, 0, c.in(i).dim(axis), out, at);
+    at += c.in(i).dim(axis);
+  }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status split(const SplitAttrs& a, Ctx& c) {
+  const Tensor& x = c.in(0);
+  int64_t axis = a.axis;
+  if (!normAxis(axis, x.rank())) return c.fail("Split axis out of range");
+  Ints sizes = c.has(1) ? intsOf(c.in(1)) : a.split;
+  const int64_t n = c.outputs();
+  if (sizes.empty()) {
+    if (x.dim(axis) % n) return c.fail("Split cannot cut " + std::to_string(x.dim(axis)) + " into " + std::to_string(n) + " equal parts");
+    sizes.assign(n, x.dim(axis) / n);
+  }
+  int64_t total = 0;
+  for (int64_t s : sizes) total += s;
+  if (static_cast<int64_t>(sizes.size()) != n || total != x.dim(axis))
+    return c.fail("Split sizes do not add up to " + std::to_string(x.dim(axis)));
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    Shape s = x.shape();
+    s[axis] = sizes[i];
+    c.out(static_cast<int>(i)) = Tensor(x.dtype(), s);
+    copyAlong(x, axis, at, sizes[i], c.out(static_cast<int>(i)), 0);
+    at += sizes[i];
+  }
+  return Status::ok();
+}
+
+Status slice(Ctx& c) {
+  const Tensor& x = c.in(0);
+  const Ints starts = intsOf(c.in(1)), ends = intsOf(c.in(2));
+  Ints axes = c.has(3) ? intsOf(c.in(3)) : Ints{};
+  Ints steps = c.has(4) ? intsOf(c.in(4)) : Ints(starts.size(), 1);
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    return c.fail("Slice starts, ends, axes and steps differ in length");
+  const int64_t r = x.rank();
+  Ints begin(r, 0), step(r, 1);
+  Shape shape = x.shape();
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t ax = axes[i];
+    if (!normAxis(ax, r) || steps[i] == 0) return c.fail("Slice axis out of range or step 0");
+    const int64_t d = x.dim(ax), s = steps[i];
+    auto clampIdx = [&](int64_t v, bool isEnd) {  // ONNX: negative steps clamp starts to [0, d-1], ends to [-1, d-1]
+      if (v < 0) v += d;
+      if (s > 0) return std::clamp<int64_t>(v, 0, d);
+      return std::clamp<int64_t>(v, isEnd ? -1 : 0, d - 1);
+    };
+    const int64_t b = clampIdx(starts[i], false), e = clampIdx(ends[i], true);
+    begin[ax] = b, step[ax] = s;
+    shape[ax] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / -s);
+  }
+  Tensor out(x.dtype(), shape);
+  const Shape inSt = stridesOf(x.shape()), outSt = stridesOf(shape);
+  const int64_t eb = support::dtypeBytes(x.dtype());
+  for (int64_t o = 0; o < out.numel(); ++o) {
+    int64_t src = 0;
+    for (int64_t d = 0; d < r; ++d) src += (begin[d] + ((o / outSt[d]) % shape[d]) * step[d]) * inSt[d];
+    std::memcpy(&out.bytes()[o * eb], &x.bytes()[src * eb], eb);
+  }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status gather(const AxisAttrs& a, Ctx& c) {
+  const Tensor &x = c.in(0), &idx = c.in(1);
+  ACCELC_TRY(c.expectType(1, {DType::kInt32, DType::kInt64}));
+  int64_t axis = a.axis;
+  if (!normAxis(axis, x.rank())) return c.fail("Gather axis out of range");
+  Shape shape(x.shape().begin(), x.shape().begin() + axis);
+  shape.insert(shape.end(), idx.shape().begin(), idx.shape().end());
+  shape.insert(shape.end(), x.shape().begin() + axis + 1, x.shape().end());
+  Tensor out(x.dtype(), shape);
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
+  for (int64_t i = axis + 1; i < x.rank(); ++i) inner *= x.dim(i);
+  const int64_t eb = support::dtypeBytes(x.dtype()), d = x.dim(axis), n = idx.numel();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t k = idx.intAt(j);
+      if (k < 0) k += d;
+      if (k < 0 || k >= d) return c.fail("Gather index " + std::to_string(idx.intAt(j)) + " is out of range [" +
+                                          std::to_string(-d) + ", " + std::to_string(d - 1) + "]");
+      std::memcpy(&out.bytes()[((o * n + j) * inner) * eb], &x.bytes()[((o * d + k) * inner) * eb], inner * eb);
+    }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+Status shapeOf(const ShapeAttrs& a, Ctx& c) {
+  const int64_t r = c.in(0).rank();
+  int64_t b = a.start < 0 ? a.start + r : a.start, e = a.end < 0 ? a.end + r : std::min(a.end, r);
+  b = std::clamp<int64_t>(b, 0, r), e = std::clamp<int64_t>(e, b, r);
+  Ints dims(c.in(0).shape().begin() + b, c.in(0).shape().begin() + e);
+  c.out(0) = Tensor::of<int64_t>({static_cast<int64_t>(dims.size())}, dims);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status shapeOp(OpKind k, const Attrs& a, Ctx& c) {
+  if (k == OpKind::kReshape) return reshape(std::get<ReshapeAttrs>(a), c);
+  if (k == OpKind::kTranspose) return transpose(std::get<PermAttrs>(a), c);
+  if (k == OpKind::kSqueeze || k == OpKind::kUnsqueeze)
+    return squeeze(k == OpKind::kUnsqueeze, std::get<AxesAttrs>(a), c);
+  if (k == OpKind::kConcat) return concat(std::get<AxisAttrs>(a), c);
+  if (k == OpKind::kSplit) return split(std::get<SplitAttrs>(a), c);
+  if (k == OpKind::kSlice) return slice(c);
+  if (k == OpKind::kGather) return gather(std::get<AxisAttrs>(a), c);
+  if (k == OpKind::kShape) return shapeOf(std::get<ShapeAttrs>(a), c);
+  if (k == OpKind::kConstantOfShape) {  // value: a one-element tensor, float 0 when absent
+    const Tensor& v = std::get<ConstantAttrs>(a).value;
+    const Tensor fill = v.bytes().empty() ? Tensor(DType::kFloat32, {}) : v;
+    if (fill.numel() != 1) return c.fail("ConstantOfShape value must hold one element");
+    Tensor out(fill.dtype(), intsOf(c.in(0)));
+    const size_t eb = fill.bytes().size();
+    for (int64_t i = 0; i < out.numel(); ++i) std::memcpy(&out.bytes()[i * eb], fill.bytes().data(), eb);
+    c.out(0) = std::move(out);
+    return Status::ok();
+  }
+  if (k == OpKind::kConstant) {
+    c.out(0) = std::get<ConstantAttrs>(a).value;
+    return Status::ok();
+  }
+  // Flatten: [d0 ... d(axis-1)] x [d(axis) ...].
+  const Tensor& x = c.in(0);
+  int64_t axis = std::get<AxisAttrs>(a).axis;
+  if (axis < 0) axis += x.rank();
+  if (axis < 0 || axis > x.rank()) return c.fail("Flatten axis out of range");
+  int64_t outer = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
+  c.out(0) = x;
+  c.out(0).reshape({outer, outer ? x.numel() / outer : 0});
+  return Status::ok();
+}
+
+}  // namespace accelc::runtime::kernels

@@ -1,0 +1,167 @@
+// runtime/ops.cc — the op table and dispatch to the kernel families.
+#include "runtime/ops.h"
+
+#include "runtime/internal/kernels.h"
+
+namespace accelc::runtime {
+
+namespace {
+const OpInfo kInfo[] = {
+#define ACCELC_OP(Name, AttrsT, minIn, maxIn) {#Name, minIn, maxIn},
+#include "runtime/ops.def"
+#undef ACCELC_OP
+};
+}  // namespace
+
+const char* autoPadName(AutoPad p) {
+  switch (p) {
+    case AutoPad::kNotSet:
+      return "NOTSET";
+    case AutoPad::kSameUpper:
+      return "SAME_UPPER";
+    case AutoPad::kSameLower:
+      return "SAME_LOWER";
+    case AutoPad::kValid:
+      return "VALID";
+  }
+  return "?";
+}
+
+bool parseAutoPad(const std::string& s, AutoPad& out) {
+  for (AutoPad p : {AutoPad::kNotSet, AutoPad::kSameUpper, AutoPad::kSameLower, AutoPad::kValid})
+    if (s == autoPadName(p)) {
+      out = p;
+      return true;
+    }
+  return false;
+}
+
+const OpInfo& opInfo(OpKind k) { return kInfo[static_cast<int>(k)]; }
+
+std::optional<OpKind> findOp(const std::string& name) {
+  for (size_t i = 0; i < std::size(kInfo); ++i)
+    if (name == kInfo[i].name) return OpKind(i);
+  return std::nullopt;
+}
+
+std::vector<OpKind> allOps() {
+  std::vector<OpKind> v;
+  for (size_t i = 0; i < std::size(kInfo); ++i) v.push_back(OpKind(i));
+  return v;
+}
+
+Attrs defaultAttrs(OpKind k) {
+  switch (k) {
+#define ACCELC_OP(Name, AttrsT, minIn, maxIn) \
+  case OpKind::k##Name:                       \
+    return AttrsT{};
+#include "runtime/ops.def"
+#undef ACCELC_OP
+  }
+  return NoAttrs{};
+}
+
+support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tensor*>& inputs,
+                      std::vector<Tensor>& outputs, const support::Location& loc) {
+  kernels::Ctx c(inputs, outputs, loc);
+  const OpInfo& info = opInfo(k);
+  for (int i = 0; i < info.minInputs; ++i)
+    if (!c.has(i)) return c.fail(std::string(info.name) + ": input " + std::to_string(i) + " is required");
+  switch (k) {
+    case OpKind::kConv:
+    case OpKind::kConvInteger:
+    case OpKind::kQLinearConv:
+      return kernels::conv(k, std::get<ConvAttrs>(attrs), c);
+    case OpKind::kGemm:
+      return kernels::matmul(k, std::get<GemmAttrs>(attrs), c);
+    case OpKind::kMatMul:
+    case OpKind::kMatMulInteger:
+    case OpKind::kQLinearMatMul:
+      return kernels::matmul(k, GemmAttrs{}, c);
+    case OpKind::kMaxPool:
+    case OpKind::kAveragePool:
+      return kernels::pool(k, std::get<PoolAttrs>(attrs), c);
+    case OpKind::kGlobalAveragePool:
+      return kernels::pool(k, PoolAttrs{}, c);
+    case OpKind::kQuantizeLinear:
+    case OpKind::kDequantizeLinear:
+      return kernels::quantize(k, std::get<AxisAttrs>(attrs), c);
+    case OpKind::kBatchNormalization:
+    case OpKind::kLayerNormalization:
+    case OpKind::kReduceMean:
+    case OpKind::kSoftmax:
+      return kernels::normalize(k, attrs, c);
+    case OpKind::kFlatten:
+    case OpKind::kReshape:
+    case OpKind::kTranspose:
+    case OpKind::kSqueeze:
+    case OpKind::kUnsqueeze:
+    case OpKind::kConcat:
+    case OpKind::kSplit:
+    case OpKind::kSlice:
+    case OpKind::kGather:
+    case OpKind::kShape:
+    case OpKind::kConstant:
+    case OpKind::kConstantOfShape:
+      return kernels::shapeOp(k, attrs, c);
+    case OpKind::kAdd:
+    case OpKind::kSub:
+    case OpKind::kMul:
+    case OpKind::kDiv:
+    case OpKind::kPow:
+    case OpKind::kRelu:
+    case OpKind::kSigmoid:
+    case OpKind::kTanh:
+    case OpKind::kErf:
+    case OpKind::kSqrt:
+    case OpKind::kClip:
+    case OpKind::kCast:
+    case OpKind::kIdentity:
+    case OpKind::kDropout:
+      return kernels::elementwise(k, attrs, c);
+  }
+  return c.fail("unhandled op");
+}
+
+namespace kernels {
+
+Status Ctx::expectType(int i, std::initializer_list<DType> ok) const {
+  for (DType t : ok)
+    if (in(i).dtype() == t) return Status::ok();
+  std::string names;
+  for (DType t : ok) names += std::string(names.empty() ? "" : ", ") + support::dtypeName(t);
+  return fail("input " + std::to_string(i) + " has dtype " + support::dtypeName(in(i).dtype()) + "; expected " + names);
+}
+
+Status Ctx::expectRank(int i, int64_t r) const {
+  if (in(i).rank() == r) return Status::ok();
+  return fail("input " + std::to_string(i) + " has rank " + std::to_string(in(i).rank()) + "; expected " +
+              std::to_string(r));
+}
+
+bool normAxis(int64_t& axis, int64_t rank) {
+  if (axis < -rank || axis >= rank) return false;
+  if (axis < 0) axis += rank;
+  return true;
+}
+
+Shape stridesOf(const Shape& s) {
+  Shape st(s.size(), 1);
+  for (int64_t i = static_cast<int64_t>(s.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
+  return st;
+}
+
+bool broadcastShape(const Shape& a, const Shape& b, Shape& out) {
+  size_t r = std::max(a.size(), b.size());
+  out.assign(r, 1);
+  for (size_t i = 0; i < r; ++i) {
+    int64_t da = i < r - a.size() ? 1 : a[i - (r - a.size())];
+    int64_t db = i < r - b.size() ? 1 : b[i - (r - b.size())];
+    if (da != db && da != 1 && db != 1) return false;
+    out[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+}  // namespace kernels
+}  // namespace accelc::runtime
