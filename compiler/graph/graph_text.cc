@@ -178,16 +178,18 @@ void Parser::lex(const std::string& t) {
         adv(1);
       }
       adv(1);
-    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '+' || c == ':') {
-      tok.kind = Tok::kWord;
-      while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || std::strchr("-._+:", t[i])) &&
+    } else if (c == '-' && i + 1 < t.size() && t[i + 1] == '>') {
+      tok.kind = Tok::kPunct, tok.text = "->";
+      adv(2);
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '+') {
+      tok.kind = Tok::kWord;  // ':' belongs to a word only in `hex:`
+      while (i < t.size() && t[i] != '\0' &&
+             (std::isalnum(static_cast<unsigned char>(t[i])) || std::strchr("-._+", t[i]) ||
+              (t[i] == ':' && tok.text == "hex")) &&
              !(t[i] == '-' && i + 1 < t.size() && t[i + 1] == '>')) {
         tok.text += t[i];
         adv(1);
       }
-    } else if (c == '-' && i + 1 < t.size() && t[i + 1] == '>') {
-      tok.kind = Tok::kPunct, tok.text = "->";
-      adv(2);
     } else {
       tok.kind = Tok::kPunct, tok.text = std::string(1, c);
       adv(1);
@@ -321,11 +323,13 @@ Expected<int> Parser::ref(const Graph& g) {
 
 Status Parser::attrs(runtime::Attrs& a) {
   if (!accept("{")) return Status::ok();
-  std::map<std::string, size_t> at;  // attribute -> token position of its value
+  std::map<std::string, size_t> at, nameAt;  // attribute -> token position of its value / its name
   std::vector<std::string> order;
   while (!accept("}")) {
     if (!order.empty()) ACCELC_TRY(expect(","));
+    const size_t namePos = pos_;
     ACCELC_ASSIGN_OR_RETURN(std::string name, word());
+    nameAt[name] = namePos;
     ACCELC_TRY(expect("="));
     at[name] = pos_;
     order.push_back(name);
@@ -399,7 +403,7 @@ Status Parser::attrs(runtime::Attrs& a) {
   ACCELC_TRY(st);
   for (const std::string& n : order)
     if (std::find(known.begin(), known.end(), n) == known.end())
-      return support::error(support::Location::file(path_, toks_[at[n]].line, toks_[at[n]].col),
+      return support::error(support::Location::file(path_, toks_[nameAt[n]].line, toks_[nameAt[n]].col),
                             "unknown attribute '" + n + "'");
   return Status::ok();
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Reference executor: runs an ONNX model with onnxruntime-node on the CPU.
 //
-//   node tools/ort/run_ort.js MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]
+//   node tools/ort/run_ort.js [--batch-of N] MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]
+//
+// With --batch-of N every input is cut along axis 0 into slices of N rows that
+// run one after the other (for models with a fixed batch); the outputs of the
+// slices are concatenated along axis 0.
 //
 // Each NAME=FILE.npy binds a graph input to a .npy file. Every graph output is
 // written as OUTDIR/<output name>.npy (same dtype and shape; '/' and '\' in a
@@ -85,7 +89,40 @@ function writeNpy(file, descr, shape, data) {
   fs.writeFileSync(file, Buffer.concat([head, Buffer.from(dict, 'latin1'), body]));
 }
 
+// Runs `feeds` in slices of `n` rows along axis 0 and concatenates each output.
+async function runSliced(ort, session, feeds, n) {
+  const names = Object.keys(feeds);
+  const rows = feeds[names[0]].dims[0];
+  for (const k of names) if (feeds[k].dims[0] !== rows) fail('--batch-of: inputs differ in their leading dimension');
+  if (rows % n) fail(`--batch-of ${n} does not divide the leading dimension ${rows}`);
+  const parts = {};
+  for (let r = 0; r < rows; r += n) {
+    const slice = {};
+    for (const k of names) {
+      const t = feeds[k], per = t.data.length / rows;
+      slice[k] = new ort.Tensor(t.type, t.data.slice(r * per, (r + n) * per), [n, ...t.dims.slice(1)]);
+    }
+    let out;
+    try { out = await session.run(slice); } catch (e) { fail(`onnxruntime run failed: ${e.message}`); }
+    for (const [k, t] of Object.entries(out)) (parts[k] = parts[k] || []).push(t);
+  }
+  const results = {};
+  for (const [k, list] of Object.entries(parts)) {
+    const data = new list[0].data.constructor(list.reduce((s, t) => s + t.data.length, 0));
+    let at = 0;
+    for (const t of list) { data.set(t.data, at); at += t.data.length; }
+    results[k] = new ort.Tensor(list[0].type, data, [list[0].dims[0] * list.length, ...list[0].dims.slice(1)]);
+  }
+  return results;
+}
+
 async function main(argv) {
+  let batchOf = 0;
+  if (argv[0] === '--batch-of') {
+    batchOf = Number(argv[1]);
+    if (!Number.isInteger(batchOf) || batchOf < 1) fail('--batch-of needs a positive integer');
+    argv = argv.slice(2);
+  }
   if (argv.length < 3) {
     fail('usage: node tools/ort/run_ort.js MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]');
   }
@@ -120,7 +157,8 @@ async function main(argv) {
   if (missing.length) fail(`no value given for input(s): ${missing.join(', ')}`);
 
   let results;
-  try { results = await session.run(feeds); } catch (e) { fail(`onnxruntime run failed: ${e.message}`); }
+  if (batchOf) results = await runSliced(ort, session, feeds, batchOf);
+  else try { results = await session.run(feeds); } catch (e) { fail(`onnxruntime run failed: ${e.message}`); }
 
   // Check every output first so nothing is written when one of them cannot be stored.
   for (const name of session.outputNames) {

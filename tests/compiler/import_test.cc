@@ -1,0 +1,113 @@
+// tests/compiler/import_test.cc — ONNX import: supported models and located errors.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include "compiler/engine/reference.h"
+#include "compiler/frontend/onnx_import.h"
+#include "tests/test_util.h"
+
+namespace accelc::compiler {
+namespace {
+
+/// A one-node model: y = OP(x) with x float32[2,3] (dims may be symbolic).
+onnx::ModelProto model(const std::string& op, int elemType = onnx::TensorProto::FLOAT, bool dynamic = false) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  auto* g = m.mutable_graph();
+  g->set_name("g");
+  auto* in = g->add_input();
+  in->set_name("x");
+  auto* tt = in->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(elemType);
+  tt->mutable_shape()->add_dim()->set_dim_value(2);
+  auto* d = tt->mutable_shape()->add_dim();
+  dynamic ? d->set_dim_param("N") : d->set_dim_value(3);
+  auto* n = g->add_node();
+  n->set_op_type(op);
+  n->set_name("the_node");
+  n->add_input("x");
+  n->add_output("y");
+  g->add_output()->set_name("y");
+  return m;
+}
+
+std::string importError(const onnx::ModelProto& m, const ImportOptions& o = {}) {
+  auto g = importOnnxBytes(m.SerializeAsString(), "m.onnx", o);
+  return g ? "ok" : g.diag().str();
+}
+
+TEST(ImportTest, DigitsModelsImportWithStaticShapes) {
+  auto g = importOnnx(testing::sourceDir() + "/models/digits/digits_fp32.onnx");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  EXPECT_EQ(g->nodes.size(), 7u);
+  for (const Value& v : g->values) EXPECT_FALSE(v.shape.empty() && !v.constant) << v.name;
+  EXPECT_EQ(g->values[g->outputs[0]].shape, (Shape{1, 10}));
+}
+
+TEST(ImportTest, TruncatedOrCorruptFile) {
+  std::string bytes = model("Relu").SerializeAsString();
+  EXPECT_EQ(importOnnxBytes(bytes.substr(0, bytes.size() / 2), "cut.onnx").diag().str(),
+            "cut.onnx: error: not a valid ONNX model: the file does not parse as a ModelProto (truncated or corrupt)");
+  EXPECT_EQ(importOnnx(testing::sourceDir() + "/README.md").diag().str().substr(0, 7 + testing::sourceDir().size()),
+            testing::sourceDir() + "/README");
+}
+
+TEST(ImportTest, UnknownOpNamesTheNode) {
+  EXPECT_EQ(importError(model("Frobnicate")),
+            "m.onnx:the_node: error: unsupported op 'Frobnicate' (`accelc import --list-ops` lists the supported ones)");
+}
+
+TEST(ImportTest, UnsupportedDtype) {
+  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::FLOAT16)), "m.onnx:x: error: unsupported dtype FLOAT16 of input 'x'");
+  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::DOUBLE)), "m.onnx:x: error: unsupported dtype DOUBLE of input 'x'");
+}
+
+TEST(ImportTest, MissingInitializer) {
+  onnx::ModelProto m = model("Add");
+  m.mutable_graph()->mutable_node(0)->add_input("bias");
+  EXPECT_EQ(importError(m),
+            "m.onnx:the_node: error: input 'bias' is neither a graph input, an initializer nor the output of an earlier node");
+}
+
+TEST(ImportTest, DynamicShapeNeedsABinding) {
+  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::FLOAT, true)),
+            "m.onnx:x: error: input 'x' has a dynamic dimension 'N' (axis 1); bind it with --shape x=DIMS, e.g. --shape "
+            "x=1x3x224x224");
+  ImportOptions o;
+  o.shapes["x"] = {2, 5};
+  auto g = importOnnxBytes(model("Relu", onnx::TensorProto::FLOAT, true).SerializeAsString(), "m.onnx", o);
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  EXPECT_EQ(g->values[g->outputs[0]].shape, (Shape{2, 5}));
+  o.shapes["x"] = {3, 5};
+  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::FLOAT, true), o),
+            "m.onnx:x: error: --shape gives 3 for axis 0 of 'x', which the model fixes at 2");
+}
+
+TEST(ImportTest, WrongInputAtRunTime) {
+  auto g = importOnnx(testing::sourceDir() + "/models/digits/digits_fp32.onnx");
+  ASSERT_TRUE(g.isOk());
+  auto r = runReferenceBatched(*g, {Tensor(support::DType::kFloat32, {1, 1, 8, 9})});
+  EXPECT_EQ(r.diag().str(), testing::sourceDir() + "/models/digits/digits_fp32.onnx:input: error: input expects "
+                                                   "float32 1x1x8x8, found float32 1x1x8x9");
+  r = runReferenceBatched(*g, {Tensor(support::DType::kInt32, {1, 1, 8, 8})});
+  EXPECT_NE(r.diag().str().find("input expects float32 1x1x8x8, found int32 1x1x8x8"), std::string::npos);
+  r = runReferenceBatched(*g, {Tensor(support::DType::kFloat32, {3, 1, 8, 8})});
+  ASSERT_TRUE(r.isOk()) << r.diag().str();
+  EXPECT_EQ((*r)[0].shape(), (Shape{3, 10}));
+}
+
+TEST(ImportTest, UnsupportedOpsetAndAttribute) {
+  onnx::ModelProto m = model("Relu");
+  m.mutable_opset_import(0)->set_version(9);
+  EXPECT_EQ(importError(m), "m.onnx: error: opset 9 is not supported; accelc reads opsets 11 to 17");
+  m = model("Relu");
+  auto* a = m.mutable_graph()->mutable_node(0)->add_attribute();
+  a->set_name("gamma");
+  a->set_type(onnx::AttributeProto::FLOAT);
+  a->set_f(1);
+  EXPECT_EQ(importError(m), "m.onnx:the_node: error: attribute 'gamma' of Relu is not supported");
+}
+
+}  // namespace
+}  // namespace accelc::compiler
