@@ -81,12 +81,15 @@ struct NormAttrs {
   int64_t axis = -1;
   float momentum = 0.9f;  ///< training only; kept so that models with it import
   int64_t stashType = 1;  ///< LayerNormalization's computation type (1 = float)
+  int64_t trainingMode = 0;  ///< BatchNormalization: normalize with the batch's statistics
   template <typename V>
   void visitFields(V& v) {
     v("epsilon", epsilon), v("axis", axis), v("momentum", momentum), v("stash_type", stashType);
+    v("training_mode", trainingMode);
   }
   bool operator==(const NormAttrs& o) const {
-    return epsilon == o.epsilon && axis == o.axis && momentum == o.momentum && stashType == o.stashType;
+    return epsilon == o.epsilon && axis == o.axis && momentum == o.momentum && stashType == o.stashType &&
+           trainingMode == o.trainingMode;
   }
 };
 

@@ -22,7 +22,10 @@ using support::Status;
 
 namespace {
 
-constexpr int64_t kMinOpset = 11, kMaxOpset = 17;
+// Opsets 11-17 are the target. Older models load too: where an op's meaning
+// changed, the old form either uses an attribute accelc refuses by name, or
+// gets its old default here (Concat's axis before opset 4, Softmax's before 13).
+constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
 
 /// The accelc dtype of an ONNX TensorProto::DataType, if supported.
 std::optional<DType> dtypeOfOnnx(int t) {
@@ -170,6 +173,7 @@ Expected<runtime::Attrs> attrsOf(OpKind k, const onnx::NodeProto& n, int64_t ops
   if (k == OpKind::kFlatten || k == OpKind::kQuantizeLinear || k == OpKind::kDequantizeLinear)
     std::get<runtime::AxisAttrs>(attrs).axis = 1;
   if (k == OpKind::kSoftmax && opset < 13) std::get<runtime::SoftmaxAttrs>(attrs) = {1, 1};
+  if (k == OpKind::kConcat && opset < 4) std::get<runtime::AxisAttrs>(attrs).axis = 1;
   if (k == OpKind::kConstant) {  // value_float, value_ints, ... become one tensor
     for (const auto& a : n.attribute()) {
       if (a.name() == "value") continue;
@@ -248,7 +252,7 @@ Status Importer::bindInputs(onnx::GraphProto& g) {
       }
     }
     for (int d = 0; d < shape->dim_size(); ++d)
-      if (!shape->dim(d).has_dim_value() || shape->dim(d).dim_value() <= 0) {
+      if (!shape->dim(d).has_dim_value() || shape->dim(d).dim_value() < 0) {
         std::string sym = shape->dim(d).has_dim_param() ? " '" + shape->dim(d).dim_param() + "'" : "";
         return error(loc, "input '" + in.name() + "' has a dynamic dimension" + sym + " (axis " + std::to_string(d) +
                               "); bind it with --shape " + in.name() + "=DIMS, e.g. --shape " + in.name() + "=1x3x224x224");

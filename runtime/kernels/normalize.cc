@@ -16,8 +16,26 @@ Status batchNorm(const NormAttrs& a, Ctx& c) {
   const int64_t n = x.dim(0), ch = x.dim(1), inner = x.numel() / std::max<int64_t>(n * ch, 1);
   for (int i = 1; i < 5; ++i)
     if (c.in(i).numel() != ch) return c.fail("BatchNormalization input " + std::to_string(i) + " must have " + std::to_string(ch) + " values");
-  const float *s = c.in(1).data<float>(), *b = c.in(2).data<float>(), *mean = c.in(3).data<float>(),
-              *var = c.in(4).data<float>();
+  const float *s = c.in(1).data<float>(), *b = c.in(2).data<float>();
+  std::vector<float> mean(c.in(3).data<float>(), c.in(3).data<float>() + ch);
+  std::vector<float> var(c.in(4).data<float>(), c.in(4).data<float>() + ch);
+  if (a.trainingMode) {  // the batch's own statistics; outputs 1 and 2 are the updated running ones
+    Tensor runMean(DType::kFloat32, {ch}), runVar(DType::kFloat32, {ch});
+    for (int64_t k = 0; k < ch; ++k) {
+      double sum = 0, sq = 0;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < inner; ++j) {
+          const double v = x.data<float>()[(i * ch + k) * inner + j];
+          sum += v, sq += v * v;
+        }
+      const double cnt = static_cast<double>(n * inner), m = sum / cnt;
+      runMean.data<float>()[k] = static_cast<float>(mean[k] * a.momentum + m * (1 - a.momentum));
+      runVar.data<float>()[k] = static_cast<float>(var[k] * a.momentum + (sq / cnt - m * m) * (1 - a.momentum));
+      mean[k] = static_cast<float>(m), var[k] = static_cast<float>(sq / cnt - m * m);
+    }
+    if (c.outputs() > 1) c.out(1) = std::move(runMean);
+    if (c.outputs() > 2) c.out(2) = std::move(runVar);
+  }
   Tensor out(DType::kFloat32, x.shape());
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = 0; k < ch; ++k) {
@@ -41,6 +59,9 @@ Status layerNorm(const NormAttrs& a, Ctx& c) {
   if (c.in(1).numel() != inner || (c.has(2) && c.in(2).numel() != inner))
     return c.fail("LayerNormalization scale and bias must have " + std::to_string(inner) + " values");
   Tensor out(DType::kFloat32, x.shape());
+  Shape statShape = x.shape();  // Mean and InvStdDev keep the normalized axes as 1
+  for (int64_t i = axis; i < x.rank(); ++i) statShape[i] = 1;
+  Tensor meanOut(DType::kFloat32, statShape), invOut(DType::kFloat32, statShape);
   for (int64_t o = 0; o < outer; ++o) {
     const float* src = x.data<float>() + o * inner;
     double mean = 0, var = 0;
@@ -49,10 +70,13 @@ Status layerNorm(const NormAttrs& a, Ctx& c) {
     for (int64_t j = 0; j < inner; ++j) var += (src[j] - mean) * (src[j] - mean);
     var /= static_cast<double>(inner);
     const double inv = 1.0 / std::sqrt(var + a.epsilon);
+    meanOut.data<float>()[o] = static_cast<float>(mean), invOut.data<float>()[o] = static_cast<float>(inv);
     for (int64_t j = 0; j < inner; ++j)
       out.data<float>()[o * inner + j] = static_cast<float>((src[j] - mean) * inv * c.in(1).at(j) + (c.has(2) ? c.in(2).at(j) : 0.0));
   }
   c.out(0) = std::move(out);
+  if (c.outputs() > 1) c.out(1) = std::move(meanOut);
+  if (c.outputs() > 2) c.out(2) = std::move(invOut);
   return Status::ok();
 }
 

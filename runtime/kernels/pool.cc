@@ -33,56 +33,66 @@ Status axisOf(const PoolAttrs& a, int64_t in, size_t i, size_t sp, Ctx& c, Axis&
   return Status::ok();
 }
 
+/// Pools every (n, c) plane over up to three spatial axes z, y, x; `idx`
+/// receives MaxPool's flat argmax indices (row-major, or column-major over the
+/// spatial axes when storage_order is 1) when non-null.
 template <typename T>
-void poolCore(bool isMax, const PoolAttrs& a, const Axis& y, const Axis& x, int64_t planes, const T* in, T* out) {
+void poolCore(bool isMax, const PoolAttrs& a, const Axis (&ax)[3], int64_t planes, const T* in, T* out, int64_t* idx) {
+  const Axis &z = ax[0], &y = ax[1], &x = ax[2];
+  const int64_t inPlane = z.in * y.in * x.in, outPlane = z.out * y.out * x.out;
   for (int64_t p = 0; p < planes; ++p)
-    for (int64_t oy = 0; oy < y.out; ++oy)
-      for (int64_t ox = 0; ox < x.out; ++ox) {
-        const int64_t y0 = oy * y.s - y.pb, x0 = ox * x.s - x.pb;
-        double acc = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
-        int64_t count = 0;
-        for (int64_t ky = 0; ky < y.k; ++ky)
-          for (int64_t kx = 0; kx < x.k; ++kx) {
-            const int64_t iy = y0 + ky * y.d, ix = x0 + kx * x.d;
-            if (iy < 0 || iy >= y.in || ix < 0 || ix >= x.in) continue;
-            const double v = static_cast<double>(in[(p * y.in + iy) * x.in + ix]);
-            acc = isMax ? std::max(acc, v) : acc + v;
-            ++count;
-          }
-        if (!isMax && a.countIncludePad) {  // the window clipped to the padded input
-          const int64_t hy = std::min(y0 + y.k, y.in + y.pe) - y0, hx = std::min(x0 + x.k, x.in + x.pe) - x0;
-          count = hy * hx;
+    for (int64_t oz = 0; oz < z.out; ++oz)
+      for (int64_t oy = 0; oy < y.out; ++oy)
+        for (int64_t ox = 0; ox < x.out; ++ox) {
+          const int64_t z0 = oz * z.s - z.pb, y0 = oy * y.s - y.pb, x0 = ox * x.s - x.pb;
+          double acc = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+          int64_t count = 0, best = 0;
+          for (int64_t kz = 0; kz < z.k; ++kz)
+            for (int64_t ky = 0; ky < y.k; ++ky)
+              for (int64_t kx = 0; kx < x.k; ++kx) {
+                const int64_t iz = z0 + kz * z.d, iy = y0 + ky * y.d, ix = x0 + kx * x.d;
+                if (iz < 0 || iz >= z.in || iy < 0 || iy >= y.in || ix < 0 || ix >= x.in) continue;
+                const int64_t at = (iz * y.in + iy) * x.in + ix;
+                const double v = static_cast<double>(in[p * inPlane + at]);
+                if (isMax && v > acc) acc = v, best = a.storageOrder ? (ix * y.in + iy) * z.in + iz : at;
+                if (!isMax) acc += v;
+                ++count;
+              }
+          if (!isMax && a.countIncludePad)  // the window clipped to the padded input
+            count = (std::min(z0 + z.k, z.in + z.pe) - z0) * (std::min(y0 + y.k, y.in + y.pe) - y0) *
+                    (std::min(x0 + x.k, x.in + x.pe) - x0);
+          const int64_t o = p * outPlane + (oz * y.out + oy) * x.out + ox;
+          out[o] = static_cast<T>(isMax ? acc : count ? acc / static_cast<double>(count) : 0.0);
+          if (idx) idx[o] = p * inPlane + best;
         }
-        const double v = isMax ? acc : count ? acc / static_cast<double>(count) : 0.0;
-        out[(p * y.out + oy) * x.out + ox] = static_cast<T>(v);
-      }
 }
 
 }  // namespace
 
 Status pool(OpKind k, const PoolAttrs& attrs, Ctx& c) {
   const Tensor& t = c.in(0);
-  if (t.rank() != 3 && t.rank() != 4) return c.fail("pooling supports 1-D and 2-D inputs (rank 3 or 4)");
-  const bool twoD = t.rank() == 4;
+  const int64_t sp = t.rank() - 2;
+  if (sp < 1 || sp > 3) return c.fail("pooling supports 1-D, 2-D and 3-D inputs (rank 3 to 5)");
   PoolAttrs a = attrs;
   if (k == OpKind::kGlobalAveragePool) {
     a = PoolAttrs{};
-    a.kernelShape = twoD ? Ints{t.dim(2), t.dim(3)} : Ints{t.dim(2)};
+    a.kernelShape.assign(t.shape().begin() + 2, t.shape().end());
   }
-  const size_t sp = twoD ? 2 : 1;
-  Axis y, x;
-  if (twoD) ACCELC_TRY(axisOf(a, t.dim(2), 0, sp, c, y));
-  ACCELC_TRY(axisOf(a, t.dim(-1), sp - 1, sp, c, x));
+  Axis ax[3];  // z, y, x; the leading ones stay size 1 for fewer spatial axes
+  for (int64_t i = 0; i < sp; ++i) ACCELC_TRY(axisOf(a, t.dim(2 + i), static_cast<size_t>(i), static_cast<size_t>(sp), c, ax[3 - sp + i]));
   const bool isMax = k == OpKind::kMaxPool;
   if (!isMax) ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
-  Shape shape = twoD ? Shape{t.dim(0), t.dim(1), y.out, x.out} : Shape{t.dim(0), t.dim(1), x.out};
+  Shape shape = {t.dim(0), t.dim(1)};
+  for (int64_t i = 0; i < sp; ++i) shape.push_back(ax[3 - sp + i].out);
   Tensor out(t.dtype(), shape);
+  Tensor indices(DType::kInt64, shape);
+  const bool wantIdx = isMax && c.outputs() > 1;
   visitDType(t.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    poolCore<T>(isMax, a, y, x, t.dim(0) * t.dim(1), t.data<T>(), out.data<T>());
+    poolCore<T>(isMax, a, ax, t.dim(0) * t.dim(1), t.data<T>(), out.data<T>(), wantIdx ? indices.data<int64_t>() : nullptr);
   });
-  if (isMax && c.outputs() > 1) return c.fail("MaxPool's Indices output is not supported");
   c.out(0) = std::move(out);
+  if (wantIdx) c.out(1) = std::move(indices);
   return Status::ok();
 }
 
