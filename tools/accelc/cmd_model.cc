@@ -8,6 +8,7 @@
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/passes/passes.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -137,6 +138,46 @@ void registerRun(CLI::App& app, int& rc) {
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_option("--output", a->outDir, "directory for one NAME.npy per model output");
   cmd->callback([a, &rc] { rc = report(runModel(*a)); });
+}
+
+void registerOpt(CLI::App& app, int& rc) {
+  std::string passHelp = "comma-separated passes (default: the standard pipeline):";
+  for (const compiler::PassInfo& p : compiler::allPasses()) passHelp += std::string("\n  ") + p.name + ": " + p.summary;
+  auto* cmd = app.add_subcommand("opt", "Import an ONNX model, run graph passes and print the graph");
+  auto model = std::make_shared<std::string>();
+  auto passes = std::make_shared<std::string>();
+  auto dumpAfter = std::make_shared<std::string>();
+  auto shapes = std::make_shared<std::vector<std::string>>();
+  auto full = std::make_shared<bool>(false);
+  cmd->add_option("model", *model, "ONNX model file")->required();
+  cmd->add_option("--passes", *passes, passHelp);
+  cmd->add_option("--dump-after", *dumpAfter, "print the graph after this pass (each time it runs)");
+  cmd->add_option("--shape", *shapes, "NAME=DIMS binding a dynamic input shape");
+  cmd->add_flag("--full", *full, "print constant data too (the text then parses back)");
+  cmd->callback([=, &rc] {
+    std::vector<std::string> names;
+    for (size_t at = 0; !passes->empty() && at != std::string::npos;) {
+      size_t comma = passes->find(',', at);
+      names.push_back(passes->substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      at = comma == std::string::npos ? comma : comma + 1;
+    }
+    if (names.empty()) names = compiler::defaultPipeline();
+    auto o = importOptions(*shapes);
+    auto g = o ? compiler::importOnnx(*model, *o) : Expected<compiler::Graph>(o.diag());
+    if (!g) {
+      rc = report(g.status());
+      return;
+    }
+    const compiler::PrintOptions print{!*full};
+    Status st = compiler::runPipeline(*g, names, [&](const std::string& name, const compiler::Graph& graph) {
+      if (name == *dumpAfter) std::cout << "# after " << name << "\n" << compiler::printGraph(graph, print);
+    });
+    if (!st) {
+      rc = report(st);
+      return;
+    }
+    if (dumpAfter->empty()) std::cout << compiler::printGraph(*g, print);
+  });
 }
 
 }  // namespace accelc::tools

@@ -20,6 +20,7 @@ void registerDisasm(CLI::App& app, int& rc);
 void registerSim(CLI::App& app, int& rc);
 void registerImport(CLI::App& app, int& rc);
 void registerRun(CLI::App& app, int& rc);
+void registerOpt(CLI::App& app, int& rc);
 
 /// Prints a failed status to stderr and returns 1; 0 when ok.
 int report(const support::Status& s);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   accelc::tools::registerSim(app, rc);
   accelc::tools::registerImport(app, rc);
   accelc::tools::registerRun(app, rc);
+  accelc::tools::registerOpt(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,45 @@
+// compiler/passes/rewrite.h — small helpers shared by the passes.
+#ifndef ACCELC_COMPILER_PASSES_REWRITE_H_
+#define ACCELC_COMPILER_PASSES_REWRITE_H_
+
+#include <vector>
+
+#include "compiler/graph/graph.h"
+
+namespace accelc::compiler {
+
+/// Makes every reader of value `from` (node inputs, graph outputs) read `to`.
+inline void replaceUses(Graph& g, int from, int to) {
+  for (Node& n : g.nodes)
+    for (int& id : n.inputs)
+      if (id == from) id = to;
+  for (int& id : g.outputs)
+    if (id == from) id = to;
+}
+
+/// How many node inputs and graph outputs read value `id`.
+inline int useCount(const Graph& g, int id) {
+  int n = 0;
+  for (const Node& node : g.nodes)
+    for (int in : node.inputs) n += in == id;
+  for (int out : g.outputs) n += out == id;
+  return n;
+}
+
+/// Whether value `id` is a graph input or output.
+inline bool isBoundary(const Graph& g, int id) {
+  for (int x : g.inputs)
+    if (x == id) return true;
+  for (int x : g.outputs)
+    if (x == id) return true;
+  return false;
+}
+
+/// The constant tensor of value `id`, or null (also for -1).
+inline const Tensor* constantOf(const Graph& g, int id) {
+  return id >= 0 && g.values[id].constant ? &*g.values[id].constant : nullptr;
+}
+
+}  // namespace accelc::compiler
+
+#endif  // ACCELC_COMPILER_PASSES_REWRITE_H_
