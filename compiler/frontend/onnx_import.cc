@@ -193,6 +193,28 @@ Expected<runtime::Attrs> attrsOf(OpKind k, const onnx::NodeProto& n, int64_t ops
   return attrs;
 }
 
+/// Copies the constant scale and zero point of every QuantizeLinear onto the
+/// value it produces, and of every DequantizeLinear onto the value it reads,
+/// so that later passes see quantized tensors directly.
+void annotateQuant(Graph& g) {
+  for (const Node& n : g.nodes) {
+    if (n.kind != OpKind::kQuantizeLinear && n.kind != OpKind::kDequantizeLinear) continue;
+    const Value& scale = g.values[n.inputs[1]];
+    const Value* zp = n.inputs.size() > 2 && n.inputs[2] >= 0 ? &g.values[n.inputs[2]] : nullptr;
+    if (!scale.constant || (zp && !zp->constant)) continue;
+    runtime::QuantParams q;
+    for (int64_t i = 0; i < scale.constant->numel(); ++i) {
+      q.scale.push_back(static_cast<float>(scale.constant->at(i)));
+      q.zeroPoint.push_back(zp ? static_cast<int32_t>(zp->constant->intAt(i)) : 0);
+    }
+    if (scale.constant->numel() > 1 || scale.constant->rank() == 1) q.axis = std::get<runtime::AxisAttrs>(n.attrs).axis;
+    if (scale.constant->numel() == 1) q.axis = -1;
+    Value& target = g.values[n.kind == OpKind::kQuantizeLinear ? n.outputs[0] : n.inputs[0]];
+    target.quant = q;
+    if (target.constant) target.constant->quant = q;
+  }
+}
+
 /// Import state for one model.
 class Importer {
  public:
@@ -279,6 +301,17 @@ Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
                           "' (`accelc import --list-ops` lists the supported ones)");
   node.kind = *kind;
   ACCELC_ASSIGN_OR_RETURN(node.attrs, attrsOf(node.kind, n, opset_, loc));
+  if (node.kind == OpKind::kConstant && n.output_size() == 1) {  // a constant value, not a node
+    Value v;
+    v.name = n.output(0);
+    if (ids_.count(v.name)) return error(loc, "output '" + v.name + "' is defined twice");
+    Tensor t = std::get<runtime::ConstantAttrs>(node.attrs).value;
+    v.dtype = t.dtype(), v.shape = t.shape(), v.constant = std::move(t);
+    const std::string name = v.name;
+    ids_[name] = g_.addValue(std::move(v));
+    known_.push_back(true);
+    return Status::ok();
+  }
   for (const std::string& in : n.input()) {
     if (in.empty()) {
       node.inputs.push_back(-1);
@@ -357,6 +390,7 @@ Expected<Graph> Importer::run(onnx::ModelProto& model) {
   }
   ACCELC_TRY(verify(g_));
   ACCELC_TRY(fillUnknownShapes());
+  annotateQuant(g_);
   canonicalize(g_);
   return std::move(g_);
 }
