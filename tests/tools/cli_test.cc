@@ -95,5 +95,38 @@ TEST(CliTest, IllegalOpcodeInABinaryIsReportedWithItsPc) {
   EXPECT_EQ(r.out, kTmp + "/d5.bin:pc 3: error: illegal opcode 7 (the ISA defines 5 opcodes)\n");
 }
 
+TEST(CliTest, ModelsImportRunAndOptimize) {
+  Result l = sh("import --list-ops");
+  ASSERT_EQ(l.rc, 0);
+  EXPECT_NE(l.out.find("\nQLinearConv\n"), std::string::npos);
+  const std::string digits = kSrc + "/models/digits/digits_fp32.onnx";
+  Result r = sh("run " + digits + " --engine ref --input input=" + kSrc + "/models/digits/test_x.npy --output " + kTmp +
+                "/digits-out");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.out, "output logits float32 360x10 -> " + kTmp + "/digits-out/logits.npy\n");
+  Result o = sh("opt " + digits + " --passes=remove-identity --dump-after=remove-identity");
+  ASSERT_EQ(o.rc, 0) << o.out;
+  EXPECT_EQ(o.out.rfind("# after remove-identity\ngraph \"" + digits + "\"\n", 0), 0u) << o.out;
+}
+
+TEST(CliTest, ModelErrorsExitNonZeroWithLocations) {
+  const std::string digits = kSrc + "/models/digits/digits_fp32.onnx";
+  Result w = sh("run " + digits + " --input input=" + kSrc + "/models/digits/test_y.npy");
+  EXPECT_EQ(w.rc, 1);
+  EXPECT_EQ(w.out, digits + ":input: error: input expects float32 1x1x8x8, found int64 360\n");
+  Result m = sh("run " + digits);
+  EXPECT_EQ(m.rc, 1);
+  EXPECT_EQ(m.out, digits + ":input: error: input 'input' (float32 1x1x8x8) was not given; pass --input input=FILE.npy\n");
+  std::string bytes = testing::readFile(digits);
+  std::ofstream(kTmp + "/cut.onnx", std::ios::binary) << bytes.substr(0, bytes.size() / 3);
+  Result c = sh("import " + kTmp + "/cut.onnx");
+  EXPECT_EQ(c.rc, 1);
+  EXPECT_EQ(c.out, kTmp + "/cut.onnx: error: not a valid ONNX model: the file does not parse as a ModelProto (truncated "
+                          "or corrupt)\n");
+  Result p = sh("opt " + digits + " --passes=fold-everything");
+  EXPECT_EQ(p.rc, 1);
+  EXPECT_NE(p.out.find("unknown pass 'fold-everything'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace accelc
