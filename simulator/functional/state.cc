@@ -6,6 +6,11 @@ namespace accelc::simulator {
 using hwspec::BufferKind;
 
 Srams::Srams(const hwspec::HwSpec& s) : batch(s.batch), blockIn(s.blockIn), blockOut(s.blockOut) {
+  // The datapath is written for schema v1's types (int8 data, int32 accumulators);
+  // a schema that adds others must extend it here first.
+  ACCELC_CHECK(s.inputType == hwspec::ElemType::kInt8 && s.weightType == hwspec::ElemType::kInt8 &&
+               s.accType == hwspec::ElemType::kInt32 && s.outputType == hwspec::ElemType::kInt8)
+      << "the functional datapath supports int8 data and int32 accumulators";
   for (int b = 0; b < hwspec::kNumBuffers; ++b) depth[b] = s.depth(BufferKind(b));
   uop.resize(depth[static_cast<int>(BufferKind::kUop)]);
   inp.resize(depth[static_cast<int>(BufferKind::kInput)] * batch * blockIn);
