@@ -201,10 +201,43 @@ struct ConstantAttrs {
   bool operator==(const ConstantAttrs& o) const { return value == o.value; }
 };
 
+/// QConv and QGemm: an int8 convolution (QGemm: a dense layer) whose int32
+/// result is requantized with the normative formula of isa/arith.h.
+struct QConvAttrs {
+  Ints strides, pads;      ///< as Conv's (2-D); empty = 1s and 0s
+  int64_t padValue = 0;    ///< the int8 value padding stands for (the input's zero point)
+  int64_t zeroPoint = 0;   ///< output zero point (int8 domain)
+  int64_t lo = -128, hi = 127;  ///< output clamp (ReLU: lo = zeroPoint)
+  template <typename V>
+  void visitFields(V& v) {
+    v("strides", strides), v("pads", pads), v("pad_value", padValue), v("zero_point", zeroPoint);
+    v("lo", lo), v("hi", hi);
+  }
+  bool operator==(const QConvAttrs& o) const {
+    return strides == o.strides && pads == o.pads && padValue == o.padValue && zeroPoint == o.zeroPoint &&
+           lo == o.lo && hi == o.hi;
+  }
+};
+
+/// QAdd: the sum of two int8 tensors with their own scales, requantized.
+struct QAddAttrs {
+  int64_t zeroA = 0, multA = 0, zeroB = 0, multB = 0;  ///< input zero points and Q31 multipliers
+  int64_t shift = 0, zeroPoint = 0, lo = -128, hi = 127;  ///< output shift, zero point, clamp
+  template <typename V>
+  void visitFields(V& v) {
+    v("zero_a", zeroA), v("mult_a", multA), v("zero_b", zeroB), v("mult_b", multB);
+    v("shift", shift), v("zero_point", zeroPoint), v("lo", lo), v("hi", hi);
+  }
+  bool operator==(const QAddAttrs& o) const {
+    return zeroA == o.zeroA && multA == o.multA && zeroB == o.zeroB && multB == o.multB && shift == o.shift &&
+           zeroPoint == o.zeroPoint && lo == o.lo && hi == o.hi;
+  }
+};
+
 /// Any op's attributes.
 using Attrs = std::variant<NoAttrs, ConvAttrs, PoolAttrs, GemmAttrs, NormAttrs, AxisAttrs, SoftmaxAttrs, ReshapeAttrs,
                            PermAttrs, AxesAttrs, SplitAttrs, ReduceAttrs, CastAttrs, ShapeAttrs, DropoutAttrs,
-                           ConstantAttrs>;
+                           ConstantAttrs, QConvAttrs, QAddAttrs>;
 
 }  // namespace accelc::runtime
 

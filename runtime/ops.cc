@@ -7,7 +7,7 @@ namespace accelc::runtime {
 
 namespace {
 const OpInfo kInfo[] = {
-#define ACCELC_OP(Name, AttrsT, minIn, maxIn) {#Name, minIn, maxIn},
+#define ACCELC_OP(Name, AttrsT, minIn, maxIn, onnx) {#Name, minIn, maxIn, onnx != 0},
 #include "runtime/ops.def"
 #undef ACCELC_OP
 };
@@ -52,7 +52,7 @@ std::vector<OpKind> allOps() {
 
 Attrs defaultAttrs(OpKind k) {
   switch (k) {
-#define ACCELC_OP(Name, AttrsT, minIn, maxIn) \
+#define ACCELC_OP(Name, AttrsT, minIn, maxIn, onnx) \
   case OpKind::k##Name:                       \
     return AttrsT{};
 #include "runtime/ops.def"
@@ -86,6 +86,11 @@ support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tens
     case OpKind::kQuantizeLinear:
     case OpKind::kDequantizeLinear:
       return kernels::quantize(k, std::get<AxisAttrs>(attrs), c);
+    case OpKind::kQConv:
+    case OpKind::kQGemm:
+      return kernels::qconv(k, std::get<QConvAttrs>(attrs), c);
+    case OpKind::kQAdd:
+      return kernels::qadd(std::get<QAddAttrs>(attrs), c);
     case OpKind::kBatchNormalization:
     case OpKind::kLayerNormalization:
     case OpKind::kReduceMean:

@@ -18,7 +18,7 @@
 namespace accelc::runtime {
 
 enum class OpKind {
-#define ACCELC_OP(Name, AttrsT, minIn, maxIn) k##Name,
+#define ACCELC_OP(Name, AttrsT, minIn, maxIn, onnx) k##Name,
 #include "runtime/ops.def"
 #undef ACCELC_OP
 };
@@ -28,9 +28,10 @@ struct OpInfo {
   const char* name;  ///< ONNX op type
   int minInputs;     ///< required inputs
   int maxInputs;     ///< with the optional ones
+  bool onnx;         ///< an ONNX operator (else one of accelc's integer ops)
 };
 const OpInfo& opInfo(OpKind k);
-/// The op kind of an ONNX op type, if accelc has it.
+/// The op kind of an op type name (ONNX's or accelc's), if accelc has it.
 std::optional<OpKind> findOp(const std::string& name);
 /// Every op kind, in table order.
 std::vector<OpKind> allOps();

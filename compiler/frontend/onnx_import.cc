@@ -296,6 +296,7 @@ Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
   node.name = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
   const Location loc = at(node.name);
   auto kind = (n.domain().empty() || n.domain() == "ai.onnx") ? runtime::findOp(n.op_type()) : std::nullopt;
+  if (kind && !runtime::opInfo(*kind).onnx) kind.reset();  // accelc's integer ops are not ONNX
   if (!kind)
     return error(loc, "unsupported op '" + (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() +
                           "' (`accelc import --list-ops` lists the supported ones)");

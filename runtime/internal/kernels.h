@@ -52,6 +52,8 @@ Status pool(OpKind k, const PoolAttrs& a, Ctx& c);        // MaxPool, AveragePoo
 Status shapeOp(OpKind k, const Attrs& a, Ctx& c);         // Flatten ... Constant
 Status normalize(OpKind k, const Attrs& a, Ctx& c);       // BatchNorm, LayerNorm, ReduceMean, Softmax
 Status quantize(OpKind k, const AxisAttrs& a, Ctx& c);    // QuantizeLinear, DequantizeLinear
+Status qconv(OpKind k, const QConvAttrs& a, Ctx& c);      // QConv, QGemm (accelc integer ops)
+Status qadd(const QAddAttrs& a, Ctx& c);                  // QAdd
 
 }  // namespace accelc::runtime::kernels
 

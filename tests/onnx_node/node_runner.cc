@@ -73,7 +73,7 @@ accelc::support::Expected<Tensor> load(const std::string& path) {
 /// "pass", "unsupported", or the reason the case failed.
 std::string runCase(const std::string& dir, const json& c) {
   for (const auto& op : c.value("ops", json::array()))
-    if (!accelc::runtime::findOp(op.get<std::string>())) return "unsupported";
+    if (auto k = accelc::runtime::findOp(op.get<std::string>()); !k || !accelc::runtime::opInfo(*k).onnx) return "unsupported";
   if (!c.value("plain", false)) return "unsupported";
   accelc::compiler::ImportOptions bind;  // the test data fixes any dynamic input dimension
   for (const auto& in : c["inputs"]) bind.shapes[in["name"].get<std::string>()] = in["shape"].get<std::vector<int64_t>>();

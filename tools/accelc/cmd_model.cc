@@ -107,7 +107,8 @@ void registerImport(CLI::App& app, int& rc) {
   cmd->add_flag("--list-ops", *listOps, "print the supported ONNX ops and exit");
   cmd->callback([=, &rc] {
     if (*listOps) {
-      for (runtime::OpKind k : runtime::allOps()) std::cout << runtime::opInfo(k).name << "\n";
+      for (runtime::OpKind k : runtime::allOps())
+        if (runtime::opInfo(k).onnx) std::cout << runtime::opInfo(k).name << "\n";
       return;
     }
     if (model->empty()) {

@@ -1,0 +1,96 @@
+// runtime/kernels/qops.cc — accelc's integer ops: the semantics the accelerator
+// implements, written once here (arithmetic from isa/arith.h).
+//
+// QConv(x, w, bias, mult, shift), x int8 [N,C,H,W], w int8 [M,C,KH,KW],
+// bias/mult/shift int32 [M]:
+//   acc[n,m,oh,ow] = bias[m] + Σ_{c,kh,kw} w[m,c,kh,kw] · x'[n,c,oh·sh+kh-pt,ow·sw+kw-pl]
+//     (int32, wrapping; x' is x inside the input and pad_value outside)
+//   y = clamp(zero_point + shrr(mulq(acc, mult[m]), shift[m]), lo, hi)  as int8
+// QGemm is QConv of x [N,K] and w [M,K] as 1×1 convolutions; y is [N,M].
+// QAdd(a, b): y = clamp(zero_point + shrr(mulq((a - zero_a)·2^20, mult_a) +sat
+//                                         mulq((b - zero_b)·2^20, mult_b), shift), lo, hi).
+#include "isa/arith.h"
+#include "runtime/internal/conv_core.h"
+#include "runtime/internal/kernels.h"
+
+namespace accelc::runtime::kernels {
+
+namespace {
+
+int32_t clampTo(int32_t v, int64_t lo, int64_t hi) {
+  return static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(v, lo), hi));
+}
+
+Status checkParams(Ctx& c, int64_t m) {
+  ACCELC_TRY(c.expectType(0, {DType::kInt8}));
+  ACCELC_TRY(c.expectType(1, {DType::kInt8}));
+  for (int i = 2; i < 5; ++i) {
+    ACCELC_TRY(c.expectType(i, {DType::kInt32}));
+    if (c.in(i).numel() != m)
+      return c.fail("input " + std::to_string(i) + " has " + std::to_string(c.in(i).numel()) + " values; expected " +
+                    std::to_string(m));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status qconv(OpKind k, const QConvAttrs& a, Ctx& c) {
+  Tensor x = c.in(0), w = c.in(1);
+  if (k == OpKind::kQGemm) {  // [N,K] x [M,K] as 1×1 convolutions
+    if (x.rank() != 2 || w.rank() != 2 || x.dim(1) != w.dim(1))
+      return c.fail("QGemm shapes " + support::shapeStr(x.shape()) + " and " + support::shapeStr(w.shape()) +
+                    " do not agree");
+    x.reshape({x.dim(0), x.dim(1), 1, 1});
+    w.reshape({w.dim(0), w.dim(1), 1, 1});
+  }
+  ACCELC_TRY(checkParams(c, w.dim(0)));
+  ConvAttrs ca;
+  ca.strides = a.strides, ca.pads = a.pads;
+  Geo g;
+  ACCELC_TRY(geometry(ca, x, w, c, g));
+  if (g.group != 1) return c.fail("QConv supports groups = 1");
+  Tensor acc(DType::kInt32, {g.n, g.m, g.oh, g.ow});
+  const int32_t pad = static_cast<int32_t>(a.padValue);
+  convCore<int8_t, int8_t, int32_t>(g, x.data<int8_t>(), pad, w.data<int8_t>(), std::vector<int32_t>(g.m, 0),
+                                    acc.data<int32_t>());
+  const int64_t plane = g.oh * g.ow, perM = w.numel() / g.m;
+  Tensor y(DType::kInt8, k == OpKind::kQGemm ? Shape{g.n, g.m} : Shape{g.n, g.m, g.oh, g.ow});
+  for (int64_t m = 0; m < g.m; ++m) {
+    int32_t wsum = 0;  // convCore measured x - pad_value; add pad_value · Σw back
+    for (int64_t i = 0; i < perM; ++i) wsum += w.data<int8_t>()[m * perM + i];
+    const int32_t base = isa::arith::gemmAccumulate(c.in(2).data<int32_t>()[m], pad * wsum);
+    const int32_t mult = c.in(3).data<int32_t>()[m], shift = c.in(4).data<int32_t>()[m];
+    for (int64_t n = 0; n < g.n; ++n)
+      for (int64_t i = 0; i < plane; ++i) {
+        const int64_t at = (n * g.m + m) * plane + i;
+        const int32_t v = isa::arith::gemmAccumulate(acc.data<int32_t>()[at], base);
+        const int32_t q = isa::arith::addSat(static_cast<int32_t>(a.zeroPoint),
+                                             isa::arith::shrRoundAway(isa::arith::mulq(v, mult), shift));
+        y.data<int8_t>()[at] = static_cast<int8_t>(clampTo(q, std::max<int64_t>(a.lo, -128), std::min<int64_t>(a.hi, 127)));
+      }
+  }
+  c.out(0) = std::move(y);
+  return Status::ok();
+}
+
+Status qadd(const QAddAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kInt8}));
+  ACCELC_TRY(c.expectType(1, {DType::kInt8}));
+  if (c.in(0).shape() != c.in(1).shape())
+    return c.fail("QAdd shapes " + support::shapeStr(c.in(0).shape()) + " and " + support::shapeStr(c.in(1).shape()) +
+                  " differ");
+  Tensor y(DType::kInt8, c.in(0).shape());
+  const int8_t *pa = c.in(0).data<int8_t>(), *pb = c.in(1).data<int8_t>();
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const int32_t ra = isa::arith::mulq((pa[i] - static_cast<int32_t>(a.zeroA)) * (1 << 20), static_cast<int32_t>(a.multA));
+    const int32_t rb = isa::arith::mulq((pb[i] - static_cast<int32_t>(a.zeroB)) * (1 << 20), static_cast<int32_t>(a.multB));
+    const int32_t q = isa::arith::addSat(static_cast<int32_t>(a.zeroPoint),
+                                         isa::arith::shrRoundAway(isa::arith::addSat(ra, rb), a.shift));
+    y.data<int8_t>()[i] = static_cast<int8_t>(clampTo(q, std::max<int64_t>(a.lo, -128), std::min<int64_t>(a.hi, 127)));
+  }
+  c.out(0) = std::move(y);
+  return Status::ok();
+}
+
+}  // namespace accelc::runtime::kernels
