@@ -33,10 +33,12 @@ struct QuantParams {
   std::vector<float> scale;        ///< one per tensor, or one per slice of `axis`
   std::vector<int32_t> zeroPoint;  ///< same length as scale
   int64_t axis = -1;               ///< -1 when per tensor
+  DType dtype = DType::kInt8;      ///< the integer type the parameters are for
   bool empty() const { return scale.empty(); }
   bool operator==(const QuantParams& o) const {
-    return scale == o.scale && zeroPoint == o.zeroPoint && axis == o.axis;
+    return scale == o.scale && zeroPoint == o.zeroPoint && axis == o.axis && dtype == o.dtype;
   }
+  bool operator!=(const QuantParams& o) const { return !(*this == o); }
 };
 
 /// A dense tensor.

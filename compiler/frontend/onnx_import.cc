@@ -203,6 +203,7 @@ void annotateQuant(Graph& g) {
     const Value* zp = n.inputs.size() > 2 && n.inputs[2] >= 0 ? &g.values[n.inputs[2]] : nullptr;
     if (!scale.constant || (zp && !zp->constant)) continue;
     runtime::QuantParams q;
+    q.dtype = zp ? zp->dtype : DType::kUint8;  // ONNX's default zero point is uint8
     for (int64_t i = 0; i < scale.constant->numel(); ++i) {
       q.scale.push_back(static_cast<float>(scale.constant->at(i)));
       q.zeroPoint.push_back(zp ? static_cast<int32_t>(zp->constant->intAt(i)) : 0);

@@ -75,7 +75,8 @@ std::string valueDecl(const Value& v) {
     std::string sc = "[", zp = "[";
     for (size_t i = 0; i < v.quant.scale.size(); ++i) sc += (i ? "," : "") + floatText(v.quant.scale[i]);
     for (size_t i = 0; i < v.quant.zeroPoint.size(); ++i) zp += (i ? "," : "") + std::to_string(v.quant.zeroPoint[i]);
-    s += " quant(scale=" + sc + "], zero_point=" + zp + "], axis=" + std::to_string(v.quant.axis) + ")";
+    s += " quant(scale=" + sc + "], zero_point=" + zp + "], axis=" + std::to_string(v.quant.axis) +
+         ", dtype=" + support::dtypeName(v.quant.dtype) + ")";
   }
   return s;
 }
@@ -282,13 +283,22 @@ Status Parser::valueDecl(Graph& g, int& id) {
   if (peek().kind == Tok::kWord && peek().text == "quant") {
     next();
     ACCELC_TRY(expect("("));
-    for (const char* key : {"scale", "zero_point", "axis"}) {
+    for (const char* key : {"scale", "zero_point", "axis", "dtype"}) {
       const Tok k = peek();
       ACCELC_ASSIGN_OR_RETURN(std::string name, word());
       if (name != key) return err(k, std::string("'") + key + "'");
       ACCELC_TRY(expect("="));
       if (name == "axis") {
         ACCELC_ASSIGN_OR_RETURN(v.quant.axis, integer());
+        ACCELC_TRY(expect(","));
+        continue;
+      }
+      if (name == "dtype") {
+        const Tok t = peek();
+        ACCELC_ASSIGN_OR_RETURN(std::string d, word());
+        auto dt = support::parseDType(d);
+        if (!dt) return err(t, "a dtype");
+        v.quant.dtype = *dt;
         continue;
       }
       ACCELC_TRY(expect("["));

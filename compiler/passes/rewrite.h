@@ -40,6 +40,20 @@ inline const Tensor* constantOf(const Graph& g, int id) {
   return id >= 0 && g.values[id].constant ? &*g.values[id].constant : nullptr;
 }
 
+/// Removes nodes none of whose outputs is read (repeatedly, back to front).
+inline void removeDeadNodes(Graph& g) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = g.nodes.size(); i-- > 0;) {
+      bool live = false;
+      for (int id : g.nodes[i].outputs) live = live || useCount(g, id) > 0;
+      if (live) continue;
+      g.nodes.erase(g.nodes.begin() + static_cast<long>(i));
+      changed = true;
+    }
+  }
+}
+
 }  // namespace accelc::compiler
 
 #endif  // ACCELC_COMPILER_PASSES_REWRITE_H_

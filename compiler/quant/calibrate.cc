@@ -1,0 +1,45 @@
+// compiler/quant/calibrate.cc — activation ranges from calibration samples.
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/engine/reference.h"
+#include "compiler/quant/quantize.h"
+
+namespace accelc::compiler {
+
+support::Status calibrate(Graph& g, const std::vector<std::vector<Tensor>>& samples, double percentile) {
+  if (samples.empty()) return support::error(support::Location::file(g.model), "calibration needs at least one sample");
+  Graph probe = g;  // every float activation becomes an output
+  probe.outputs.clear();
+  for (size_t i = 0; i < g.values.size(); ++i)
+    if (!g.values[i].constant && g.values[i].dtype == support::DType::kFloat32) probe.outputs.push_back(static_cast<int>(i));
+  constexpr size_t kKeep = 1 << 16;  // |x| samples kept per value for percentiles
+  std::vector<double> maxAbs(probe.outputs.size(), 0.0);
+  std::vector<std::vector<float>> kept(probe.outputs.size());
+  for (const std::vector<Tensor>& s : samples) {
+    ACCELC_ASSIGN_OR_RETURN(std::vector<Tensor> outs, runReference(probe, s));
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const float* d = outs[k].data<float>();
+      const int64_t n = outs[k].numel(), step = std::max<int64_t>(1, n * static_cast<int64_t>(samples.size()) / kKeep);
+      for (int64_t i = 0; i < n; ++i) {
+        maxAbs[k] = std::max(maxAbs[k], static_cast<double>(std::abs(d[i])));
+        if (percentile < 100.0 && i % step == 0) kept[k].push_back(std::abs(d[i]));
+      }
+    }
+  }
+  for (size_t k = 0; k < probe.outputs.size(); ++k) {
+    double range = maxAbs[k];
+    if (percentile < 100.0 && !kept[k].empty()) {
+      const size_t at = std::min(kept[k].size() - 1, static_cast<size_t>(percentile / 100.0 * kept[k].size()));
+      std::nth_element(kept[k].begin(), kept[k].begin() + static_cast<long>(at), kept[k].end());
+      range = kept[k][at];
+    }
+    runtime::QuantParams q;
+    q.scale = {static_cast<float>(range > 0 ? range / 127.0 : 1.0)};
+    q.zeroPoint = {0};
+    g.values[probe.outputs[k]].quant = q;
+  }
+  return support::Status::ok();
+}
+
+}  // namespace accelc::compiler

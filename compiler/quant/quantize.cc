@@ -1,0 +1,329 @@
+// compiler/quant/quantize.cc — the float graph with activation parameters to
+// the integer graph (see quantize.h for the rules).
+#include "compiler/quant/quantize.h"
+
+#include <cmath>
+#include <tuple>
+
+#include "compiler/passes/rewrite.h"
+
+namespace accelc::compiler {
+
+using support::DType;
+using support::Status;
+
+std::optional<Requant> requantOf(double real) {
+  if (!(real > 0.0) || real >= 1.0) return std::nullopt;
+  int exp = 0;
+  const double frac = std::frexp(real, &exp);  // real = frac · 2^exp, frac in [0.5, 1)
+  int64_t mult = std::llround(frac * (int64_t{1} << 31));
+  int shift = -exp;
+  if (mult == (int64_t{1} << 31)) mult /= 2, --shift;
+  if (shift < 0 || shift > 31) return std::nullopt;
+  return Requant{static_cast<int32_t>(mult), shift};
+}
+
+namespace {
+
+/// Int8 view of a value's parameters: scale and the int8 zero point (uint8 shifts by -128).
+struct I8 {
+  double scale = 1.0;
+  int32_t zero = 0;
+};
+std::optional<I8> i8Of(const runtime::QuantParams& q) {
+  if (q.scale.size() != 1 || q.zeroPoint.size() != 1 || !(q.scale[0] > 0)) return std::nullopt;
+  const int32_t z = q.dtype == DType::kUint8 ? q.zeroPoint[0] - 128 : q.zeroPoint[0];
+  if (z < -128 || z > 127) return std::nullopt;
+  return I8{q.scale[0], z};
+}
+
+int32_t roundClamp(double v, int32_t lo, int32_t hi) {
+  const double r = std::nearbyint(v);
+  return static_cast<int32_t>(r < lo ? lo : r > hi ? hi : r);
+}
+
+/// Builds the integer graph node by node.
+class Quantizer {
+ public:
+  Quantizer(const Graph& src, std::vector<std::string>* notes) : src_(src), notes_(notes) {
+    out_.model = src.model;
+    floatOf_.assign(src.values.size(), -1);
+    intOf_.assign(src.values.size(), -1);
+  }
+  support::Expected<Graph> run();
+
+ private:
+  int constant(const std::string& name, Tensor t) {
+    Value v;
+    v.name = name, v.dtype = t.dtype(), v.shape = t.shape(), v.constant = std::move(t);
+    return out_.addValue(std::move(v));
+  }
+  int needFloat(int id);
+  int needInt(int id);
+  int intValue(int id, const I8& p);
+  void note(const Node& n, const std::string& why) {
+    if (notes_) notes_->push_back(n.name + ": stays float: " + why);
+  }
+  /// The Relu or Clip that directly follows `n`'s only reader, if fusable.
+  const Node* fusedActivation(const Node& n) const;
+  Status emitFloat(const Node& n);
+  bool emitConvOrGemm(const Node& n, const Node* act);
+  bool emitAdd(const Node& n, const Node* act);
+  bool emitMove(const Node& n);
+
+  const Graph& src_;                 ///< the float graph
+  std::vector<std::string>* notes_;  ///< why layers stay float
+  Graph out_;                        ///< the integer graph
+  std::vector<int> floatOf_, intOf_; ///< src value -> out value (float / int8 version)
+  std::vector<bool> fused_;          ///< src nodes folded into an earlier one
+};
+
+int Quantizer::intValue(int id, const I8& p) {
+  Value v = src_.values[id];
+  v.name += ":q";
+  v.dtype = DType::kInt8;
+  v.constant.reset();
+  v.quant = {{static_cast<float>(p.scale)}, {p.zero}, -1, DType::kInt8};
+  return intOf_[id] = out_.addValue(std::move(v));
+}
+
+int Quantizer::needFloat(int id) {
+  if (floatOf_[id] >= 0) return floatOf_[id];
+  const Value& v = src_.values[id];
+  const int qi = intOf_[id];
+  Node dq;
+  dq.kind = OpKind::kDequantizeLinear;
+  dq.name = v.name + ":dequantize";
+  dq.attrs = runtime::AxisAttrs{1};
+  const Value& iv = out_.values[qi];
+  dq.inputs = {qi, constant(v.name + ":scale", Tensor::of<float>({}, {iv.quant.scale[0]})),
+               constant(v.name + ":zero", Tensor::of<int8_t>({}, {static_cast<int8_t>(iv.quant.zeroPoint[0])}))};
+  Value f = v;
+  f.constant.reset();
+  f.quant = {};
+  dq.outputs = {floatOf_[id] = out_.addValue(std::move(f))};
+  out_.nodes.push_back(std::move(dq));
+  return floatOf_[id];
+}
+
+int Quantizer::needInt(int id) {
+  if (intOf_[id] >= 0) return intOf_[id];
+  auto p = i8Of(src_.values[id].quant);
+  if (!p) return -1;
+  const int f = needFloat(id);
+  Node q;
+  q.kind = OpKind::kQuantizeLinear;
+  q.name = src_.values[id].name + ":quantize";
+  q.attrs = runtime::AxisAttrs{1};
+  q.inputs = {f, constant(src_.values[id].name + ":qscale", Tensor::of<float>({}, {static_cast<float>(p->scale)})),
+              constant(src_.values[id].name + ":qzero", Tensor::of<int8_t>({}, {static_cast<int8_t>(p->zero)}))};
+  q.outputs = {intValue(id, *p)};
+  out_.nodes.push_back(std::move(q));
+  return intOf_[id];
+}
+
+const Node* Quantizer::fusedActivation(const Node& n) const {
+  const int y = n.outputs[0];
+  if (isBoundary(src_, y) || useCount(src_, y) != 1) return nullptr;
+  for (const Node& m : src_.nodes) {
+    if (m.inputs.empty() || m.inputs[0] != y) continue;
+    if (m.kind == OpKind::kRelu) return &m;
+    if (m.kind == OpKind::kClip && (m.inputs.size() < 2 || m.inputs[1] < 0 || constantOf(src_, m.inputs[1])) &&
+        (m.inputs.size() < 3 || m.inputs[2] < 0 || constantOf(src_, m.inputs[2])))
+      return &m;
+  }
+  return nullptr;
+}
+
+Status Quantizer::emitFloat(const Node& n) {
+  Node m = n;
+  for (int& id : m.inputs)
+    if (id >= 0) id = src_.values[id].constant ? (floatOf_[id] >= 0 ? floatOf_[id] : floatOf_[id] = out_.addValue(src_.values[id])) : needFloat(id);
+  for (int& id : m.outputs) {
+    Value v = src_.values[id];
+    v.quant = {};
+    id = floatOf_[id] = out_.addValue(std::move(v));
+  }
+  out_.nodes.push_back(std::move(m));
+  return Status::ok();
+}
+
+/// Clamp bounds, in the output's int8 domain, of an optional fused Relu/Clip.
+std::pair<int32_t, int32_t> clampOf(const Graph& g, const Node* act, const I8& y) {
+  int32_t lo = -128, hi = 127;
+  if (!act) return {lo, hi};
+  if (act->kind == OpKind::kRelu) return {std::max(lo, y.zero), hi};
+  if (const Tensor* mn = act->inputs.size() > 1 ? constantOf(g, act->inputs[1]) : nullptr)
+    lo = roundClamp(y.zero + mn->at(0) / y.scale, -128, 127);
+  if (const Tensor* mx = act->inputs.size() > 2 ? constantOf(g, act->inputs[2]) : nullptr)
+    hi = roundClamp(y.zero + mx->at(0) / y.scale, -128, 127);
+  return {lo, hi};
+}
+
+/// Explicit (top, left, bottom, right) pads of a 2-D Conv, auto_pad resolved.
+bool convPads(const runtime::ConvAttrs& a, const Shape& x, const Shape& w, runtime::Ints& pads) {
+  pads = a.pads.empty() ? runtime::Ints(4, 0) : a.pads;
+  if (a.autoPad == runtime::AutoPad::kNotSet || a.autoPad == runtime::AutoPad::kValid) {
+    if (a.autoPad == runtime::AutoPad::kValid) pads.assign(4, 0);
+    return pads.size() == 4;
+  }
+  for (int i = 0; i < 2; ++i) {
+    const int64_t in = x[2 + i], k = w[2 + i], s = a.strides.empty() ? 1 : a.strides[i];
+    const int64_t out = (in + s - 1) / s, total = std::max<int64_t>(0, (out - 1) * s + k - in);
+    pads[i] = a.autoPad == runtime::AutoPad::kSameLower ? total - total / 2 : total / 2;
+    pads[i + 2] = total - pads[i];
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Quantizer::emitConvOrGemm(const Node& n, const Node* act) {
+  const bool conv = n.kind == OpKind::kConv;
+  const int x = n.inputs[0], final = act ? act->outputs[0] : n.outputs[0];
+  const Tensor* w = constantOf(src_, n.inputs[1]);
+  const Tensor* b = n.inputs.size() > 2 && n.inputs[2] >= 0 ? constantOf(src_, n.inputs[2]) : nullptr;
+  auto px = i8Of(src_.values[x].quant), py = i8Of(src_.values[final].quant);
+  if (!px || !py) return note(n, "its input or output has no int8 quantization parameters"), false;
+  if (!w || w->dtype() != DType::kFloat32 || (n.inputs.size() > 2 && n.inputs[2] >= 0 && !b))
+    return note(n, "its weights or bias are not constants"), false;
+  runtime::QConvAttrs qa;
+  Tensor wt = *w;  // [M, ...] with the output channel first
+  if (conv) {
+    const auto& ca = std::get<runtime::ConvAttrs>(n.attrs);
+    bool dil = true;
+    for (int64_t d : ca.dilations) dil = dil && d == 1;
+    if (ca.group != 1 || !dil || w->rank() != 4 || !convPads(ca, src_.values[x].shape, w->shape(), qa.pads))
+      return note(n, "only 2-D convolutions with group 1 and dilation 1 are quantized"), false;
+    qa.strides = ca.strides.empty() ? runtime::Ints{1, 1} : ca.strides;
+  } else {
+    const bool gemm = n.kind == OpKind::kGemm;
+    const auto ga = gemm ? std::get<runtime::GemmAttrs>(n.attrs) : runtime::GemmAttrs{};
+    if (ga.alpha != 1.0f || (b && ga.beta != 1.0f) || ga.transA || src_.values[x].shape.size() != 2 || w->rank() != 2 ||
+        (b && b->numel() != (ga.transB ? w->dim(0) : w->dim(1))))
+      return note(n, "only Gemm/MatMul y = x·W (+ c) with 2-D x is quantized"), false;
+    if (!ga.transB) {  // W [K, M] -> [M, K]
+      wt = Tensor(DType::kFloat32, {w->dim(1), w->dim(0)});
+      for (int64_t r = 0; r < w->dim(0); ++r)
+        for (int64_t c = 0; c < w->dim(1); ++c) wt.data<float>()[c * w->dim(0) + r] = w->data<float>()[r * w->dim(1) + c];
+    }
+  }
+  const int64_t m = wt.dim(0), per = wt.numel() / m;
+  Tensor wq(DType::kInt8, wt.shape());
+  std::vector<int32_t> bias(m), mult(m), shift(m);
+  const runtime::QuantParams& wp = src_.values[n.inputs[1]].quant;
+  for (int64_t k = 0; k < m; ++k) {
+    double sw = 0;
+    if (!wp.empty() && (wp.scale.size() == 1 || static_cast<int64_t>(wp.scale.size()) == m) && conv)
+      sw = wp.scale[wp.scale.size() == 1 ? 0 : k];  // the imported weights' own scale: exact integers
+    else if (!wp.empty() && wp.scale.size() == 1)
+      sw = wp.scale[0];
+    for (int64_t i = 0; sw == 0 && i < per; ++i) sw = std::max(sw, std::abs(static_cast<double>(wt.data<float>()[k * per + i])));
+    if (wp.empty() || !(wp.scale.size() == 1 || (conv && static_cast<int64_t>(wp.scale.size()) == m))) {
+      double mx = 0;
+      for (int64_t i = 0; i < per; ++i) mx = std::max(mx, std::abs(static_cast<double>(wt.data<float>()[k * per + i])));
+      sw = mx > 0 ? mx / 127.0 : 1.0;
+    }
+    int64_t sum = 0;
+    for (int64_t i = 0; i < per; ++i) {
+      const int32_t q = roundClamp(wt.data<float>()[k * per + i] / sw, -127, 127);
+      wq.data<int8_t>()[k * per + i] = static_cast<int8_t>(q);
+      sum += q;
+    }
+    const double bq = std::nearbyint((b ? b->at(k) : 0.0) / (px->scale * sw)) - static_cast<double>(px->zero) * sum;
+    auto rq = requantOf(px->scale * sw / py->scale);
+    if (std::abs(bq) >= 2147483647.0 || !rq)
+      return note(n, "its bias or requantization factor is outside what the accelerator can express"), false;
+    bias[k] = static_cast<int32_t>(bq), mult[k] = rq->mult, shift[k] = rq->shift;
+  }
+  const auto [lo, hi] = clampOf(src_, act, *py);
+  qa.padValue = px->zero, qa.zeroPoint = py->zero, qa.lo = lo, qa.hi = hi;
+  const int xi = needInt(x);
+  Node q;
+  q.kind = conv ? OpKind::kQConv : OpKind::kQGemm;
+  q.name = n.name;
+  q.attrs = qa;
+  q.inputs = {xi, constant(n.name + ":weight", std::move(wq)), constant(n.name + ":bias", Tensor::of<int32_t>({m}, bias)),
+              constant(n.name + ":mult", Tensor::of<int32_t>({m}, mult)),
+              constant(n.name + ":shift", Tensor::of<int32_t>({m}, shift))};
+  q.outputs = {intValue(final, *py)};
+  out_.nodes.push_back(std::move(q));
+  return true;
+}
+
+bool Quantizer::emitAdd(const Node& n, const Node* act) {
+  const int a = n.inputs[0], b = n.inputs[1], final = act ? act->outputs[0] : n.outputs[0];
+  auto pa = i8Of(src_.values[a].quant), pb = i8Of(src_.values[b].quant), py = i8Of(src_.values[final].quant);
+  if (!pa || !pb || !py || src_.values[a].shape != src_.values[b].shape || src_.values[a].constant || src_.values[b].constant)
+    return note(n, "Add is quantized only for two quantized activations of one shape"), false;
+  const double ra = pa->scale / py->scale, rb = pb->scale / py->scale, mx = std::max(ra, rb);
+  const int shift = std::min(31, 19 - static_cast<int>(std::floor(std::log2(mx))));
+  if (shift < 0) return note(n, "its scales differ too much for the integer add"), false;
+  runtime::QAddAttrs qa;
+  qa.zeroA = pa->zero, qa.zeroB = pb->zero, qa.shift = shift, qa.zeroPoint = py->zero;
+  qa.multA = std::llround(ra * std::ldexp(1.0, 11 + shift));
+  qa.multB = std::llround(rb * std::ldexp(1.0, 11 + shift));
+  if (qa.multA >= (int64_t{1} << 31) || qa.multB >= (int64_t{1} << 31)) return note(n, "its scales overflow the integer add"), false;
+  std::tie(qa.lo, qa.hi) = clampOf(src_, act, *py);
+  Node q;
+  q.kind = OpKind::kQAdd;
+  q.name = n.name;
+  q.attrs = qa;
+  q.inputs = {needInt(a), needInt(b)};
+  q.outputs = {intValue(final, *py)};
+  out_.nodes.push_back(std::move(q));
+  return true;
+}
+
+bool Quantizer::emitMove(const Node& n) {
+  const int x = n.inputs[0], y = n.outputs[0];
+  auto px = i8Of(src_.values[x].quant);
+  if (!px || n.outputs.size() != 1) return false;
+  if (!src_.values[y].quant.empty()) {
+    auto py = i8Of(src_.values[y].quant);
+    if (!py || py->scale != px->scale || py->zero != px->zero) return false;  // a rescale is not a move
+  }
+  Node m = n;
+  m.inputs[0] = needInt(x);
+  for (size_t i = 1; i < m.inputs.size(); ++i) {
+    const int id = m.inputs[i];
+    if (id < 0) continue;
+    if (!src_.values[id].constant) return false;
+    m.inputs[i] = floatOf_[id] >= 0 ? floatOf_[id] : floatOf_[id] = out_.addValue(src_.values[id]);
+  }
+  m.outputs = {intValue(y, *px)};
+  out_.nodes.push_back(std::move(m));
+  return true;
+}
+
+support::Expected<Graph> Quantizer::run() {
+  fused_.assign(src_.nodes.size(), false);
+  for (int id : src_.inputs) {
+    Value v = src_.values[id];
+    v.quant = {};
+    out_.inputs.push_back(floatOf_[id] = out_.addValue(std::move(v)));
+  }
+  for (size_t i = 0; i < src_.nodes.size(); ++i) {
+    if (fused_[i]) continue;
+    const Node& n = src_.nodes[i];
+    const bool matmul = n.kind == OpKind::kConv || n.kind == OpKind::kGemm || n.kind == OpKind::kMatMul;
+    const bool move = n.kind == OpKind::kMaxPool || n.kind == OpKind::kFlatten || n.kind == OpKind::kReshape ||
+                      n.kind == OpKind::kSqueeze || n.kind == OpKind::kUnsqueeze || n.kind == OpKind::kTranspose ||
+                      n.kind == OpKind::kIdentity;
+    const Node* act = matmul || n.kind == OpKind::kAdd ? fusedActivation(n) : nullptr;
+    bool done = (matmul && emitConvOrGemm(n, act)) || (n.kind == OpKind::kAdd && emitAdd(n, act)) || (move && emitMove(n));
+    if (done && act) fused_[act - src_.nodes.data()] = true;
+    if (!done) ACCELC_TRY(emitFloat(n));
+  }
+  for (int id : src_.outputs) out_.outputs.push_back(needFloat(id));
+  canonicalize(out_);
+  ACCELC_TRY(verify(out_));
+  return std::move(out_);
+}
+
+support::Expected<Graph> quantizeGraph(const Graph& g, std::vector<std::string>* notes) {
+  Quantizer q(g, notes);
+  return q.run();
+}
+
+}  // namespace accelc::compiler
