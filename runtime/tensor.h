@@ -101,7 +101,7 @@ class Tensor {
     return static_cast<size_t>(support::shapeElements(s) * support::dtypeBytes(t));
   }
   DType dtype_ = DType::kFloat32;  ///< element type
-  Shape shape_;                    ///< dimensions, outermost first
+  Shape shape_{0};                 ///< dimensions, outermost first (default: empty)
   std::vector<uint8_t> bytes_;     ///< numel * element size bytes
 };
 

@@ -71,7 +71,7 @@ Expected<std::vector<Tensor>> runReferenceBatched(const Graph& g, const std::vec
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Value& v = g.values[g.inputs[i]];
     const Shape& s = inputs[i].shape();
-    if (s == v.shape || v.shape.empty() || s.size() != v.shape.size() || v.shape[0] == 0 || s[0] % v.shape[0])
+    if (s == v.shape || v.shape.empty() || s.size() != v.shape.size() || v.shape[0] == 0 || s[0] == 0 || s[0] % v.shape[0])
       return runReference(g, inputs);
     if (!std::equal(s.begin() + 1, s.end(), v.shape.begin() + 1)) return mismatch(g, v, inputs[i]);
     const int64_t ki = s[0] / v.shape[0];

@@ -190,6 +190,10 @@ Expected<runtime::Attrs> attrsOf(OpKind k, const onnx::NodeProto& n, int64_t ops
   AttrSetter set(n, loc);
   std::visit([&](auto& s) { s.visitFields(set); }, attrs);
   ACCELC_TRY(set.finish());
+  if (k == OpKind::kConstant && n.attribute_size() != 1)
+    return error(loc, "Constant needs exactly one value attribute");
+  if (k == OpKind::kBatchNormalization && opset < 14 && n.output_size() > 1)  // extra outputs meant training then
+    std::get<runtime::NormAttrs>(attrs).trainingMode = 1;
   return attrs;
 }
 
@@ -209,8 +213,9 @@ void annotateQuant(Graph& g) {
       q.zeroPoint.push_back(zp ? static_cast<int32_t>(zp->constant->intAt(i)) : 0);
     }
     if (scale.constant->numel() > 1 || scale.constant->rank() == 1) q.axis = std::get<runtime::AxisAttrs>(n.attrs).axis;
-    if (scale.constant->numel() == 1) q.axis = -1;
     Value& target = g.values[n.kind == OpKind::kQuantizeLinear ? n.outputs[0] : n.inputs[0]];
+    if (q.axis < 0 && scale.constant->numel() > 1) q.axis += static_cast<int64_t>(target.shape.size());
+    if (scale.constant->numel() == 1) q.axis = -1;
     target.quant = q;
     if (target.constant) target.constant->quant = q;
   }
@@ -284,6 +289,8 @@ Status Importer::bindInputs(onnx::GraphProto& g) {
     v.name = in.name();
     int onnxType = 0;
     typeOf(in.type(), v.dtype, v.shape, onnxType);
+    if (!support::checkedShapeElements(v.shape))
+      return error(loc, "input '" + in.name() + "' of shape " + support::shapeStr(v.shape) + " is too large");
     const int id = g_.addValue(std::move(v));
     ids_[in.name()] = id;
     known_.push_back(true);

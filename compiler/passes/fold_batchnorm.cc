@@ -69,7 +69,8 @@ bool foldIntoGemm(Graph& g, Node& gemm, const std::vector<float>& s, const std::
   const Tensor* c = gemm.inputs.size() > 2 ? constantOf(g, gemm.inputs[2]) : nullptr;
   const int64_t m = static_cast<int64_t>(s.size());
   if (!b || b->dtype() != support::DType::kFloat32 || b->rank() != 2 || (a.transB ? b->dim(0) : b->dim(1)) != m) return false;
-  if (gemm.inputs.size() > 2 && gemm.inputs[2] >= 0 && (!c || c->numel() != m || a.beta == 0.0f)) return false;
+  const bool perColumn = c && c->numel() == m && (c->rank() == 1 || (c->rank() == 2 && c->dim(0) == 1));
+  if (gemm.inputs.size() > 2 && gemm.inputs[2] >= 0 && (!perColumn || a.beta == 0.0f)) return false;
   Tensor nb = *b, nc(support::DType::kFloat32, {m});
   const int64_t k = a.transB ? b->dim(1) : b->dim(0);
   for (int64_t r = 0; r < k; ++r)

@@ -28,6 +28,7 @@ support::Status foldConstants(Graph& g) {
     for (size_t k = 0; k < out.size(); ++k) {
       Value& v = g.values[n.outputs[k]];
       v.dtype = out[k].dtype(), v.shape = out[k].shape();
+      out[k].quant = v.quant;  // one source of quantization: the value's
       v.constant = std::move(out[k]);
     }
   }

@@ -47,6 +47,10 @@ inline Status geometry(const ConvAttrs& a, const Tensor& x, const Tensor& w, Ctx
     return c.fail("strides, dilations or pads do not match the " + std::to_string(sp) + " spatial axes");
   g.sh = twoD ? get(a.strides, 0, 1) : 1, g.sw = get(a.strides, sp - 1, 1);
   g.dh = twoD ? get(a.dilations, 0, 1) : 1, g.dw = get(a.dilations, sp - 1, 1);
+  for (int64_t v : {g.sh, g.sw, g.dh, g.dw})
+    if (v < 1) return c.fail("strides and dilations must be at least 1");
+  for (int64_t p : a.pads)
+    if (p < 0) return c.fail("pads must not be negative");
   if (a.autoPad != AutoPad::kNotSet) {
     if (twoD) autoPad(a.autoPad, g.h, g.kh, g.sh, g.dh, g.pt, g.pb);
     autoPad(a.autoPad, g.w, g.kw, g.sw, g.dw, g.pl, g.pr);

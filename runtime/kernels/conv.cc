@@ -74,6 +74,7 @@ Status qlinearConv(const ConvAttrs& a, Ctx& c) {
   if (ws.numel() != 1 && ws.numel() != g.m) return c.fail("w_scale has " + std::to_string(ws.numel()) + " values");
   const int32_t yzp = static_cast<int32_t>(c.in(7).intAt(0));
   const DType yt = c.in(7).dtype();
+  if (c.has(8) && c.in(8).numel() != g.m) return c.fail("bias has " + std::to_string(c.in(8).numel()) + " values; expected " + std::to_string(g.m));
   Tensor out(yt, acc.shape());
   const int64_t plane = g.oh * g.ow;
   const int32_t lo = yt == DType::kUint8 ? 0 : -128, hi = yt == DType::kUint8 ? 255 : 127;
@@ -84,8 +85,9 @@ Status qlinearConv(const ConvAttrs& a, Ctx& c) {
       for (int64_t i = 0; i < plane; ++i) {
         const int64_t at = (n * g.m + m) * plane + i;
         const float v = static_cast<float>(acc.data<int32_t>()[at] + bias) * mult;
-        const int32_t q = static_cast<int32_t>(std::nearbyint(v)) + yzp;
-        out.bytes()[at] = static_cast<uint8_t>(std::min(std::max(q, lo), hi));
+        const float r = std::nearbyint(v) + static_cast<float>(yzp);  // clamp before converting
+        const int32_t q = std::isnan(r) ? yzp : r < lo ? lo : r > hi ? hi : static_cast<int32_t>(r);
+        out.bytes()[at] = static_cast<uint8_t>(q);
       }
     }
   c.out(0) = std::move(out);

@@ -61,8 +61,17 @@ Status binary(OpKind k, Ctx& c, const Shape& shape) {
   if (k == OpKind::kPow) {  // the exponent may have another type
     const bool floats = std::is_same_v<T, float> && y.dtype() == DType::kFloat32;
     forEachBroadcast(shape, sa, sb, [&](int64_t i, int64_t ia, int64_t ib) {
-      o[i] = floats ? static_cast<T>(std::pow(static_cast<float>(a[ia]), static_cast<float>(y.at(ib))))
-                    : static_cast<T>(std::pow(static_cast<double>(a[ia]), y.at(ib)));
+      if constexpr (std::is_integral_v<T>) {  // exponentiation by squaring, wrapping like ONNX's integers
+        using W = typename Wrapping<T>::type;
+        W base = static_cast<W>(a[ia]), r = 1;
+        int64_t e = static_cast<int64_t>(y.at(ib));
+        for (; e > 0; e >>= 1, base = static_cast<W>(base * base))
+          if (e & 1) r = static_cast<W>(r * base);
+        o[i] = e < 0 ? T{0} : static_cast<T>(r);
+      } else {
+        o[i] = floats ? static_cast<T>(std::pow(static_cast<float>(a[ia]), static_cast<float>(y.at(ib))))
+                      : static_cast<T>(std::pow(static_cast<double>(a[ia]), y.at(ib)));
+      }
     });
     c.out(0) = std::move(out);
     return Status::ok();
@@ -83,6 +92,8 @@ Status binary(OpKind k, Ctx& c, const Shape& shape) {
     } else if (std::is_integral_v<T> && b[ib] == 0) {  // kDiv
       divByZero = true;
       o[i] = 0;
+    } else if (std::is_signed_v<T> && std::is_integral_v<T> && b[ib] == T(-1)) {  // no INT_MIN / -1 trap
+      o[i] = static_cast<T>(W{0} - static_cast<W>(a[ia]));
     } else {
       o[i] = static_cast<T>(a[ia] / b[ib]);
     }
@@ -143,21 +154,22 @@ Status clip(Ctx& c) {
 Status cast(const CastAttrs& a, Ctx& c) {
   const Tensor& x = c.in(0);
   Tensor out(a.to, x.shape());
+  const bool fromFloat = x.dtype() == DType::kFloat32;
   visitDType(a.to, [&](auto t) {
     using T = decltype(t);
     T* o = out.data<T>();
     for (int64_t i = 0; i < x.numel(); ++i) {
-      const double v = x.at(i);
       if constexpr (std::is_floating_point_v<T>) {
-        o[i] = static_cast<T>(v);
+        o[i] = static_cast<T>(x.at(i));
       } else if (a.to == DType::kBool) {
-        o[i] = v != 0;
-      } else {  // float -> int truncates toward zero; out-of-range values saturate
-        const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-        const double hi = static_cast<double>(std::numeric_limits<T>::max());
-        o[i] = std::isnan(v) ? T{0} : static_cast<T>(v < lo ? lo : v > hi ? hi : std::trunc(v));
-        if (x.dtype() == DType::kInt64 && std::is_same_v<T, int32_t>)  // integer narrowing wraps
-          o[i] = static_cast<T>(static_cast<uint32_t>(x.data<int64_t>()[i]));
+        o[i] = x.at(i) != 0;
+      } else if (!fromFloat) {  // integer to integer: two's complement wrap
+        o[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<uint64_t>(x.intAt(i))));
+      } else {  // float to integer: truncate toward zero, saturate out-of-range values, NaN -> 0
+        const double v = x.at(i), lo = static_cast<double>(std::numeric_limits<T>::lowest());
+        const double hi = std::nextafter(static_cast<double>(std::numeric_limits<T>::max()), 0.0);
+        o[i] = std::isnan(v) ? T{0} : v <= lo ? std::numeric_limits<T>::lowest()
+                                    : v >= hi ? std::numeric_limits<T>::max() : static_cast<T>(std::trunc(v));
       }
     }
   });

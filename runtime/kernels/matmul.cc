@@ -10,11 +10,11 @@ namespace {
 
 /// One matrix product; a is M×K (or K×M when transA), b is K×N (or N×K).
 template <typename TA, typename TB, typename TC>
-void mmCore(const TA* a, const TB* b, TC* y, int64_t m, int64_t k, int64_t n, bool ta, bool tb, TC azp,
-            const std::vector<TC>& bzp) {
+void mmCore(const TA* a, const TB* b, TC* y, int64_t m, int64_t k, int64_t n, bool ta, bool tb,
+            const std::vector<TC>& azp, const std::vector<TC>& bzp) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t p = 0; p < k; ++p) {
-      const TC av = static_cast<TC>(ta ? a[p * m + i] : a[i * k + p]) - azp;
+      const TC av = static_cast<TC>(ta ? a[p * m + i] : a[i * k + p]) - azp[azp.size() == 1 ? 0 : i];
       TC* row = y + i * n;
       if (tb) {
         for (int64_t j = 0; j < n; ++j) row[j] += av * (static_cast<TC>(b[j * k + p]) - bzp[j]);
@@ -27,7 +27,7 @@ void mmCore(const TA* a, const TB* b, TC* y, int64_t m, int64_t k, int64_t n, bo
 
 /// The numpy matmul of inputs ia and ib into an accumulator tensor of dtype TC.
 template <typename TC>
-Status batchedMatmul(Ctx& c, int ia, int ib, TC azp, const std::vector<TC>& bzpIn, Tensor& y) {
+Status batchedMatmul(Ctx& c, int ia, int ib, const std::vector<TC>& azp, const std::vector<TC>& bzpIn, Tensor& y) {
   Shape sa = c.in(ia).shape(), sb = c.in(ib).shape();
   if (sa.empty() || sb.empty()) return c.fail("MatMul inputs must have rank at least 1");
   const bool vecA = sa.size() == 1, vecB = sb.size() == 1;
@@ -45,6 +45,7 @@ Status batchedMatmul(Ctx& c, int ia, int ib, TC azp, const std::vector<TC>& bzpI
   y = Tensor(dtypeOf<TC>(), outShape);
   std::vector<TC> bzp = bzpIn.size() == 1 ? std::vector<TC>(n, bzpIn[0]) : bzpIn;
   if (static_cast<int64_t>(bzp.size()) != n) return c.fail("b zero point has " + std::to_string(bzp.size()) + " values");
+  if (azp.size() != 1 && static_cast<int64_t>(azp.size()) != m) return c.fail("a zero point has " + std::to_string(azp.size()) + " values");
   const int64_t nb = support::shapeElements(batch);
   const Shape stA = stridesOf(ba), stB = stridesOf(bb), stO = stridesOf(batch);
   visitDType(c.in(ia).dtype(), [&](auto ta) {
@@ -80,7 +81,7 @@ Status gemm(const GemmAttrs& g, Ctx& c) {
                   " do not agree");
   Tensor y(DType::kFloat32, {m, n});
   float* o = y.data<float>();
-  mmCore<float, float, float>(a.data<float>(), b.data<float>(), o, m, k, n, g.transA, g.transB, 0.0f,
+  mmCore<float, float, float>(a.data<float>(), b.data<float>(), o, m, k, n, g.transA, g.transB, {0.0f},
                               std::vector<float>(n, 0.0f));
   for (int64_t i = 0; i < m * n; ++i) o[i] *= g.alpha;
   if (c.has(2)) {
@@ -104,20 +105,26 @@ Status qlinearMatmul(Ctx& c) {
   ACCELC_TRY(c.expectType(0, {DType::kInt8, DType::kUint8}));
   ACCELC_TRY(c.expectType(3, {DType::kInt8, DType::kUint8}));
   const Tensor& bs = c.in(4);
-  std::vector<int32_t> bzp;
+  std::vector<int32_t> azp, bzp;
+  for (int64_t j = 0; j < c.in(2).numel(); ++j) azp.push_back(static_cast<int32_t>(c.in(2).intAt(j)));
   for (int64_t j = 0; j < c.in(5).numel(); ++j) bzp.push_back(static_cast<int32_t>(c.in(5).intAt(j)));
   Tensor acc;
-  ACCELC_TRY(batchedMatmul<int32_t>(c, 0, 3, static_cast<int32_t>(c.in(2).intAt(0)), bzp, acc));
-  const float as = static_cast<float>(c.in(1).at(0)), ys = static_cast<float>(c.in(6).at(0));
+  ACCELC_TRY(batchedMatmul<int32_t>(c, 0, 3, azp, bzp, acc));
+  if (acc.rank() < 1 || (bs.numel() != 1 && bs.numel() != acc.dim(-1)) ||
+      (c.in(1).numel() != 1 && (acc.rank() < 2 || c.in(1).numel() != acc.dim(-2))))
+    return c.fail("QLinearMatMul scales do not match the output's rows and columns");
+  const float ys = static_cast<float>(c.in(6).at(0));
+  const int64_t rows = acc.rank() >= 2 ? acc.dim(-2) : 1;
   const int32_t yzp = static_cast<int32_t>(c.in(7).intAt(0));
   const DType yt = c.in(7).dtype();
   const int32_t lo = yt == DType::kUint8 ? 0 : -128, hi = yt == DType::kUint8 ? 255 : 127;
   const int64_t n = acc.dim(-1);
   Tensor out(yt, acc.shape());
   for (int64_t i = 0; i < acc.numel(); ++i) {
+    const float as = static_cast<float>(c.in(1).at(c.in(1).numel() == 1 ? 0 : (i / n) % rows));
     const float mult = as * static_cast<float>(bs.at(bs.numel() == 1 ? 0 : i % n)) / ys;
-    const int32_t q = static_cast<int32_t>(std::nearbyint(static_cast<float>(acc.data<int32_t>()[i]) * mult)) + yzp;
-    out.bytes()[i] = static_cast<uint8_t>(std::min(std::max(q, lo), hi));
+    const float r = std::nearbyint(static_cast<float>(acc.data<int32_t>()[i]) * mult) + static_cast<float>(yzp);
+    out.bytes()[i] = static_cast<uint8_t>(std::isnan(r) ? yzp : r < lo ? lo : r > hi ? hi : static_cast<int32_t>(r));
   }
   c.out(0) = std::move(out);
   return Status::ok();
@@ -136,12 +143,17 @@ Status matmul(OpKind k, const GemmAttrs& a, Ctx& c) {
       bzp.clear();
       for (int64_t j = 0; j < c.in(3).numel(); ++j) bzp.push_back(static_cast<int32_t>(c.in(3).intAt(j)));
     }
-    return batchedMatmul<int32_t>(c, 0, 1, c.has(2) ? static_cast<int32_t>(c.in(2).intAt(0)) : 0, bzp, c.out(0));
+    std::vector<int32_t> azp{0};
+    if (c.has(2)) {
+      azp.clear();
+      for (int64_t j = 0; j < c.in(2).numel(); ++j) azp.push_back(static_cast<int32_t>(c.in(2).intAt(j)));
+    }
+    return batchedMatmul<int32_t>(c, 0, 1, azp, bzp, c.out(0));
   }
   if (c.in(0).dtype() != c.in(1).dtype()) return c.fail("MatMul inputs have different dtypes");
-  if (c.in(0).dtype() == DType::kFloat32) return batchedMatmul<float>(c, 0, 1, 0.0f, {0.0f}, c.out(0));
-  if (c.in(0).dtype() == DType::kInt32) return batchedMatmul<int32_t>(c, 0, 1, 0, {0}, c.out(0));
-  if (c.in(0).dtype() == DType::kInt64) return batchedMatmul<int64_t>(c, 0, 1, 0, {0}, c.out(0));
+  if (c.in(0).dtype() == DType::kFloat32) return batchedMatmul<float>(c, 0, 1, {0.0f}, {0.0f}, c.out(0));
+  if (c.in(0).dtype() == DType::kInt32) return batchedMatmul<int32_t>(c, 0, 1, {0}, {0}, c.out(0));
+  if (c.in(0).dtype() == DType::kInt64) return batchedMatmul<int64_t>(c, 0, 1, {0}, {0}, c.out(0));
   return c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64});
 }
 

@@ -13,6 +13,7 @@ Status batchNorm(const NormAttrs& a, Ctx& c) {
   for (int i = 0; i < 5; ++i) ACCELC_TRY(c.expectType(i, {DType::kFloat32}));
   const Tensor& x = c.in(0);
   if (x.rank() < 2) return c.fail("BatchNormalization needs rank >= 2");
+  if (c.outputs() > 1 && !a.trainingMode) return c.fail("BatchNormalization's extra outputs exist only in training mode");
   const int64_t n = x.dim(0), ch = x.dim(1), inner = x.numel() / std::max<int64_t>(n * ch, 1);
   for (int i = 1; i < 5; ++i)
     if (c.in(i).numel() != ch) return c.fail("BatchNormalization input " + std::to_string(i) + " must have " + std::to_string(ch) + " values");
@@ -53,9 +54,8 @@ Status layerNorm(const NormAttrs& a, Ctx& c) {
   const Tensor& x = c.in(0);
   int64_t axis = a.axis;
   if (!normAxis(axis, x.rank())) return c.fail("LayerNormalization axis out of range");
-  int64_t outer = 1;
-  for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
-  const int64_t inner = outer ? x.numel() / outer : 0;
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < x.rank(); ++i) (i < axis ? outer : inner) *= x.dim(i);
   if (c.in(1).numel() != inner || (c.has(2) && c.in(2).numel() != inner))
     return c.fail("LayerNormalization scale and bias must have " + std::to_string(inner) + " values");
   Tensor out(DType::kFloat32, x.shape());
@@ -122,6 +122,10 @@ Status softmax(const SoftmaxAttrs& a, Ctx& c) {
   int64_t outer = 1, n = 1, inner = 1;  // legacy: 2-D at axis; else along one axis
   for (int64_t i = 0; i < x.rank(); ++i) (i < axis ? outer : i == axis || a.legacy ? n : inner) *= x.dim(i);
   Tensor out(DType::kFloat32, x.shape());
+  if (n == 0) {
+    c.out(0) = std::move(out);
+    return Status::ok();
+  }
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t j = 0; j < inner; ++j) {
       const float* src = x.data<float>() + o * n * inner + j;

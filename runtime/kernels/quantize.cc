@@ -34,6 +34,7 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
   AxisIndex ix;
   ACCELC_TRY(axisIndex(x, scale, a.axis, c, ix));
   const bool hasZp = c.has(2);
+  if (hasZp && c.in(2).numel() != scale.numel()) return c.fail("zero point and scale differ in size");
   if (k == OpKind::kDequantizeLinear) {
     ACCELC_TRY(c.expectType(0, {DType::kInt8, DType::kUint8, DType::kInt32}));
     Tensor out(DType::kFloat32, x.shape());
@@ -55,7 +56,7 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
     const double zp = hasZp ? c.in(2).at(s) : 0.0;
     const float q = static_cast<float>(x.at(i)) / scale.data<float>()[s];
     const double v = std::nearbyint(q) + zp;  // the default rounding mode: half to even
-    const double clamped = v < lo ? lo : v > hi ? hi : v;
+    const double clamped = std::isnan(v) ? std::max(lo, std::min(hi, zp)) : v < lo ? lo : v > hi ? hi : v;
     out.bytes()[i] = static_cast<uint8_t>(static_cast<int>(clamped));
   }
   out.quant.scale.assign(scale.data<float>(), scale.data<float>() + scale.numel());

@@ -26,6 +26,7 @@ Status reshape(const ReshapeAttrs& a, Ctx& c) {
       if (static_cast<int64_t>(i) >= x.rank()) return c.fail("Reshape copies dimension " + std::to_string(i) + " that the input lacks");
       want[i] = x.dim(static_cast<int64_t>(i));
     }
+    if (want[i] < -1) return c.fail("Reshape dimension " + std::to_string(want[i]) + " is negative");
     if (want[i] == -1) {
       if (infer >= 0) return c.fail("Reshape has more than one -1");
       infer = static_cast<int64_t>(i);
@@ -139,7 +140,10 @@ Status split(const SplitAttrs& a, Ctx& c) {
     sizes.assign(n, x.dim(axis) / n);
   }
   int64_t total = 0;
-  for (int64_t s : sizes) total += s;
+  for (int64_t s : sizes) {
+    if (s < 0) return c.fail("Split sizes must not be negative");
+    total += s;
+  }
   if (static_cast<int64_t>(sizes.size()) != n || total != x.dim(axis))
     return c.fail("Split sizes do not add up to " + std::to_string(x.dim(axis)));
   int64_t at = 0;
@@ -172,7 +176,7 @@ Status slice(Ctx& c) {
     auto clampIdx = [&](int64_t v, bool isEnd) {  // ONNX: negative steps clamp starts to [0, d-1], ends to [-1, d-1]
       if (v < 0) v += d;
       if (s > 0) return std::clamp<int64_t>(v, 0, d);
-      return std::clamp<int64_t>(v, isEnd ? -1 : 0, d - 1);
+      return d == 0 ? int64_t{isEnd ? -1 : 0} : std::clamp<int64_t>(v, isEnd ? -1 : 0, d - 1);
     };
     const int64_t b = clampIdx(starts[i], false), e = clampIdx(ends[i], true);
     begin[ax] = b, step[ax] = s;
@@ -240,7 +244,11 @@ Status shapeOp(OpKind k, const Attrs& a, Ctx& c) {
     const Tensor& v = std::get<ConstantAttrs>(a).value;
     const Tensor fill = v.bytes().empty() ? Tensor(DType::kFloat32, {}) : v;
     if (fill.numel() != 1) return c.fail("ConstantOfShape value must hold one element");
-    Tensor out(fill.dtype(), intsOf(c.in(0)));
+    const Ints dims = intsOf(c.in(0));
+    for (int64_t d : dims)
+      if (d < 0) return c.fail("ConstantOfShape dimensions must not be negative");
+    if (!support::checkedShapeElements(dims)) return c.fail("ConstantOfShape output is too large");
+    Tensor out(fill.dtype(), dims);
     const size_t eb = fill.bytes().size();
     for (int64_t i = 0; i < out.numel(); ++i) std::memcpy(&out.bytes()[i * eb], fill.bytes().data(), eb);
     c.out(0) = std::move(out);
@@ -255,10 +263,10 @@ Status shapeOp(OpKind k, const Attrs& a, Ctx& c) {
   int64_t axis = std::get<AxisAttrs>(a).axis;
   if (axis < 0) axis += x.rank();
   if (axis < 0 || axis > x.rank()) return c.fail("Flatten axis out of range");
-  int64_t outer = 1;
-  for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < x.rank(); ++i) (i < axis ? outer : inner) *= x.dim(i);
   c.out(0) = x;
-  c.out(0).reshape({outer, outer ? x.numel() / outer : 0});
+  c.out(0).reshape({outer, inner});
   return Status::ok();
 }
 
