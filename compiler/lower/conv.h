@@ -1,0 +1,74 @@
+// compiler/lower/conv.h — one int8 convolution (QConv, or QGemm as a 1×1
+// convolution over a row of pixels) on the accelerator: its schedule, the
+// loop IR it lowers to, and its packed constants.
+//
+// Data layouts (runtime/layout.h): the input and output are blocked and
+// bordered, so the kernel never pads; weights are packed as [MB][KH][CB][KW]
+// entries of block_out × block_in int8; the per-channel bias, multiplier and
+// shift as [MB][3] accumulator entries. A tile is `tileRows` output rows of one
+// output-channel block; its reduction runs over chunks of `chunkBlocks` input
+// channel blocks, each double-buffered in the input and weight buffers while
+// the accumulator and output buffers alternate per tile. The accumulator rows
+// of a tile are initialized to the bias, reduced by one GEMM per chunk, then
+// requantized by ALU mulq (per-channel multiplier row), shrr (shift row), add
+// (zero point), max/min (clamp), and stored.
+#ifndef ACCELC_COMPILER_LOWER_CONV_H_
+#define ACCELC_COMPILER_LOWER_CONV_H_
+
+#include <string>
+#include <vector>
+
+#include "compiler/lower/loop_ir.h"
+#include "hwspec/hwspec.h"
+#include "runtime/attrs.h"
+#include "runtime/layout.h"
+#include "runtime/tensor.h"
+#include "support/status.h"
+
+namespace accelc::compiler::lower {
+
+/// A convolution to run on the accelerator.
+struct ConvLayer {
+  std::string name;               ///< layer name (for errors and labels)
+  runtime::BlockedLayout x, y;    ///< input and output layouts (borders >= pads)
+  int64_t m = 1, kh = 1, kw = 1;  ///< output channels, kernel
+  int64_t sh = 1, sw = 1;         ///< strides
+  int64_t pt = 0, pl = 0;         ///< top and left padding (bottom/right follow from oh, ow)
+  int64_t oh = 1, ow = 1;         ///< output size
+  int64_t zeroPoint = 0, lo = -128, hi = 127;  ///< requantization output
+  runtime::Tensor weight;         ///< int8 [M, C, KH, KW]
+  std::vector<int32_t> bias, mult, shift;  ///< per output channel
+};
+
+/// How a convolution is tiled.
+struct ConvSchedule {
+  int64_t tileRows = 1;     ///< output rows per tile
+  int64_t chunkBlocks = 1;  ///< input channel blocks per reduction chunk (divides CB)
+  int64_t cycles = 0;       ///< estimated cycles (docs/microarchitecture.md formulas)
+  std::string why;          ///< how it was chosen, for --report
+};
+
+/// Byte addresses of everything the kernel touches in DRAM.
+struct ConvAddrs {
+  uint64_t x = 0, y = 0, weights = 0, params = 0;
+};
+
+/// Checks a schedule against the hardware: every buffer (halves when double
+/// buffered), the micro-op buffer, and the hazard padding. Errors name the
+/// layer and the buffer.
+support::Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw);
+/// The legal schedule with the lowest estimated cycles, or an error naming the
+/// layer and the buffer that no tiling fits.
+support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec::HwSpec& hw);
+/// The loop IR of `l` under `s`.
+Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw, const ConvAddrs& a);
+/// Weights as [MB][KH][CB][KW] entries.
+std::vector<uint8_t> packConvWeights(const ConvLayer& l, const hwspec::HwSpec& hw);
+/// Bias, multiplier and shift as [MB][3] accumulator entries.
+std::vector<uint8_t> packConvParams(const ConvLayer& l, const hwspec::HwSpec& hw);
+/// MACs of the layer (true channels, no padding).
+int64_t convMacs(const ConvLayer& l);
+
+}  // namespace accelc::compiler::lower
+
+#endif  // ACCELC_COMPILER_LOWER_CONV_H_

@@ -1,0 +1,49 @@
+// runtime/layout.h — the blocked activation layout the accelerator reads and writes.
+//
+// An int8 tensor [N, C, H, W] is stored as [N][Hp][CB][Wp] entries of `block`
+// bytes: CB = ceil(C / block) channel blocks, and a border of (top, left,
+// bottom, right) entries around every image so that a convolution reading it
+// needs no padding of its own (Hp = top + H + bottom, Wp = left + W + right).
+// Entry (n, h, cb, w) holds channels cb·block .. cb·block + block - 1 of pixel
+// (h - top, w - left); the border and the channels past C hold `fill` (the
+// tensor's zero point: what padding stands for). Host steps pack and unpack.
+#ifndef ACCELC_RUNTIME_LAYOUT_H_
+#define ACCELC_RUNTIME_LAYOUT_H_
+
+#include <cstdint>
+
+#include "runtime/tensor.h"
+
+namespace accelc::runtime {
+
+/// A blocked, bordered layout of an [N, C, H, W] int8 tensor.
+struct BlockedLayout {
+  int64_t n = 1, c = 1, h = 1, w = 1;               ///< logical shape
+  int64_t block = 1;                                ///< channels per entry
+  int64_t top = 0, left = 0, bottom = 0, right = 0; ///< border, in entries
+  int8_t fill = 0;                                  ///< border and padding-channel value
+
+  int64_t blocks() const { return (c + block - 1) / block; }
+  int64_t rows() const { return top + h + bottom; }   ///< Hp
+  int64_t cols() const { return left + w + right; }   ///< Wp
+  /// Entries of the whole tensor.
+  int64_t entries() const { return n * rows() * blocks() * cols(); }
+  int64_t bytes() const { return entries() * block; }
+  /// Entry index of (image, padded row, channel block, padded column).
+  int64_t entry(int64_t img, int64_t row, int64_t cb, int64_t col) const {
+    return ((img * rows() + row) * blocks() + cb) * cols() + col;
+  }
+  bool operator==(const BlockedLayout& o) const {
+    return n == o.n && c == o.c && h == o.h && w == o.w && block == o.block && top == o.top && left == o.left &&
+           bottom == o.bottom && right == o.right && fill == o.fill;
+  }
+};
+
+/// Packs an int8 [N, C, H, W] tensor into `l` (bytes() bytes).
+std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l);
+/// Unpacks bytes in layout `l` into an int8 [N, C, H, W] tensor.
+Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l);
+
+}  // namespace accelc::runtime
+
+#endif  // ACCELC_RUNTIME_LAYOUT_H_

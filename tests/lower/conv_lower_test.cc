@@ -1,0 +1,195 @@
+// tests/lower/conv_lower_test.cc — random convolutions and dense layers lowered
+// to each preset, run on fsim, and compared bit for bit with the reference
+// QConv kernel; golden loop IR for one conv and one dense layer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "compiler/lower/codegen.h"
+#include "compiler/lower/conv.h"
+#include "runtime/ops.h"
+#include "simulator/functional/fsim.h"
+#include "tests/test_util.h"
+
+namespace accelc::compiler::lower {
+namespace {
+
+using runtime::Tensor;
+using support::DType;
+
+/// A random layer: shapes from the arguments, data and requantization random.
+ConvLayer randomLayer(const hwspec::HwSpec& hw, uint64_t seed, int64_t c, int64_t m, int64_t h, int64_t w, int64_t k,
+                      int64_t stride, int64_t pad) {
+  std::mt19937_64 g(seed);
+  ConvLayer l;
+  l.name = "conv" + std::to_string(seed);
+  l.m = m, l.kh = l.kw = k, l.sh = l.sw = stride, l.pt = l.pl = pad;
+  l.oh = (h + 2 * pad - k) / stride + 1, l.ow = (w + 2 * pad - k) / stride + 1;
+  const int8_t zx = static_cast<int8_t>(static_cast<int>(g() % 21) - 10);
+  const int64_t needB = std::max<int64_t>(0, (l.oh - 1) * stride + k - pad - h);
+  const int64_t needR = std::max<int64_t>(0, (l.ow - 1) * stride + k - pad - w);
+  l.x = {1, c, h, w, hw.blockIn, pad, pad, needB, needR, zx};
+  l.y = {1, m, l.oh, l.ow, hw.blockOut, static_cast<int64_t>(g() % 2), 1, 0, static_cast<int64_t>(g() % 2), 0};
+  l.weight = Tensor(DType::kInt8, {m, c, k, k});
+  for (uint8_t& b : l.weight.bytes()) b = static_cast<uint8_t>(g());
+  for (int64_t i = 0; i < m; ++i) {
+    l.bias.push_back(static_cast<int32_t>(g() % 20001) - 10000);
+    l.mult.push_back(static_cast<int32_t>((1u << 30) + g() % (1u << 30)));
+    // About 40 output steps per standard deviation of the accumulator: outputs use the int8 range.
+    const double spread = 5476.0 * std::sqrt(static_cast<double>(c * k * k)) * 0.75 / 40.0;
+    l.shift.push_back(static_cast<int32_t>(std::max(0.0, std::round(std::log2(spread))) + g() % 2));
+  }
+  l.zeroPoint = static_cast<int64_t>(g() % 11) - 5;
+  l.lo = g() % 2 ? l.zeroPoint : -128;
+  l.hi = g() % 3 ? 127 : 100;
+  return l;
+}
+
+/// QConv on the reference kernel.
+Tensor reference(const ConvLayer& l, const Tensor& x) {
+  runtime::QConvAttrs a;
+  a.strides = {l.sh, l.sw};
+  const int64_t pb = (l.oh - 1) * l.sh + l.kh - l.pt - l.x.h, pr = (l.ow - 1) * l.sw + l.kw - l.pl - l.x.w;
+  a.pads = {l.pt, l.pl, std::max<int64_t>(pb, 0), std::max<int64_t>(pr, 0)};
+  a.padValue = l.x.fill, a.zeroPoint = l.zeroPoint, a.lo = l.lo, a.hi = l.hi;
+  Tensor b = Tensor::of<int32_t>({l.m}, l.bias), mu = Tensor::of<int32_t>({l.m}, l.mult),
+         sh = Tensor::of<int32_t>({l.m}, l.shift);
+  std::vector<Tensor> out(1);
+  support::Status s = runtime::runOp(runtime::OpKind::kQConv, a, {&x, &l.weight, &b, &mu, &sh}, out,
+                                     support::Location::node("test", l.name));
+  EXPECT_TRUE(s.isOk()) << s.str();
+  return out[0];
+}
+
+/// The layer compiled for `t`, run on fsim on `x`.
+support::Expected<Tensor> onFsim(const ConvLayer& l, const isa::Target& t, const Tensor& x, bool serialize = false,
+                                 std::optional<ConvSchedule> forced = std::nullopt) {
+  ConvSchedule s;
+  if (forced) {
+    ACCELC_TRY(checkSchedule(l, *forced, t.spec));
+    s = *forced;
+  } else {
+    ACCELC_ASSIGN_OR_RETURN(s, chooseSchedule(l, t.spec));
+  }
+  std::vector<uint8_t> wp = packConvWeights(l, t.spec), pp = packConvParams(l, t.spec);
+  auto align = [](uint64_t v) { return (v + 4095) / 4096 * 4096; };
+  ConvAddrs a;
+  a.x = 0;
+  a.y = align(l.x.bytes());
+  a.weights = align(a.y + l.y.bytes());
+  a.params = align(a.weights + wp.size());
+  Kernel k = lowerConv(l, s, t.spec, a);
+  CodegenPlacement at{align(a.params + pp.size()), 0};
+  at.text = align(at.uops + k.uops.size() * t.uopBytes());
+  isa::ProgramBuilder b(t);
+  b.symbol({"x", isa::SymbolRole::kInput, a.x, DType::kInt8, {l.x.bytes()}});
+  b.symbol({"y", isa::SymbolRole::kOutput, a.y, DType::kInt8, {l.y.bytes()}});
+  b.symbol({"weights", isa::SymbolRole::kConst, a.weights, DType::kInt8, {static_cast<int64_t>(wp.size())}}, wp);
+  b.symbol({"params", isa::SymbolRole::kConst, a.params, DType::kInt8, {static_cast<int64_t>(pp.size())}}, pp);
+  ACCELC_TRY(emitKernel(k, t, at, serialize, b));
+  ACCELC_ASSIGN_OR_RETURN(isa::Program p, b.finish(l.name + ".bin"));
+  simulator::FunctionalSim sim(t);
+  ACCELC_TRY(sim.loadProgram(p));
+  std::vector<uint8_t> xp = runtime::packBlocked(x, l.x), yp(static_cast<size_t>(l.y.bytes()), 0);
+  ACCELC_TRY(sim.write(a.x, xp.data(), xp.size()));
+  ACCELC_TRY(sim.write(a.y, yp.data(), yp.size()));
+  ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, l.name + ".bin"));
+  EXPECT_EQ(c.macs / static_cast<uint64_t>(convMacs(l)) >= 1, true);
+  ACCELC_TRY(sim.read(a.y, yp.data(), yp.size()));
+  return runtime::unpackBlocked(yp.data(), l.y);
+}
+
+Tensor randomInput(const ConvLayer& l, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  Tensor x(DType::kInt8, {1, l.x.c, l.x.h, l.x.w});
+  for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(g());
+  return x;
+}
+
+class ConvLowerTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ConvLowerTest, RandomConvolutionsAreBitExactOnFsim) {
+  isa::Target t = testing::presetTarget(GetParam());
+  const int64_t bi = t.spec.blockIn;
+  struct Shape {
+    int64_t c, m, h, w, k, stride, pad;
+  };
+  const Shape shapes[] = {{bi, bi, 6, 6, 3, 1, 1},          {2 * bi, bi, 7, 5, 3, 2, 1},  {bi + 3, 2 * bi + 1, 5, 6, 1, 1, 0},
+                          {3, bi - 1, 9, 9, 5, 2, 2},       {bi, bi, 8, 8, 7, 1, 3},      {3 * bi, bi, 4, 4, 3, 1, 0},
+                          {bi / 2 + 1, 5, 11, 3, 3, 2, 0}};
+  uint64_t seed = 1;
+  for (const Shape& s : shapes) {
+    ConvLayer l = randomLayer(t.spec, seed, s.c, s.m, s.h, s.w, s.k, s.stride, s.pad);
+    Tensor x = randomInput(l, seed + 100);
+    auto got = onFsim(l, t, x);
+    ASSERT_TRUE(got.isOk()) << got.diag().str();
+    Tensor want = reference(l, x);
+    std::set<uint8_t> distinct(want.bytes().begin(), want.bytes().end());
+    EXPECT_GT(distinct.size(), 8u) << "a degenerate layer tests little";
+    EXPECT_EQ(got->bytes(), want.bytes()) << GetParam() << " layer " << seed << " c" << s.c << " m" << s.m << " " << s.h
+                                          << "x" << s.w << " k" << s.k << " s" << s.stride << " p" << s.pad;
+    ++seed;
+  }
+}
+
+TEST_P(ConvLowerTest, DenseLayersAreBitExactOnFsim) {
+  isa::Target t = testing::presetTarget(GetParam());
+  // A dense layer y[n] = W x[n] is a 1×1 convolution over a row of n pixels.
+  for (int64_t n : {1, 3}) {
+    ConvLayer l = randomLayer(t.spec, 50 + n, 2 * t.spec.blockIn + 5, 10, 1, n, 1, 1, 0);
+    Tensor x = randomInput(l, 77);
+    auto got = onFsim(l, t, x);
+    ASSERT_TRUE(got.isOk()) << got.diag().str();
+    EXPECT_EQ(got->bytes(), reference(l, x).bytes()) << "batch " << n;
+  }
+}
+
+TEST_P(ConvLowerTest, SerializedProgramsComputeTheSame) {
+  isa::Target t = testing::presetTarget(GetParam());
+  ConvLayer l = randomLayer(t.spec, 9, t.spec.blockIn, t.spec.blockOut, 6, 6, 3, 1, 1);
+  Tensor x = randomInput(l, 9);
+  auto a = onFsim(l, t, x, false), b = onFsim(l, t, x, true);
+  ASSERT_TRUE(a.isOk() && b.isOk()) << (a ? b.diag().str() : a.diag().str());
+  EXPECT_EQ(a->bytes(), b->bytes());
+}
+
+TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
+  isa::Target t = testing::presetTarget(GetParam());
+  ConvLayer l = randomLayer(t.spec, 21, 4 * t.spec.blockIn, 2 * t.spec.blockOut + 3, 7, 6, 3, 1, 1);
+  Tensor x = randomInput(l, 21);
+  const Tensor want = reference(l, x);
+  for (ConvSchedule s : {ConvSchedule{1, 1, 0, ""}, ConvSchedule{2, 2, 0, ""}, ConvSchedule{3, 1, 0, ""}}) {
+    auto got = onFsim(l, t, x, false, s);
+    ASSERT_TRUE(got.isOk()) << got.diag().str();
+    EXPECT_EQ(got->bytes(), want.bytes()) << s.tileRows << " rows, " << s.chunkBlocks << " blocks per chunk";
+  }
+}
+
+ACCELC_INSTANTIATE_FOR_PRESETS(ConvLowerTest);
+
+TEST(ConvLowerGolden, LoopIrOfAConvAndADenseLayer) {
+  isa::Target t = testing::presetTarget("vta-default");
+  ConvLayer conv = randomLayer(t.spec, 5, 32, 16, 6, 6, 3, 1, 1);
+  conv.name = "conv";
+  ConvAddrs a{0, 8192, 16384, 65536};
+  std::string text = printKernel(lowerConv(conv, ConvSchedule{4, 1, 0, ""}, t.spec, a));
+  ConvLayer dense = randomLayer(t.spec, 6, 256, 10, 1, 1, 1, 1, 0);
+  dense.name = "dense";
+  text += printKernel(lowerConv(dense, ConvSchedule{1, 16, 0, ""}, t.spec, a));
+  testing::expectGolden("lower/conv_and_dense.loop.txt", text);
+}
+
+TEST(ConvLowerErrors, ALayerThatFitsNoTilingNamesTheBuffer) {
+  isa::Target t = testing::presetTarget("tiny");
+  ConvLayer l = randomLayer(t.spec, 3, 4, 4, 40, 40, 7, 1, 3);  // 46-entry-wide rows of 7x7 windows
+  l.name = "big";
+  auto s = chooseSchedule(l, t.spec);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_EQ(s.diag().str(), "big:big: error: no legal tiling: the input buffer needs 644 entries for this layer "
+                            "(double-buffered) but has 256");
+}
+
+}  // namespace
+}  // namespace accelc::compiler::lower
