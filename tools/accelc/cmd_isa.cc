@@ -61,10 +61,14 @@ void registerAsm(CLI::App& app, int& rc) {
 }
 
 void registerDisasm(CLI::App& app, int& rc) {
-  auto* cmd = app.add_subcommand("disasm", "Print a program as assembly that reassembles to the same bytes");
+  auto* cmd = app.add_subcommand("disasm", "Print a program as assembly that reassembles to the same bytes (or every step of a bundle)");
   auto in = std::make_shared<std::string>();
   cmd->add_option("input", *in, "program file")->required();
   cmd->callback([in, &rc] {
+    if (in->size() > 4 && in->compare(in->size() - 4, 4, ".acx") == 0) {
+      rc = report(disasmBundle(*in));
+      return;
+    }
     auto p = isa::loadProgramFile(*in);
     if (!p) {
       rc = report(p.status());

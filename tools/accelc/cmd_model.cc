@@ -133,12 +133,26 @@ void registerImport(CLI::App& app, int& rc) {
 void registerRun(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("run", "Run an ONNX model on an engine and write its outputs as .npy");
   auto a = std::make_shared<RunArgs>();
-  cmd->add_option("model", a->model, "ONNX model file")->required();
-  cmd->add_option("--engine", a->engine, "engine to run")->check(CLI::IsMember({"ref"}))->capture_default_str();
+  cmd->add_option("model", a->model, "ONNX model (.onnx) or compiled bundle (.acx)")->required();
+  cmd->add_option("--engine", a->engine, "engine: ref (reference), or fsim for a bundle")
+      ->check(CLI::IsMember({"ref", "fsim"}))
+      ->capture_default_str();
   cmd->add_option("--input", a->inputs, "NAME=FILE.npy, one per model input");
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_option("--output", a->outDir, "directory for one NAME.npy per model output");
-  cmd->callback([a, &rc] { rc = report(runModel(*a)); });
+  cmd->callback([a, &rc] {
+    const bool bundle = a->model.size() > 4 && a->model.compare(a->model.size() - 4, 4, ".acx") == 0;
+    if (bundle) {
+      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir));
+      return;
+    }
+    if (a->engine != "ref") {
+      rc = report(support::error(support::Location::file(a->model),
+                                 "--engine " + a->engine + " runs a compiled bundle: `accelc compile` the model first"));
+      return;
+    }
+    rc = report(runModel(*a));
+  });
 }
 
 void registerOpt(CLI::App& app, int& rc) {

@@ -21,6 +21,13 @@ void registerSim(CLI::App& app, int& rc);
 void registerImport(CLI::App& app, int& rc);
 void registerRun(CLI::App& app, int& rc);
 void registerOpt(CLI::App& app, int& rc);
+void registerCompile(CLI::App& app, int& rc);
+void registerReport(CLI::App& app, int& rc);
+/// Runs a bundle (.acx) on `engine` ("fsim" or "ref").
+support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
+                          const std::string& outDir);
+/// Prints every step of a bundle, programs disassembled.
+support::Status disasmBundle(const std::string& path);
 
 /// Prints a failed status to stderr and returns 1; 0 when ok.
 int report(const support::Status& s);

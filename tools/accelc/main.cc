@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   accelc::tools::registerImport(app, rc);
   accelc::tools::registerRun(app, rc);
   accelc::tools::registerOpt(app, rc);
+  accelc::tools::registerCompile(app, rc);
+  accelc::tools::registerReport(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

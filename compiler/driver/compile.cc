@@ -1,0 +1,409 @@
+// compiler/driver/compile.cc — partitioning, the DRAM plan, lowering, the bundle.
+#include "compiler/driver/compile.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "compiler/frontend/onnx_import.h"
+#include "compiler/graph/graph_text.h"
+#include "compiler/lower/codegen.h"
+#include "compiler/lower/conv.h"
+#include "compiler/passes/passes.h"
+#include "compiler/passes/rewrite.h"
+#include "compiler/quant/quantize.h"
+#include "support/npy.h"
+
+namespace accelc::compiler {
+
+using hwspec::BufferKind;
+using runtime::BlockedLayout;
+using runtime::Step;
+using runtime::TensorSlot;
+using support::error;
+using support::Expected;
+using support::Location;
+using support::Status;
+
+namespace {
+
+/// How a value is stored: plain row-major, blocked for convolutions, or blocked as a row of pixels (dense).
+enum class Storage { kPlain = 0, kConv = 1, kDense = 2 };
+
+/// Everything the compiler decides about one integer graph.
+class Compiler {
+ public:
+  Compiler(const Graph& g, const isa::Target& t, bool serialize, std::vector<std::string>* log)
+      : g_(g), t_(t), hw_(t.spec), serialize_(serialize), log_(log) {}
+  Expected<runtime::Bundle> run();
+
+ private:
+  void say(const std::string& s) {
+    if (log_) log_->push_back(s);
+  }
+  Expected<lower::ConvLayer> layerOf(const Node& n, const Shape& borders) const;
+  void partition();
+  void borders();
+  Expected<int> ensure(int value, Storage s);
+  int slotFor(int value, Storage s);
+  BlockedLayout layoutFor(int value, Storage s) const;
+  Status steps();
+  Status plan();
+  Status programs();
+  uint64_t alloc(uint64_t bytes) {
+    const uint64_t at = cursor_;
+    cursor_ = (cursor_ + bytes + align_ - 1) / align_ * align_;
+    return at;
+  }
+
+  const Graph& g_;
+  const isa::Target& t_;
+  const hwspec::HwSpec& hw_;
+  bool serialize_;
+  std::vector<std::string>* log_;
+  runtime::Bundle b_;
+  std::vector<bool> accel_;                       ///< per node: runs on the accelerator
+  std::vector<std::string> why_;                  ///< per node: why it runs where it runs
+  std::vector<lower::ConvSchedule> sched_;        ///< per accelerator node
+  std::vector<Shape> border_;                     ///< per value: conv border (top, left, bottom, right)
+  std::map<std::pair<int, int>, int> slots_;      ///< (value, storage) -> tensor slot
+  std::vector<int> stepNode_;                     ///< per step: its node (-1 for pack/unpack)
+  uint64_t cursor_ = 0, align_ = 64;              ///< DRAM allocation
+};
+
+/// Pads needed to produce oh×ow outputs: (top, left, bottom, right).
+Shape padsOf(const runtime::QConvAttrs& a) {
+  return a.pads.empty() ? Shape{0, 0, 0, 0} : Shape(a.pads.begin(), a.pads.end());
+}
+
+Expected<lower::ConvLayer> Compiler::layerOf(const Node& n, const Shape& bx) const {
+  const auto& a = std::get<runtime::QConvAttrs>(n.attrs);
+  const Value &x = g_.values[n.inputs[0]], &y = g_.values[n.outputs[0]];
+  lower::ConvLayer l;
+  l.name = n.name;
+  l.weight = *g_.values[n.inputs[1]].constant;
+  for (int i = 2; i < 5; ++i)
+    if (!g_.values[n.inputs[i]].constant) return error(g_.loc(n), "bias, multiplier and shift must be constants");
+  auto ints = [&](int i) {
+    const Tensor& c = *g_.values[n.inputs[i]].constant;
+    return std::vector<int32_t>(c.data<int32_t>(), c.data<int32_t>() + c.numel());
+  };
+  l.bias = ints(2), l.mult = ints(3), l.shift = ints(4);
+  l.zeroPoint = a.zeroPoint, l.lo = std::max<int64_t>(a.lo, -128), l.hi = std::min<int64_t>(a.hi, 127);
+  const int8_t zx = static_cast<int8_t>(a.padValue);
+  if (n.kind == OpKind::kQGemm) {  // [N, K] as a row of N pixels
+    l.m = l.weight.dim(0);
+    l.weight.reshape({l.m, l.weight.dim(1), 1, 1});
+    l.oh = 1, l.ow = x.shape[0];
+    l.x = {1, x.shape[1], 1, x.shape[0], hw_.blockIn, 0, 0, 0, 0, zx};
+    l.y = {1, l.m, 1, x.shape[0], hw_.blockOut, 0, 0, 0, 0, static_cast<int8_t>(a.zeroPoint)};
+    return l;
+  }
+  const Shape p = padsOf(a);
+  l.m = l.weight.dim(0), l.kh = l.weight.dim(2), l.kw = l.weight.dim(3);
+  l.sh = a.strides.empty() ? 1 : a.strides[0], l.sw = a.strides.empty() ? 1 : a.strides[1];
+  l.pt = p[0], l.pl = p[1];
+  l.oh = y.shape[2], l.ow = y.shape[3];
+  l.x = {x.shape[0], x.shape[1], x.shape[2], x.shape[3], hw_.blockIn, bx[0], bx[1], bx[2], bx[3], zx};
+  l.y = {y.shape[0], l.m, l.oh, l.ow, hw_.blockOut, 0, 0, 0, 0, static_cast<int8_t>(a.zeroPoint)};
+  return l;
+}
+
+void Compiler::partition() {
+  accel_.assign(g_.nodes.size(), false);
+  why_.assign(g_.nodes.size(), "host: not an accelerator operator");
+  sched_.assign(g_.nodes.size(), {});
+  for (size_t i = 0; i < g_.nodes.size(); ++i) {
+    const Node& n = g_.nodes[i];
+    if (n.kind != OpKind::kQConv && n.kind != OpKind::kQGemm) {
+      if (n.kind == OpKind::kConv || n.kind == OpKind::kGemm || n.kind == OpKind::kMatMul)
+        why_[i] = "host: not quantized (see the quantization notes)";
+      continue;
+    }
+    if (hw_.batch != 1 || hw_.blockIn != hw_.blockOut) {
+      why_[i] = "host: the lowering needs gemm.batch = 1 and block_in = block_out";
+      continue;
+    }
+    const Shape p = padsOf(std::get<runtime::QConvAttrs>(n.attrs));
+    auto l = layerOf(n, Shape{p[0], p[1], p[2], p[3]});
+    auto s = l ? lower::chooseSchedule(*l, hw_) : Expected<lower::ConvSchedule>(l.diag());
+    if (!s) {
+      why_[i] = "host: " + s.diag().message;
+      say(n.name + ": " + why_[i]);
+      continue;
+    }
+    accel_[i] = true;
+    sched_[i] = *s;
+    why_[i] = "accelerator: " + s->why;
+  }
+}
+
+void Compiler::borders() {
+  border_.assign(g_.values.size(), Shape{0, 0, 0, 0});
+  for (size_t i = 0; i < g_.nodes.size(); ++i) {
+    const Node& n = g_.nodes[i];
+    if (!accel_[i] || n.kind != OpKind::kQConv) continue;
+    const auto& a = std::get<runtime::QConvAttrs>(n.attrs);
+    const Value &x = g_.values[n.inputs[0]], &y = g_.values[n.outputs[0]];
+    const Shape p = padsOf(a);
+    const int64_t sh = a.strides.empty() ? 1 : a.strides[0], sw = a.strides.empty() ? 1 : a.strides[1];
+    const int64_t kh = g_.values[n.inputs[1]].shape[2], kw = g_.values[n.inputs[1]].shape[3];
+    const Shape need = {p[0], p[1], std::max<int64_t>(0, (y.shape[2] - 1) * sh + kh - p[0] - x.shape[2]),
+                        std::max<int64_t>(0, (y.shape[3] - 1) * sw + kw - p[1] - x.shape[3])};
+    Shape& b = border_[n.inputs[0]];
+    for (int k = 0; k < 4; ++k) b[k] = std::max(b[k], need[k]);
+  }
+}
+
+BlockedLayout Compiler::layoutFor(int v, Storage s) const {
+  const Value& val = g_.values[v];
+  const int8_t fill = static_cast<int8_t>(val.quant.zeroPoint.empty() ? 0 : val.quant.zeroPoint[0]);
+  if (s == Storage::kDense) return {1, val.shape[1], 1, val.shape[0], hw_.blockIn, 0, 0, 0, 0, fill};
+  const Shape& b = border_[v];
+  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw_.blockIn, b[0], b[1], b[2], b[3], fill};
+}
+
+int Compiler::slotFor(int v, Storage s) {
+  auto key = std::make_pair(v, static_cast<int>(s));
+  auto it = slots_.find(key);
+  if (it != slots_.end()) return it->second;
+  TensorSlot slot;
+  const Value& val = g_.values[v];
+  slot.name = val.name + (s == Storage::kConv ? ":blocked" : s == Storage::kDense ? ":dense" : "");
+  slot.dtype = val.dtype, slot.shape = val.shape;
+  if (s != Storage::kPlain) slot.blocked = layoutFor(v, s), slot.dense = s == Storage::kDense;
+  b_.tensors.push_back(std::move(slot));
+  return slots_[key] = static_cast<int>(b_.tensors.size()) - 1;
+}
+
+/// The slot of `value` in storage `s`, adding the pack or unpack step that makes it.
+Expected<int> Compiler::ensure(int v, Storage s) {
+  auto it = slots_.find({v, static_cast<int>(s)});
+  if (it != slots_.end()) return it->second;
+  if (s == Storage::kPlain) {  // available only blocked: unpack
+    for (Storage from : {Storage::kConv, Storage::kDense}) {
+      auto f = slots_.find({v, static_cast<int>(from)});
+      if (f == slots_.end()) continue;
+      const int to = slotFor(v, Storage::kPlain);
+      b_.steps.push_back(Step{Step::Kind::kUnpack, g_.values[v].name + ":unpack", -1, OpKind::kIdentity,
+                              runtime::NoAttrs{}, {f->second}, {to}});
+      stepNode_.push_back(-1);
+      return to;
+    }
+    if (g_.values[v].constant) return slotFor(v, Storage::kPlain);
+    return error(Location::file(g_.model), "value '" + g_.values[v].name + "' is used before it is computed");
+  }
+  ACCELC_ASSIGN_OR_RETURN(int plain, ensure(v, Storage::kPlain));
+  const int to = slotFor(v, s);
+  b_.steps.push_back(Step{Step::Kind::kPack, g_.values[v].name + ":pack", -1, OpKind::kIdentity, runtime::NoAttrs{},
+                          {plain}, {to}});
+  stepNode_.push_back(-1);
+  return to;
+}
+
+Status Compiler::steps() {
+  for (int id : g_.inputs) slotFor(id, Storage::kPlain);
+  for (size_t i = 0; i < g_.nodes.size(); ++i) {
+    const Node& n = g_.nodes[i];
+    Step s;
+    s.name = n.name;
+    if (accel_[i]) {
+      const Storage st = n.kind == OpKind::kQGemm ? Storage::kDense : Storage::kConv;
+      ACCELC_ASSIGN_OR_RETURN(int x, ensure(n.inputs[0], st));
+      s.kind = Step::Kind::kAccel;
+      s.inputs = {x};
+      s.outputs = {slotFor(n.outputs[0], st)};
+    } else {
+      s.kind = Step::Kind::kHost;
+      s.op = n.kind;
+      s.attrs = n.attrs;
+      for (int id : n.inputs) {
+        if (id < 0) {
+          s.inputs.push_back(-1);
+          continue;
+        }
+        ACCELC_ASSIGN_OR_RETURN(int slot, ensure(id, Storage::kPlain));
+        s.inputs.push_back(slot);
+      }
+      for (int id : n.outputs) s.outputs.push_back(slotFor(id, Storage::kPlain));
+    }
+    b_.steps.push_back(std::move(s));
+    stepNode_.push_back(static_cast<int>(i));
+  }
+  for (int id : g_.outputs) {
+    ACCELC_ASSIGN_OR_RETURN(int slot, ensure(id, Storage::kPlain));
+    b_.outputs.push_back(slot);
+  }
+  for (int id : g_.inputs) b_.inputs.push_back(slots_.at({id, 0}));
+  return Status::ok();
+}
+
+Status Compiler::plan() {
+  for (BufferKind k : {BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kUop})
+    align_ = std::max<uint64_t>(align_, static_cast<uint64_t>(hw_.entryBytes(k)));
+  for (size_t i = 0; i < b_.tensors.size(); ++i) {
+    TensorSlot& s = b_.tensors[i];
+    s.addr = alloc(s.bytes());
+  }
+  for (const auto& [key, slot] : slots_) {  // constants read by host steps are written once
+    const Value& v = g_.values[key.first];
+    if (v.constant && key.second == 0) b_.constants.push_back({v.name, b_.tensors[slot].addr, v.constant->bytes()});
+  }
+  return Status::ok();
+}
+
+Status Compiler::programs() {
+  struct Pending {
+    size_t node;             ///< graph node
+    lower::ConvLayer layer;  ///< what runs
+    lower::Kernel kernel;    ///< its loop IR
+    lower::CodegenPlacement at;  ///< micro-ops and text
+  };
+  std::vector<Pending> todo;
+  for (size_t si = 0; si < b_.steps.size(); ++si) {
+    Step& s = b_.steps[si];
+    if (s.kind != Step::Kind::kAccel) continue;
+    const size_t i = static_cast<size_t>(stepNode_[si]);
+    const Node& n = g_.nodes[i];
+    const TensorSlot &xs = b_.tensors[s.inputs[0]], &ys = b_.tensors[s.outputs[0]];
+    ACCELC_ASSIGN_OR_RETURN(lower::ConvLayer l, layerOf(n, Shape{xs.blocked->top, xs.blocked->left, xs.blocked->bottom, xs.blocked->right}));
+    l.x = *xs.blocked, l.y = *ys.blocked;
+    const std::vector<uint8_t> w = lower::packConvWeights(l, hw_), p = lower::packConvParams(l, hw_);
+    lower::ConvAddrs a{xs.addr, ys.addr, alloc(w.size()), 0};
+    a.params = alloc(p.size());
+    b_.constants.push_back({n.name + ":weights", a.weights, w});
+    b_.constants.push_back({n.name + ":params", a.params, p});
+    lower::Kernel k = lower::lowerConv(l, sched_[i], hw_, a);
+    isa::ProgramBuilder scratch(t_);  // to learn the instruction count
+    ACCELC_TRY(lower::emitKernel(k, t_, {0, 0}, serialize_, scratch));
+    lower::CodegenPlacement at{alloc(k.uops.size() * t_.uopBytes()), 0};
+    at.text = alloc(scratch.size() * t_.insnBytes());
+    s.program = static_cast<int>(todo.size());
+    todo.push_back({i, std::move(l), std::move(k), at});
+  }
+  b_.window = (cursor_ + 4095) / 4096 * 4096;
+  if (b_.window > static_cast<uint64_t>(hw_.dramWindowBytes))
+    return error(Location::file(g_.model), "the model needs " + std::to_string(b_.window) +
+                                               " bytes of DRAM but dram.window is " + std::to_string(hw_.dramWindowBytes));
+  for (Pending& p : todo) {
+    isa::ProgramBuilder pb(t_);
+    ACCELC_TRY(lower::emitKernel(p.kernel, t_, p.at, serialize_, pb));
+    pb.window(b_.window);
+    ACCELC_ASSIGN_OR_RETURN(isa::Program prog, pb.finish(g_.model + ":" + p.layer.name));
+    b_.programs.push_back(std::move(prog));
+  }
+  return Status::ok();
+}
+
+Expected<runtime::Bundle> Compiler::run() {
+  b_.hwspecYaml = hw_.canonicalYaml();
+  b_.isaYaml = t_.isa.yamlText;
+  b_.hash = t_.hash;
+  partition();
+  borders();
+  ACCELC_TRY(steps());
+  ACCELC_TRY(plan());
+  ACCELC_TRY(programs());
+  for (size_t i = 0; i < g_.nodes.size(); ++i) {
+    const Node& n = g_.nodes[i];
+    runtime::LayerInfo info{n.name, accel_[i] ? "accelerator" : "host", why_[i], 0, 0, 0, 0};
+    if (n.kind == OpKind::kQConv || n.kind == OpKind::kQGemm) {
+      const Shape& w = g_.values[n.inputs[1]].shape;
+      const Shape& y = g_.values[n.outputs[0]].shape;
+      info.macs = support::shapeElements(y) * support::shapeElements(w) / w[0];
+      info.compulsoryBytes = support::shapeElements(g_.values[n.inputs[0]].shape) + support::shapeElements(w) +
+                             support::shapeElements(y) + 12 * w[0];
+      info.dramBytes = info.compulsoryBytes;
+      info.cycles = accel_[i] ? sched_[i].cycles : 0;
+    }
+    b_.layers.push_back(info);
+  }
+  b_.graphText = printGraph(g_);
+  ACCELC_TRY(runtime::validateBundle(b_, g_.model));
+  return std::move(b_);
+}
+
+/// The samples of a calibration file (N inputs along axis 0) or directory of .npy files.
+Expected<std::vector<std::vector<Tensor>>> calibrationSamples(const std::string& path, const Graph& g) {
+  if (g.inputs.size() != 1) return error(Location::file(path), "calibration supports models with one input");
+  const Value& in = g.values[g.inputs[0]];
+  std::vector<std::string> files;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (DIR* d = ::opendir(path.c_str())) {
+      while (dirent* e = ::readdir(d)) {
+        const std::string n = e->d_name;
+        if (n.size() > 4 && n.compare(n.size() - 4, 4, ".npy") == 0) files.push_back(path + "/" + n);
+      }
+      ::closedir(d);
+    }
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(path);
+  }
+  std::vector<std::vector<Tensor>> samples;
+  const int64_t per = support::shapeElements(in.shape) * support::dtypeBytes(in.dtype);
+  for (const std::string& f : files) {
+    ACCELC_ASSIGN_OR_RETURN(support::NpyArray a, support::readNpy(f));
+    if (a.dtype != in.dtype || a.data.empty() || static_cast<int64_t>(a.data.size()) % per)
+      return error(Location::file(f), std::string("calibration data must be ") + support::dtypeName(in.dtype) +
+                                          " in whole inputs of " + support::shapeStr(in.shape) + ", found " +
+                                          support::dtypeName(a.dtype) + " " + support::shapeStr(a.shape));
+    for (size_t at = 0; at < a.data.size(); at += static_cast<size_t>(per)) {
+      Tensor t(in.dtype, in.shape);
+      std::memcpy(t.bytes().data(), a.data.data() + at, static_cast<size_t>(per));
+      samples.push_back({std::move(t)});
+    }
+  }
+  if (samples.empty()) return error(Location::file(path), "no calibration samples found (expected .npy files)");
+  return samples;
+}
+
+bool isQdq(const Graph& g) {
+  for (const Node& n : g.nodes)
+    if (n.kind == OpKind::kQuantizeLinear || n.kind == OpKind::kDequantizeLinear) return true;
+  return false;
+}
+
+}  // namespace
+
+Expected<Graph> quantizeModel(const std::string& path, const CompileOptions& o, std::vector<std::string>* log) {
+  ImportOptions io;
+  io.shapes = o.shapes;
+  ACCELC_ASSIGN_OR_RETURN(Graph g, importOnnx(path, io));
+  ACCELC_TRY(runPipeline(g, defaultPipeline()));
+  if (isQdq(g)) {
+    ACCELC_TRY(stripQdq(g));
+  } else {
+    std::string calib = o.calibrate;
+    if (calib.empty()) {
+      const size_t slash = path.rfind('/');
+      const std::string beside = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "calib.npy";
+      struct stat st;
+      if (::stat(beside.c_str(), &st) != 0)
+        return error(Location::file(path), "a float model needs calibration data: pass --calibrate FILE.npy|DIR "
+                                           "(or put calib.npy beside the model)");
+      calib = beside;
+    }
+    ACCELC_ASSIGN_OR_RETURN(auto samples, calibrationSamples(calib, g));
+    if (log) log->push_back("calibrated on " + std::to_string(samples.size()) + " samples from " + calib);
+    ACCELC_TRY(calibrate(g, samples, o.percentile));
+  }
+  return quantizeGraph(g, log);
+}
+
+Expected<runtime::Bundle> compileIntegerGraph(const Graph& g, const isa::Target& t, bool serialize,
+                                              std::vector<std::string>* log) {
+  Compiler c(g, t, serialize, log);
+  return c.run();
+}
+
+Expected<runtime::Bundle> compileModel(const std::string& path, const isa::Target& t, const CompileOptions& o,
+                                       std::vector<std::string>* log) {
+  ACCELC_ASSIGN_OR_RETURN(Graph g, quantizeModel(path, o, log));
+  return compileIntegerGraph(g, t, o.serialize, log);
+}
+
+}  // namespace accelc::compiler

@@ -1,0 +1,344 @@
+// runtime/bundle.cc — the .acx binary format and its validation.
+#include "runtime/bundle.h"
+
+#include <fstream>
+#include <iterator>
+
+#include "support/bytes.h"
+
+namespace accelc::runtime {
+
+using support::ByteReader;
+using support::ByteWriter;
+using support::error;
+using support::Expected;
+using support::Location;
+using support::Status;
+
+namespace {
+
+const char kMagic[8] = {'A', 'C', 'X', 'B', 'N', 'D', 'L', '\0'};
+
+/// Writes every attribute field in visitFields order.
+struct AttrWriter {
+  ByteWriter& w;
+  void operator()(const char*, int64_t& v) { w.i64(v); }
+  void operator()(const char*, float& v) { w.f32(v); }
+  void operator()(const char*, Ints& v) {
+    w.u64(v.size());
+    for (int64_t x : v) w.i64(x);
+  }
+  void operator()(const char*, support::DType& v) { w.u8(static_cast<uint8_t>(v)); }
+  void operator()(const char*, AutoPad& v) { w.u8(static_cast<uint8_t>(v)); }
+  void operator()(const char*, Tensor& v) {
+    w.u8(static_cast<uint8_t>(v.dtype()));
+    w.u64(v.shape().size());
+    for (int64_t d : v.shape()) w.i64(d);
+    w.bytes(v.bytes());
+  }
+};
+
+/// Reads them back; the first error sticks.
+struct AttrReader {
+  ByteReader& r;
+  Status st;
+  template <typename T>
+  bool get(int n, T& out, const char* what) {
+    if (!st) return false;
+    auto v = r.le(n, what);
+    if (!v) {
+      st = v.status();
+      return false;
+    }
+    out = static_cast<T>(*v);
+    return true;
+  }
+  void operator()(const char*, int64_t& v) { get(8, v, "attribute"); }
+  void operator()(const char*, float& v) {
+    if (!st) return;
+    auto f = r.f32("attribute");
+    f ? void(v = *f) : void(st = f.status());
+  }
+  void operator()(const char*, Ints& v) {
+    uint64_t n = 0;
+    if (!get(8, n, "attribute list") || n > (1u << 20)) {
+      if (st) st = r.bad("attribute list too long");
+      return;
+    }
+    v.assign(n, 0);
+    for (int64_t& x : v) get(8, x, "attribute list");
+  }
+  void operator()(const char*, support::DType& v) {
+    uint64_t d = 0;
+    if (get(1, d, "dtype") && d > static_cast<uint64_t>(support::DType::kBool)) st = r.bad("dtype " + std::to_string(d));
+    v = support::DType(d);
+  }
+  void operator()(const char*, AutoPad& v) {
+    uint64_t p = 0;
+    if (get(1, p, "auto_pad") && p > 3) st = r.bad("auto_pad " + std::to_string(p));
+    v = AutoPad(p);
+  }
+  void operator()(const char*, Tensor& v) {
+    support::DType dt = support::DType::kFloat32;
+    Ints shape;
+    (*this)("dtype", dt);
+    (*this)("shape", shape);
+    if (!st) return;
+    auto b = r.bytes("tensor");
+    if (!b) {
+      st = b.status();
+      return;
+    }
+    if (!support::checkedShapeElements(shape) ||
+        static_cast<int64_t>(b->size()) != support::shapeElements(shape) * support::dtypeBytes(dt)) {
+      st = r.bad("tensor size");
+      return;
+    }
+    v = Tensor(dt, shape);
+    v.bytes() = std::move(*b);
+  }
+};
+
+void writeLayout(ByteWriter& w, const BlockedLayout& l) {
+  for (int64_t v : {l.n, l.c, l.h, l.w, l.block, l.top, l.left, l.bottom, l.right}) w.i64(v);
+  w.u8(static_cast<uint8_t>(l.fill));
+}
+
+Status readLayout(ByteReader& r, BlockedLayout& l) {
+  for (int64_t* v : {&l.n, &l.c, &l.h, &l.w, &l.block, &l.top, &l.left, &l.bottom, &l.right}) {
+    ACCELC_ASSIGN_OR_RETURN(uint64_t x, r.le(8, "layout"));
+    *v = static_cast<int64_t>(x);
+    if (*v < 0 || *v > (int64_t{1} << 32)) return r.bad("layout dimension");
+  }
+  if (l.block < 1) return r.bad("layout block");
+  ACCELC_ASSIGN_OR_RETURN(uint64_t f, r.le(1, "layout fill"));
+  l.fill = static_cast<int8_t>(static_cast<uint8_t>(f));
+  return Status::ok();
+}
+
+void writeInts(ByteWriter& w, const std::vector<int>& v) {
+  w.u64(v.size());
+  for (int x : v) w.i64(x);
+}
+
+Expected<std::vector<int>> readInts(ByteReader& r, const char* what) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(8, what));
+  if (n > (1u << 24)) return r.bad(std::string(what) + " count");
+  std::vector<int> v;
+  for (uint64_t i = 0; i < n; ++i) {
+    ACCELC_ASSIGN_OR_RETURN(uint64_t x, r.le(8, what));
+    v.push_back(static_cast<int>(static_cast<int64_t>(x)));
+  }
+  return v;
+}
+
+void writeSlot(ByteWriter& w, const TensorSlot& s) {
+  w.str(s.name);
+  w.u64(s.addr);
+  w.u8(static_cast<uint8_t>(s.dtype));
+  w.u64(s.shape.size());
+  for (int64_t d : s.shape) w.i64(d);
+  w.u8(s.blocked.has_value());
+  if (s.blocked) writeLayout(w, *s.blocked);
+  w.u8(s.dense);
+}
+
+Status readSlot(ByteReader& r, TensorSlot& s) {
+  ACCELC_ASSIGN_OR_RETURN(s.name, r.str("tensor name"));
+  ACCELC_ASSIGN_OR_RETURN(s.addr, r.le(8, "tensor address"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t dt, r.le(1, "tensor dtype"));
+  if (dt > static_cast<uint64_t>(support::DType::kBool)) return r.bad("tensor dtype");
+  s.dtype = support::DType(dt);
+  ACCELC_ASSIGN_OR_RETURN(uint64_t rank, r.le(8, "tensor rank"));
+  if (rank > 8) return r.bad("tensor rank");
+  for (uint64_t i = 0; i < rank; ++i) {
+    ACCELC_ASSIGN_OR_RETURN(uint64_t d, r.le(8, "tensor shape"));
+    s.shape.push_back(static_cast<int64_t>(d));
+  }
+  if (!support::checkedShapeElements(s.shape)) return r.bad("tensor shape");
+  ACCELC_ASSIGN_OR_RETURN(uint64_t blocked, r.le(1, "tensor layout"));
+  if (blocked) {
+    BlockedLayout l;
+    ACCELC_TRY(readLayout(r, l));
+    s.blocked = l;
+  }
+  ACCELC_ASSIGN_OR_RETURN(uint64_t dense, r.le(1, "tensor layout"));
+  s.dense = dense != 0;
+  return Status::ok();
+}
+
+void writeStep(ByteWriter& w, const Step& s) {
+  w.u8(static_cast<uint8_t>(s.kind));
+  w.str(s.name);
+  w.i64(s.program);
+  w.u32(static_cast<uint32_t>(s.op));
+  Attrs a = s.attrs;
+  AttrWriter aw{w};
+  std::visit([&](auto& x) { x.visitFields(aw); }, a);
+  writeInts(w, s.inputs);
+  writeInts(w, s.outputs);
+}
+
+Status readStep(ByteReader& r, Step& s) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t kind, r.le(1, "step kind"));
+  if (kind > 3) return r.bad("step kind " + std::to_string(kind));
+  s.kind = Step::Kind(kind);
+  ACCELC_ASSIGN_OR_RETURN(s.name, r.str("step name"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t prog, r.le(8, "step program"));
+  s.program = static_cast<int>(static_cast<int64_t>(prog));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t op, r.le(4, "step op"));
+  if (op >= allOps().size()) return r.bad("op " + std::to_string(op));
+  s.op = OpKind(op);
+  s.attrs = defaultAttrs(s.op);
+  AttrReader ar{r, Status::ok()};
+  std::visit([&](auto& x) { x.visitFields(ar); }, s.attrs);
+  ACCELC_TRY(ar.st);
+  ACCELC_ASSIGN_OR_RETURN(s.inputs, readInts(r, "step inputs"));
+  ACCELC_ASSIGN_OR_RETURN(s.outputs, readInts(r, "step outputs"));
+  return Status::ok();
+}
+
+void writeLayer(ByteWriter& w, const LayerInfo& l) {
+  w.str(l.name), w.str(l.where), w.str(l.why);
+  for (int64_t v : {l.macs, l.cycles, l.dramBytes, l.compulsoryBytes}) w.i64(v);
+}
+
+Status readLayer(ByteReader& r, LayerInfo& l) {
+  ACCELC_ASSIGN_OR_RETURN(l.name, r.str("layer"));
+  ACCELC_ASSIGN_OR_RETURN(l.where, r.str("layer"));
+  ACCELC_ASSIGN_OR_RETURN(l.why, r.str("layer"));
+  for (int64_t* v : {&l.macs, &l.cycles, &l.dramBytes, &l.compulsoryBytes}) {
+    ACCELC_ASSIGN_OR_RETURN(uint64_t x, r.le(8, "layer"));
+    *v = static_cast<int64_t>(x);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+std::vector<uint8_t> writeBundle(const Bundle& b) {
+  ByteWriter w;
+  for (char c : kMagic) w.u8(static_cast<uint8_t>(c));
+  w.u32(kBundleVersion);
+  w.str(b.hwspecYaml), w.str(b.isaYaml);
+  w.u64(b.hash), w.u64(b.window);
+  w.u64(b.tensors.size());
+  for (const TensorSlot& s : b.tensors) writeSlot(w, s);
+  w.u64(b.constants.size());
+  for (const ConstantData& c : b.constants) w.str(c.name), w.u64(c.addr), w.bytes(c.bytes);
+  writeInts(w, b.inputs);
+  writeInts(w, b.outputs);
+  w.u64(b.programs.size());
+  for (const isa::Program& p : b.programs) w.bytes(isa::writeProgram(p));
+  w.u64(b.steps.size());
+  for (const Step& s : b.steps) writeStep(w, s);
+  w.u64(b.layers.size());
+  for (const LayerInfo& l : b.layers) writeLayer(w, l);
+  w.str(b.graphText);
+  return std::move(w.data());
+}
+
+Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string& name) {
+  ByteReader r(bytes, name);
+  ACCELC_TRY(r.need(8, "magic"));
+  if (std::string(bytes.begin(), bytes.begin() + 8) != std::string(kMagic, 8))
+    return error(Location::file(name), "not an accelc bundle: bad magic (expected ACXBNDL)");
+  ACCELC_ASSIGN_OR_RETURN(uint64_t magic, r.le(8, "magic"));
+  (void)magic;
+  ACCELC_ASSIGN_OR_RETURN(uint64_t version, r.le(4, "version"));
+  if (version != kBundleVersion)
+    return error(Location::file(name), "bundle format version " + std::to_string(version) +
+                                           " is not supported (this accelc reads version " +
+                                           std::to_string(kBundleVersion) + ")");
+  Bundle b;
+  ACCELC_ASSIGN_OR_RETURN(b.hwspecYaml, r.str("hwspec"));
+  ACCELC_ASSIGN_OR_RETURN(b.isaYaml, r.str("ISA"));
+  ACCELC_ASSIGN_OR_RETURN(b.hash, r.le(8, "hash"));
+  ACCELC_ASSIGN_OR_RETURN(b.window, r.le(8, "window"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nt, r.le(8, "tensor count"));
+  for (uint64_t i = 0; i < nt && i < (1u << 24); ++i) {
+    TensorSlot s;
+    ACCELC_TRY(readSlot(r, s));
+    b.tensors.push_back(std::move(s));
+  }
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nc, r.le(8, "constant count"));
+  for (uint64_t i = 0; i < nc && i < (1u << 24); ++i) {
+    ConstantData c;
+    ACCELC_ASSIGN_OR_RETURN(c.name, r.str("constant name"));
+    ACCELC_ASSIGN_OR_RETURN(c.addr, r.le(8, "constant address"));
+    ACCELC_ASSIGN_OR_RETURN(c.bytes, r.bytes("constant bytes"));
+    b.constants.push_back(std::move(c));
+  }
+  ACCELC_ASSIGN_OR_RETURN(b.inputs, readInts(r, "inputs"));
+  ACCELC_ASSIGN_OR_RETURN(b.outputs, readInts(r, "outputs"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t np, r.le(8, "program count"));
+  for (uint64_t i = 0; i < np && i < (1u << 20); ++i) {
+    ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> pb, r.bytes("program"));
+    ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::readProgram(pb, name + ":program " + std::to_string(i)));
+    b.programs.push_back(std::move(p));
+  }
+  ACCELC_ASSIGN_OR_RETURN(uint64_t ns, r.le(8, "step count"));
+  for (uint64_t i = 0; i < ns && i < (1u << 24); ++i) {
+    Step s;
+    ACCELC_TRY(readStep(r, s));
+    b.steps.push_back(std::move(s));
+  }
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nl, r.le(8, "layer count"));
+  for (uint64_t i = 0; i < nl && i < (1u << 24); ++i) {
+    LayerInfo l;
+    ACCELC_TRY(readLayer(r, l));
+    b.layers.push_back(std::move(l));
+  }
+  ACCELC_ASSIGN_OR_RETURN(b.graphText, r.str("graph text"));
+  if (!r.done()) return r.bad("trailing bytes");
+  ACCELC_TRY(validateBundle(b, name));
+  return b;
+}
+
+Expected<Bundle> loadBundleFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error(Location::file(path), "cannot open file for reading");
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return readBundle(bytes, path);
+}
+
+Status saveBundleFile(const std::string& path, const Bundle& b) {
+  std::vector<uint8_t> bytes = writeBundle(b);
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) return error(Location::file(path), "cannot write file");
+  return Status::ok();
+}
+
+Status validateBundle(const Bundle& b, const std::string& name) {
+  const Location loc = Location::file(name);
+  auto inWindow = [&](uint64_t addr, uint64_t n) { return addr <= b.window && n <= b.window - addr; };
+  for (const TensorSlot& s : b.tensors)
+    if (!inWindow(s.addr, s.bytes())) return error(loc, "tensor '" + s.name + "' lies outside the DRAM window");
+  for (const ConstantData& c : b.constants)
+    if (!inWindow(c.addr, c.bytes.size())) return error(loc, "constant '" + c.name + "' lies outside the DRAM window");
+  for (const isa::Program& p : b.programs) {
+    if (p.hash != b.hash) return error(loc, "a program was built for another hwspec than the bundle");
+    if (p.window > b.window) return error(loc, "a program's window exceeds the bundle's");
+  }
+  auto validSlot = [&](int id) { return id >= 0 && id < static_cast<int>(b.tensors.size()); };
+  for (int id : b.inputs)
+    if (!validSlot(id)) return error(loc, "input slot " + std::to_string(id) + " does not exist");
+  for (int id : b.outputs)
+    if (!validSlot(id)) return error(loc, "output slot " + std::to_string(id) + " does not exist");
+  for (const Step& s : b.steps) {
+    if (s.kind == Step::Kind::kAccel && (s.program < 0 || s.program >= static_cast<int>(b.programs.size())))
+      return error(loc, "step '" + s.name + "' names program " + std::to_string(s.program) + ", which does not exist");
+    if (s.kind == Step::Kind::kHost && s.attrs.index() != defaultAttrs(s.op).index())
+      return error(loc, "step '" + s.name + "' carries attributes of another op");
+    for (int id : s.inputs)
+      if (id != -1 && !validSlot(id)) return error(loc, "step '" + s.name + "' reads a tensor slot that does not exist");
+    for (int id : s.outputs)
+      if (!validSlot(id)) return error(loc, "step '" + s.name + "' writes a tensor slot that does not exist");
+    if ((s.kind == Step::Kind::kPack || s.kind == Step::Kind::kUnpack) && (s.inputs.size() != 1 || s.outputs.size() != 1))
+      return error(loc, "pack/unpack step '" + s.name + "' must have one input and one output");
+  }
+  return Status::ok();
+}
+
+}  // namespace accelc::runtime

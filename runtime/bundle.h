@@ -1,0 +1,99 @@
+// runtime/bundle.h — the compiled model (.acx): what the executor runs.
+//
+// A bundle holds the hardware it was built for (canonical hwspec and ISA with
+// their hash), the DRAM plan (every tensor's region and layout), the constants
+// written once at load (packed weights, requantization rows, host constants,
+// the fill of blocked borders), the accelerator programs, and the ordered
+// steps: run a program, run a host operator on the reference kernels, or
+// pack/unpack a tensor between the plain and the blocked layout. The model's
+// inputs and outputs are float32 tensors at the boundary; quantization is a
+// step inside. The integer graph's text form rides along for `--engine ref`,
+// and a layer table for reports. Binary form (little-endian): "ACXBNDL\0",
+// u32 version, then the fields in declaration order.
+#ifndef ACCELC_RUNTIME_BUNDLE_H_
+#define ACCELC_RUNTIME_BUNDLE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/program.h"
+#include "runtime/attrs.h"
+#include "runtime/layout.h"
+#include "runtime/ops.h"
+#include "support/status.h"
+
+namespace accelc::runtime {
+
+inline constexpr uint32_t kBundleVersion = 1;
+
+/// A tensor's place in DRAM.
+struct TensorSlot {
+  std::string name;                       ///< the graph value
+  uint64_t addr = 0;                      ///< byte address
+  support::DType dtype = support::DType::kFloat32;  ///< element type
+  Shape shape;                            ///< logical shape
+  std::optional<BlockedLayout> blocked;   ///< set: stored blocked (int8); else plain row-major
+  bool dense = false;                     ///< blocked as a row of pixels: [N,K] is stored as [1,K,1,N]
+  uint64_t bytes() const {
+    return blocked ? static_cast<uint64_t>(blocked->bytes())
+                   : static_cast<uint64_t>(support::shapeElements(shape) * support::dtypeBytes(dtype));
+  }
+};
+
+/// Bytes written to DRAM once, when the bundle is loaded.
+struct ConstantData {
+  std::string name;             ///< what it is
+  uint64_t addr = 0;            ///< byte address
+  std::vector<uint8_t> bytes;   ///< contents
+};
+
+/// One step of a run.
+struct Step {
+  enum class Kind : uint8_t { kAccel = 0, kHost = 1, kPack = 2, kUnpack = 3 };
+  Kind kind = Kind::kHost;
+  std::string name;              ///< layer name (labels, reports)
+  int program = -1;              ///< kAccel: index into programs
+  OpKind op = OpKind::kIdentity; ///< kHost: the operator
+  Attrs attrs;                   ///< kHost: its attributes
+  std::vector<int> inputs;       ///< tensor slots read (-1: omitted optional input)
+  std::vector<int> outputs;      ///< tensor slots written
+};
+
+/// A layer as the report shows it.
+struct LayerInfo {
+  std::string name;          ///< layer
+  std::string where;         ///< "accelerator" or "host"
+  std::string why;           ///< the partitioner's or scheduler's reason
+  int64_t macs = 0;          ///< multiply-accumulates
+  int64_t cycles = 0;        ///< estimated cycles (accelerator layers)
+  int64_t dramBytes = 0;     ///< bytes the layer moves (estimate)
+  int64_t compulsoryBytes = 0;  ///< inputs + weights + outputs, each once
+};
+
+/// A compiled model.
+struct Bundle {
+  std::string hwspecYaml, isaYaml;  ///< the target, canonical
+  uint64_t hash = 0;                ///< its hash
+  uint64_t window = 0;              ///< DRAM bytes needed
+  std::vector<TensorSlot> tensors;  ///< the DRAM plan
+  std::vector<ConstantData> constants;  ///< written once at load
+  std::vector<int> inputs, outputs; ///< model inputs/outputs (float32 slots)
+  std::vector<isa::Program> programs;  ///< accelerator programs
+  std::vector<Step> steps;          ///< in execution order
+  std::vector<LayerInfo> layers;    ///< for reports
+  std::string graphText;            ///< the integer graph, for --engine ref
+};
+
+std::vector<uint8_t> writeBundle(const Bundle& b);
+support::Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string& name);
+support::Expected<Bundle> loadBundleFile(const std::string& path);
+support::Status saveBundleFile(const std::string& path, const Bundle& b);
+/// Checks slots, constants and programs against the window, step references
+/// against the slots, and the programs' hashes against the bundle's.
+support::Status validateBundle(const Bundle& b, const std::string& name);
+
+}  // namespace accelc::runtime
+
+#endif  // ACCELC_RUNTIME_BUNDLE_H_

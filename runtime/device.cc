@@ -1,0 +1,20 @@
+// runtime/device.cc — the functional simulator behind the Device interface.
+#include "runtime/device.h"
+
+#include "simulator/functional/fsim.h"
+
+namespace accelc::runtime {
+
+FsimDevice::FsimDevice(const isa::Target& t) : sim_(std::make_unique<simulator::FunctionalSim>(t)) {}
+FsimDevice::~FsimDevice() = default;
+const isa::Target& FsimDevice::target() const { return sim_->target(); }
+
+support::Status FsimDevice::write(uint64_t addr, const void* data, uint64_t n) { return sim_->write(addr, data, n); }
+
+support::Status FsimDevice::read(uint64_t addr, void* out, uint64_t n) { return sim_->read(addr, out, n); }
+
+support::Expected<simulator::Counters> FsimDevice::run(const isa::Program& p, const std::string& name) {
+  return sim_->run(p, name);
+}
+
+}  // namespace accelc::runtime

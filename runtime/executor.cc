@@ -1,0 +1,177 @@
+// runtime/executor.cc — loading a bundle and running its steps.
+#include "runtime/executor.h"
+
+#include <cstring>
+
+namespace accelc::runtime {
+
+using support::error;
+using support::Expected;
+using support::Location;
+using support::Status;
+
+namespace {
+
+/// [N, K] <-> [1, K, 1, N]: a dense layer's rows as a row of pixels.
+Tensor transpose2(const Tensor& t, Shape to) {
+  Tensor out(t.dtype(), std::move(to));
+  const int64_t rows = t.shape()[0], cols = t.numel() / std::max<int64_t>(rows, 1), e = support::dtypeBytes(t.dtype());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) std::memcpy(&out.bytes()[(c * rows + r) * e], &t.bytes()[(r * cols + c) * e], e);
+  return out;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Executor>> Executor::create(const Bundle& b, Device& d, const std::string& name) {
+  if (b.hash != d.target().hash)
+    return error(Location::file(name), "the bundle was built for another hwspec than the device's ('" +
+                                           d.target().spec.name + "'); recompile it with --hw");
+  std::unique_ptr<Executor> e(new Executor(b, d, name));
+  ACCELC_TRY(e->load());
+  return e;
+}
+
+Status Executor::load() {
+  for (const TensorSlot& s : b_.tensors) {  // blocked tensors: border and padding channels hold the fill
+    if (!s.blocked) continue;
+    std::vector<uint8_t> fill(s.bytes(), static_cast<uint8_t>(s.blocked->fill));
+    ACCELC_TRY(d_.write(s.addr, fill.data(), fill.size()));
+  }
+  for (const ConstantData& c : b_.constants) ACCELC_TRY(d_.write(c.addr, c.bytes.data(), c.bytes.size()));
+  for (const isa::Program& p : b_.programs)
+    for (const isa::Segment& seg : p.segments) ACCELC_TRY(d_.write(seg.addr, seg.bytes.data(), seg.bytes.size()));
+  return Status::ok();
+}
+
+Expected<Tensor> Executor::readSlot(int id) {
+  const TensorSlot& s = b_.tensors[id];
+  std::vector<uint8_t> bytes(s.bytes());
+  ACCELC_TRY(d_.read(s.addr, bytes.data(), bytes.size()));
+  if (s.blocked) {
+    Tensor t = unpackBlocked(bytes.data(), *s.blocked);
+    if (!s.dense) return t;
+    const int64_t k = t.shape()[1], n = t.shape()[3];
+    t.reshape({k, n});  // [1, K, 1, N] in memory is K rows of N
+    return transpose2(t, {n, k});
+  }
+  Tensor t(s.dtype, s.shape);
+  t.bytes() = std::move(bytes);
+  return t;
+}
+
+Status Executor::writeSlot(int id, const Tensor& t) {
+  const TensorSlot& s = b_.tensors[id];
+  if (t.dtype() != s.dtype || support::shapeElements(t.shape()) != support::shapeElements(s.shape))
+    return error(Location::node(name_, s.name), std::string("step produced ") + support::dtypeName(t.dtype()) + " " +
+                                                    support::shapeStr(t.shape()) + " for a slot of " +
+                                                    support::dtypeName(s.dtype) + " " + support::shapeStr(s.shape));
+  if (!s.blocked) return d_.write(s.addr, t.bytes().data(), t.bytes().size());
+  const Tensor nchw = s.dense ? transpose2(t, {1, t.shape()[1], 1, t.shape()[0]}) : t;
+  std::vector<uint8_t> packed = packBlocked(nchw, *s.blocked);
+  return d_.write(s.addr, packed.data(), packed.size());
+}
+
+Status Executor::step(const Step& s) {
+  switch (s.kind) {
+    case Step::Kind::kAccel: {
+      ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, d_.run(b_.programs[s.program], name_ + ":" + s.name));
+      stats_.accel += c;
+      ++stats_.accelSteps;
+      return Status::ok();
+    }
+    case Step::Kind::kPack:
+    case Step::Kind::kUnpack: {
+      ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(s.inputs[0]));
+      ++stats_.packSteps;
+      return writeSlot(s.outputs[0], t);
+    }
+    case Step::Kind::kHost: {
+      std::vector<Tensor> in;
+      in.reserve(s.inputs.size());
+      for (int id : s.inputs) {
+        if (id < 0) {
+          in.emplace_back();
+          continue;
+        }
+        ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(id));
+        in.push_back(std::move(t));
+      }
+      std::vector<const Tensor*> ptrs;
+      for (size_t i = 0; i < in.size(); ++i) ptrs.push_back(s.inputs[i] < 0 ? nullptr : &in[i]);
+      std::vector<Tensor> out(s.outputs.size());
+      ACCELC_TRY(runOp(s.op, s.attrs, ptrs, out, Location::node(name_, s.name)));
+      for (size_t i = 0; i < out.size(); ++i) ACCELC_TRY(writeSlot(s.outputs[i], out[i]));
+      ++stats_.hostSteps;
+      return Status::ok();
+    }
+  }
+  return Status::ok();
+}
+
+Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
+  if (inputs.size() != b_.inputs.size())
+    return error(Location::file(name_), "the model has " + std::to_string(b_.inputs.size()) + " inputs, " +
+                                            std::to_string(inputs.size()) + " given");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorSlot& s = b_.tensors[b_.inputs[i]];
+    if (inputs[i].dtype() != s.dtype || inputs[i].shape() != s.shape)
+      return error(Location::node(name_, s.name), std::string("input expects ") + support::dtypeName(s.dtype) + " " +
+                                                      support::shapeStr(s.shape) + ", found " +
+                                                      support::dtypeName(inputs[i].dtype()) + " " +
+                                                      support::shapeStr(inputs[i].shape()));
+    ACCELC_TRY(writeSlot(b_.inputs[i], inputs[i]));
+  }
+  for (const Step& s : b_.steps) ACCELC_TRY(step(s));
+  std::vector<Tensor> out;
+  for (int id : b_.outputs) {
+    ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(id));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+Expected<std::vector<Tensor>> Executor::runBatched(const std::vector<Tensor>& inputs) {
+  int64_t k = 0;
+  for (size_t i = 0; i < inputs.size() && i < b_.inputs.size(); ++i) {
+    const Shape& want = b_.tensors[b_.inputs[i]].shape;
+    const Shape& got = inputs[i].shape();
+    if (got == want || want.empty() || got.size() != want.size() || want[0] == 0 || got[0] == 0 || got[0] % want[0] ||
+        !std::equal(got.begin() + 1, got.end(), want.begin() + 1) || (k && got[0] / want[0] != k))
+      return run(inputs);
+    k = got[0] / want[0];
+  }
+  if (k == 0) return run(inputs);
+  std::vector<std::vector<uint8_t>> outs;
+  std::vector<Shape> outShapes;
+  std::vector<support::DType> outTypes;
+  for (int64_t r = 0; r < k; ++r) {
+    std::vector<Tensor> slice;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Tensor t(inputs[i].dtype(), b_.tensors[b_.inputs[i]].shape);
+      std::memcpy(t.bytes().data(), inputs[i].bytes().data() + r * t.bytes().size(), t.bytes().size());
+      slice.push_back(std::move(t));
+    }
+    ACCELC_ASSIGN_OR_RETURN(std::vector<Tensor> o, run(slice));
+    outs.resize(o.size());
+    outShapes.resize(o.size());
+    outTypes.resize(o.size());
+    for (size_t j = 0; j < o.size(); ++j) {
+      outs[j].insert(outs[j].end(), o[j].bytes().begin(), o[j].bytes().end());
+      outShapes[j] = o[j].shape();
+      outTypes[j] = o[j].dtype();
+    }
+  }
+  std::vector<Tensor> result;
+  for (size_t j = 0; j < outs.size(); ++j) {
+    Shape s = outShapes[j];
+    if (s.empty()) s.push_back(1);
+    s[0] *= k;
+    Tensor t(outTypes[j], s);
+    t.bytes() = std::move(outs[j]);
+    result.push_back(std::move(t));
+  }
+  return result;
+}
+
+}  // namespace accelc::runtime

@@ -1,0 +1,56 @@
+// runtime/executor.h — runs a bundle's steps on a device.
+//
+// Creating an executor checks the bundle against the device's hwspec and
+// writes everything constant once: host constants, packed weights, the
+// requantization rows, every program's instructions and micro-ops, and the
+// fill of every blocked tensor (its border). A run writes the float inputs,
+// executes the steps in order — programs on the device, host operators on the
+// reference kernels reading and writing their tensors through the device in
+// the layout the DRAM plan records, packs and unpacks between layouts — and
+// reads the float outputs back.
+#ifndef ACCELC_RUNTIME_EXECUTOR_H_
+#define ACCELC_RUNTIME_EXECUTOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/bundle.h"
+#include "runtime/device.h"
+#include "support/status.h"
+
+namespace accelc::runtime {
+
+/// Time and work per step kind, summed over runs.
+struct RunStats {
+  simulator::Counters accel;  ///< the device's counters
+  int64_t accelSteps = 0, hostSteps = 0, packSteps = 0;  ///< steps run
+};
+
+class Executor {
+ public:
+  /// Loads `b` (named `name` in errors) onto `d`.
+  static support::Expected<std::unique_ptr<Executor>> create(const Bundle& b, Device& d, const std::string& name);
+  /// One inference: inputs match the model's shapes exactly.
+  support::Expected<std::vector<Tensor>> run(const std::vector<Tensor>& inputs);
+  /// k inferences when every input's leading dimension is k times the model's;
+  /// the outputs are concatenated along axis 0.
+  support::Expected<std::vector<Tensor>> runBatched(const std::vector<Tensor>& inputs);
+  const RunStats& stats() const { return stats_; }
+
+ private:
+  Executor(const Bundle& b, Device& d, std::string name) : b_(b), d_(d), name_(std::move(name)) {}
+  support::Status load();
+  support::Expected<Tensor> readSlot(int id);
+  support::Status writeSlot(int id, const Tensor& t);
+  support::Status step(const Step& s);
+
+  const Bundle& b_;    ///< the bundle (outlives the executor)
+  Device& d_;          ///< the device
+  std::string name_;   ///< bundle name for errors
+  RunStats stats_;     ///< what ran
+};
+
+}  // namespace accelc::runtime
+
+#endif  // ACCELC_RUNTIME_EXECUTOR_H_

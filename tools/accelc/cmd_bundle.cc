@@ -1,0 +1,211 @@
+// tools/accelc/cmd_bundle.cc — `accelc compile`, `accelc report`, and running bundles.
+#include <sys/stat.h>
+
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "compiler/driver/compile.h"
+#include "compiler/engine/reference.h"
+#include "compiler/graph/graph_text.h"
+#include "isa/disassembler.h"
+#include "runtime/executor.h"
+#include "support/npy.h"
+#include "tools/accelc/commands.h"
+
+namespace accelc::tools {
+
+namespace {
+
+using support::Expected;
+using support::Status;
+
+/// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound, utilization.
+void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json) {
+  const double peak = static_cast<double>(hw.peakMacsPerCycle()), bw = static_cast<double>(hw.dramBytesPerCycle);
+  nlohmann::ordered_json rows = nlohmann::json::array();
+  int64_t totalCycles = 0, totalBound = 0, totalMacs = 0;
+  for (const runtime::LayerInfo& l : b.layers) {
+    const int64_t bound = static_cast<int64_t>(std::max(l.macs / peak, l.compulsoryBytes / bw));
+    const double util = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
+    rows.push_back({{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
+                    {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}, {"why", l.why}});
+    if (l.where == "accelerator") totalCycles += l.cycles, totalBound += bound;
+    totalMacs += l.macs;
+  }
+  if (json) {
+    nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"total_est_cycles", totalCycles},
+                             {"total_roofline_cycles", totalBound}, {"total_macs", totalMacs}};
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::cout << std::left << std::setw(28) << "layer" << std::setw(12) << "where" << std::right << std::setw(12)
+            << "MACs" << std::setw(12) << "est.cycles" << std::setw(12) << "roofline" << std::setw(8) << "util%"
+            << "\n";
+  for (const auto& r : rows)
+    std::cout << std::left << std::setw(28) << r["layer"].get<std::string>().substr(0, 27) << std::setw(12)
+              << r["where"].get<std::string>() << std::right << std::setw(12) << r["macs"].get<int64_t>()
+              << std::setw(12) << r["est_cycles"].get<int64_t>() << std::setw(12) << r["roofline_cycles"].get<int64_t>()
+              << std::setw(8) << std::fixed << std::setprecision(1) << r["utilization_pct"].get<double>() << "\n";
+  std::cout << "accelerator layers: " << totalCycles << " estimated cycles against a roofline bound of " << totalBound
+            << "\n";
+}
+
+struct CompileArgs {
+  std::string model, hw = "vta-default", out, calibrate;
+  std::vector<std::string> shapes;
+  double percentile = 100.0;
+  bool report = false, serialize = false;
+};
+
+Status compileCmd(const CompileArgs& a) {
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, targetFor(a.hw));
+  compiler::CompileOptions o;
+  for (const std::string& s : a.shapes) {
+    size_t eq = s.find('=');
+    auto dims = eq == std::string::npos ? std::nullopt : support::parseShape(s.substr(eq + 1));
+    if (!dims) return support::error(support::Location(), "--shape '" + s + "': expected NAME=DIMS");
+    o.shapes[s.substr(0, eq)] = *dims;
+  }
+  o.calibrate = a.calibrate, o.percentile = a.percentile, o.serialize = a.serialize;
+  std::vector<std::string> log;
+  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compiler::compileModel(a.model, t, o, &log));
+  for (const std::string& l : log) std::cout << l << "\n";
+  ACCELC_TRY(runtime::saveBundleFile(a.out, b));
+  int accel = 0;
+  for (const runtime::Step& s : b.steps) accel += s.kind == runtime::Step::Kind::kAccel;
+  std::cout << "wrote " << a.out << ": " << b.steps.size() << " steps (" << accel << " on the accelerator), "
+            << b.window << " bytes of DRAM\n";
+  if (a.report) printReport(b, t.spec, false);
+  return Status::ok();
+}
+
+Expected<runtime::Tensor> loadTensor(const std::string& path) {
+  ACCELC_ASSIGN_OR_RETURN(support::NpyArray a, support::readNpy(path));
+  runtime::Tensor t(a.dtype, a.shape);
+  t.bytes() = a.data;
+  return t;
+}
+
+}  // namespace
+
+Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
+                 const std::string& outDir) {
+  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, runtime::loadBundleFile(path));
+  std::vector<runtime::Tensor> in(b.inputs.size());
+  std::vector<bool> given(b.inputs.size(), false);
+  for (const std::string& s : inputs) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos) return support::error(support::Location(), "--input '" + s + "': expected NAME=FILE.npy");
+    bool found = false;
+    for (size_t i = 0; i < b.inputs.size(); ++i) {
+      if (b.tensors[b.inputs[i]].name != s.substr(0, eq)) continue;
+      ACCELC_ASSIGN_OR_RETURN(in[i], loadTensor(s.substr(eq + 1)));
+      given[i] = found = true;
+    }
+    if (!found) return support::error(support::Location::file(path), "the model has no input '" + s.substr(0, eq) + "'");
+  }
+  for (size_t i = 0; i < given.size(); ++i)
+    if (!given[i]) {
+      const runtime::TensorSlot& s = b.tensors[b.inputs[i]];
+      return support::error(support::Location::node(path, s.name), "input '" + s.name + "' (" + support::dtypeName(s.dtype) +
+                                                                       " " + support::shapeStr(s.shape) +
+                                                                       ") was not given; pass --input " + s.name + "=FILE.npy");
+    }
+  std::vector<runtime::Tensor> outs;
+  std::string stats;
+  if (engine == "ref") {
+    ACCELC_ASSIGN_OR_RETURN(compiler::Graph g, compiler::parseGraph(b.graphText, path + ":graph"));
+    ACCELC_ASSIGN_OR_RETURN(outs, compiler::runReferenceBatched(g, in));
+  } else {
+    ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
+    ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
+    runtime::FsimDevice device(t);
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, device, path));
+    ACCELC_ASSIGN_OR_RETURN(outs, e->runBatched(in));
+    const runtime::RunStats& st = e->stats();
+    stats = "fsim: " + std::to_string(st.accelSteps) + " accelerator steps, " + std::to_string(st.hostSteps) +
+            " host steps, " + std::to_string(st.packSteps) + " pack/unpack steps; " + std::to_string(st.accel.macs) +
+            " MACs on the accelerator";
+  }
+  if (!outDir.empty()) ::mkdir(outDir.c_str(), 0755);
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const std::string& name = b.tensors[b.outputs[i]].name;
+    std::cout << "output " << name << " " << support::dtypeName(outs[i].dtype()) << " " << support::shapeStr(outs[i].shape());
+    if (!outDir.empty()) {
+      std::string safe = name;
+      for (char& c : safe)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
+      const std::string file = outDir + "/" + safe + ".npy";
+      ACCELC_TRY(support::writeNpy(file, {outs[i].dtype(), outs[i].shape(), outs[i].bytes()}));
+      std::cout << " -> " << file;
+    }
+    std::cout << "\n";
+  }
+  if (!stats.empty()) std::cout << stats << "\n";
+  return Status::ok();
+}
+
+void registerCompile(CLI::App& app, int& rc) {
+  auto* cmd = app.add_subcommand("compile", "Compile an ONNX model for an accelerator into a bundle (.acx)");
+  auto a = std::make_shared<CompileArgs>();
+  cmd->add_option("model", a->model, "ONNX model file")->required();
+  cmd->add_option("--hw", a->hw, "hwspec file or preset name")->capture_default_str();
+  cmd->add_option("-o,--output", a->out, "bundle to write")->required();
+  cmd->add_option("--calibrate", a->calibrate, "calibration inputs for a float model: FILE.npy or a directory of .npy");
+  cmd->add_option("--percentile", a->percentile, "calibration range: this percentile of |x| (100 = min/max)")
+      ->check(CLI::Range(50.0, 100.0));
+  cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
+  cmd->add_flag("--report", a->report, "print the per-layer report");
+  cmd->add_flag("--serialize", a->serialize, "emit programs with all overlap between the units removed");
+  cmd->callback([a, &rc] { rc = report(compileCmd(*a)); });
+}
+
+void registerReport(CLI::App& app, int& rc) {
+  auto* cmd = app.add_subcommand("report", "Per-layer MACs, estimated cycles, roofline bound and utilization of a bundle");
+  auto path = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("bundle", *path, "bundle (.acx)")->required();
+  cmd->add_flag("--json", *json, "print JSON");
+  cmd->callback([=, &rc] {
+    auto b = runtime::loadBundleFile(*path);
+    auto spec = b ? hwspec::parseHwSpec(b->hwspecYaml, *path + ":hwspec") : Expected<hwspec::HwSpec>(b.diag());
+    if (!spec) {
+      rc = report(spec.status());
+      return;
+    }
+    printReport(*b, *spec, *json);
+  });
+}
+
+Status disasmBundle(const std::string& path) {
+  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, runtime::loadBundleFile(path));
+  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
+  for (const runtime::Step& s : b.steps) {
+    auto slots = [&](const std::vector<int>& ids) {
+      std::string r;
+      for (int id : ids) r += (r.empty() ? "" : ", ") + (id < 0 ? std::string("_") : b.tensors[id].name);
+      return r;
+    };
+    switch (s.kind) {
+      case runtime::Step::Kind::kAccel: {
+        std::cout << "; step " << s.name << ": accelerator program " << s.program << "\n";
+        ACCELC_ASSIGN_OR_RETURN(std::string text, isa::disassemble(b.programs[s.program], t, path));
+        std::cout << text;
+        break;
+      }
+      case runtime::Step::Kind::kHost:
+        std::cout << "; step " << s.name << ": host " << runtime::opInfo(s.op).name << "(" << slots(s.inputs) << ") -> ("
+                  << slots(s.outputs) << ")\n";
+        break;
+      case runtime::Step::Kind::kPack:
+      case runtime::Step::Kind::kUnpack:
+        std::cout << "; step " << s.name << ": " << slots(s.inputs) << " -> " << slots(s.outputs) << "\n";
+        break;
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace accelc::tools
