@@ -7,7 +7,8 @@
 // entries of block_out × block_in int8; the per-channel bias, multiplier and
 // shift as [MB][3] accumulator entries. A tile is `tileRows` output rows of one
 // output-channel block; its reduction runs over chunks of `chunkBlocks` input
-// channel blocks, each double-buffered in the input and weight buffers while
+// channel blocks (and, for wide images, `tileCols` output columns), each
+// double-buffered in the input and weight buffers while
 // the accumulator and output buffers alternate per tile. The accumulator rows
 // of a tile are initialized to the bias, reduced by one GEMM per chunk, then
 // requantized by ALU mulq (per-channel multiplier row), shrr (shift row), add
@@ -44,6 +45,7 @@ struct ConvLayer {
 struct ConvSchedule {
   int64_t tileRows = 1;     ///< output rows per tile
   int64_t chunkBlocks = 1;  ///< input channel blocks per reduction chunk (divides CB)
+  int64_t tileCols = 0;     ///< output columns per tile (0: the whole row)
   int64_t cycles = 0;       ///< estimated cycles (docs/microarchitecture.md formulas)
   std::string why;          ///< how it was chosen, for --report
 };
