@@ -89,8 +89,24 @@ Expected<runtime::Tensor> loadTensor(const std::string& path) {
 
 }  // namespace
 
+/// Top-1 accuracy of a [N, classes] output against int64 labels [N].
+Expected<double> top1(const runtime::Tensor& logits, const std::string& labelsPath) {
+  ACCELC_ASSIGN_OR_RETURN(runtime::Tensor labels, loadTensor(labelsPath));
+  if (logits.rank() != 2 || labels.numel() != logits.dim(0))
+    return support::error(support::Location::file(labelsPath), "expected " + std::to_string(logits.rank() == 2 ? logits.dim(0) : 0) +
+                                                                   " labels for an output of " + support::shapeStr(logits.shape()));
+  int64_t correct = 0;
+  for (int64_t r = 0; r < logits.dim(0); ++r) {
+    int64_t best = 0;
+    for (int64_t j = 1; j < logits.dim(1); ++j)
+      if (logits.at(r * logits.dim(1) + j) > logits.at(r * logits.dim(1) + best)) best = j;
+    correct += best == labels.intAt(r);
+  }
+  return 100.0 * static_cast<double>(correct) / static_cast<double>(logits.dim(0));
+}
+
 Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                 const std::string& outDir) {
+                 const std::string& outDir, const std::string& labels) {
   ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, runtime::loadBundleFile(path));
   std::vector<runtime::Tensor> in(b.inputs.size());
   std::vector<bool> given(b.inputs.size(), false);
@@ -143,6 +159,11 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
     std::cout << "\n";
   }
   if (!stats.empty()) std::cout << stats << "\n";
+  if (!labels.empty() && !outs.empty()) {
+    ACCELC_ASSIGN_OR_RETURN(double acc, top1(outs[0], labels));
+    std::cout << "top-1 accuracy (" << engine << "): " << std::fixed << std::setprecision(2) << acc << "% of "
+              << outs[0].dim(0) << "\n";
+  }
   return Status::ok();
 }
 

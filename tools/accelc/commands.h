@@ -25,7 +25,7 @@ void registerCompile(CLI::App& app, int& rc);
 void registerReport(CLI::App& app, int& rc);
 /// Runs a bundle (.acx) on `engine` ("fsim" or "ref").
 support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                          const std::string& outDir);
+                          const std::string& outDir, const std::string& labels);
 /// Prints every step of a bundle, programs disassembled.
 support::Status disasmBundle(const std::string& path);
 
