@@ -240,12 +240,46 @@ Status Compiler::steps() {
   return Status::ok();
 }
 
+/// Plain intermediate tensors share DRAM when their lifetimes (first write to
+/// last read, in steps) do not overlap. Blocked tensors keep their own memory:
+/// their borders are written once, at load. Model inputs, outputs and
+/// constants keep theirs too.
 Status Compiler::plan() {
   for (BufferKind k : {BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kUop})
     align_ = std::max<uint64_t>(align_, static_cast<uint64_t>(hw_.entryBytes(k)));
-  for (size_t i = 0; i < b_.tensors.size(); ++i) {
-    TensorSlot& s = b_.tensors[i];
-    s.addr = alloc(s.bytes());
+  const int n = static_cast<int>(b_.tensors.size());
+  std::vector<int> first(n, -1), last(n, -1);
+  for (int i = 0; i < static_cast<int>(b_.steps.size()); ++i) {
+    for (int id : b_.steps[i].outputs)
+      if (first[id] < 0) first[id] = i;
+    for (int id : b_.steps[i].inputs)
+      if (id >= 0) last[id] = i;
+  }
+  std::vector<bool> pinned(n, false);
+  for (int id : b_.inputs) pinned[id] = true;
+  for (int id : b_.outputs) pinned[id] = true;
+  for (const auto& [key, slot] : slots_)
+    if (g_.values[key.first].constant || key.second != 0) pinned[slot] = true;
+  struct Live {
+    uint64_t addr, bytes;
+    int until;
+  };
+  std::vector<Live> live;  // reusable regions and the step after which they are free
+  for (int id = 0; id < n; ++id) {
+    TensorSlot& s = b_.tensors[id];
+    const uint64_t bytes = (s.bytes() + align_ - 1) / align_ * align_;
+    if (pinned[id] || first[id] < 0) {
+      s.addr = alloc(s.bytes());
+      continue;
+    }
+    auto fit = std::find_if(live.begin(), live.end(), [&](const Live& r) { return r.until < first[id] && r.bytes >= bytes; });
+    if (fit != live.end()) {
+      s.addr = fit->addr;
+      fit->until = std::max(last[id], first[id]);
+    } else {
+      s.addr = alloc(s.bytes());
+      live.push_back({s.addr, bytes, std::max(last[id], first[id])});
+    }
   }
   for (const auto& [key, slot] : slots_) {  // constants read by host steps are written once
     const Value& v = g_.values[key.first];
