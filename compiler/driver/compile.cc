@@ -35,8 +35,8 @@ enum class Storage { kPlain = 0, kConv = 1, kDense = 2 };
 /// Everything the compiler decides about one integer graph.
 class Compiler {
  public:
-  Compiler(const Graph& g, const isa::Target& t, bool serialize, std::vector<std::string>* log)
-      : g_(g), t_(t), hw_(t.spec), serialize_(serialize), log_(log) {}
+  Compiler(const Graph& g, const isa::Target& t, bool serialize, std::vector<std::string>* log, std::string* loopIr)
+      : g_(g), t_(t), hw_(t.spec), serialize_(serialize), log_(log), loopIr_(loopIr) {}
   Expected<runtime::Bundle> run();
 
  private:
@@ -63,6 +63,7 @@ class Compiler {
   const hwspec::HwSpec& hw_;
   bool serialize_;
   std::vector<std::string>* log_;
+  std::string* loopIr_;                           ///< receives every kernel's loop IR when set
   runtime::Bundle b_;
   std::vector<bool> accel_;                       ///< per node: runs on the accelerator
   std::vector<std::string> why_;                  ///< per node: why it runs where it runs
@@ -310,6 +311,7 @@ Status Compiler::programs() {
     b_.constants.push_back({n.name + ":weights", a.weights, w});
     b_.constants.push_back({n.name + ":params", a.params, p});
     lower::Kernel k = lower::lowerConv(l, sched_[i], hw_, a);
+    if (loopIr_) *loopIr_ += lower::printKernel(k);
     isa::ProgramBuilder scratch(t_);  // to learn the instruction count
     ACCELC_TRY(lower::emitKernel(k, t_, {0, 0}, serialize_, scratch));
     lower::CodegenPlacement at{alloc(k.uops.size() * t_.uopBytes()), 0};
@@ -407,7 +409,9 @@ Expected<Graph> quantizeModel(const std::string& path, const CompileOptions& o, 
   ImportOptions io;
   io.shapes = o.shapes;
   ACCELC_ASSIGN_OR_RETURN(Graph g, importOnnx(path, io));
-  ACCELC_TRY(runPipeline(g, defaultPipeline()));
+  ACCELC_TRY(runPipeline(g, defaultPipeline(), [&](const std::string& name, const Graph& after) {
+    if (o.dump && name == o.dumpAfter) *o.dump += "# after " + name + "\n" + printGraph(after, {true});
+  }));
   if (isQdq(g)) {
     ACCELC_TRY(stripQdq(g));
   } else {
@@ -425,19 +429,24 @@ Expected<Graph> quantizeModel(const std::string& path, const CompileOptions& o, 
     if (log) log->push_back("calibrated on " + std::to_string(samples.size()) + " samples from " + calib);
     ACCELC_TRY(calibrate(g, samples, o.percentile));
   }
-  return quantizeGraph(g, log);
+  ACCELC_ASSIGN_OR_RETURN(Graph q, quantizeGraph(g, log));
+  if (o.dump && o.dumpAfter == "quantize") *o.dump += "# after quantize\n" + printGraph(q, {true});
+  return q;
 }
 
 Expected<runtime::Bundle> compileIntegerGraph(const Graph& g, const isa::Target& t, bool serialize,
-                                              std::vector<std::string>* log) {
-  Compiler c(g, t, serialize, log);
+                                              std::vector<std::string>* log, std::string* loopIr) {
+  Compiler c(g, t, serialize, log, loopIr);
   return c.run();
 }
 
 Expected<runtime::Bundle> compileModel(const std::string& path, const isa::Target& t, const CompileOptions& o,
                                        std::vector<std::string>* log) {
   ACCELC_ASSIGN_OR_RETURN(Graph g, quantizeModel(path, o, log));
-  return compileIntegerGraph(g, t, o.serialize, log);
+  std::string loopIr;
+  auto b = compileIntegerGraph(g, t, o.serialize, log, o.dump && o.dumpAfter == "lower" ? &loopIr : nullptr);
+  if (o.dump && !loopIr.empty()) *o.dump += "# after lower\n" + loopIr;
+  return b;
 }
 
 }  // namespace accelc::compiler

@@ -23,6 +23,8 @@ struct CompileOptions {
   std::string calibrate;                ///< --calibrate FILE.npy or DIR; "" = calib.npy beside the model
   double percentile = 100.0;            ///< --percentile: 100 is min/max
   bool serialize = false;               ///< --serialize: no overlap between the units
+  std::string dumpAfter;                ///< --dump-after: a pass name, "quantize" or "lower"
+  std::string* dump = nullptr;          ///< receives the dumps (graph text or loop IR)
 };
 
 /// Compiles the ONNX model at `path` for `t`. `log` receives one line per
@@ -31,7 +33,8 @@ support::Expected<runtime::Bundle> compileModel(const std::string& path, const i
                                                 const CompileOptions& o, std::vector<std::string>* log = nullptr);
 /// Compiles an integer graph (what quantizeGraph makes) for `t`.
 support::Expected<runtime::Bundle> compileIntegerGraph(const Graph& g, const isa::Target& t, bool serialize,
-                                                       std::vector<std::string>* log = nullptr);
+                                                       std::vector<std::string>* log = nullptr,
+                                                       std::string* loopIr = nullptr);
 /// The import, passes and quantization of compileModel: the integer graph.
 support::Expected<Graph> quantizeModel(const std::string& path, const CompileOptions& o,
                                        std::vector<std::string>* log = nullptr);

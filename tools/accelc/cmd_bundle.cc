@@ -52,7 +52,7 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json) 
 }
 
 struct CompileArgs {
-  std::string model, hw = "vta-default", out, calibrate;
+  std::string model, hw = "vta-default", out, calibrate, dumpAfter;
   std::vector<std::string> shapes;
   double percentile = 100.0;
   bool report = false, serialize = false;
@@ -68,8 +68,11 @@ Status compileCmd(const CompileArgs& a) {
     o.shapes[s.substr(0, eq)] = *dims;
   }
   o.calibrate = a.calibrate, o.percentile = a.percentile, o.serialize = a.serialize;
+  std::string dump;
+  o.dumpAfter = a.dumpAfter, o.dump = &dump;
   std::vector<std::string> log;
   ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compiler::compileModel(a.model, t, o, &log));
+  std::cout << dump;
   for (const std::string& l : log) std::cout << l << "\n";
   ACCELC_TRY(runtime::saveBundleFile(a.out, b));
   int accel = 0;
@@ -179,6 +182,7 @@ void registerCompile(CLI::App& app, int& rc) {
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_flag("--report", a->report, "print the per-layer report");
   cmd->add_flag("--serialize", a->serialize, "emit programs with all overlap between the units removed");
+  cmd->add_option("--dump-after", a->dumpAfter, "print the graph after a pass, the integer graph (quantize) or the loop IR (lower)");
   cmd->callback([a, &rc] { rc = report(compileCmd(*a)); });
 }
 
