@@ -11,6 +11,7 @@
 #include "compiler/graph/graph_text.h"
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
+#include "compiler/lower/pool.h"
 #include "compiler/passes/passes.h"
 #include "compiler/passes/rewrite.h"
 #include "compiler/quant/quantize.h"
@@ -44,6 +45,8 @@ class Compiler {
     if (log_) log_->push_back(s);
   }
   Expected<lower::ConvLayer> layerOf(const Node& n, const Shape& borders) const;
+  /// The accelerator MaxPool of `n`, or why it stays on the host.
+  Expected<lower::PoolLayer> poolOf(const Node& n) const;
   void partition();
   void borders();
   Expected<int> ensure(int value, Storage s);
@@ -67,7 +70,8 @@ class Compiler {
   runtime::Bundle b_;
   std::vector<bool> accel_;                       ///< per node: runs on the accelerator
   std::vector<std::string> why_;                  ///< per node: why it runs where it runs
-  std::vector<lower::ConvSchedule> sched_;        ///< per accelerator node
+  std::vector<lower::ConvSchedule> sched_;        ///< per accelerator convolution
+  std::vector<int64_t> poolRows_;                 ///< per accelerator MaxPool: output rows per tile
   std::vector<Shape> border_;                     ///< per value: conv border (top, left, bottom, right)
   std::map<std::pair<int, int>, int> slots_;      ///< (value, storage) -> tensor slot
   std::vector<int> stepNode_;                     ///< per step: its node (-1 for pack/unpack)
@@ -112,12 +116,47 @@ Expected<lower::ConvLayer> Compiler::layerOf(const Node& n, const Shape& bx) con
   return l;
 }
 
+Expected<lower::PoolLayer> Compiler::poolOf(const Node& n) const {
+  const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
+  const Value &x = g_.values[n.inputs[0]], &y = g_.values[n.outputs[0]];
+  auto refuse = [&](const std::string& why) { return error(g_.loc(n), why); };
+  if (x.dtype != support::DType::kInt8 || x.shape.size() != 4 || a.kernelShape.size() != 2 || n.outputs.size() != 1)
+    return refuse("only 2-D int8 MaxPool runs on the accelerator");
+  for (int64_t v : a.pads)
+    if (v) return refuse("padded MaxPool stays on the host (it pads with -infinity)");
+  for (int64_t v : a.dilations)
+    if (v != 1) return refuse("dilated MaxPool stays on the host");
+  if (a.autoPad == runtime::AutoPad::kSameUpper || a.autoPad == runtime::AutoPad::kSameLower)
+    return refuse("padded MaxPool stays on the host (it pads with -infinity)");
+  lower::PoolLayer l;
+  l.name = n.name;
+  l.kh = a.kernelShape[0], l.kw = a.kernelShape[1];
+  l.sh = a.strides.empty() ? 1 : a.strides[0], l.sw = a.strides.empty() ? 1 : a.strides[1];
+  l.oh = y.shape[2], l.ow = y.shape[3];
+  if ((l.oh - 1) * l.sh + l.kh > x.shape[2] || (l.ow - 1) * l.sw + l.kw > x.shape[3])
+    return refuse("its windows reach past the input (ceil_mode) and would need padding");
+  return l;
+}
+
 void Compiler::partition() {
   accel_.assign(g_.nodes.size(), false);
   why_.assign(g_.nodes.size(), "host: not an accelerator operator");
   sched_.assign(g_.nodes.size(), {});
+  poolRows_.assign(g_.nodes.size(), 0);
   for (size_t i = 0; i < g_.nodes.size(); ++i) {
     const Node& n = g_.nodes[i];
+    if (n.kind == OpKind::kMaxPool && hw_.batch == 1 && hw_.blockIn == hw_.blockOut) {
+      auto l = poolOf(n);
+      auto rows = l ? lower::choosePoolRows(*l, hw_) : Expected<int64_t>(l.diag());
+      if (!rows) {
+        why_[i] = "host: " + rows.diag().message;
+        continue;
+      }
+      accel_[i] = true;
+      poolRows_[i] = *rows;
+      why_[i] = "accelerator: ALU max over " + std::to_string(*rows) + "-row tiles";
+      continue;
+    }
     if (n.kind != OpKind::kQConv && n.kind != OpKind::kQGemm) {
       if (n.kind == OpKind::kConv || n.kind == OpKind::kGemm || n.kind == OpKind::kMatMul)
         why_[i] = "host: not quantized (see the quantization notes)";
@@ -210,7 +249,7 @@ Status Compiler::steps() {
     const Node& n = g_.nodes[i];
     Step s;
     s.name = n.name;
-    if (accel_[i]) {
+    if (accel_[i]) {  // QConv and MaxPool read and write blocked tensors, QGemm rows of pixels
       const Storage st = n.kind == OpKind::kQGemm ? Storage::kDense : Storage::kConv;
       ACCELC_ASSIGN_OR_RETURN(int x, ensure(n.inputs[0], st));
       s.kind = Step::Kind::kAccel;
@@ -292,7 +331,7 @@ Status Compiler::plan() {
 Status Compiler::programs() {
   struct Pending {
     size_t node;             ///< graph node
-    lower::ConvLayer layer;  ///< what runs
+    std::string name;        ///< layer name
     lower::Kernel kernel;    ///< its loop IR
     lower::CodegenPlacement at;  ///< micro-ops and text
   };
@@ -303,6 +342,19 @@ Status Compiler::programs() {
     const size_t i = static_cast<size_t>(stepNode_[si]);
     const Node& n = g_.nodes[i];
     const TensorSlot &xs = b_.tensors[s.inputs[0]], &ys = b_.tensors[s.outputs[0]];
+    if (n.kind == OpKind::kMaxPool) {
+      ACCELC_ASSIGN_OR_RETURN(lower::PoolLayer pl, poolOf(n));
+      pl.x = *xs.blocked, pl.y = *ys.blocked;
+      lower::Kernel k = lower::lowerMaxPool(pl, poolRows_[i], hw_, xs.addr, ys.addr);
+      if (loopIr_) *loopIr_ += lower::printKernel(k);
+      isa::ProgramBuilder scratch(t_);
+      ACCELC_TRY(lower::emitKernel(k, t_, {0, 0}, serialize_, scratch));
+      lower::CodegenPlacement at{alloc(k.uops.size() * t_.uopBytes()), 0};
+      at.text = alloc(scratch.size() * t_.insnBytes());
+      s.program = static_cast<int>(todo.size());
+      todo.push_back({i, pl.name, std::move(k), at});
+      continue;
+    }
     ACCELC_ASSIGN_OR_RETURN(lower::ConvLayer l, layerOf(n, Shape{xs.blocked->top, xs.blocked->left, xs.blocked->bottom, xs.blocked->right}));
     l.x = *xs.blocked, l.y = *ys.blocked;
     const std::vector<uint8_t> w = lower::packConvWeights(l, hw_), p = lower::packConvParams(l, hw_);
@@ -317,7 +369,7 @@ Status Compiler::programs() {
     lower::CodegenPlacement at{alloc(k.uops.size() * t_.uopBytes()), 0};
     at.text = alloc(scratch.size() * t_.insnBytes());
     s.program = static_cast<int>(todo.size());
-    todo.push_back({i, std::move(l), std::move(k), at});
+    todo.push_back({i, l.name, std::move(k), at});
   }
   b_.window = (cursor_ + 4095) / 4096 * 4096;
   if (b_.window > static_cast<uint64_t>(hw_.dramWindowBytes))
@@ -327,7 +379,7 @@ Status Compiler::programs() {
     isa::ProgramBuilder pb(t_);
     ACCELC_TRY(lower::emitKernel(p.kernel, t_, p.at, serialize_, pb));
     pb.window(b_.window);
-    ACCELC_ASSIGN_OR_RETURN(isa::Program prog, pb.finish(g_.model + ":" + p.layer.name));
+    ACCELC_ASSIGN_OR_RETURN(isa::Program prog, pb.finish(g_.model + ":" + p.name));
     b_.programs.push_back(std::move(prog));
   }
   return Status::ok();

@@ -46,7 +46,7 @@ Tensor fsimMatchesReference(const std::string& model, const std::string& preset,
   EXPECT_TRUE(b.isOk()) << (b ? "" : b.diag().str());
   int accel = 0;
   for (const runtime::Step& s : b->steps) accel += s.kind == runtime::Step::Kind::kAccel;
-  EXPECT_EQ(accel, 3) << "both convolutions and the classifier belong on the accelerator";
+  EXPECT_EQ(accel, 4) << "both convolutions, the pooling and the classifier belong on the accelerator";
   runtime::FsimDevice device(t);
   auto e = runtime::Executor::create(*b, device, "digits.acx");
   EXPECT_TRUE(e.isOk()) << (e ? "" : e.diag().str());

@@ -9,6 +9,7 @@
 
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
+#include "compiler/lower/pool.h"
 #include "runtime/ops.h"
 #include "simulator/functional/fsim.h"
 #include "tests/test_util.h"
@@ -171,6 +172,44 @@ TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
     ++ran;
   }
   EXPECT_GE(ran, 4);
+}
+
+TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
+  isa::Target t = testing::presetTarget(GetParam());
+  struct Case {
+    int64_t c, h, w, k, s;
+  };
+  for (const Case& cs : {Case{t.spec.blockIn + 2, 8, 8, 2, 2}, Case{3, 9, 7, 3, 2}, Case{2 * t.spec.blockIn, 5, 6, 3, 1}}) {
+    PoolLayer l;
+    l.name = "pool";
+    l.kh = l.kw = cs.k, l.sh = l.sw = cs.s;
+    l.oh = (cs.h - cs.k) / cs.s + 1, l.ow = (cs.w - cs.k) / cs.s + 1;
+    l.x = {2, cs.c, cs.h, cs.w, t.spec.blockIn, 1, 0, 0, 1, 0};
+    l.y = {2, cs.c, l.oh, l.ow, t.spec.blockOut, 0, 1, 0, 0, 0};
+    Tensor x(DType::kInt8, {2, cs.c, cs.h, cs.w});
+    std::mt19937_64 g(static_cast<uint64_t>(cs.c * 100 + cs.h));
+    for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(g());
+    auto rows = choosePoolRows(l, t.spec);
+    ASSERT_TRUE(rows.isOk()) << rows.diag().str();
+    Kernel k = lowerMaxPool(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 65536);
+    isa::ProgramBuilder b(t);
+    ASSERT_TRUE(emitKernel(k, t, {131072, 139264}, false, b).isOk());
+    auto p = b.finish("pool.bin");
+    ASSERT_TRUE(p.isOk()) << p.diag().str();
+    simulator::FunctionalSim sim(t);
+    ASSERT_TRUE(sim.loadProgram(*p).isOk());
+    std::vector<uint8_t> xp = runtime::packBlocked(x, l.x), yp(static_cast<size_t>(l.y.bytes()), 0);
+    ASSERT_TRUE(sim.write(0, xp.data(), xp.size()).isOk());
+    ASSERT_TRUE(sim.write(65536, yp.data(), yp.size()).isOk());
+    auto c = sim.run(*p, "pool.bin");
+    ASSERT_TRUE(c.isOk()) << c.diag().str();
+    ASSERT_TRUE(sim.read(65536, yp.data(), yp.size()).isOk());
+    runtime::PoolAttrs pa;
+    pa.kernelShape = {cs.k, cs.k}, pa.strides = {cs.s, cs.s};
+    std::vector<Tensor> want(1);
+    ASSERT_TRUE(runtime::runOp(runtime::OpKind::kMaxPool, pa, {&x}, want, {}).isOk());
+    EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
+  }
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(ConvLowerTest);
