@@ -11,6 +11,7 @@
 #include "compiler/graph/graph_text.h"
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
+#include "compiler/lower/add.h"
 #include "compiler/lower/pool.h"
 #include "compiler/passes/passes.h"
 #include "compiler/passes/rewrite.h"
@@ -71,7 +72,7 @@ class Compiler {
   std::vector<bool> accel_;                       ///< per node: runs on the accelerator
   std::vector<std::string> why_;                  ///< per node: why it runs where it runs
   std::vector<lower::ConvSchedule> sched_;        ///< per accelerator convolution
-  std::vector<int64_t> poolRows_;                 ///< per accelerator MaxPool: output rows per tile
+  std::vector<int64_t> poolRows_;                 ///< per accelerator MaxPool or QAdd: rows per tile
   std::vector<Shape> border_;                     ///< per value: conv border (top, left, bottom, right)
   std::map<std::pair<int, int>, int> slots_;      ///< (value, storage) -> tensor slot
   std::vector<int> stepNode_;                     ///< per step: its node (-1 for pack/unpack)
@@ -145,6 +146,25 @@ void Compiler::partition() {
   poolRows_.assign(g_.nodes.size(), 0);
   for (size_t i = 0; i < g_.nodes.size(); ++i) {
     const Node& n = g_.nodes[i];
+    if (n.kind == OpKind::kQAdd && hw_.batch == 1 && hw_.blockIn == hw_.blockOut) {
+      const Value &a = g_.values[n.inputs[0]], &b = g_.values[n.inputs[1]];
+      if (a.shape.size() != 4 || a.shape != b.shape) {
+        why_[i] = "host: only additions of two 4-D tensors of one shape run on the accelerator";
+        continue;
+      }
+      lower::AddLayer l;
+      l.name = n.name;
+      l.y = {a.shape[0], a.shape[1], a.shape[2], a.shape[3], hw_.blockOut, 0, 0, 0, 0, 0};
+      auto rows = lower::chooseAddRows(l, hw_);
+      if (!rows) {
+        why_[i] = "host: " + rows.diag().message;
+        continue;
+      }
+      accel_[i] = true;
+      poolRows_[i] = *rows;
+      why_[i] = "accelerator: ALU add over " + std::to_string(*rows) + "-row tiles";
+      continue;
+    }
     if (n.kind == OpKind::kMaxPool && hw_.batch == 1 && hw_.blockIn == hw_.blockOut) {
       auto l = poolOf(n);
       auto rows = l ? lower::choosePoolRows(*l, hw_) : Expected<int64_t>(l.diag());
@@ -251,9 +271,12 @@ Status Compiler::steps() {
     s.name = n.name;
     if (accel_[i]) {  // QConv and MaxPool read and write blocked tensors, QGemm rows of pixels
       const Storage st = n.kind == OpKind::kQGemm ? Storage::kDense : Storage::kConv;
-      ACCELC_ASSIGN_OR_RETURN(int x, ensure(n.inputs[0], st));
       s.kind = Step::Kind::kAccel;
-      s.inputs = {x};
+      const size_t operands = n.kind == OpKind::kQAdd ? 2 : 1;
+      for (size_t k = 0; k < operands; ++k) {
+        ACCELC_ASSIGN_OR_RETURN(int x, ensure(n.inputs[k], st));
+        s.inputs.push_back(x);
+      }
       s.outputs = {slotFor(n.outputs[0], st)};
     } else {
       s.kind = Step::Kind::kHost;
@@ -342,6 +365,24 @@ Status Compiler::programs() {
     const size_t i = static_cast<size_t>(stepNode_[si]);
     const Node& n = g_.nodes[i];
     const TensorSlot &xs = b_.tensors[s.inputs[0]], &ys = b_.tensors[s.outputs[0]];
+    if (n.kind == OpKind::kQAdd) {
+      lower::AddLayer al;
+      al.name = n.name;
+      al.a = *xs.blocked, al.b = *b_.tensors[s.inputs[1]].blocked, al.y = *ys.blocked;
+      al.attrs = std::get<runtime::QAddAttrs>(n.attrs);
+      const std::vector<uint8_t> params = lower::packAddParams(al, hw_);
+      const uint64_t pa = alloc(params.size());
+      b_.constants.push_back({n.name + ":params", pa, params});
+      lower::Kernel k = lower::lowerAdd(al, poolRows_[i], hw_, xs.addr, b_.tensors[s.inputs[1]].addr, ys.addr, pa);
+      if (loopIr_) *loopIr_ += lower::printKernel(k);
+      isa::ProgramBuilder scratch(t_);
+      ACCELC_TRY(lower::emitKernel(k, t_, {0, 0}, serialize_, scratch));
+      lower::CodegenPlacement at{alloc(k.uops.size() * t_.uopBytes()), 0};
+      at.text = alloc(scratch.size() * t_.insnBytes());
+      s.program = static_cast<int>(todo.size());
+      todo.push_back({i, al.name, std::move(k), at});
+      continue;
+    }
     if (n.kind == OpKind::kMaxPool) {
       ACCELC_ASSIGN_OR_RETURN(lower::PoolLayer pl, poolOf(n));
       pl.x = *xs.blocked, pl.y = *ys.blocked;

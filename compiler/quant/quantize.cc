@@ -257,12 +257,13 @@ bool Quantizer::emitAdd(const Node& n, const Node* act) {
   if (!pa || !pb || !py || src_.values[a].shape != src_.values[b].shape || src_.values[a].constant || src_.values[b].constant)
     return note(n, "Add is quantized only for two quantized activations of one shape"), false;
   const double ra = pa->scale / py->scale, rb = pb->scale / py->scale, mx = std::max(ra, rb);
-  const int shift = std::min(31, 19 - static_cast<int>(std::floor(std::log2(mx))));
+  // mulq((a - za)·2^8, Ma)·2^-shift = (a - za)·ra  =>  Ma = ra·2^(23 + shift), the larger multiplier in [2^30, 2^31).
+  const int shift = std::min(31, 7 - static_cast<int>(std::floor(std::log2(mx))));
   if (shift < 0) return note(n, "its scales differ too much for the integer add"), false;
   runtime::QAddAttrs qa;
   qa.zeroA = pa->zero, qa.zeroB = pb->zero, qa.shift = shift, qa.zeroPoint = py->zero;
-  qa.multA = std::llround(ra * std::ldexp(1.0, 11 + shift));
-  qa.multB = std::llround(rb * std::ldexp(1.0, 11 + shift));
+  qa.multA = std::llround(ra * std::ldexp(1.0, 23 + shift));
+  qa.multB = std::llround(rb * std::ldexp(1.0, 23 + shift));
   if (qa.multA >= (int64_t{1} << 31) || qa.multB >= (int64_t{1} << 31)) return note(n, "its scales overflow the integer add"), false;
   std::tie(qa.lo, qa.hi) = clampOf(src_, act, *py);
   Node q;

@@ -7,8 +7,10 @@
 //     (int32, wrapping; x' is x inside the input and pad_value outside)
 //   y = clamp(zero_point + shrr(mulq(acc, mult[m]), shift[m]), lo, hi)  as int8
 // QGemm is QConv of x [N,K] and w [M,K] as 1×1 convolutions; y is [N,M].
-// QAdd(a, b): y = clamp(zero_point + shrr(mulq((a - zero_a)·2^20, mult_a) +sat
-//                                         mulq((b - zero_b)·2^20, mult_b), shift), lo, hi).
+// QAdd(a, b): y = clamp(zero_point + shrr(mulq((a - zero_a)·2^8, mult_a) +sat
+//                                         mulq((b - zero_b)·2^8, mult_b), shift), lo, hi).
+// (The 2^8 keeps eight fractional bits through the multiplies; the ALU makes
+// it with eight saturating self-additions, which cannot saturate here.)
 #include "isa/arith.h"
 #include "runtime/internal/conv_core.h"
 #include "runtime/internal/kernels.h"
@@ -83,8 +85,8 @@ Status qadd(const QAddAttrs& a, Ctx& c) {
   Tensor y(DType::kInt8, c.in(0).shape());
   const int8_t *pa = c.in(0).data<int8_t>(), *pb = c.in(1).data<int8_t>();
   for (int64_t i = 0; i < y.numel(); ++i) {
-    const int32_t ra = isa::arith::mulq((pa[i] - static_cast<int32_t>(a.zeroA)) * (1 << 20), static_cast<int32_t>(a.multA));
-    const int32_t rb = isa::arith::mulq((pb[i] - static_cast<int32_t>(a.zeroB)) * (1 << 20), static_cast<int32_t>(a.multB));
+    const int32_t ra = isa::arith::mulq((pa[i] - static_cast<int32_t>(a.zeroA)) * (1 << 8), static_cast<int32_t>(a.multA));
+    const int32_t rb = isa::arith::mulq((pb[i] - static_cast<int32_t>(a.zeroB)) * (1 << 8), static_cast<int32_t>(a.multB));
     const int32_t q = isa::arith::addSat(static_cast<int32_t>(a.zeroPoint),
                                          isa::arith::shrRoundAway(isa::arith::addSat(ra, rb), a.shift));
     y.data<int8_t>()[i] = static_cast<int8_t>(clampTo(q, std::max<int64_t>(a.lo, -128), std::min<int64_t>(a.hi, 127)));
