@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "compiler/lower/add.h"
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
 #include "compiler/lower/pool.h"
@@ -210,6 +211,45 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kMaxPool, pa, {&x}, want, {}).isOk());
     EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
   }
+}
+
+TEST_P(ConvLowerTest, ResidualAddOnTheAluIsBitExact) {
+  isa::Target t = testing::presetTarget(GetParam());
+  AddLayer l;
+  l.name = "add";
+  const int64_t c = 2 * t.spec.blockIn + 1, h = 5, w = 6;
+  l.a = {2, c, h, w, t.spec.blockIn, 1, 1, 1, 1, -3};
+  l.b = {2, c, h, w, t.spec.blockIn, 0, 0, 0, 0, 5};
+  l.y = {2, c, h, w, t.spec.blockOut, 0, 2, 1, 0, 0};
+  l.attrs = {-3, 1518500250, 5, 1200000000, 8, 4, 4, 127};  // zero_a, mult_a, zero_b, mult_b, shift, zp, lo, hi
+  Tensor a(DType::kInt8, {2, c, h, w}), b(DType::kInt8, {2, c, h, w});
+  std::mt19937_64 g(5);
+  for (uint8_t& v : a.bytes()) v = static_cast<uint8_t>(g());
+  for (uint8_t& v : b.bytes()) v = static_cast<uint8_t>(g());
+  auto rows = chooseAddRows(l, t.spec);
+  ASSERT_TRUE(rows.isOk()) << rows.diag().str();
+  std::vector<uint8_t> params = packAddParams(l, t.spec);
+  Kernel k = lowerAdd(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 32768, 65536, 98304);
+  isa::ProgramBuilder pb(t);
+  pb.symbol({"params", isa::SymbolRole::kConst, 98304, DType::kInt8, {static_cast<int64_t>(params.size())}}, params);
+  ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, pb).isOk());
+  auto p = pb.finish("add.bin");
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  simulator::FunctionalSim sim(t);
+  ASSERT_TRUE(sim.loadProgram(*p).isOk());
+  std::vector<uint8_t> ap = runtime::packBlocked(a, l.a), bp = runtime::packBlocked(b, l.b);
+  std::vector<uint8_t> yp(static_cast<size_t>(l.y.bytes()), 0);
+  ASSERT_TRUE(sim.write(0, ap.data(), ap.size()).isOk());
+  ASSERT_TRUE(sim.write(32768, bp.data(), bp.size()).isOk());
+  ASSERT_TRUE(sim.write(65536, yp.data(), yp.size()).isOk());
+  auto cnt = sim.run(*p, "add.bin");
+  ASSERT_TRUE(cnt.isOk()) << cnt.diag().str();
+  ASSERT_TRUE(sim.read(65536, yp.data(), yp.size()).isOk());
+  std::vector<Tensor> want(1);
+  ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAdd, l.attrs, {&a, &b}, want, {}).isOk());
+  std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
+  EXPECT_GT(distinct.size(), 20u);
+  EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes());
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(ConvLowerTest);
