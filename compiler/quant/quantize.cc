@@ -212,21 +212,26 @@ bool Quantizer::emitConvOrGemm(const Node& n, const Node* act) {
   Tensor wq(DType::kInt8, wt.shape());
   std::vector<int32_t> bias(m), mult(m), shift(m);
   const runtime::QuantParams& wp = src_.values[n.inputs[1]].quant;
+  // An imported model's own weight integers are kept when they are symmetric
+  // int8 per tensor, or per output channel (axis 0) of a convolution.
+  const bool perTensor = wp.scale.size() == 1, perChannel = conv && wp.axis == 0 && static_cast<int64_t>(wp.scale.size()) == m;
+  bool imported = !wp.empty() && (perTensor || perChannel);
+  for (size_t i = 0; imported && i < wp.scale.size(); ++i) {
+    const int32_t z = wp.dtype == DType::kUint8 ? wp.zeroPoint[i] - 128 : wp.zeroPoint[i];
+    imported = wp.scale[i] > 0 && z == 0 && wp.dtype == DType::kInt8;
+  }
   for (int64_t k = 0; k < m; ++k) {
-    double sw = 0;
-    if (!wp.empty() && (wp.scale.size() == 1 || static_cast<int64_t>(wp.scale.size()) == m) && conv)
-      sw = wp.scale[wp.scale.size() == 1 ? 0 : k];  // the imported weights' own scale: exact integers
-    else if (!wp.empty() && wp.scale.size() == 1)
-      sw = wp.scale[0];
-    for (int64_t i = 0; sw == 0 && i < per; ++i) sw = std::max(sw, std::abs(static_cast<double>(wt.data<float>()[k * per + i])));
-    if (wp.empty() || !(wp.scale.size() == 1 || (conv && static_cast<int64_t>(wp.scale.size()) == m))) {
+    double sw = imported ? wp.scale[perTensor ? 0 : k] : 0.0;
+    for (int64_t i = 0; imported && i < per; ++i)  // the integers must come back inside int8
+      if (std::abs(wt.data<float>()[k * per + i] / sw) > 128.5) imported = false, sw = 0.0;
+    if (!imported) {
       double mx = 0;
       for (int64_t i = 0; i < per; ++i) mx = std::max(mx, std::abs(static_cast<double>(wt.data<float>()[k * per + i])));
       sw = mx > 0 ? mx / 127.0 : 1.0;
     }
     int64_t sum = 0;
     for (int64_t i = 0; i < per; ++i) {
-      const int32_t q = roundClamp(wt.data<float>()[k * per + i] / sw, -127, 127);
+      const int32_t q = roundClamp(wt.data<float>()[k * per + i] / sw, imported ? -128 : -127, 127);
       wq.data<int8_t>()[k * per + i] = static_cast<int8_t>(q);
       sum += q;
     }
