@@ -49,6 +49,13 @@ class Compiler {
   /// The accelerator MaxPool of `n`, or why it stays on the host.
   Expected<lower::PoolLayer> poolOf(const Node& n) const;
   void partition();
+  /// Places node `i` on the accelerator when `k` (lowered at address 0)
+  /// encodes in the ISA's fields, otherwise on the host with the reason.
+  bool accept(size_t i, const lower::Kernel& k, const std::string& why);
+  /// The blocked layout of value `v` without borders (for trial lowering).
+  BlockedLayout bareLayout(int v) const;
+  /// What the borders of value `v` hold: its zero point.
+  int8_t bareFill(int v) const;
   void borders();
   Expected<int> ensure(int value, Storage s);
   int slotFor(int value, Storage s);
@@ -154,15 +161,15 @@ void Compiler::partition() {
       }
       lower::AddLayer l;
       l.name = n.name;
-      l.y = {a.shape[0], a.shape[1], a.shape[2], a.shape[3], hw_.blockOut, 0, 0, 0, 0, 0};
+      l.a = bareLayout(n.inputs[0]), l.b = bareLayout(n.inputs[1]), l.y = bareLayout(n.outputs[0]);
+      l.attrs = std::get<runtime::QAddAttrs>(n.attrs);
       auto rows = lower::chooseAddRows(l, hw_);
       if (!rows) {
         why_[i] = "host: " + rows.diag().message;
         continue;
       }
-      accel_[i] = true;
       poolRows_[i] = *rows;
-      why_[i] = "accelerator: ALU add over " + std::to_string(*rows) + "-row tiles";
+      accept(i, lower::lowerAdd(l, *rows, hw_, 0, 0, 0, 0), "ALU add over " + std::to_string(*rows) + "-row tiles");
       continue;
     }
     if (n.kind == OpKind::kMaxPool && hw_.batch == 1 && hw_.blockIn == hw_.blockOut) {
@@ -172,9 +179,9 @@ void Compiler::partition() {
         why_[i] = "host: " + rows.diag().message;
         continue;
       }
-      accel_[i] = true;
       poolRows_[i] = *rows;
-      why_[i] = "accelerator: ALU max over " + std::to_string(*rows) + "-row tiles";
+      l->x = bareLayout(n.inputs[0]), l->y = bareLayout(n.outputs[0]);
+      accept(i, lower::lowerMaxPool(*l, *rows, hw_, 0, 0), "ALU max over " + std::to_string(*rows) + "-row tiles");
       continue;
     }
     if (n.kind != OpKind::kQConv && n.kind != OpKind::kQGemm) {
@@ -186,7 +193,14 @@ void Compiler::partition() {
       why_[i] = "host: the lowering needs gemm.batch = 1 and block_in = block_out";
       continue;
     }
-    const Shape p = padsOf(std::get<runtime::QConvAttrs>(n.attrs));
+    const auto& qa = std::get<runtime::QConvAttrs>(n.attrs);
+    const Shape p = padsOf(qa);
+    const int64_t fill = bareFill(n.inputs[0]);
+    if (std::any_of(p.begin(), p.end(), [](int64_t v) { return v != 0; }) && qa.padValue != fill) {
+      why_[i] = "host: it pads with " + std::to_string(qa.padValue) + " but its input's border holds the zero point " +
+                std::to_string(fill);
+      continue;
+    }
     auto l = layerOf(n, Shape{p[0], p[1], p[2], p[3]});
     auto s = l ? lower::chooseSchedule(*l, hw_) : Expected<lower::ConvSchedule>(l.diag());
     if (!s) {
@@ -194,10 +208,31 @@ void Compiler::partition() {
       say(n.name + ": " + why_[i]);
       continue;
     }
-    accel_[i] = true;
     sched_[i] = *s;
-    why_[i] = "accelerator: " + s->why;
+    if (!accept(i, lower::lowerConv(*l, *s, hw_, lower::ConvAddrs{0, 0, 0, 0}), s->why)) say(n.name + ": " + why_[i]);
   }
+}
+
+bool Compiler::accept(size_t i, const lower::Kernel& k, const std::string& why) {
+  isa::ProgramBuilder trial(t_);
+  Status st = lower::emitKernel(k, t_, {0, 0}, serialize_, trial);
+  if (st) {
+    trial.text(k.uops.size() * t_.uopBytes());
+    st = trial.finish(g_.nodes[i].name).status();
+  }
+  accel_[i] = st.isOk();
+  why_[i] = st ? "accelerator: " + why : "host: the lowered layer does not encode: " + st.diag().message;
+  return accel_[i];
+}
+
+int8_t Compiler::bareFill(int v) const {
+  const Value& val = g_.values[v];
+  return static_cast<int8_t>(val.quant.zeroPoint.empty() ? 0 : val.quant.zeroPoint[0]);
+}
+
+BlockedLayout Compiler::bareLayout(int v) const {
+  const Value& val = g_.values[v];
+  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw_.blockIn, 0, 0, 0, 0, 0};
 }
 
 void Compiler::borders() {
@@ -219,7 +254,7 @@ void Compiler::borders() {
 
 BlockedLayout Compiler::layoutFor(int v, Storage s) const {
   const Value& val = g_.values[v];
-  const int8_t fill = static_cast<int8_t>(val.quant.zeroPoint.empty() ? 0 : val.quant.zeroPoint[0]);
+  const int8_t fill = bareFill(v);
   if (s == Storage::kDense) return {1, val.shape[1], 1, val.shape[0], hw_.blockIn, 0, 0, 0, 0, fill};
   const Shape& b = border_[v];
   return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw_.blockIn, b[0], b[1], b[2], b[3], fill};

@@ -119,5 +119,65 @@ TEST(CompileTest, TruncatedBundleIsAnError) {
   EXPECT_EQ(r.diag().str().rfind("cut.acx: error: truncated file: ", 0), 0u) << r.diag().str();
 }
 
+/// One QConv from an int8 input of `shape` (zero point `zx`) to 16 channels.
+Graph oneConv(const Shape& shape, int8_t zx, const runtime::QConvAttrs& a, int64_t k) {
+  Graph g;
+  g.model = "one.onnx";
+  Value x{"x", support::DType::kInt8, shape, {}, std::nullopt};
+  x.quant = {{0.1f}, {zx}, -1, support::DType::kInt8};
+  Tensor w(support::DType::kInt8, {16, shape[1], k, k}), ints(support::DType::kInt32, {16});
+  for (size_t i = 0; i < w.bytes().size(); ++i) w.bytes()[i] = static_cast<uint8_t>(i * 37 % 11);
+  for (int64_t i = 0; i < 16; ++i) ints.data<int32_t>()[i] = static_cast<int32_t>(i + 1);
+  const int in = g.addValue(x), wv = g.addValue({"w", support::DType::kInt8, w.shape(), {}, w});
+  const int b = g.addValue({"b", support::DType::kInt32, {16}, {}, ints});
+  const int m = g.addValue({"m", support::DType::kInt32, {16}, {}, ints});
+  const int sh = g.addValue({"s", support::DType::kInt32, {16}, {}, ints});
+  const int64_t p = a.pads.empty() ? 0 : a.pads[0];
+  const int y = g.addValue({"y", support::DType::kInt8, {shape[0], 16, shape[2] + 2 * p - k + 1, shape[3] + 2 * p - k + 1}, {}, std::nullopt});
+  g.nodes.push_back({OpKind::kQConv, "conv", a, {in, wv, b, m, sh}, {y}});
+  g.inputs = {in}, g.outputs = {y};
+  return g;
+}
+
+TEST(CompileTest, ALayerWhoseRowPitchOverflowsTheIsaStaysOnTheHost) {
+  isa::Target t = testing::presetTarget("vta-default");
+  std::vector<std::string> log;
+  auto b = compileIntegerGraph(oneConv({1, 16, 1, 70000}, 0, {}, 1), t, false, &log);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  ASSERT_EQ(b->layers.size(), 1u);
+  EXPECT_EQ(b->layers[0].where, "host");
+  EXPECT_NE(b->layers[0].why.find("does not encode"), std::string::npos) << b->layers[0].why;
+  EXPECT_NE(b->layers[0].why.find("x_stride"), std::string::npos) << b->layers[0].why;
+  auto narrow = compileIntegerGraph(oneConv({1, 16, 1, 700}, 0, {}, 1), t, false);
+  ASSERT_TRUE(narrow.isOk());
+  EXPECT_EQ(narrow->layers[0].where, "accelerator") << narrow->layers[0].why;
+}
+
+TEST(CompileTest, AConvThatPadsWithAnotherValueThanTheZeroPointStaysOnTheHost) {
+  isa::Target t = testing::presetTarget("vta-default");
+  runtime::QConvAttrs a;
+  a.pads = {1, 1, 1, 1}, a.padValue = 3;
+  auto b = compileIntegerGraph(oneConv({1, 16, 6, 6}, 5, a, 3), t, false);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  EXPECT_EQ(b->layers[0].where, "host");
+  EXPECT_EQ(b->layers[0].why, "host: it pads with 3 but its input's border holds the zero point 5");
+  a.padValue = 5;
+  auto same = compileIntegerGraph(oneConv({1, 16, 6, 6}, 5, a, 3), t, false);
+  ASSERT_TRUE(same.isOk());
+  EXPECT_EQ(same->layers[0].where, "accelerator") << same->layers[0].why;
+  runtime::FsimDevice device(t);  // and the accelerator's padding is the reference's
+  auto e = runtime::Executor::create(*same, device, "one.acx");
+  ASSERT_TRUE(e.isOk()) << e.diag().str();
+  Tensor x(support::DType::kInt8, {1, 16, 6, 6});
+  for (size_t i = 0; i < x.bytes().size(); ++i) x.bytes()[i] = static_cast<uint8_t>(i * 13);
+  auto got = (*e)->run({x});
+  ASSERT_TRUE(got.isOk()) << got.diag().str();
+  auto g = parseGraph(same->graphText, "graph");
+  ASSERT_TRUE(g.isOk());
+  auto ref = runReferenceBatched(*g, {x});
+  ASSERT_TRUE(ref.isOk());
+  EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
+}
+
 }  // namespace
 }  // namespace accelc::compiler
