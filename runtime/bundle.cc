@@ -2,6 +2,7 @@
 #include "runtime/bundle.h"
 
 #include <fstream>
+#include <optional>
 #include <iterator>
 
 #include "support/bytes.h"
@@ -256,13 +257,15 @@ Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string
   ACCELC_ASSIGN_OR_RETURN(b.hash, r.le(8, "hash"));
   ACCELC_ASSIGN_OR_RETURN(b.window, r.le(8, "window"));
   ACCELC_ASSIGN_OR_RETURN(uint64_t nt, r.le(8, "tensor count"));
-  for (uint64_t i = 0; i < nt && i < (1u << 24); ++i) {
+  if (nt > (1u << 24)) return r.bad("tensor count");
+  for (uint64_t i = 0; i < nt; ++i) {
     TensorSlot s;
     ACCELC_TRY(readSlot(r, s));
     b.tensors.push_back(std::move(s));
   }
   ACCELC_ASSIGN_OR_RETURN(uint64_t nc, r.le(8, "constant count"));
-  for (uint64_t i = 0; i < nc && i < (1u << 24); ++i) {
+  if (nc > (1u << 24)) return r.bad("constant count");
+  for (uint64_t i = 0; i < nc; ++i) {
     ConstantData c;
     ACCELC_ASSIGN_OR_RETURN(c.name, r.str("constant name"));
     ACCELC_ASSIGN_OR_RETURN(c.addr, r.le(8, "constant address"));
@@ -272,19 +275,22 @@ Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string
   ACCELC_ASSIGN_OR_RETURN(b.inputs, readInts(r, "inputs"));
   ACCELC_ASSIGN_OR_RETURN(b.outputs, readInts(r, "outputs"));
   ACCELC_ASSIGN_OR_RETURN(uint64_t np, r.le(8, "program count"));
-  for (uint64_t i = 0; i < np && i < (1u << 20); ++i) {
+  if (np > (1u << 20)) return r.bad("program count");
+  for (uint64_t i = 0; i < np; ++i) {
     ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> pb, r.bytes("program"));
     ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::readProgram(pb, name + ":program " + std::to_string(i)));
     b.programs.push_back(std::move(p));
   }
   ACCELC_ASSIGN_OR_RETURN(uint64_t ns, r.le(8, "step count"));
-  for (uint64_t i = 0; i < ns && i < (1u << 24); ++i) {
+  if (ns > (1u << 24)) return r.bad("step count");
+  for (uint64_t i = 0; i < ns; ++i) {
     Step s;
     ACCELC_TRY(readStep(r, s));
     b.steps.push_back(std::move(s));
   }
   ACCELC_ASSIGN_OR_RETURN(uint64_t nl, r.le(8, "layer count"));
-  for (uint64_t i = 0; i < nl && i < (1u << 24); ++i) {
+  if (nl > (1u << 24)) return r.bad("layer count");
+  for (uint64_t i = 0; i < nl; ++i) {
     LayerInfo l;
     ACCELC_TRY(readLayer(r, l));
     b.layers.push_back(std::move(l));
@@ -310,11 +316,53 @@ Status saveBundleFile(const std::string& path, const Bundle& b) {
   return Status::ok();
 }
 
+namespace {
+
+/// The bytes of slot `s` when its sizes do not overflow, and its layout (if
+/// any) stores an int8 tensor of its shape.
+std::optional<uint64_t> checkedSlotBytes(const TensorSlot& s) {
+  if (!s.blocked) {
+    auto n = support::checkedShapeElements(s.shape);
+    return n ? std::optional<uint64_t>(static_cast<uint64_t>(*n) * support::dtypeBytes(s.dtype)) : std::nullopt;
+  }
+  const BlockedLayout& l = *s.blocked;
+  const Shape want = s.dense ? Shape{l.w, l.c} : Shape{l.n, l.c, l.h, l.w};
+  if (s.dtype != support::DType::kInt8 || s.shape != want || (s.dense && (l.n != 1 || l.h != 1))) return std::nullopt;
+  int64_t bytes = 1;
+  for (int64_t v : {l.n, l.rows(), l.blocks(), l.cols(), l.block})
+    if (__builtin_mul_overflow(bytes, v, &bytes) || bytes > (int64_t{1} << 40)) return std::nullopt;
+  return static_cast<uint64_t>(bytes);
+}
+
+/// Which slots a step of `kind` may read and write: blocked or plain.
+Status checkStepSlots(const Bundle& b, const Step& s, const Location& loc) {
+  const bool accel = s.kind == Step::Kind::kAccel, pack = s.kind == Step::Kind::kPack;
+  const bool unpack = s.kind == Step::Kind::kUnpack;
+  for (int id : s.inputs) {
+    if (id == -1 && s.kind != Step::Kind::kHost)
+      return error(loc, "step '" + s.name + "' omits an input, which only host operators may");
+    if (id != -1 && b.tensors[id].blocked.has_value() != (accel || unpack))
+      return error(loc, "step '" + s.name + "' reads tensor '" + b.tensors[id].name + "' in the wrong layout");
+  }
+  for (int id : s.outputs)
+    if (b.tensors[id].blocked.has_value() != (accel || pack))
+      return error(loc, "step '" + s.name + "' writes tensor '" + b.tensors[id].name + "' in the wrong layout");
+  if ((pack || unpack) && (b.tensors[s.inputs[0]].shape != b.tensors[s.outputs[0]].shape ||
+                           b.tensors[s.inputs[0]].dtype != support::DType::kInt8))
+    return error(loc, "pack/unpack step '" + s.name + "' must keep an int8 tensor's shape");
+  return Status::ok();
+}
+
+}  // namespace
+
 Status validateBundle(const Bundle& b, const std::string& name) {
   const Location loc = Location::file(name);
   auto inWindow = [&](uint64_t addr, uint64_t n) { return addr <= b.window && n <= b.window - addr; };
-  for (const TensorSlot& s : b.tensors)
-    if (!inWindow(s.addr, s.bytes())) return error(loc, "tensor '" + s.name + "' lies outside the DRAM window");
+  for (const TensorSlot& s : b.tensors) {
+    std::optional<uint64_t> bytes = checkedSlotBytes(s);
+    if (!bytes) return error(loc, "tensor '" + s.name + "' has a layout that does not store its shape and type");
+    if (!inWindow(s.addr, *bytes)) return error(loc, "tensor '" + s.name + "' lies outside the DRAM window");
+  }
   for (const ConstantData& c : b.constants)
     if (!inWindow(c.addr, c.bytes.size())) return error(loc, "constant '" + c.name + "' lies outside the DRAM window");
   for (const isa::Program& p : b.programs) {
@@ -337,6 +385,7 @@ Status validateBundle(const Bundle& b, const std::string& name) {
       if (!validSlot(id)) return error(loc, "step '" + s.name + "' writes a tensor slot that does not exist");
     if ((s.kind == Step::Kind::kPack || s.kind == Step::Kind::kUnpack) && (s.inputs.size() != 1 || s.outputs.size() != 1))
       return error(loc, "pack/unpack step '" + s.name + "' must have one input and one output");
+    ACCELC_TRY(checkStepSlots(b, s, loc));
   }
   return Status::ok();
 }

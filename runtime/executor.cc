@@ -132,6 +132,7 @@ Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
 }
 
 Expected<std::vector<Tensor>> Executor::runBatched(const std::vector<Tensor>& inputs) {
+  if (inputs.size() != b_.inputs.size()) return run(inputs);  // which names the count expected
   int64_t k = 0;
   for (size_t i = 0; i < inputs.size() && i < b_.inputs.size(); ++i) {
     const Shape& want = b_.tensors[b_.inputs[i]].shape;

@@ -2,7 +2,9 @@
 // compared with the reference engine on the same integer graph.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <fstream>
 
 #include "compiler/driver/compile.h"
@@ -177,6 +179,38 @@ TEST(CompileTest, AConvThatPadsWithAnotherValueThanTheZeroPointStaysOnTheHost) {
   auto ref = runReferenceBatched(*g, {x});
   ASSERT_TRUE(ref.isOk());
   EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
+}
+
+TEST(CompileTest, BundlesThatContradictThemselvesAreRefused) {
+  auto good = compileModel(kDigits + "digits_int8.onnx", testing::presetTarget("vta-default"), {});
+  ASSERT_TRUE(good.isOk());
+  auto refused = [&](const std::function<void(runtime::Bundle&)>& spoil) {
+    runtime::Bundle b = *good;
+    spoil(b);
+    auto r = runtime::readBundle(runtime::writeBundle(b), "bad.acx");
+    return r.isOk() ? std::string("accepted") : r.diag().str();
+  };
+  auto blocked = std::find_if(good->tensors.begin(), good->tensors.end(), [](const runtime::TensorSlot& s) { return s.blocked && !s.dense; });
+  ASSERT_NE(blocked, good->tensors.end());
+  const size_t bi = static_cast<size_t>(blocked - good->tensors.begin());
+  EXPECT_EQ(refused([&](runtime::Bundle& b) { b.tensors[bi].shape[1] += 1; }),
+            "bad.acx: error: tensor '" + blocked->name + "' has a layout that does not store its shape and type");
+  EXPECT_EQ(refused([&](runtime::Bundle& b) { b.tensors[bi].blocked->block = int64_t{1} << 31, b.tensors[bi].blocked->h = int64_t{1} << 31; }),
+            "bad.acx: error: tensor '" + blocked->name + "' has a layout that does not store its shape and type");
+  EXPECT_EQ(refused([&](runtime::Bundle& b) { b.tensors[bi].dtype = support::DType::kFloat32; }),
+            "bad.acx: error: tensor '" + blocked->name + "' has a layout that does not store its shape and type");
+  auto accel = std::find_if(good->steps.begin(), good->steps.end(), [](const runtime::Step& s) { return s.kind == runtime::Step::Kind::kAccel; });
+  const size_t ai = static_cast<size_t>(accel - good->steps.begin());
+  EXPECT_EQ(refused([&](runtime::Bundle& b) { b.steps[ai].inputs[0] = -1; }),
+            "bad.acx: error: step '" + accel->name + "' omits an input, which only host operators may");
+  EXPECT_EQ(refused([&](runtime::Bundle& b) { b.steps[ai].inputs[0] = b.inputs[0]; }),
+            "bad.acx: error: step '" + accel->name + "' reads tensor '" + good->tensors[good->inputs[0]].name + "' in the wrong layout");
+  std::vector<uint8_t> bytes = runtime::writeBundle(*good);  // a tensor count far past the limit
+  const size_t at = 8 + 4 + 8 + good->hwspecYaml.size() + 8 + good->isaYaml.size() + 16;
+  bytes[at + 7] = 0x7f;
+  auto r = runtime::readBundle(bytes, "big.acx");
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.diag().str().find("malformed file at offset 7925: tensor count"), std::string::npos) << r.diag().str();
 }
 
 }  // namespace
