@@ -1,6 +1,7 @@
 // runtime/executor.cc — loading a bundle and running its steps.
 #include "runtime/executor.h"
 
+#include <chrono>
 #include <cstring>
 
 namespace accelc::runtime {
@@ -122,7 +123,12 @@ Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
                                                       support::shapeStr(inputs[i].shape()));
     ACCELC_TRY(writeSlot(b_.inputs[i], inputs[i]));
   }
-  for (const Step& s : b_.steps) ACCELC_TRY(step(s));
+  stats_.stepSeconds.resize(b_.steps.size(), 0.0);
+  for (size_t i = 0; i < b_.steps.size(); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    ACCELC_TRY(step(b_.steps[i]));
+    stats_.stepSeconds[i] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
   std::vector<Tensor> out;
   for (int id : b_.outputs) {
     ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(id));

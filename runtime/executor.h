@@ -25,6 +25,7 @@ namespace accelc::runtime {
 struct RunStats {
   simulator::Counters accel;  ///< the device's counters
   int64_t accelSteps = 0, hostSteps = 0, packSteps = 0;  ///< steps run
+  std::vector<double> stepSeconds;  ///< per bundle step: wall time, summed over inferences
 };
 
 class Executor {

@@ -11,6 +11,7 @@
 #include "compiler/graph/graph_text.h"
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
+#include "compiler/lower/cost.h"
 #include "compiler/lower/add.h"
 #include "compiler/lower/pool.h"
 #include "compiler/passes/passes.h"
@@ -470,17 +471,23 @@ Expected<runtime::Bundle> Compiler::run() {
   ACCELC_TRY(steps());
   ACCELC_TRY(plan());
   ACCELC_TRY(programs());
+  std::vector<int> program(g_.nodes.size(), -1);  // per node: its accelerator program
+  for (size_t si = 0; si < b_.steps.size(); ++si)
+    if (b_.steps[si].kind == Step::Kind::kAccel) program[static_cast<size_t>(stepNode_[si])] = b_.steps[si].program;
   for (size_t i = 0; i < g_.nodes.size(); ++i) {
     const Node& n = g_.nodes[i];
     runtime::LayerInfo info{n.name, accel_[i] ? "accelerator" : "host", why_[i], 0, 0, 0, 0};
+    for (const std::vector<int>* ids : {&n.inputs, &n.outputs})  // every operand read or written once
+      for (int id : *ids)
+        if (id >= 0)
+          info.compulsoryBytes += support::shapeElements(g_.values[id].shape) * support::dtypeBytes(g_.values[id].dtype);
+    info.dramBytes = info.compulsoryBytes;
     if (n.kind == OpKind::kQConv || n.kind == OpKind::kQGemm) {
       const Shape& w = g_.values[n.inputs[1]].shape;
-      const Shape& y = g_.values[n.outputs[0]].shape;
-      info.macs = support::shapeElements(y) * support::shapeElements(w) / w[0];
-      info.compulsoryBytes = support::shapeElements(g_.values[n.inputs[0]].shape) + support::shapeElements(w) +
-                             support::shapeElements(y) + 12 * w[0];
-      info.dramBytes = info.compulsoryBytes;
+      info.macs = support::shapeElements(g_.values[n.outputs[0]].shape) * support::shapeElements(w) / w[0];
       info.cycles = accel_[i] ? sched_[i].cycles : 0;
+    } else if (accel_[i]) {  // ALU layers: the cost formulas applied to the program itself
+      ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(b_.programs[program[i]], t_));
     }
     b_.layers.push_back(info);
   }

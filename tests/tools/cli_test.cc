@@ -128,5 +128,28 @@ TEST(CliTest, ModelErrorsExitNonZeroWithLocations) {
   EXPECT_NE(p.out.find("unknown pass 'fold-everything'"), std::string::npos);
 }
 
+TEST(CliTest, CompileRunAndReportABundle) {
+  const std::string model = kSrc + "/models/digits/digits_int8.onnx", acx = kTmp + "/digits-cli.acx";
+  Result c = sh("compile " + model + " --hw vta-default -o " + acx);
+  ASSERT_EQ(c.rc, 0) << c.out;
+  EXPECT_NE(c.out.find("wrote " + acx + ": "), std::string::npos) << c.out;
+  Result r = sh("run " + acx + " --engine fsim --input input=" + kSrc + "/models/digits/test_x.npy --labels " + kSrc +
+                "/models/digits/test_y.npy");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("top-1 accuracy (fsim): "), std::string::npos) << r.out;
+  Result plain = sh("report " + acx);
+  ASSERT_EQ(plain.rc, 0) << plain.out;
+  EXPECT_EQ(plain.out.find("host ms"), std::string::npos);
+  EXPECT_NE(plain.out.find("\nall layers: roofline bound "), std::string::npos) << plain.out;
+  Result m = sh("report " + acx + " --measure");
+  ASSERT_EQ(m.rc, 0) << m.out;
+  EXPECT_NE(m.out.find("host ms"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("\nhost layers: "), std::string::npos) << m.out;
+  Result j = sh("report " + acx + " --json --measure");
+  ASSERT_EQ(j.rc, 0) << j.out;
+  EXPECT_NE(j.out.find("\"host_ms\": "), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"total_roofline_cycles\": "), std::string::npos) << j.out;
+}
+
 }  // namespace
 }  // namespace accelc

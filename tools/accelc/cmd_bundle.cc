@@ -2,6 +2,8 @@
 #include <sys/stat.h>
 
 #include <iomanip>
+#include <map>
+#include <optional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -20,35 +22,74 @@ namespace {
 using support::Expected;
 using support::Status;
 
-/// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound, utilization.
-void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json) {
+/// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound,
+/// utilization; with `hostSeconds` (per step name, measured), host layers'
+/// wall time. The roofline bound covers every layer, host layers included.
+void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json,
+                 const std::map<std::string, double>* hostSeconds = nullptr) {
   const double peak = static_cast<double>(hw.peakMacsPerCycle()), bw = static_cast<double>(hw.dramBytesPerCycle);
   nlohmann::ordered_json rows = nlohmann::json::array();
-  int64_t totalCycles = 0, totalBound = 0, totalMacs = 0;
+  int64_t accelCycles = 0, accelBound = 0, totalBound = 0, totalMacs = 0;
+  double hostMs = 0;
   for (const runtime::LayerInfo& l : b.layers) {
     const int64_t bound = static_cast<int64_t>(std::max(l.macs / peak, l.compulsoryBytes / bw));
     const double util = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
-    rows.push_back({{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
-                    {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}, {"why", l.why}});
-    if (l.where == "accelerator") totalCycles += l.cycles, totalBound += bound;
-    totalMacs += l.macs;
+    nlohmann::ordered_json r{{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
+                             {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}};
+    if (hostSeconds && l.where == "host" && hostSeconds->count(l.name)) {
+      r["host_ms"] = 1e3 * hostSeconds->at(l.name);
+      hostMs += 1e3 * hostSeconds->at(l.name);
+    }
+    r["why"] = l.why;
+    rows.push_back(r);
+    if (l.where == "accelerator") accelCycles += l.cycles, accelBound += bound;
+    totalBound += bound, totalMacs += l.macs;
   }
+  double layoutMs = 0;  // pack and unpack steps: the host's share of moving between layouts
+  if (hostSeconds)
+    for (const runtime::Step& s : b.steps)
+      if (s.kind == runtime::Step::Kind::kPack || s.kind == runtime::Step::Kind::kUnpack)
+        layoutMs += 1e3 * (hostSeconds->count(s.name) ? hostSeconds->at(s.name) : 0.0);
   if (json) {
-    nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"total_est_cycles", totalCycles},
-                             {"total_roofline_cycles", totalBound}, {"total_macs", totalMacs}};
+    nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"accelerator_est_cycles", accelCycles},
+                             {"accelerator_roofline_cycles", accelBound}, {"total_roofline_cycles", totalBound},
+                             {"total_macs", totalMacs}};
+    if (hostSeconds) j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
     std::cout << j.dump(2) << "\n";
     return;
   }
   std::cout << std::left << std::setw(28) << "layer" << std::setw(12) << "where" << std::right << std::setw(12)
             << "MACs" << std::setw(12) << "est.cycles" << std::setw(12) << "roofline" << std::setw(8) << "util%"
-            << "\n";
-  for (const auto& r : rows)
+            << (hostSeconds ? "   host ms" : "") << "\n";
+  for (const auto& r : rows) {
     std::cout << std::left << std::setw(28) << r["layer"].get<std::string>().substr(0, 27) << std::setw(12)
               << r["where"].get<std::string>() << std::right << std::setw(12) << r["macs"].get<int64_t>()
               << std::setw(12) << r["est_cycles"].get<int64_t>() << std::setw(12) << r["roofline_cycles"].get<int64_t>()
-              << std::setw(8) << std::fixed << std::setprecision(1) << r["utilization_pct"].get<double>() << "\n";
-  std::cout << "accelerator layers: " << totalCycles << " estimated cycles against a roofline bound of " << totalBound
-            << "\n";
+              << std::setw(8) << std::fixed << std::setprecision(1) << r["utilization_pct"].get<double>();
+    if (r.contains("host_ms")) std::cout << std::setw(10) << std::setprecision(3) << r["host_ms"].get<double>();
+    std::cout << "\n";
+  }
+  std::cout << "accelerator layers: " << accelCycles << " estimated cycles against a roofline bound of " << accelBound
+            << "\nall layers: roofline bound " << totalBound << " cycles (" << std::setprecision(3)
+            << static_cast<double>(totalBound) / static_cast<double>(hw.clockMhz) / 1e3 << " ms at " << hw.clockMhz
+            << " MHz)\n";
+  if (hostSeconds)
+    std::cout << "host layers: " << std::setprecision(3) << hostMs << " ms measured, pack/unpack " << layoutMs
+              << " ms (one inference on this machine)\n";
+}
+
+/// Runs one inference of `b` on fsim with zero inputs; wall seconds per step name.
+Expected<std::map<std::string, double>> measureSteps(const runtime::Bundle& b, const std::string& path) {
+  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
+  runtime::FsimDevice device(t);
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, device, path));
+  std::vector<runtime::Tensor> in;
+  for (int id : b.inputs) in.emplace_back(b.tensors[id].dtype, b.tensors[id].shape);
+  ACCELC_TRY(e->run(in).status());
+  std::map<std::string, double> out;
+  for (size_t i = 0; i < b.steps.size(); ++i) out[b.steps[i].name] += e->stats().stepSeconds[i];
+  return out;
 }
 
 struct CompileArgs {
@@ -189,9 +230,10 @@ void registerCompile(CLI::App& app, int& rc) {
 void registerReport(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("report", "Per-layer MACs, estimated cycles, roofline bound and utilization of a bundle");
   auto path = std::make_shared<std::string>();
-  auto json = std::make_shared<bool>(false);
+  auto json = std::make_shared<bool>(false), measure = std::make_shared<bool>(false);
   cmd->add_option("bundle", *path, "bundle (.acx)")->required();
   cmd->add_flag("--json", *json, "print JSON");
+  cmd->add_flag("--measure", *measure, "run one inference (zero inputs, fsim) and list the host layers' wall time");
   cmd->callback([=, &rc] {
     auto b = runtime::loadBundleFile(*path);
     auto spec = b ? hwspec::parseHwSpec(b->hwspecYaml, *path + ":hwspec") : Expected<hwspec::HwSpec>(b.diag());
@@ -199,7 +241,16 @@ void registerReport(CLI::App& app, int& rc) {
       rc = report(spec.status());
       return;
     }
-    printReport(*b, *spec, *json);
+    std::optional<std::map<std::string, double>> times;
+    if (*measure) {
+      auto m = measureSteps(*b, *path);
+      if (!m) {
+        rc = report(m.status());
+        return;
+      }
+      times = *m;
+    }
+    printReport(*b, *spec, *json, times ? &*times : nullptr);
   });
 }
 
