@@ -339,10 +339,11 @@ Status Compiler::steps() {
   return Status::ok();
 }
 
-/// Plain intermediate tensors share DRAM when their lifetimes (first write to
-/// last read, in steps) do not overlap. Blocked tensors keep their own memory:
-/// their borders are written once, at load. Model inputs, outputs and
-/// constants keep theirs too.
+/// Intermediate tensors share DRAM when their lifetimes (first write to last
+/// read, in steps) do not overlap: plain ones when the region is large enough,
+/// blocked ones only with a tensor of the very same layout — their borders,
+/// written once at load, then hold the same fill and no step writes them.
+/// Model inputs, outputs and constants keep their own memory.
 Status Compiler::plan() {
   for (BufferKind k : {BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kUop})
     align_ = std::max<uint64_t>(align_, static_cast<uint64_t>(hw_.entryBytes(k)));
@@ -358,10 +359,17 @@ Status Compiler::plan() {
   for (int id : b_.inputs) pinned[id] = true;
   for (int id : b_.outputs) pinned[id] = true;
   for (const auto& [key, slot] : slots_)
-    if (g_.values[key.first].constant || key.second != 0) pinned[slot] = true;
+    if (g_.values[key.first].constant) pinned[slot] = true;
   struct Live {
     uint64_t addr, bytes;
     int until;
+    int kind;  ///< -1: plain; else the slot whose layout the region holds
+  };
+  auto sameKind = [&](const Live& r, int id) {
+    const TensorSlot &s = b_.tensors[id];
+    if (!s.blocked || r.kind < 0) return !s.blocked && r.kind < 0;
+    const TensorSlot& o = b_.tensors[r.kind];
+    return *o.blocked == *s.blocked && o.dense == s.dense;
   };
   std::vector<Live> live;  // reusable regions and the step after which they are free
   for (int id = 0; id < n; ++id) {
@@ -371,13 +379,14 @@ Status Compiler::plan() {
       s.addr = alloc(s.bytes());
       continue;
     }
-    auto fit = std::find_if(live.begin(), live.end(), [&](const Live& r) { return r.until < first[id] && r.bytes >= bytes; });
+    auto fit = std::find_if(live.begin(), live.end(),
+                            [&](const Live& r) { return r.until < first[id] && r.bytes >= bytes && sameKind(r, id); });
     if (fit != live.end()) {
       s.addr = fit->addr;
       fit->until = std::max(last[id], first[id]);
     } else {
       s.addr = alloc(s.bytes());
-      live.push_back({s.addr, bytes, std::max(last[id], first[id])});
+      live.push_back({s.addr, bytes, std::max(last[id], first[id]), s.blocked ? id : -1});
     }
   }
   for (const auto& [key, slot] : slots_) {  // constants read by host steps are written once
