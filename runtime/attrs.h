@@ -234,10 +234,26 @@ struct QAddAttrs {
   }
 };
 
+/// QAveragePool: an unpadded window average requantized like QAdd's operands.
+struct QPoolAttrs {
+  Ints kernelShape, strides;                 ///< 2-D window and strides (empty = 1s)
+  int64_t zeroX = 0, mult = 0, shift = 0;    ///< input zero point, Q31 multiplier, output shift
+  int64_t zeroPoint = 0, lo = -128, hi = 127;  ///< output zero point and clamp
+  template <typename V>
+  void visitFields(V& v) {
+    v("kernel_shape", kernelShape), v("strides", strides), v("zero_x", zeroX), v("mult", mult), v("shift", shift);
+    v("zero_point", zeroPoint), v("lo", lo), v("hi", hi);
+  }
+  bool operator==(const QPoolAttrs& o) const {
+    return kernelShape == o.kernelShape && strides == o.strides && zeroX == o.zeroX && mult == o.mult &&
+           shift == o.shift && zeroPoint == o.zeroPoint && lo == o.lo && hi == o.hi;
+  }
+};
+
 /// Any op's attributes.
 using Attrs = std::variant<NoAttrs, ConvAttrs, PoolAttrs, GemmAttrs, NormAttrs, AxisAttrs, SoftmaxAttrs, ReshapeAttrs,
                            PermAttrs, AxesAttrs, SplitAttrs, ReduceAttrs, CastAttrs, ShapeAttrs, DropoutAttrs,
-                           ConstantAttrs, QConvAttrs, QAddAttrs>;
+                           ConstantAttrs, QConvAttrs, QAddAttrs, QPoolAttrs>;
 
 }  // namespace accelc::runtime
 

@@ -91,6 +91,8 @@ support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tens
       return kernels::qconv(k, std::get<QConvAttrs>(attrs), c);
     case OpKind::kQAdd:
       return kernels::qadd(std::get<QAddAttrs>(attrs), c);
+    case OpKind::kQAveragePool:
+      return kernels::qavgpool(std::get<QPoolAttrs>(attrs), c);
     case OpKind::kBatchNormalization:
     case OpKind::kLayerNormalization:
     case OpKind::kReduceMean:

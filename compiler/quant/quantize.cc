@@ -2,6 +2,7 @@
 // the integer graph (see quantize.h for the rules).
 #include "compiler/quant/quantize.h"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -70,6 +71,7 @@ class Quantizer {
   bool emitConvOrGemm(const Node& n, const Node* act);
   bool emitAdd(const Node& n, const Node* act);
   bool emitMove(const Node& n);
+  bool emitAvgPool(const Node& n);
 
   const Graph& src_;                 ///< the float graph
   std::vector<std::string>* notes_;  ///< why layers stay float
@@ -281,6 +283,43 @@ bool Quantizer::emitAdd(const Node& n, const Node* act) {
   return true;
 }
 
+bool Quantizer::emitAvgPool(const Node& n) {
+  const int x = n.inputs[0], y = n.outputs[0];
+  const Shape& xs = src_.values[x].shape;
+  auto px = i8Of(src_.values[x].quant), py = i8Of(src_.values[y].quant);
+  if (!px || !py || xs.size() != 4 || n.outputs.size() != 1) return false;
+  runtime::QPoolAttrs qa;
+  if (n.kind == OpKind::kGlobalAveragePool) {
+    qa.kernelShape = {xs[2], xs[3]};
+  } else {
+    const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
+    const bool padded = std::any_of(a.pads.begin(), a.pads.end(), [](int64_t v) { return v != 0; }) ||
+                        a.autoPad == runtime::AutoPad::kSameUpper || a.autoPad == runtime::AutoPad::kSameLower;
+    const bool dilated = std::any_of(a.dilations.begin(), a.dilations.end(), [](int64_t v) { return v != 1; });
+    if (padded || dilated || a.kernelShape.size() != 2)
+      return note(n, "only unpadded 2-D AveragePool is quantized"), false;
+    qa.kernelShape = a.kernelShape, qa.strides = a.strides;
+  }
+  const int64_t sh = qa.strides.empty() ? 1 : qa.strides[0], sw = qa.strides.empty() ? 1 : qa.strides[1];
+  const Shape& ys = src_.values[y].shape;
+  if (ys.size() != 4 || ys[2] != (xs[2] - qa.kernelShape[0]) / sh + 1 || ys[3] != (xs[3] - qa.kernelShape[1]) / sw + 1)
+    return note(n, "its windows reach past the input (ceil_mode)"), false;
+  const double real = px->scale / (py->scale * static_cast<double>(qa.kernelShape[0] * qa.kernelShape[1]));
+  // mulq(acc·2^8, M)·2^-shift = acc·real  =>  M = real·2^(23 + shift), in [2^30, 2^31).
+  qa.shift = std::min(31, 7 - static_cast<int>(std::floor(std::log2(real))));
+  qa.mult = std::llround(real * std::ldexp(1.0, 23 + static_cast<int>(qa.shift)));
+  if (qa.shift < 0 || qa.mult >= (int64_t{1} << 31)) return note(n, "its scales overflow the integer average"), false;
+  qa.zeroX = px->zero, qa.zeroPoint = py->zero;
+  Node q;
+  q.kind = OpKind::kQAveragePool;
+  q.name = n.name;
+  q.attrs = qa;
+  q.inputs = {needInt(x)};
+  q.outputs = {intValue(y, *py)};
+  out_.nodes.push_back(std::move(q));
+  return true;
+}
+
 bool Quantizer::emitMove(const Node& n) {
   const int x = n.inputs[0], y = n.outputs[0];
   auto px = i8Of(src_.values[x].quant);
@@ -317,7 +356,9 @@ support::Expected<Graph> Quantizer::run() {
                       n.kind == OpKind::kSqueeze || n.kind == OpKind::kUnsqueeze || n.kind == OpKind::kTranspose ||
                       n.kind == OpKind::kIdentity;
     const Node* act = matmul || n.kind == OpKind::kAdd ? fusedActivation(n) : nullptr;
-    bool done = (matmul && emitConvOrGemm(n, act)) || (n.kind == OpKind::kAdd && emitAdd(n, act)) || (move && emitMove(n));
+    const bool avg = n.kind == OpKind::kAveragePool || n.kind == OpKind::kGlobalAveragePool;
+    bool done = (matmul && emitConvOrGemm(n, act)) || (n.kind == OpKind::kAdd && emitAdd(n, act)) ||
+                (move && emitMove(n)) || (avg && emitAvgPool(n));
     if (done && act) fused_[act - src_.nodes.data()] = true;
     if (!done) ACCELC_TRY(emitFloat(n));
   }

@@ -54,6 +54,7 @@ Status normalize(OpKind k, const Attrs& a, Ctx& c);       // BatchNorm, LayerNor
 Status quantize(OpKind k, const AxisAttrs& a, Ctx& c);    // QuantizeLinear, DequantizeLinear
 Status qconv(OpKind k, const QConvAttrs& a, Ctx& c);      // QConv, QGemm (accelc integer ops)
 Status qadd(const QAddAttrs& a, Ctx& c);                  // QAdd
+Status qavgpool(const QPoolAttrs& a, Ctx& c);             // QAveragePool
 
 }  // namespace accelc::runtime::kernels
 

@@ -11,6 +11,9 @@
 //                                         mulq((b - zero_b)·2^8, mult_b), shift), lo, hi).
 // (The 2^8 keeps eight fractional bits through the multiplies; the ALU makes
 // it with eight saturating self-additions, which cannot saturate here.)
+// QAveragePool(x), x int8 [N,C,H,W], an unpadded KH×KW window:
+//   acc = (Σ_window x - KH·KW·zero_x)·2^8   (saturating int32 additions)
+//   y = clamp(zero_point + shrr(mulq(acc, mult), shift), lo, hi)
 #include "isa/arith.h"
 #include "runtime/internal/conv_core.h"
 #include "runtime/internal/kernels.h"
@@ -91,6 +94,36 @@ Status qadd(const QAddAttrs& a, Ctx& c) {
                                          isa::arith::shrRoundAway(isa::arith::addSat(ra, rb), a.shift));
     y.data<int8_t>()[i] = static_cast<int8_t>(clampTo(q, std::max<int64_t>(a.lo, -128), std::min<int64_t>(a.hi, 127)));
   }
+  c.out(0) = std::move(y);
+  return Status::ok();
+}
+
+Status qavgpool(const QPoolAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kInt8}));
+  const Tensor& x = c.in(0);
+  if (x.rank() != 4 || a.kernelShape.size() != 2 || (!a.strides.empty() && a.strides.size() != 2))
+    return c.fail("QAveragePool needs a 4-D input and a 2-D window");
+  const int64_t kh = a.kernelShape[0], kw = a.kernelShape[1];
+  const int64_t sh = a.strides.empty() ? 1 : a.strides[0], sw = a.strides.empty() ? 1 : a.strides[1];
+  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || kh > x.dim(2) || kw > x.dim(3))
+    return c.fail("QAveragePool window " + std::to_string(kh) + "x" + std::to_string(kw) + " does not fit the input " +
+                  support::shapeStr(x.shape()));
+  const int64_t oh = (x.dim(2) - kh) / sh + 1, ow = (x.dim(3) - kw) / sw + 1, planes = x.dim(0) * x.dim(1);
+  Tensor y(DType::kInt8, {x.dim(0), x.dim(1), oh, ow});
+  const int32_t start = static_cast<int32_t>(-kh * kw * a.zeroX);
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j) {
+        int32_t acc = start;
+        for (int64_t u = 0; u < kh; ++u)
+          for (int64_t v = 0; v < kw; ++v)
+            acc = isa::arith::addSat(acc, x.data<int8_t>()[(p * x.dim(2) + i * sh + u) * x.dim(3) + j * sw + v]);
+        for (int d = 0; d < 8; ++d) acc = isa::arith::addSat(acc, acc);
+        const int32_t q = isa::arith::addSat(static_cast<int32_t>(a.zeroPoint),
+                                             isa::arith::shrRoundAway(isa::arith::mulq(acc, static_cast<int32_t>(a.mult)), a.shift));
+        y.data<int8_t>()[(p * oh + i) * ow + j] =
+            static_cast<int8_t>(clampTo(q, std::max<int64_t>(a.lo, -128), std::min<int64_t>(a.hi, 127)));
+      }
   c.out(0) = std::move(y);
   return Status::ok();
 }

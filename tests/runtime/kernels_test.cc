@@ -2,6 +2,9 @@
 // node tests do not reach (integer wrap-around, per-row zero points, bad attributes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "runtime/ops.h"
 
 namespace accelc::runtime {
@@ -75,6 +78,34 @@ TEST(KernelsTest, QConvMatchesItsDefinition) {
                                {x, w, Tensor::of<int32_t>({1}, {10}), Tensor::of<int32_t>({1}, {1 << 30}),
                                 Tensor::of<int32_t>({1}, {1})})),
             (std::vector<int8_t>{3, 3, 4, 4}));
+}
+
+TEST(KernelsTest, QAveragePoolIsTheRoundedAverageWithinOneStep) {
+  // x in scale 0.1 with zero point 3; y in scale 0.05 with zero point -2; a 3x3 window, stride 2.
+  Tensor x(DType::kInt8, {1, 2, 7, 7});
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<int8_t>()[i] = static_cast<int8_t>((i * 37) % 200 - 100);
+  const double sx = 0.1, sy = 0.05, real = sx / (sy * 9);
+  QPoolAttrs a;
+  a.kernelShape = {3, 3}, a.strides = {2, 2}, a.zeroX = 3, a.zeroPoint = -2;
+  a.shift = 7 - static_cast<int64_t>(std::floor(std::log2(real)));
+  a.mult = std::llround(real * std::ldexp(1.0, static_cast<int>(23 + a.shift)));
+  auto y = values<int8_t>(run(OpKind::kQAveragePool, a, {x}));
+  ASSERT_EQ(y.size(), 2u * 3 * 3);
+  int exact = 0;
+  for (int64_t p = 0; p < 2; ++p)
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 3; ++j) {
+        double sum = 0;
+        for (int u = 0; u < 3; ++u)
+          for (int v = 0; v < 3; ++v) sum += (x.data<int8_t>()[(p * 7 + 2 * i + u) * 7 + 2 * j + v] - 3) * sx;
+        const double want = std::clamp(std::nearbyint(sum / 9 / sy) - 2, -128.0, 127.0);
+        const int got = y[static_cast<size_t>((p * 3 + i) * 3 + j)];
+        EXPECT_LE(std::abs(got - want), 1.0) << p << "," << i << "," << j;
+        exact += got == want;
+      }
+  EXPECT_GE(exact, 15);  // all but the ties and the odd double rounding
+  a.kernelShape = {9, 9};
+  EXPECT_NE(std::get<std::string>(run(OpKind::kQAveragePool, a, {x})).find("does not fit the input 1x2x7x7"), std::string::npos);
 }
 
 }  // namespace
