@@ -47,7 +47,7 @@ class Compiler {
     if (log_) log_->push_back(s);
   }
   Expected<lower::ConvLayer> layerOf(const Node& n, const Shape& borders) const;
-  /// The accelerator MaxPool of `n`, or why it stays on the host.
+  /// The accelerator MaxPool or QAveragePool of `n`, or why it stays on the host.
   Expected<lower::PoolLayer> poolOf(const Node& n) const;
   void partition();
   /// Places node `i` on the accelerator when `k` (lowered at address 0)
@@ -126,9 +126,19 @@ Expected<lower::ConvLayer> Compiler::layerOf(const Node& n, const Shape& bx) con
 }
 
 Expected<lower::PoolLayer> Compiler::poolOf(const Node& n) const {
-  const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
   const Value &x = g_.values[n.inputs[0]], &y = g_.values[n.outputs[0]];
   auto refuse = [&](const std::string& why) { return error(g_.loc(n), why); };
+  if (n.kind == OpKind::kQAveragePool) {  // unpadded by construction
+    const auto& q = std::get<runtime::QPoolAttrs>(n.attrs);
+    if (x.shape.size() != 4 || q.kernelShape.size() != 2) return refuse("only 2-D QAveragePool runs on the accelerator");
+    lower::PoolLayer l;
+    l.name = n.name, l.average = true, l.avg = q;
+    l.kh = q.kernelShape[0], l.kw = q.kernelShape[1];
+    l.sh = q.strides.empty() ? 1 : q.strides[0], l.sw = q.strides.empty() ? 1 : q.strides[1];
+    l.oh = y.shape[2], l.ow = y.shape[3];
+    return l;
+  }
+  const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
   if (x.dtype != support::DType::kInt8 || x.shape.size() != 4 || a.kernelShape.size() != 2 || n.outputs.size() != 1)
     return refuse("only 2-D int8 MaxPool runs on the accelerator");
   for (int64_t v : a.pads)
@@ -173,7 +183,8 @@ void Compiler::partition() {
       accept(i, lower::lowerAdd(l, *rows, hw_, 0, 0, 0, 0), "ALU add over " + std::to_string(*rows) + "-row tiles");
       continue;
     }
-    if (n.kind == OpKind::kMaxPool && hw_.batch == 1 && hw_.blockIn == hw_.blockOut) {
+    const bool pool = n.kind == OpKind::kMaxPool || n.kind == OpKind::kQAveragePool;
+    if (pool && hw_.batch == 1 && hw_.blockIn == hw_.blockOut) {
       auto l = poolOf(n);
       auto rows = l ? lower::choosePoolRows(*l, hw_) : Expected<int64_t>(l.diag());
       if (!rows) {
@@ -182,7 +193,8 @@ void Compiler::partition() {
       }
       poolRows_[i] = *rows;
       l->x = bareLayout(n.inputs[0]), l->y = bareLayout(n.outputs[0]);
-      accept(i, lower::lowerMaxPool(*l, *rows, hw_, 0, 0), "ALU max over " + std::to_string(*rows) + "-row tiles");
+      accept(i, lower::lowerPool(*l, *rows, hw_, 0, 0, 0),
+             std::string(l->average ? "ALU average" : "ALU max") + " over " + std::to_string(*rows) + "-row tiles");
       continue;
     }
     if (n.kind != OpKind::kQConv && n.kind != OpKind::kQGemm) {
@@ -428,10 +440,16 @@ Status Compiler::programs() {
       todo.push_back({i, al.name, std::move(k), at});
       continue;
     }
-    if (n.kind == OpKind::kMaxPool) {
+    if (n.kind == OpKind::kMaxPool || n.kind == OpKind::kQAveragePool) {
       ACCELC_ASSIGN_OR_RETURN(lower::PoolLayer pl, poolOf(n));
       pl.x = *xs.blocked, pl.y = *ys.blocked;
-      lower::Kernel k = lower::lowerMaxPool(pl, poolRows_[i], hw_, xs.addr, ys.addr);
+      uint64_t pa = 0;
+      if (pl.average) {
+        const std::vector<uint8_t> params = lower::packPoolParams(pl, hw_);
+        pa = alloc(params.size());
+        b_.constants.push_back({n.name + ":params", pa, params});
+      }
+      lower::Kernel k = lower::lowerPool(pl, poolRows_[i], hw_, xs.addr, ys.addr, pa);
       if (loopIr_) *loopIr_ += lower::printKernel(k);
       isa::ProgramBuilder scratch(t_);
       ACCELC_TRY(lower::emitKernel(k, t_, {0, 0}, serialize_, scratch));

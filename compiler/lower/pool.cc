@@ -2,6 +2,7 @@
 #include "compiler/lower/pool.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "isa/semantics.h"
 
@@ -14,20 +15,64 @@ using isa::Opcode;
 namespace {
 
 /// Accumulator rows one half needs for `rows` output rows: the input window
-/// rows, then the output rows (padded to the hazard distance).
+/// rows, the output rows (padded to the hazard distance), and for an average
+/// the multiplier row.
 int64_t halfRows(const PoolLayer& l, int64_t rows, int64_t hazard) {
   const int64_t win = (l.ow - 1) * l.sw + l.kw, inRows = (rows - 1) * l.sh + l.kh;
-  return inRows * win + std::max(rows * l.ow, hazard);
+  return inRows * win + std::max(rows * l.ow, hazard) + (l.average ? 1 : 0);
 }
 
-/// Micro-ops of one tile kind and accumulator half: dst = output pixel, src = its window's corner.
-void pixelUops(std::vector<isa::Uop>& u, const PoolLayer& l, int64_t rows, int64_t base, int64_t hazard) {
+/// Micro-op sets per tile kind and half: the window corners; for an average
+/// also each output row onto itself and onto the multiplier row.
+int sets(const PoolLayer& l) { return l.average ? 3 : 1; }
+
+/// Micro-ops of one tile kind and accumulator half (dst = output pixel): src =
+/// its window's corner; then (averages) src = itself; src = the multiplier row.
+void pixelUops(std::vector<isa::Uop>& u, const PoolLayer& l, int64_t rows, int64_t base, int64_t half, int64_t hazard) {
   const int64_t win = (l.ow - 1) * l.sw + l.kw, out = base + ((rows - 1) * l.sh + l.kh) * win;
-  const int64_t pix = rows * l.ow;
-  for (int64_t q = 0; q < std::max(pix, hazard); ++q) {
+  const int64_t pix = rows * l.ow, n = std::max(pix, hazard);
+  for (int64_t q = 0; q < n; ++q) {
     const int64_t r = q / l.ow, c = q % l.ow;
     u.push_back({out + q, q < pix ? base + r * l.sh * win + c * l.sw : base, 0});
   }
+  if (!l.average) return;
+  for (int64_t q = 0; q < n; ++q) u.push_back({out + q, out + q, 0});
+  for (int64_t q = 0; q < n; ++q) u.push_back({out + q, base + half - 1, 0});
+}
+
+/// ALU over `u` output rows from micro-op set `set`: mov of the corners, max over the window.
+void aluMax(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u, int64_t win) {
+  body.push_back(Stmt::intrinsic(Opcode::kAlu, "each window's corner")
+                     .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", 1).set("iter_in", 1)
+                     .set("alu_op", static_cast<int64_t>(isa::AluOp::kMov)));
+  body.push_back(Stmt::intrinsic(Opcode::kAlu, "the maximum over the window")
+                     .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", l.kh).set("iter_in", l.kw)
+                     .set("src_factor_out", win).set("src_factor_in", 1)
+                     .set("alu_op", static_cast<int64_t>(isa::AluOp::kMax)));
+}
+
+/// ALU of an average: start at -K·zero_x, add the window, x2^8, mulq, shrr, zero point, clamp.
+void aluAverage(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u, int64_t win) {
+  auto alu = [&](int which, isa::AluOp op, const char* what) -> Stmt& {
+    const Expr at = set + Expr(which * u);
+    body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
+                       .set("uop_bgn", at).set("uop_end", at + Expr(u)).set("iter_out", 1).set("iter_in", 1)
+                       .set("alu_op", static_cast<int64_t>(op)));
+    return body.back();
+  };
+  auto imm = [&](isa::AluOp op, int64_t v, const char* what) { alu(1, op, what).set("use_imm", 1).set("imm", v); };
+  const runtime::QPoolAttrs& q = l.avg;
+  imm(isa::AluOp::kMov, -l.kh * l.kw * q.zeroX, "start at -window x zero_x");
+  body.push_back(Stmt::intrinsic(Opcode::kAlu, "the sum over the window")
+                     .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", l.kh).set("iter_in", l.kw)
+                     .set("src_factor_out", win).set("src_factor_in", 1)
+                     .set("alu_op", static_cast<int64_t>(isa::AluOp::kAdd)));
+  for (int i = 0; i < 8; ++i) alu(1, isa::AluOp::kAdd, i ? "" : "x 2^8 (doublings)");
+  alu(2, isa::AluOp::kMulq, "x mult");
+  imm(isa::AluOp::kShrr, q.shift, "shift right, rounding");
+  if (q.zeroPoint) imm(isa::AluOp::kAdd, q.zeroPoint, "output zero point");
+  if (q.lo > -128) imm(isa::AluOp::kMax, q.lo, "clamp below");
+  if (q.hi < 127) imm(isa::AluOp::kMin, q.hi, "clamp above");
 }
 
 }  // namespace
@@ -35,7 +80,8 @@ void pixelUops(std::vector<isa::Uop>& u, const PoolLayer& l, int64_t rows, int64
 support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSpec& hw) {
   const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
   for (int64_t rows = l.oh; rows >= 1; --rows)
-    if (2 * halfRows(l, rows, hw.timing.accHazard) <= depth && 4 * std::max(rows * l.ow, hw.timing.accHazard) <= hw.depth(BufferKind::kUop))
+    if (2 * halfRows(l, rows, hw.timing.accHazard) <= depth &&
+        4 * sets(l) * std::max(rows * l.ow, hw.timing.accHazard) <= hw.depth(BufferKind::kUop))
       return rows;
   return support::error(support::Location::node(l.name, l.name),
                         "no legal tiling: the accumulator buffer needs " +
@@ -43,7 +89,14 @@ support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSp
                             std::to_string(depth));
 }
 
-Kernel lowerMaxPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t x, uint64_t y) {
+std::vector<uint8_t> packPoolParams(const PoolLayer& l, const hwspec::HwSpec& hw) {
+  std::vector<int32_t> row(static_cast<size_t>(hw.batch * hw.blockOut), static_cast<int32_t>(l.avg.mult));
+  std::vector<uint8_t> out(row.size() * 4);
+  std::memcpy(out.data(), row.data(), out.size());  // little-endian int32, as LOAD acc reads them
+  return out;
+}
+
+Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t x, uint64_t y, uint64_t params) {
   const int64_t hazard = hw.timing.accHazard, half = halfRows(l, th, hazard), cb = l.x.blocks();
   const int64_t full = l.oh / th, last = l.oh - full * th, tiles = full + (last > 0), total = l.x.n * cb * tiles;
   const int64_t win = (l.ow - 1) * l.sw + l.kw;
@@ -54,7 +107,7 @@ Kernel lowerMaxPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, ui
   for (int kind = 0; kind < 1 + (last > 0); ++kind)
     for (int as = 0; as < 2; ++as) {
       uopSet[kind][as] = static_cast<int64_t>(k.uops.size());
-      pixelUops(k.uops, l, kind ? last : th, as * half, hazard);
+      pixelUops(k.uops, l, kind ? last : th, as * half, half, hazard);
     }
   k.body.push_back(Stmt::intrinsic(Opcode::kLoad, "the micro-op table")
                        .set("buffer", static_cast<int64_t>(Buffer::kUop))
@@ -95,14 +148,16 @@ Kernel lowerMaxPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, ui
       body.push_back(rowsLoop);
     }
     const Expr set = Expr(uopSet[kind][0]) + tileE.mod(2, uopSet[kind][1] - uopSet[kind][0]);
-    body.push_back(Stmt::intrinsic(Opcode::kAlu, "each window's corner")
-                       .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", 1).set("iter_in", 1)
-                       .set("alu_op", static_cast<int64_t>(isa::AluOp::kMov)));
-    body.push_back(Stmt::intrinsic(Opcode::kAlu, "the maximum over the window")
-                       .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", l.kh).set("iter_in", l.kw)
-                       .set("src_factor_out", win).set("src_factor_in", 1)
-                       .set("alu_op", static_cast<int64_t>(isa::AluOp::kMax))
-                       .flag("push_next"));
+    if (l.average) {
+      body.push_back(Stmt::intrinsic(Opcode::kLoad, "the multiplier row")
+                         .set("buffer", static_cast<int64_t>(Buffer::kAcc))
+                         .set("sram_base", tileE.mod(2, half) + Expr(half - 1))
+                         .set("dram_base", static_cast<int64_t>(params / hw.entryBytes(BufferKind::kAcc)))
+                         .set("y_size", 1).set("x_size", 1).set("x_stride", 1));
+      aluAverage(body, l, set, u, win);
+    }
+    else aluMax(body, l, set, u, win);
+    body.back().flag("push_next");
     body.push_back(Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
                        .set("buffer", static_cast<int64_t>(Buffer::kOut))
                        .set("sram_base", tileE.mod(2, half) + Expr(inRows * win))

@@ -1,36 +1,45 @@
-// compiler/lower/pool.h — int8 MaxPool on the accelerator's ALU.
+// compiler/lower/pool.h — int8 MaxPool and QAveragePool on the accelerator's ALU.
 //
 // A tile of output rows of one channel block: its input rows are loaded into
-// accumulator rows (LOAD acc8, sign-extending), one ALU `mov` copies each
-// window's first element into the output rows, and one ALU `max` whose loops
-// walk the window (iter_out over kernel rows, iter_in over kernel columns)
-// folds the rest in; the output rows are stored. Only pooling without padding
-// runs here (MaxPool pads with -infinity, blocked tensors with their zero point).
+// accumulator rows (LOAD acc8, sign-extending). MaxPool: one ALU `mov` copies
+// each window's corner into the output rows and one ALU `max` whose loops walk
+// the window (iter_out over kernel rows, iter_in over kernel columns) folds the
+// rest in. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
+// the window, eight self-additions (x2^8), `mulq` by a multiplier row, `shrr`,
+// the zero point and the clamp — exactly runtime/kernels/qops.cc. The output
+// rows are stored. Only pooling without padding runs here.
 #ifndef ACCELC_COMPILER_LOWER_POOL_H_
 #define ACCELC_COMPILER_LOWER_POOL_H_
 
 #include <string>
+#include <vector>
 
 #include "compiler/lower/loop_ir.h"
 #include "hwspec/hwspec.h"
+#include "runtime/attrs.h"
 #include "runtime/layout.h"
 #include "support/status.h"
 
 namespace accelc::compiler::lower {
 
-/// A max-pooling layer to run on the accelerator.
+/// A pooling layer to run on the accelerator.
 struct PoolLayer {
   std::string name;             ///< layer name
   runtime::BlockedLayout x, y;  ///< input and output layouts
   int64_t kh = 1, kw = 1, sh = 1, sw = 1;  ///< window and strides
   int64_t oh = 1, ow = 1;       ///< output size
+  bool average = false;         ///< QAveragePool (else MaxPool)
+  runtime::QPoolAttrs avg;      ///< the average's requantization
 };
 
 /// Output rows per tile: the most that fit the accumulator's halves, or an
 /// error naming the layer and the buffer.
 support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSpec& hw);
-/// The loop IR with `rows` output rows per tile; `x` and `y` are byte addresses.
-Kernel lowerMaxPool(const PoolLayer& l, int64_t rows, const hwspec::HwSpec& hw, uint64_t x, uint64_t y);
+/// The multiplier row of an average (mult in every lane) as an accumulator entry.
+std::vector<uint8_t> packPoolParams(const PoolLayer& l, const hwspec::HwSpec& hw);
+/// The loop IR with `rows` output rows per tile; `x`, `y` and `params` (averages
+/// only) are byte addresses.
+Kernel lowerPool(const PoolLayer& l, int64_t rows, const hwspec::HwSpec& hw, uint64_t x, uint64_t y, uint64_t params = 0);
 
 }  // namespace accelc::compiler::lower
 

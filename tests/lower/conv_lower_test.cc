@@ -192,7 +192,7 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
     for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(g());
     auto rows = choosePoolRows(l, t.spec);
     ASSERT_TRUE(rows.isOk()) << rows.diag().str();
-    Kernel k = lowerMaxPool(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 65536);
+    Kernel k = lowerPool(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 65536);
     isa::ProgramBuilder b(t);
     ASSERT_TRUE(emitKernel(k, t, {131072, 139264}, false, b).isOk());
     auto p = b.finish("pool.bin");
@@ -209,6 +209,51 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
     pa.kernelShape = {cs.k, cs.k}, pa.strides = {cs.s, cs.s};
     std::vector<Tensor> want(1);
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kMaxPool, pa, {&x}, want, {}).isOk());
+    EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
+  }
+}
+
+TEST_P(ConvLowerTest, AveragePoolOnTheAluIsBitExact) {
+  isa::Target t = testing::presetTarget(GetParam());
+  struct Case {
+    int64_t c, h, w, k, s, zx, zp, lo;
+  };
+  for (const Case& cs : {Case{t.spec.blockIn + 2, 7, 7, 7, 1, 0, 0, 0}, Case{3, 9, 7, 3, 2, -5, 4, -128},
+                         Case{2 * t.spec.blockIn, 6, 6, 2, 2, 17, -3, -10}}) {
+    PoolLayer l;
+    l.name = "avg";
+    l.average = true;
+    l.kh = l.kw = cs.k, l.sh = l.sw = cs.s;
+    l.oh = (cs.h - cs.k) / cs.s + 1, l.ow = (cs.w - cs.k) / cs.s + 1;
+    l.avg.kernelShape = {cs.k, cs.k}, l.avg.strides = {cs.s, cs.s};
+    l.avg.zeroX = cs.zx, l.avg.zeroPoint = cs.zp, l.avg.lo = cs.lo, l.avg.hi = 100;
+    l.avg.mult = 1518500250, l.avg.shift = 8 + (cs.k > 3);
+    l.x = {1, cs.c, cs.h, cs.w, t.spec.blockIn, 0, 1, 1, 0, 0};
+    l.y = {1, cs.c, l.oh, l.ow, t.spec.blockOut, 1, 0, 0, 2, 0};
+    Tensor x(DType::kInt8, {1, cs.c, cs.h, cs.w});
+    std::mt19937_64 g(static_cast<uint64_t>(cs.c * 10 + cs.k));
+    for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(g());
+    auto rows = choosePoolRows(l, t.spec);
+    ASSERT_TRUE(rows.isOk()) << rows.diag().str();
+    const std::vector<uint8_t> params = packPoolParams(l, t.spec);
+    Kernel k = lowerPool(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 65536, 98304);
+    isa::ProgramBuilder b(t);
+    b.symbol({"params", isa::SymbolRole::kConst, 98304, DType::kInt8, {static_cast<int64_t>(params.size())}}, params);
+    ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, b).isOk());
+    auto p = b.finish("avg.bin");
+    ASSERT_TRUE(p.isOk()) << p.diag().str();
+    simulator::FunctionalSim sim(t);
+    ASSERT_TRUE(sim.loadProgram(*p).isOk());
+    std::vector<uint8_t> xp = runtime::packBlocked(x, l.x), yp(static_cast<size_t>(l.y.bytes()), 0);
+    ASSERT_TRUE(sim.write(0, xp.data(), xp.size()).isOk());
+    ASSERT_TRUE(sim.write(65536, yp.data(), yp.size()).isOk());
+    auto c = sim.run(*p, "avg.bin");
+    ASSERT_TRUE(c.isOk()) << c.diag().str();
+    ASSERT_TRUE(sim.read(65536, yp.data(), yp.size()).isOk());
+    std::vector<Tensor> want(1);
+    ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAveragePool, l.avg, {&x}, want, {}).isOk());
+    std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
+    EXPECT_GT(distinct.size(), 3u) << "c" << cs.c << " k" << cs.k;
     EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
   }
 }
