@@ -47,6 +47,9 @@ class Compiler {
     if (log_) log_->push_back(s);
   }
   Expected<lower::ConvLayer> layerOf(const Node& n, const Shape& borders) const;
+  /// Whether value `v` is known never to lie below its zero point (its
+  /// producer clamps there, as a fused ReLU does).
+  bool atLeastZeroPoint(int v) const;
   /// The accelerator MaxPool or QAveragePool of `n`, or why it stays on the host.
   Expected<lower::PoolLayer> poolOf(const Node& n) const;
   void partition();
@@ -125,6 +128,18 @@ Expected<lower::ConvLayer> Compiler::layerOf(const Node& n, const Shape& bx) con
   return l;
 }
 
+bool Compiler::atLeastZeroPoint(int v) const {
+  const int64_t zp = bareFill(v);
+  for (const Node& m : g_.nodes) {
+    if (m.outputs.empty() || m.outputs[0] != v) continue;
+    if (const auto* c = std::get_if<runtime::QConvAttrs>(&m.attrs)) return c->lo >= zp;
+    if (const auto* a = std::get_if<runtime::QAddAttrs>(&m.attrs)) return a->lo >= zp;
+    if (const auto* p = std::get_if<runtime::QPoolAttrs>(&m.attrs)) return p->lo >= zp;
+    return false;
+  }
+  return false;
+}
+
 Expected<lower::PoolLayer> Compiler::poolOf(const Node& n) const {
   const Value &x = g_.values[n.inputs[0]], &y = g_.values[n.outputs[0]];
   auto refuse = [&](const std::string& why) { return error(g_.loc(n), why); };
@@ -141,19 +156,23 @@ Expected<lower::PoolLayer> Compiler::poolOf(const Node& n) const {
   const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
   if (x.dtype != support::DType::kInt8 || x.shape.size() != 4 || a.kernelShape.size() != 2 || n.outputs.size() != 1)
     return refuse("only 2-D int8 MaxPool runs on the accelerator");
-  for (int64_t v : a.pads)
-    if (v) return refuse("padded MaxPool stays on the host (it pads with -infinity)");
   for (int64_t v : a.dilations)
     if (v != 1) return refuse("dilated MaxPool stays on the host");
   if (a.autoPad == runtime::AutoPad::kSameUpper || a.autoPad == runtime::AutoPad::kSameLower)
-    return refuse("padded MaxPool stays on the host (it pads with -infinity)");
+    return refuse("auto-padded MaxPool stays on the host");
   lower::PoolLayer l;
   l.name = n.name;
   l.kh = a.kernelShape[0], l.kw = a.kernelShape[1];
   l.sh = a.strides.empty() ? 1 : a.strides[0], l.sw = a.strides.empty() ? 1 : a.strides[1];
+  l.pt = a.pads.empty() ? 0 : a.pads[0], l.pl = a.pads.empty() ? 0 : a.pads[1];
   l.oh = y.shape[2], l.ow = y.shape[3];
-  if ((l.oh - 1) * l.sh + l.kh > x.shape[2] || (l.ow - 1) * l.sw + l.kw > x.shape[3])
-    return refuse("its windows reach past the input (ceil_mode) and would need padding");
+  const bool padded = std::any_of(a.pads.begin(), a.pads.end(), [](int64_t v) { return v != 0; }) ||
+                      (l.oh - 1) * l.sh + l.kh > x.shape[2] || (l.ow - 1) * l.sw + l.kw > x.shape[3];
+  // Padding stands for -infinity; the border holds the zero point, which is as
+  // good when no value lies below it (the producer clamps at or above it) and
+  // every window holds at least one real value.
+  if (padded && !(atLeastZeroPoint(n.inputs[0]) && l.pt < l.kh && l.pl < l.kw))
+    return refuse("padded MaxPool runs on the accelerator only when its input never lies below its zero point");
   return l;
 }
 
@@ -193,6 +212,9 @@ void Compiler::partition() {
       }
       poolRows_[i] = *rows;
       l->x = bareLayout(n.inputs[0]), l->y = bareLayout(n.outputs[0]);
+      l->x.top = l->pt, l->x.left = l->pl;  // the border its padding needs
+      l->x.bottom = std::max<int64_t>(0, (l->oh - 1) * l->sh + l->kh - l->pt - l->x.h);
+      l->x.right = std::max<int64_t>(0, (l->ow - 1) * l->sw + l->kw - l->pl - l->x.w);
       accept(i, lower::lowerPool(*l, *rows, hw_, 0, 0, 0),
              std::string(l->average ? "ALU average" : "ALU max") + " over " + std::to_string(*rows) + "-row tiles");
       continue;
@@ -252,16 +274,23 @@ void Compiler::borders() {
   border_.assign(g_.values.size(), Shape{0, 0, 0, 0});
   for (size_t i = 0; i < g_.nodes.size(); ++i) {
     const Node& n = g_.nodes[i];
-    if (!accel_[i] || n.kind != OpKind::kQConv) continue;
-    const auto& a = std::get<runtime::QConvAttrs>(n.attrs);
+    if (!accel_[i] || (n.kind != OpKind::kQConv && n.kind != OpKind::kMaxPool)) continue;
     const Value &x = g_.values[n.inputs[0]], &y = g_.values[n.outputs[0]];
-    const Shape p = padsOf(a);
-    const int64_t sh = a.strides.empty() ? 1 : a.strides[0], sw = a.strides.empty() ? 1 : a.strides[1];
-    const int64_t kh = g_.values[n.inputs[1]].shape[2], kw = g_.values[n.inputs[1]].shape[3];
-    const Shape need = {p[0], p[1], std::max<int64_t>(0, (y.shape[2] - 1) * sh + kh - p[0] - x.shape[2]),
-                        std::max<int64_t>(0, (y.shape[3] - 1) * sw + kw - p[1] - x.shape[3])};
+    Shape p{0, 0, 0, 0}, st{1, 1}, k;
+    if (n.kind == OpKind::kQConv) {
+      const auto& a = std::get<runtime::QConvAttrs>(n.attrs);
+      p = padsOf(a), k = {g_.values[n.inputs[1]].shape[2], g_.values[n.inputs[1]].shape[3]};
+      if (!a.strides.empty()) st = a.strides;
+    } else {
+      const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
+      if (!a.pads.empty()) p = a.pads;
+      if (!a.strides.empty()) st = a.strides;
+      k = a.kernelShape;
+    }
+    const Shape need = {p[0], p[1], std::max<int64_t>(0, (y.shape[2] - 1) * st[0] + k[0] - p[0] - x.shape[2]),
+                        std::max<int64_t>(0, (y.shape[3] - 1) * st[1] + k[1] - p[1] - x.shape[3])};
     Shape& b = border_[n.inputs[0]];
-    for (int k = 0; k < 4; ++k) b[k] = std::max(b[k], need[k]);
+    for (int j = 0; j < 4; ++j) b[j] = std::max(b[j], need[j]);
   }
 }
 

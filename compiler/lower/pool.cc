@@ -128,11 +128,11 @@ Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint6
     Expr tileE;
     tileE.terms = {tt};
     auto load = [&](Expr r, bool first) {  // input row r of the tile into accumulator rows
-      const Expr row = Expr(l.x.top) + t * (th * l.sh) + r;
+      const Expr row = Expr(l.x.top - l.pt) + t * (th * l.sh) + r;
       Stmt ld = Stmt::intrinsic(Opcode::kLoad, first ? "input rows, sign-extended into accumulator rows" : "");
       ld.set("buffer", static_cast<int64_t>(Buffer::kAcc8))
           .set("sram_base", tileE.mod(2, half) + r * win)
-          .set("dram_base", Expr(static_cast<int64_t>(x / inE) + l.x.left) + Expr::var(vn, l.x.rows() * cb * l.x.cols()) +
+          .set("dram_base", Expr(static_cast<int64_t>(x / inE) + l.x.left - l.pl) + Expr::var(vn, l.x.rows() * cb * l.x.cols()) +
                                 row * (cb * l.x.cols()) + Expr::var(vb, l.x.cols()))
           .set("y_size", 1)
           .set("x_size", win)

@@ -7,7 +7,8 @@
 // rest in. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
 // the window, eight self-additions (x2^8), `mulq` by a multiplier row, `shrr`,
 // the zero point and the clamp — exactly runtime/kernels/qops.cc. The output
-// rows are stored. Only pooling without padding runs here.
+// rows are stored. Padding (pt, pl, and windows past the bottom and right
+// edges) is read from x's border, which must be wide enough.
 #ifndef ACCELC_COMPILER_LOWER_POOL_H_
 #define ACCELC_COMPILER_LOWER_POOL_H_
 
@@ -27,6 +28,7 @@ struct PoolLayer {
   std::string name;             ///< layer name
   runtime::BlockedLayout x, y;  ///< input and output layouts
   int64_t kh = 1, kw = 1, sh = 1, sw = 1;  ///< window and strides
+  int64_t pt = 0, pl = 0;       ///< top and left padding, read from x's border
   int64_t oh = 1, ow = 1;       ///< output size
   bool average = false;         ///< QAveragePool (else MaxPool)
   runtime::QPoolAttrs avg;      ///< the average's requantization

@@ -48,7 +48,7 @@ TEST(PeerTest, ResNet18CompiledForVtaDefaultIsBitExactOnFsim) {
   ASSERT_TRUE(b.isOk()) << b.diag().str();
   int accel = 0;
   for (const runtime::Step& s : b->steps) accel += s.kind == runtime::Step::Kind::kAccel;
-  EXPECT_EQ(accel, 30);  // 20 convolutions, 8 residual additions, the global average pool and the classifier
+  EXPECT_EQ(accel, 31);  // 20 convolutions, the max pool, 8 residual additions, the average pool, the classifier
   runtime::FsimDevice device(t);
   auto e = runtime::Executor::create(*b, device, "resnet18.acx");
   ASSERT_TRUE(e.isOk()) << e.diag().str();

@@ -181,6 +181,38 @@ TEST(CompileTest, AConvThatPadsWithAnotherValueThanTheZeroPointStaysOnTheHost) {
   EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
 }
 
+TEST(CompileTest, APaddedMaxPoolRunsOnTheAcceleratorOnlyAfterAClampAtTheZeroPoint) {
+  isa::Target t = testing::presetTarget("vta-default");
+  for (int64_t lo : {-128, 0}) {
+    runtime::QConvAttrs a;
+    a.lo = lo;
+    Graph g = oneConv({1, 16, 8, 8}, 0, a, 1);
+    runtime::PoolAttrs pa;
+    pa.kernelShape = {3, 3}, pa.strides = {2, 2}, pa.pads = {1, 1, 1, 1};
+    g.values[g.outputs[0]].quant = {{0.1f}, {0}, -1, support::DType::kInt8};
+    const int y = g.addValue({"p", support::DType::kInt8, {1, 16, 4, 4}, {}, std::nullopt});
+    g.nodes.push_back({OpKind::kMaxPool, "pool", pa, {g.outputs[0]}, {y}});
+    g.outputs = {y};
+    auto b = compileIntegerGraph(g, t, false);
+    ASSERT_TRUE(b.isOk()) << b.diag().str();
+    ASSERT_EQ(b->layers.size(), 2u);
+    EXPECT_EQ(b->layers[1].where, lo == 0 ? "accelerator" : "host") << b->layers[1].why;
+    if (lo < 0) {
+      EXPECT_EQ(b->layers[1].why, "host: padded MaxPool runs on the accelerator only when its input never lies below its zero point");
+    }
+    runtime::FsimDevice device(t);
+    auto e = runtime::Executor::create(*b, device, "pool.acx");
+    ASSERT_TRUE(e.isOk()) << e.diag().str();
+    Tensor x(support::DType::kInt8, {1, 16, 8, 8});
+    for (size_t i = 0; i < x.bytes().size(); ++i) x.bytes()[i] = static_cast<uint8_t>(i * 29);
+    auto got = (*e)->run({x});
+    ASSERT_TRUE(got.isOk()) << got.diag().str();
+    auto ref = runReferenceBatched(*parseGraph(b->graphText, "graph"), {x});
+    ASSERT_TRUE(ref.isOk());
+    EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
+  }
+}
+
 TEST(CompileTest, BundlesThatContradictThemselvesAreRefused) {
   auto good = compileModel(kDigits + "digits_int8.onnx", testing::presetTarget("vta-default"), {});
   ASSERT_TRUE(good.isOk());

@@ -178,18 +178,19 @@ TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
 TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
   isa::Target t = testing::presetTarget(GetParam());
   struct Case {
-    int64_t c, h, w, k, s;
+    int64_t c, h, w, k, s, p;  ///< p: padding, read from a border of zeros (the input is >= 0 then)
   };
-  for (const Case& cs : {Case{t.spec.blockIn + 2, 8, 8, 2, 2}, Case{3, 9, 7, 3, 2}, Case{2 * t.spec.blockIn, 5, 6, 3, 1}}) {
+  for (const Case& cs : {Case{t.spec.blockIn + 2, 8, 8, 2, 2, 0}, Case{3, 9, 7, 3, 2, 0},
+                         Case{2 * t.spec.blockIn, 5, 6, 3, 1, 0}, Case{5, 8, 9, 3, 2, 1}}) {
     PoolLayer l;
     l.name = "pool";
-    l.kh = l.kw = cs.k, l.sh = l.sw = cs.s;
-    l.oh = (cs.h - cs.k) / cs.s + 1, l.ow = (cs.w - cs.k) / cs.s + 1;
-    l.x = {2, cs.c, cs.h, cs.w, t.spec.blockIn, 1, 0, 0, 1, 0};
+    l.kh = l.kw = cs.k, l.sh = l.sw = cs.s, l.pt = l.pl = cs.p;
+    l.oh = (cs.h + 2 * cs.p - cs.k) / cs.s + 1, l.ow = (cs.w + 2 * cs.p - cs.k) / cs.s + 1;
+    l.x = {2, cs.c, cs.h, cs.w, t.spec.blockIn, 1 + cs.p, cs.p, cs.p, 1 + cs.p, 0};
     l.y = {2, cs.c, l.oh, l.ow, t.spec.blockOut, 0, 1, 0, 0, 0};
     Tensor x(DType::kInt8, {2, cs.c, cs.h, cs.w});
     std::mt19937_64 g(static_cast<uint64_t>(cs.c * 100 + cs.h));
-    for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(g());
+    for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(cs.p ? g() % 128 : g());
     auto rows = choosePoolRows(l, t.spec);
     ASSERT_TRUE(rows.isOk()) << rows.diag().str();
     Kernel k = lowerPool(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 65536);
@@ -206,7 +207,7 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
     ASSERT_TRUE(c.isOk()) << c.diag().str();
     ASSERT_TRUE(sim.read(65536, yp.data(), yp.size()).isOk());
     runtime::PoolAttrs pa;
-    pa.kernelShape = {cs.k, cs.k}, pa.strides = {cs.s, cs.s};
+    pa.kernelShape = {cs.k, cs.k}, pa.strides = {cs.s, cs.s}, pa.pads = {cs.p, cs.p, cs.p, cs.p};
     std::vector<Tensor> want(1);
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kMaxPool, pa, {&x}, want, {}).isOk());
     EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
