@@ -1,6 +1,6 @@
 // compiler/lower/cost.h — estimated cycles of an encoded accelerator program.
 //
-// Applies the per-instruction formulas of docs/microarchitecture.md to every
+// Applies the per-instruction formulas (simulator/cycle/timing.h) to every
 // instruction of a program and sums them per unit (load, compute, store); the
 // estimate is the busiest unit's total, the bound that perfect overlap reaches.
 #ifndef ACCELC_COMPILER_LOWER_COST_H_
@@ -14,9 +14,6 @@
 #include "support/status.h"
 
 namespace accelc::compiler::lower {
-
-/// Cycles of one instruction on its unit.
-int64_t instructionCycles(const isa::Instruction& insn, const hwspec::HwSpec& hw);
 
 /// Cycles per unit (load, compute, store) of every instruction of `p`.
 support::Expected<std::array<int64_t, 3>> unitCycles(const isa::Program& p, const isa::Target& t);

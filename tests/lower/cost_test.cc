@@ -4,6 +4,7 @@
 
 #include "compiler/lower/cost.h"
 #include "isa/builder.h"
+#include "simulator/cycle/timing.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler::lower {
@@ -14,15 +15,15 @@ TEST(CostTest, TheDocumentsExamplesOnVtaDefault) {
   isa::Instruction load = isa::makeInstruction(isa::Opcode::kLoad);  // one 256-byte weight tile
   load.mem().buffer = static_cast<int64_t>(isa::Buffer::kWgt);
   load.mem().ySize = 1, load.mem().xSize = 1, load.mem().xStride = 1;
-  EXPECT_EQ(instructionCycles(load, t.spec), 64 + 32);
+  EXPECT_EQ(simulator::instructionCycles(load, t.spec), 64 + 32);
   isa::Instruction gemm = isa::makeInstruction(isa::Opcode::kGemm);  // 16 micro-ops x 64 x 8
   gemm.gemm().uopBgn = 0, gemm.gemm().uopEnd = 16, gemm.gemm().iterOut = 64, gemm.gemm().iterIn = 8;
-  EXPECT_EQ(instructionCycles(gemm, t.spec), 4 + 8192);
+  EXPECT_EQ(simulator::instructionCycles(gemm, t.spec), 4 + 8192);
   isa::Instruction padded = load;  // a 2x3 input load padded to 4x5: 14 zero entries
   padded.mem().buffer = static_cast<int64_t>(isa::Buffer::kInp);
   padded.mem().ySize = 2, padded.mem().xSize = 3, padded.mem().xStride = 3;
   padded.mem().yPad0 = 1, padded.mem().yPad1 = 1, padded.mem().xPad0 = 1, padded.mem().xPad1 = 1;
-  EXPECT_EQ(instructionCycles(padded, t.spec), 64 + 2 * 6 + 14);  // two 48-byte bursts in one window
+  EXPECT_EQ(simulator::instructionCycles(padded, t.spec), 64 + 2 * 6 + 14);  // two 48-byte bursts in one window
 
   isa::ProgramBuilder b(t);  // per unit: the load on load, the GEMM on compute
   b.text(0);
