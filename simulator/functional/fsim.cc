@@ -10,6 +10,7 @@
 #include "isa/semantics.h"
 #include "simulator/functional/datapath.h"
 #include "simulator/functional/race.h"
+#include "simulator/functional/tokens.h"
 
 namespace accelc::simulator {
 
@@ -21,16 +22,7 @@ using support::Status;
 
 namespace {
 
-/// Token queues between neighbouring units.
-enum TokenQueue { kLoadToCompute = 0, kComputeToLoad = 1, kComputeToStore = 2, kStoreToCompute = 3 };
-const char* const kQueueNames[] = {"load->compute", "compute->load", "compute->store", "store->compute"};
-constexpr int kNone = -1;
-
-/// The queue a token flag of `unit` uses, or kNone when the unit has no such neighbour.
-int popPrevQ(Unit u) { return u == Unit::kCompute ? kLoadToCompute : u == Unit::kStore ? kComputeToStore : kNone; }
-int popNextQ(Unit u) { return u == Unit::kLoad ? kComputeToLoad : u == Unit::kCompute ? kStoreToCompute : kNone; }
-int pushPrevQ(Unit u) { return u == Unit::kCompute ? kComputeToLoad : u == Unit::kStore ? kStoreToCompute : kNone; }
-int pushNextQ(Unit u) { return u == Unit::kLoad ? kLoadToCompute : u == Unit::kCompute ? kComputeToStore : kNone; }
+constexpr int kNone = kNoQueue;
 
 /// One execution of one program.
 class Run {
@@ -93,13 +85,7 @@ Expected<bool> Run::fetch() {
       if (!dram_.contains(addr, t_.insnBytes()))
         return error(at(fetchPc_), "instruction fetch outside the DRAM window (byte " + std::to_string(addr) + ")");
       ACCELC_ASSIGN_OR_RETURN(isa::Instruction insn, isa::decodeInstruction(t_, dram_.at(addr), at(fetchPc_)));
-      Unit u = isa::unitOf(insn);
-      isa::Deps d = isa::depsOf(insn);
-      if ((d.popPrev && popPrevQ(u) == kNone) || (d.pushPrev && pushPrevQ(u) == kNone) ||
-          (d.popNext && popNextQ(u) == kNone) || (d.pushNext && pushNextQ(u) == kNone))
-        return error(at(fetchPc_), std::string("illegal dependency flag: ") + isa::opcodeName(insn.opcode) +
-                                       " runs on the " + isa::unitName(u) + " unit, which has no " +
-                                       (u == Unit::kLoad ? "previous" : "next") + " unit to exchange tokens with");
+      if (std::string why = flagError(insn); !why.empty()) return error(at(fetchPc_), why);
       insns_.push_back(insn);
       c_.fetchBytes += t_.insnBytes();
       c_.dramReadBytes += t_.insnBytes();

@@ -1,0 +1,342 @@
+// simulator/cycle/cycle_sim.cc — fetch and the three units as SystemC threads.
+#include "simulator/cycle/cycle_sim.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <systemc>
+#include <vector>
+
+#include "isa/encoding.h"
+#include "isa/semantics.h"
+#include "simulator/cycle/timing.h"
+#include "simulator/functional/datapath.h"
+#include "simulator/functional/state.h"
+#include "simulator/functional/tokens.h"
+
+// The binaries that link the model bring their own main(); SystemC's library
+// still needs this symbol to link.
+extern "C" int sc_main(int, char**) { return 0; }
+
+namespace accelc::simulator {
+
+using support::error;
+using support::Expected;
+using support::Location;
+using support::Status;
+
+namespace {
+
+const sc_core::sc_time kCycle(1, sc_core::SC_NS);
+
+/// Everything one run of one program touches.
+struct RunCtx {
+  const isa::Target* t = nullptr;
+  std::string name;               ///< program name for locations
+  Dram* dram = nullptr;           ///< DRAM
+  std::unique_ptr<Datapath> dp;   ///< executes instructions
+  uint64_t textAddr = 0, count = 0;  ///< the instruction stream
+  std::vector<isa::Instruction> insns;  ///< decoded, by pc
+  struct Cmd {
+    uint64_t pc;                  ///< instruction
+    sc_core::sc_time visible;     ///< first time its unit sees it
+  };
+  std::deque<Cmd> cmd[isa::kNumUnits];              ///< command queues
+  std::deque<sc_core::sc_time> tok[kNumTokenQueues];  ///< token queues (visible times)
+  bool busy[isa::kNumUnits] = {};  ///< executing an instruction
+  bool active = false;            ///< running
+  uint64_t fetchPc = 0;           ///< next instruction to fetch
+  std::optional<support::Diagnostic> error;  ///< why the run stopped early
+  sc_core::sc_time start;         ///< when the run began
+  CycleStats stats;               ///< what it measured
+  Location at(uint64_t pc) const { return Location::pc(name, pc); }
+};
+
+/// The accelerator: fetch, load, compute and store threads over one RunCtx.
+class Model : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Model);
+  explicit Model(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {
+    SC_THREAD(fetch);
+    SC_THREAD(loadUnit);
+    SC_THREAD(computeUnit);
+    SC_THREAD(storeUnit);
+  }
+  RunCtx* run = nullptr;             ///< the run in progress
+  sc_core::sc_event start, abort;    ///< begin a run; leave every wait
+  /// Why unit `u` cannot start its head instruction ("idle" when it has none, "" when it can).
+  std::string blocked(int u) const;
+
+ private:
+  void fetch();
+  void loadUnit() { unit(0); }
+  void computeUnit() { unit(1); }
+  void storeUnit() { unit(2); }
+  void unit(int u);
+  /// Starts, executes and retires the instruction at the head of `u`; false when the run stopped.
+  bool execute(int u, const isa::Instruction& insn, uint64_t pc);
+  bool finish();
+  void fail(support::Diagnostic d) {
+    if (!run->error) run->error = std::move(d);
+    stop();
+  }
+  void stop() {
+    run->active = false;
+    abort.notify();
+  }
+  bool cycles(uint64_t n) {
+    if (n) wait(static_cast<double>(n) * kCycle, abort);
+    return run->active;
+  }
+  bool until(const sc_core::sc_time& t) { return t <= sc_core::sc_time_stamp() || cycles(static_cast<uint64_t>((t - sc_core::sc_time_stamp()) / kCycle)); }
+  bool on(const sc_core::sc_event& e) {
+    wait(e | abort);
+    return run->active;
+  }
+  bool idle(int u) const { return !run->busy[u] && run->cmd[u].empty(); }
+
+  sc_core::sc_event cmdPush_[isa::kNumUnits], cmdPop_[isa::kNumUnits];
+  sc_core::sc_event tokPush_[kNumTokenQueues], tokPop_[kNumTokenQueues], unitDone_;
+};
+
+void Model::fetch() {
+  for (;;) {
+    wait(start);
+    while (run->active) {
+      const uint64_t pc = run->fetchPc;
+      const isa::Target& t = *run->t;
+      if (pc >= run->count) {
+        fail(error(run->at(pc), "the program ends without FINISH (" + std::to_string(run->count) + " instructions)"));
+        break;
+      }
+      if (run->insns.size() == pc) {
+        const uint64_t addr = run->textAddr + pc * t.insnBytes();
+        if (!run->dram->contains(addr, t.insnBytes())) {
+          fail(error(run->at(pc), "instruction fetch outside the DRAM window (byte " + std::to_string(addr) + ")"));
+          break;
+        }
+        auto insn = isa::decodeInstruction(t, run->dram->at(addr), run->at(pc));
+        if (!insn) {
+          fail(insn.diag());
+          break;
+        }
+        if (std::string why = flagError(*insn); !why.empty()) {
+          fail(error(run->at(pc), why));
+          break;
+        }
+        run->insns.push_back(*insn);
+        run->stats.counters.fetchBytes += t.insnBytes();
+        run->stats.counters.dramReadBytes += t.insnBytes();
+      }
+      const int u = static_cast<int>(isa::unitOf(run->insns[pc]));
+      if (run->cmd[u].size() >= static_cast<size_t>(t.spec.commandDepth)) {  // refill the cycle after a pop
+        if (!on(cmdPop_[u]) || !cycles(1)) break;
+        continue;
+      }
+      run->cmd[u].push_back({pc, sc_core::sc_time_stamp() + kCycle});
+      cmdPush_[u].notify();
+      ++run->fetchPc;
+      if (run->insns[pc].opcode == isa::Opcode::kFinish || !cycles(1)) break;
+    }
+  }
+}
+
+std::string Model::blocked(int u) const {
+  if (run->cmd[u].empty()) return "idle";
+  const isa::Instruction& insn = run->insns[run->cmd[u].front().pc];
+  const isa::Unit unit = isa::Unit(u);
+  const isa::Deps d = isa::depsOf(insn);
+  const size_t depth = static_cast<size_t>(run->t->spec.tokenDepth);
+  for (int q : {d.popPrev ? popPrevQ(unit) : kNoQueue, d.popNext ? popNextQ(unit) : kNoQueue})
+    if (q != kNoQueue && run->tok[q].empty()) return std::string("waits for a token in ") + kQueueNames[q];
+  for (int q : {d.pushPrev ? pushPrevQ(unit) : kNoQueue, d.pushNext ? pushNextQ(unit) : kNoQueue})
+    if (q != kNoQueue && run->tok[q].size() >= depth) return std::string("waits for room in ") + kQueueNames[q] + " (full)";
+  return "";
+}
+
+void Model::unit(int u) {
+  const isa::Unit unitKind = isa::Unit(u);
+  for (;;) {
+    wait(start);
+    while (run->active) {
+      if (run->cmd[u].empty()) {
+        if (!on(cmdPush_[u])) break;
+        continue;
+      }
+      const RunCtx::Cmd c = run->cmd[u].front();
+      if (!until(c.visible)) break;
+      const isa::Instruction insn = run->insns[c.pc];  // a copy: fetch may grow the vector meanwhile
+      const isa::Deps d = isa::depsOf(insn);
+      // Tokens: each popped one visible, each pushed queue with room.
+      const sc_core::sc_time waitFrom = sc_core::sc_time_stamp();
+      bool ok = true, ready = false;
+      while (ok && !ready) {
+        ready = true;
+        for (int q : {d.popPrev ? popPrevQ(unitKind) : kNoQueue, d.popNext ? popNextQ(unitKind) : kNoQueue}) {
+          if (q == kNoQueue || !ready) continue;
+          if (run->tok[q].empty()) ok = on(tokPush_[q]), ready = false;
+          else if (run->tok[q].front() > sc_core::sc_time_stamp()) ok = until(run->tok[q].front()), ready = false;
+        }
+        for (int q : {d.pushPrev ? pushPrevQ(unitKind) : kNoQueue, d.pushNext ? pushNextQ(unitKind) : kNoQueue}) {
+          if (q == kNoQueue || !ready || !ok) continue;
+          if (run->tok[q].size() >= static_cast<size_t>(run->t->spec.tokenDepth)) ok = on(tokPop_[q]), ready = false;
+        }
+      }
+      if (!ok) break;
+      run->stats.tokenWait[u] += static_cast<uint64_t>((sc_core::sc_time_stamp() - waitFrom) / kCycle);
+      if (!execute(u, insn, c.pc)) break;
+    }
+  }
+}
+
+bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
+  const isa::Unit unitKind = isa::Unit(u);
+  const isa::Deps d = isa::depsOf(insn);
+  run->cmd[u].pop_front();
+  cmdPop_[u].notify();
+  for (int q : {d.popPrev ? popPrevQ(unitKind) : kNoQueue, d.popNext ? popNextQ(unitKind) : kNoQueue})
+    if (q != kNoQueue) run->tok[q].pop_front(), tokPop_[q].notify();
+  if (insn.opcode == isa::Opcode::kFinish) return finish();
+  run->busy[u] = true;
+  const uint64_t n = static_cast<uint64_t>(instructionCycles(insn, run->t->spec));
+  run->stats.busy[u] += n;
+  if (!cycles(n)) return false;
+  if (Status st = run->dp->execute(insn, pc, run->name, nullptr); !st) {
+    fail(st.diag());
+    return false;
+  }
+  for (int q : {d.pushPrev ? pushPrevQ(unitKind) : kNoQueue, d.pushNext ? pushNextQ(unitKind) : kNoQueue})
+    if (q != kNoQueue) run->tok[q].push_back(sc_core::sc_time_stamp() + kCycle), tokPush_[q].notify();
+  run->stats.counters.tokens += d.pushPrev + d.pushNext;
+  ++run->stats.counters.insns[static_cast<int>(insn.opcode)];
+  run->busy[u] = false;
+  unitDone_.notify();
+  return true;
+}
+
+bool Model::finish() {
+  while (!(idle(0) && idle(2)))
+    if (!on(unitDone_)) return false;
+  run->busy[1] = true;
+  if (!cycles(1)) return false;
+  run->busy[1] = false;
+  ++run->stats.counters.insns[static_cast<int>(isa::Opcode::kFinish)];
+  for (int q = 0; q < kNumTokenQueues; ++q)
+    if (!run->tok[q].empty()) {
+      fail(error(run->at(run->fetchPc - 1), "FINISH retired with " + std::to_string(run->tok[q].size()) +
+                                                " token(s) left in queue " + kQueueNames[q] +
+                                                "; every pushed token must be popped"));
+      return false;
+    }
+  run->stats.cycles = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
+  stop();
+  return false;
+}
+
+/// The process's one model and the HwSpec it was made for.
+struct Elaborated {
+  Model* model = nullptr;
+  uint64_t hash = 0;
+  std::string spec;
+};
+Elaborated& elaborated() {
+  static Elaborated e;
+  return e;
+}
+
+support::Diagnostic deadlock(const Model& m, const RunCtx& r) {
+  uint64_t first = r.fetchPc;
+  for (const auto& q : r.cmd)
+    if (!q.empty()) first = std::min(first, q.front().pc);
+  support::Diagnostic diag = error(r.at(first), "token deadlock: no unit can make progress at cycle " +
+                                                    std::to_string(static_cast<uint64_t>((sc_core::sc_time_stamp() - r.start) / kCycle)));
+  for (int u = 0; u < isa::kNumUnits; ++u) {
+    const std::string unit = isa::unitName(isa::Unit(u));
+    if (r.cmd[u].empty()) {
+      diag.note(Location(), unit + " unit is idle");
+      continue;
+    }
+    const uint64_t pc = r.cmd[u].front().pc;
+    diag.note(r.at(pc), unit + " unit blocked at " + isa::opcodeName(r.insns[pc].opcode) + ": " + m.blocked(u));
+  }
+  if (r.fetchPc < r.insns.size() && r.insns[r.fetchPc].opcode != isa::Opcode::kFinish)
+    diag.note(r.at(r.fetchPc), std::string("fetch blocked: the ") + isa::unitName(isa::unitOf(r.insns[r.fetchPc])) +
+                                   " unit's command queue is full");
+  return diag;
+}
+
+}  // namespace
+
+struct CycleSim::State {
+  explicit State(const hwspec::HwSpec& s) : srams(s) {}
+  Dram dram;
+  Srams srams;
+};
+
+CycleSim::CycleSim(const isa::Target& t) : t_(t), state_(std::make_unique<State>(t.spec)) {}
+CycleSim::~CycleSim() = default;
+
+Expected<std::unique_ptr<CycleSim>> CycleSim::create(const isa::Target& t) {
+  Elaborated& e = elaborated();
+  if (e.model && e.hash != t.hash)
+    return error(Location(), "the cycle model is elaborated once per process and this one holds hwspec '" + e.spec +
+                                 "'; run hwspec '" + t.spec.name + "' in another process");
+  if (!e.model) {
+    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    e.model = new Model("accel");  // owned by the SystemC kernel for the life of the process
+    e.hash = t.hash, e.spec = t.spec.name;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate; every thread now waits for a run
+  }
+  return std::unique_ptr<CycleSim>(new CycleSim(t));
+}
+
+Status CycleSim::write(uint64_t addr, const void* data, uint64_t n) {
+  const uint64_t window = static_cast<uint64_t>(t_.spec.dramWindowBytes);
+  if (n > window || addr > window - n)
+    return error(Location(), "write of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
+                                 " lies outside the hwspec's DRAM window (dram.window)");
+  state_->dram.ensure(addr + n);
+  if (n) std::memcpy(state_->dram.at(addr), data, n);
+  return Status::ok();
+}
+
+Status CycleSim::read(uint64_t addr, void* out, uint64_t n) const {
+  if (!state_->dram.contains(addr, n))
+    return error(Location(), "read of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
+                                 " lies outside the DRAM window of " + std::to_string(state_->dram.size()) + " bytes");
+  if (n) std::memcpy(out, state_->dram.at(addr), n);
+  return Status::ok();
+}
+
+Status CycleSim::loadProgram(const isa::Program& p) {
+  state_->dram.ensure(p.window);
+  for (const isa::Segment& s : p.segments) ACCELC_TRY(write(s.addr, s.bytes.data(), s.bytes.size()));
+  return Status::ok();
+}
+
+Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& name) {
+  if (p.hash != t_.hash)
+    return error(Location::file(name), "the program was built for another hwspec than this device's ('" +
+                                           t_.spec.name + "')");
+  Model& m = *elaborated().model;
+  RunCtx r;
+  r.t = &t_, r.name = name, r.dram = &state_->dram;
+  r.dp = std::make_unique<Datapath>(t_, state_->dram, p.window, state_->srams, r.stats.counters);
+  r.textAddr = p.text().addr, r.count = p.text().bytes.size() / t_.insnBytes();
+  r.active = true, r.start = sc_core::sc_time_stamp();
+  m.run = &r;
+  m.start.notify(sc_core::SC_ZERO_TIME);
+  sc_core::sc_start();
+  if (r.active) {  // starved before FINISH: nothing can move again
+    r.error = deadlock(m, r);
+    r.active = false;
+    m.abort.notify(sc_core::SC_ZERO_TIME);
+    sc_core::sc_start();
+  }
+  m.run = nullptr;
+  if (r.error) return *r.error;
+  return r.stats;
+}
+
+}  // namespace accelc::simulator

@@ -1,0 +1,73 @@
+// simulator/cycle/cycle_sim.h — the cycle model of the accelerator (SystemC).
+//
+// Fetch and the load, compute and store units are SystemC threads; time moves
+// only by waits of whole cycles taken from simulator/cycle/timing.h, at the
+// granularity of instructions. The arithmetic is the functional simulator's
+// Datapath, so DRAM contents are bit-identical to fsim's. The timing rules
+// (docs/microarchitecture.md, "Cycle model"):
+//   - cycle 0 is the first cycle of a run; fetch dispatches one instruction
+//     per cycle into its unit's command queue (command_depth entries) and
+//     waits while that queue is full; a slot freed in cycle t is refilled in t+1;
+//   - a command or token pushed in cycle t is visible to its consumer in t+1;
+//   - a unit starts the instruction at the head of its queue in the first
+//     cycle in which the command is visible, every token it pops is visible
+//     and every queue it pushes to has room; it pops them then, is busy for
+//     instructionCycles() cycles, and pushes its tokens in the cycle it ends,
+//     in which it may start its next instruction;
+//   - FINISH starts on the compute unit, waits until the load and store units
+//     are idle with empty queues, and retires one cycle later: the run's cycles.
+// The model is elaborated once per process, for one HwSpec; every wait also
+// waits on an abort event, so that a run that deadlocks or fails leaves the
+// model ready for the next program. Errors return as diagnostics.
+#ifndef ACCELC_SIMULATOR_CYCLE_CYCLE_SIM_H_
+#define ACCELC_SIMULATOR_CYCLE_CYCLE_SIM_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "isa/program.h"
+#include "isa/target.h"
+#include "simulator/functional/counters.h"
+#include "support/status.h"
+
+namespace accelc::simulator {
+
+/// What one run measured.
+struct CycleStats {
+  Counters counters;                 ///< the functional counts (as fsim's)
+  uint64_t cycles = 0;               ///< cycle FINISH retired in, plus one
+  std::array<uint64_t, 3> busy{};    ///< per unit (load, compute, store): cycles executing
+  std::array<uint64_t, 3> tokenWait{};  ///< per unit: cycles a visible command waited on tokens
+};
+
+/// A device that runs programs on the cycle model.
+class CycleSim {
+ public:
+  /// The model for `t`; an error when this process already elaborated it for another HwSpec.
+  static support::Expected<std::unique_ptr<CycleSim>> create(const isa::Target& t);
+  ~CycleSim();
+  CycleSim(const CycleSim&) = delete;
+  CycleSim& operator=(const CycleSim&) = delete;
+
+  const isa::Target& target() const { return t_; }
+  /// Writes `n` bytes at `addr` into DRAM.
+  support::Status write(uint64_t addr, const void* data, uint64_t n);
+  /// Reads `n` bytes at `addr` from DRAM.
+  support::Status read(uint64_t addr, void* out, uint64_t n) const;
+  /// Writes a program's segments into DRAM.
+  support::Status loadProgram(const isa::Program& p);
+  /// Runs a loaded program to FINISH; `name` locates diagnostics.
+  support::Expected<CycleStats> run(const isa::Program& p, const std::string& name);
+
+ private:
+  explicit CycleSim(const isa::Target& t);
+  struct State;
+  const isa::Target& t_;
+  std::unique_ptr<State> state_;  ///< DRAM and on-chip buffers
+};
+
+}  // namespace accelc::simulator
+
+#endif  // ACCELC_SIMULATOR_CYCLE_CYCLE_SIM_H_
