@@ -1,11 +1,19 @@
-// runtime/device.cc — the functional simulator behind the Device interface.
+// runtime/device.cc — loading programs, and the functional simulator behind the Device interface.
 #include "runtime/device.h"
 
 #include "simulator/functional/fsim.h"
 
 namespace accelc::runtime {
 
-FsimDevice::FsimDevice(const isa::Target& t) : sim_(std::make_unique<simulator::FunctionalSim>(t)) {}
+support::Status Device::loadProgram(const isa::Program& p) {
+  const std::vector<uint8_t> zeros(p.window, 0);
+  ACCELC_TRY(write(0, zeros.data(), zeros.size()));
+  for (const isa::Segment& s : p.segments) ACCELC_TRY(write(s.addr, s.bytes.data(), s.bytes.size()));
+  return support::Status::ok();
+}
+
+FsimDevice::FsimDevice(const isa::Target& t, simulator::FsimOptions o)
+    : sim_(std::make_unique<simulator::FunctionalSim>(t, o)) {}
 FsimDevice::~FsimDevice() = default;
 const isa::Target& FsimDevice::target() const { return sim_->target(); }
 

@@ -13,11 +13,9 @@
 #include "isa/program.h"
 #include "isa/target.h"
 #include "simulator/functional/counters.h"
+#include "simulator/functional/fsim.h"
 #include "support/status.h"
 
-namespace accelc::simulator {
-class FunctionalSim;
-}
 
 namespace accelc::runtime {
 
@@ -32,12 +30,16 @@ class Device {
   virtual support::Expected<simulator::Counters> run(const isa::Program& p, const std::string& name) = 0;
   /// A name for reports ("fsim", ...).
   virtual std::string kind() const = 0;
+  /// Cycles of the last run, on devices that measure time (0 on the others).
+  virtual uint64_t lastCycles() const { return 0; }
+  /// Writes a program's whole DRAM window: zeros, then its segments.
+  support::Status loadProgram(const isa::Program& p);
 };
 
 /// The functional simulator as a device.
 class FsimDevice : public Device {
  public:
-  explicit FsimDevice(const isa::Target& t);
+  explicit FsimDevice(const isa::Target& t, simulator::FsimOptions o = {});
   ~FsimDevice() override;
   const isa::Target& target() const override;
   support::Status write(uint64_t addr, const void* data, uint64_t n) override;

@@ -124,10 +124,15 @@ Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
     ACCELC_TRY(writeSlot(b_.inputs[i], inputs[i]));
   }
   stats_.stepSeconds.resize(b_.steps.size(), 0.0);
+  stats_.stepCycles.resize(b_.steps.size(), 0);
   for (size_t i = 0; i < b_.steps.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
     ACCELC_TRY(step(b_.steps[i]));
     stats_.stepSeconds[i] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (b_.steps[i].kind == Step::Kind::kAccel) {
+      stats_.stepCycles[i] += d_.lastCycles();
+      stats_.cycles += d_.lastCycles();
+    }
   }
   std::vector<Tensor> out;
   for (int id : b_.outputs) {

@@ -26,6 +26,8 @@ struct RunStats {
   simulator::Counters accel;  ///< the device's counters
   int64_t accelSteps = 0, hostSteps = 0, packSteps = 0;  ///< steps run
   std::vector<double> stepSeconds;  ///< per bundle step: wall time, summed over inferences
+  std::vector<uint64_t> stepCycles; ///< per bundle step: device cycles (timed devices), summed
+  uint64_t cycles = 0;              ///< device cycles of every accelerator step
 };
 
 class Executor {

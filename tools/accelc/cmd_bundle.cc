@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,7 @@
 #include "compiler/graph/graph_text.h"
 #include "isa/disassembler.h"
 #include "runtime/executor.h"
+#include "runtime/sim_devices/cycle_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -22,20 +24,31 @@ namespace {
 using support::Expected;
 using support::Status;
 
+/// What one measured inference gave, per step name.
+struct Measured {
+  std::map<std::string, double> seconds;   ///< wall time
+  std::map<std::string, uint64_t> cycles;  ///< cycle-model cycles (accelerator steps)
+};
+
 /// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound,
 /// utilization; with `hostSeconds` (per step name, measured), host layers'
 /// wall time. The roofline bound covers every layer, host layers included.
-void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json,
-                 const std::map<std::string, double>* hostSeconds = nullptr) {
+void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, const Measured* measured = nullptr) {
+  const std::map<std::string, double>* hostSeconds = measured ? &measured->seconds : nullptr;
   const double peak = static_cast<double>(hw.peakMacsPerCycle()), bw = static_cast<double>(hw.dramBytesPerCycle);
   nlohmann::ordered_json rows = nlohmann::json::array();
   int64_t accelCycles = 0, accelBound = 0, totalBound = 0, totalMacs = 0;
+  uint64_t measuredCycles = 0;
   double hostMs = 0;
   for (const runtime::LayerInfo& l : b.layers) {
     const int64_t bound = static_cast<int64_t>(std::max(l.macs / peak, l.compulsoryBytes / bw));
     const double util = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
     nlohmann::ordered_json r{{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
                              {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}};
+    if (measured && l.where == "accelerator" && measured->cycles.count(l.name)) {
+      r["measured_cycles"] = measured->cycles.at(l.name);
+      measuredCycles += measured->cycles.at(l.name);
+    }
     if (hostSeconds && l.where == "host" && hostSeconds->count(l.name)) {
       r["host_ms"] = 1e3 * hostSeconds->at(l.name);
       hostMs += 1e3 * hostSeconds->at(l.name);
@@ -54,19 +67,20 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json,
     nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"accelerator_est_cycles", accelCycles},
                              {"accelerator_roofline_cycles", accelBound}, {"total_roofline_cycles", totalBound},
                              {"total_macs", totalMacs}};
-    if (hostSeconds) j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
+    if (hostSeconds) j["accelerator_measured_cycles"] = measuredCycles, j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
     std::cout << j.dump(2) << "\n";
     return;
   }
   std::cout << std::left << std::setw(28) << "layer" << std::setw(12) << "where" << std::right << std::setw(12)
             << "MACs" << std::setw(12) << "est.cycles" << std::setw(12) << "roofline" << std::setw(8) << "util%"
-            << (hostSeconds ? "   host ms" : "") << "\n";
+            << (hostSeconds ? "    measured   host ms" : "") << "\n";
   for (const auto& r : rows) {
     std::cout << std::left << std::setw(28) << r["layer"].get<std::string>().substr(0, 27) << std::setw(12)
               << r["where"].get<std::string>() << std::right << std::setw(12) << r["macs"].get<int64_t>()
               << std::setw(12) << r["est_cycles"].get<int64_t>() << std::setw(12) << r["roofline_cycles"].get<int64_t>()
               << std::setw(8) << std::fixed << std::setprecision(1) << r["utilization_pct"].get<double>();
-    if (r.contains("host_ms")) std::cout << std::setw(10) << std::setprecision(3) << r["host_ms"].get<double>();
+    if (r.contains("measured_cycles")) std::cout << std::setw(12) << r["measured_cycles"].get<uint64_t>();
+    if (r.contains("host_ms")) std::cout << std::setw(22) << std::setprecision(3) << r["host_ms"].get<double>();
     std::cout << "\n";
   }
   std::cout << "accelerator layers: " << accelCycles << " estimated cycles against a roofline bound of " << accelBound
@@ -74,21 +88,33 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json,
             << static_cast<double>(totalBound) / static_cast<double>(hw.clockMhz) / 1e3 << " ms at " << hw.clockMhz
             << " MHz)\n";
   if (hostSeconds)
-    std::cout << "host layers: " << std::setprecision(3) << hostMs << " ms measured, pack/unpack " << layoutMs
+    std::cout << "accelerator layers: " << measuredCycles << " cycles measured on the cycle model\n"
+              << "host layers: " << std::setprecision(3) << hostMs << " ms measured, pack/unpack " << layoutMs
               << " ms (one inference on this machine)\n";
 }
 
-/// Runs one inference of `b` on fsim with zero inputs; wall seconds per step name.
-Expected<std::map<std::string, double>> measureSteps(const runtime::Bundle& b, const std::string& path) {
+/// The device `engine` names ("fsim" or "cycle") for `t`.
+Expected<std::unique_ptr<runtime::Device>> makeDevice(const std::string& engine, const isa::Target& t) {
+  if (engine != "cycle") return std::unique_ptr<runtime::Device>(std::make_unique<runtime::FsimDevice>(t));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::CycleDevice> d, runtime::CycleDevice::create(t));
+  return std::unique_ptr<runtime::Device>(std::move(d));
+}
+
+/// Runs one inference of `b` on the cycle model with zero inputs: per step
+/// name, wall seconds and accelerator cycles.
+Expected<Measured> measureSteps(const runtime::Bundle& b, const std::string& path) {
   ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
-  runtime::FsimDevice device(t);
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, device, path));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, makeDevice("cycle", t));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, *device, path));
   std::vector<runtime::Tensor> in;
   for (int id : b.inputs) in.emplace_back(b.tensors[id].dtype, b.tensors[id].shape);
   ACCELC_TRY(e->run(in).status());
-  std::map<std::string, double> out;
-  for (size_t i = 0; i < b.steps.size(); ++i) out[b.steps[i].name] += e->stats().stepSeconds[i];
+  Measured out;
+  for (size_t i = 0; i < b.steps.size(); ++i) {
+    out.seconds[b.steps[i].name] += e->stats().stepSeconds[i];
+    out.cycles[b.steps[i].name] += e->stats().stepCycles[i];
+  }
   return out;
 }
 
@@ -180,13 +206,21 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
   } else {
     ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
     ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
-    runtime::FsimDevice device(t);
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, device, path));
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, makeDevice(engine, t));
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, *device, path));
     ACCELC_ASSIGN_OR_RETURN(outs, e->runBatched(in));
     const runtime::RunStats& st = e->stats();
-    stats = "fsim: " + std::to_string(st.accelSteps) + " accelerator steps, " + std::to_string(st.hostSteps) +
+    stats = engine + ": " + std::to_string(st.accelSteps) + " accelerator steps, " + std::to_string(st.hostSteps) +
             " host steps, " + std::to_string(st.packSteps) + " pack/unpack steps; " + std::to_string(st.accel.macs) +
             " MACs on the accelerator";
+    if (engine == "cycle") {
+      const double util = 100.0 * static_cast<double>(st.accel.macs) /
+                          (static_cast<double>(spec.peakMacsPerCycle()) * static_cast<double>(std::max<uint64_t>(1, st.cycles)));
+      std::ostringstream line;
+      line << "\n" << st.cycles << " cycles on the accelerator, " << std::fixed << std::setprecision(1) << util
+           << "% of its peak MACs";
+      stats += line.str();
+    }
   }
   if (!outDir.empty()) ::mkdir(outDir.c_str(), 0755);
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -233,7 +267,8 @@ void registerReport(CLI::App& app, int& rc) {
   auto json = std::make_shared<bool>(false), measure = std::make_shared<bool>(false);
   cmd->add_option("bundle", *path, "bundle (.acx)")->required();
   cmd->add_flag("--json", *json, "print JSON");
-  cmd->add_flag("--measure", *measure, "run one inference (zero inputs, fsim) and list the host layers' wall time");
+  cmd->add_flag("--measure", *measure,
+                "run one inference (zero inputs) on the cycle model: measured cycles per accelerator layer, wall time per host layer");
   cmd->callback([=, &rc] {
     auto b = runtime::loadBundleFile(*path);
     auto spec = b ? hwspec::parseHwSpec(b->hwspecYaml, *path + ":hwspec") : Expected<hwspec::HwSpec>(b.diag());
@@ -241,7 +276,7 @@ void registerReport(CLI::App& app, int& rc) {
       rc = report(spec.status());
       return;
     }
-    std::optional<std::map<std::string, double>> times;
+    std::optional<Measured> times;
     if (*measure) {
       auto m = measureSteps(*b, *path);
       if (!m) {

@@ -8,7 +8,8 @@
 #include <sstream>
 
 #include "isa/program.h"
-#include "simulator/functional/fsim.h"
+#include "runtime/device.h"
+#include "runtime/sim_devices/cycle_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -30,7 +31,7 @@ struct SimArgs {
 };
 
 /// Writes one `SYMBOL=FILE.npy` into DRAM after checking dtype and shape.
-Status writeInput(simulator::FunctionalSim& sim, const isa::Program& p, const std::string& arg,
+Status writeInput(runtime::Device& sim, const isa::Program& p, const std::string& arg,
                   const std::string& name) {
   size_t eq = arg.find('=');
   if (eq == std::string::npos)
@@ -103,7 +104,7 @@ std::string preview(const support::NpyArray& a) {
   return o.str() + (n > 64 ? " ...]" : "]");
 }
 
-Expected<support::NpyArray> readOutput(const simulator::FunctionalSim& sim, const isa::Symbol& s) {
+Expected<support::NpyArray> readOutput(runtime::Device& sim, const isa::Symbol& s) {
   support::NpyArray a;
   a.dtype = s.dtype;
   a.shape = s.shape;
@@ -120,11 +121,24 @@ Status runSim(const SimArgs& args) {
     ACCELC_TRY(isa::checkProgramTarget(p, given, args.program));
   }
   ACCELC_TRY(isa::validateProgram(p, t, args.program));
-  simulator::FunctionalSim sim(t, {!args.noRaceCheck});
+  std::unique_ptr<runtime::Device> dev;
+  if (args.engine == "cycle") {
+    ACCELC_ASSIGN_OR_RETURN(dev, runtime::CycleDevice::create(t));
+  } else {
+    dev = std::make_unique<runtime::FsimDevice>(t, simulator::FsimOptions{!args.noRaceCheck});
+  }
+  runtime::Device& sim = *dev;
   ACCELC_TRY(sim.loadProgram(p));
   for (const std::string& in : args.inputs) ACCELC_TRY(writeInput(sim, p, in, args.program));
   ACCELC_TRY(checkAllInputsGiven(p, args));
   ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, args.program));
+  std::vector<std::pair<std::string, uint64_t>> rows = c.rows();
+  if (args.engine == "cycle") {
+    const simulator::CycleStats& cs = static_cast<runtime::CycleDevice&>(sim).lastStats();
+    rows.insert(rows.begin(), {{"cycles", cs.cycles}, {"load_busy_cycles", cs.busy[0]}, {"compute_busy_cycles", cs.busy[1]},
+                               {"store_busy_cycles", cs.busy[2]}, {"load_token_wait_cycles", cs.tokenWait[0]},
+                               {"compute_token_wait_cycles", cs.tokenWait[1]}, {"store_token_wait_cycles", cs.tokenWait[2]}});
+  }
   if (!args.outDir.empty()) ::mkdir(args.outDir.c_str(), 0755);
   nlohmann::ordered_json j;
   for (const isa::Symbol& s : p.symbols) {
@@ -141,12 +155,13 @@ Status runSim(const SimArgs& args) {
   }
   if (args.json) {
     j["engine"] = args.engine;
-    for (const auto& [k, v] : c.rows()) j["counters"][k] = v;
+    for (const auto& [k, v] : rows) j["counters"][k] = v;
     std::cout << j.dump(2) << "\n";
     return Status::ok();
   }
+  if (args.engine == "cycle") std::cout << rows[0].second << " cycles\n";
   std::cout << "counters (" << args.engine << ", " << t.spec.name << "):\n";
-  for (const auto& [k, v] : c.rows()) std::cout << "  " << std::left << std::setw(26) << k << std::right << v << "\n";
+  for (const auto& [k, v] : rows) std::cout << "  " << std::left << std::setw(26) << k << std::right << v << "\n";
   return Status::ok();
 }
 
@@ -156,7 +171,7 @@ void registerSim(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("sim", "Run a program on a simulator and write its outputs");
   auto a = std::make_shared<SimArgs>();
   cmd->add_option("program", a->program, "program file (.bin)")->required();
-  cmd->add_option("--engine", a->engine, "simulator to run")->check(CLI::IsMember({"fsim"}))->capture_default_str();
+  cmd->add_option("--engine", a->engine, "simulator to run")->check(CLI::IsMember({"fsim", "cycle"}))->capture_default_str();
   cmd->add_option("--input", a->inputs, "SYMBOL=FILE.npy, one per input symbol");
   cmd->add_option("--output", a->outDir, "directory for one SYMBOL.npy per output symbol");
   cmd->add_option("--hw", a->hw, "hwspec the program must have been built for");

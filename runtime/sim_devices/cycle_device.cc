@@ -1,0 +1,16 @@
+// runtime/sim_devices/cycle_device.cc — the cycle model behind the Device interface.
+#include "runtime/sim_devices/cycle_device.h"
+
+namespace accelc::runtime {
+
+support::Expected<std::unique_ptr<CycleDevice>> CycleDevice::create(const isa::Target& t) {
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> sim, simulator::CycleSim::create(t));
+  return std::unique_ptr<CycleDevice>(new CycleDevice(std::move(sim)));
+}
+
+support::Expected<simulator::Counters> CycleDevice::run(const isa::Program& p, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(last_, sim_->run(p, name));
+  return last_.counters;
+}
+
+}  // namespace accelc::runtime
