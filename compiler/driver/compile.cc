@@ -56,11 +56,13 @@ class Compiler {
   /// Places node `i` on the accelerator when `k` (lowered at address 0)
   /// encodes in the ISA's fields, otherwise on the host with the reason.
   bool accept(size_t i, const lower::Kernel& k, const std::string& why);
-  /// The blocked layout of value `v` without borders (for trial lowering).
-  BlockedLayout bareLayout(int v) const;
+  /// The blocked layout of value `v` with the borders border_ holds now.
+  BlockedLayout trialLayout(int v) const;
   /// What the borders of value `v` hold: its zero point.
   int8_t bareFill(int v) const;
-  void borders();
+  /// Per value, the border its accelerator readers need; with `all`, every
+  /// QConv and MaxPool counts (an upper bound the partitioner's trial uses).
+  void borders(bool all);
   Expected<int> ensure(int value, Storage s);
   int slotFor(int value, Storage s);
   BlockedLayout layoutFor(int value, Storage s) const;
@@ -191,7 +193,7 @@ void Compiler::partition() {
       }
       lower::AddLayer l;
       l.name = n.name;
-      l.a = bareLayout(n.inputs[0]), l.b = bareLayout(n.inputs[1]), l.y = bareLayout(n.outputs[0]);
+      l.a = trialLayout(n.inputs[0]), l.b = trialLayout(n.inputs[1]), l.y = trialLayout(n.outputs[0]);
       l.attrs = std::get<runtime::QAddAttrs>(n.attrs);
       auto rows = lower::chooseAddRows(l, hw_);
       if (!rows) {
@@ -211,10 +213,7 @@ void Compiler::partition() {
         continue;
       }
       poolRows_[i] = *rows;
-      l->x = bareLayout(n.inputs[0]), l->y = bareLayout(n.outputs[0]);
-      l->x.top = l->pt, l->x.left = l->pl;  // the border its padding needs
-      l->x.bottom = std::max<int64_t>(0, (l->oh - 1) * l->sh + l->kh - l->pt - l->x.h);
-      l->x.right = std::max<int64_t>(0, (l->ow - 1) * l->sw + l->kw - l->pl - l->x.w);
+      l->x = trialLayout(n.inputs[0]), l->y = trialLayout(n.outputs[0]);
       accept(i, lower::lowerPool(*l, *rows, hw_, 0, 0, 0),
              std::string(l->average ? "ALU average" : "ALU max") + " over " + std::to_string(*rows) + "-row tiles");
       continue;
@@ -236,7 +235,8 @@ void Compiler::partition() {
                 std::to_string(fill);
       continue;
     }
-    auto l = layerOf(n, Shape{p[0], p[1], p[2], p[3]});
+    auto l = layerOf(n, border_[n.inputs[0]]);
+    if (l && n.kind == OpKind::kQConv) l->y = trialLayout(n.outputs[0]), l->y.fill = static_cast<int8_t>(qa.zeroPoint);
     auto s = l ? lower::chooseSchedule(*l, hw_) : Expected<lower::ConvSchedule>(l.diag());
     if (!s) {
       why_[i] = "host: " + s.diag().message;
@@ -265,17 +265,20 @@ int8_t Compiler::bareFill(int v) const {
   return static_cast<int8_t>(val.quant.zeroPoint.empty() ? 0 : val.quant.zeroPoint[0]);
 }
 
-BlockedLayout Compiler::bareLayout(int v) const {
+BlockedLayout Compiler::trialLayout(int v) const {
   const Value& val = g_.values[v];
-  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw_.blockIn, 0, 0, 0, 0, 0};
+  const Shape& b = border_[v];
+  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw_.blockIn, b[0], b[1], b[2], b[3], bareFill(v)};
 }
 
-void Compiler::borders() {
+void Compiler::borders(bool all) {
   border_.assign(g_.values.size(), Shape{0, 0, 0, 0});
   for (size_t i = 0; i < g_.nodes.size(); ++i) {
     const Node& n = g_.nodes[i];
-    if (!accel_[i] || (n.kind != OpKind::kQConv && n.kind != OpKind::kMaxPool)) continue;
+    if (!(all || accel_[i]) || (n.kind != OpKind::kQConv && n.kind != OpKind::kMaxPool)) continue;
     const Value &x = g_.values[n.inputs[0]], &y = g_.values[n.outputs[0]];
+    if (x.shape.size() != 4 || y.shape.size() != 4) continue;
+    if (n.kind == OpKind::kMaxPool && std::get<runtime::PoolAttrs>(n.attrs).kernelShape.size() != 2) continue;
     Shape p{0, 0, 0, 0}, st{1, 1}, k;
     if (n.kind == OpKind::kQConv) {
       const auto& a = std::get<runtime::QConvAttrs>(n.attrs);
@@ -522,8 +525,9 @@ Expected<runtime::Bundle> Compiler::run() {
   b_.hwspecYaml = hw_.canonicalYaml();
   b_.isaYaml = t_.isa.yamlText;
   b_.hash = t_.hash;
+  borders(true);  // the most any layer could need: the partitioner's trial lowering uses these
   partition();
-  borders();
+  borders(false);
   ACCELC_TRY(steps());
   ACCELC_TRY(plan());
   ACCELC_TRY(programs());

@@ -218,10 +218,8 @@ bool Quantizer::emitConvOrGemm(const Node& n, const Node* act) {
   // int8 per tensor, or per output channel (axis 0) of a convolution.
   const bool perTensor = wp.scale.size() == 1, perChannel = conv && wp.axis == 0 && static_cast<int64_t>(wp.scale.size()) == m;
   bool imported = !wp.empty() && (perTensor || perChannel);
-  for (size_t i = 0; imported && i < wp.scale.size(); ++i) {
-    const int32_t z = wp.dtype == DType::kUint8 ? wp.zeroPoint[i] - 128 : wp.zeroPoint[i];
-    imported = wp.scale[i] > 0 && z == 0 && wp.dtype == DType::kInt8;
-  }
+  for (size_t i = 0; imported && i < wp.scale.size(); ++i)
+    imported = wp.scale[i] > 0 && wp.zeroPoint[i] == 0 && wp.dtype == DType::kInt8;
   for (int64_t k = 0; k < m; ++k) {
     double sw = imported ? wp.scale[perTensor ? 0 : k] : 0.0;
     for (int64_t i = 0; imported && i < per; ++i)  // the integers must come back inside int8
@@ -304,11 +302,14 @@ bool Quantizer::emitAvgPool(const Node& n) {
   const Shape& ys = src_.values[y].shape;
   if (ys.size() != 4 || ys[2] != (xs[2] - qa.kernelShape[0]) / sh + 1 || ys[3] != (xs[3] - qa.kernelShape[1]) / sw + 1)
     return note(n, "its windows reach past the input (ceil_mode)"), false;
-  const double real = px->scale / (py->scale * static_cast<double>(qa.kernelShape[0] * qa.kernelShape[1]));
-  // mulq(acc·2^8, M)·2^-shift = acc·real  =>  M = real·2^(23 + shift), in [2^30, 2^31).
-  qa.shift = std::min(31, 7 - static_cast<int>(std::floor(std::log2(real))));
-  qa.mult = std::llround(real * std::ldexp(1.0, 23 + static_cast<int>(qa.shift)));
-  if (qa.shift < 0 || qa.mult >= (int64_t{1} << 31)) return note(n, "its scales overflow the integer average"), false;
+  const int64_t window = qa.kernelShape[0] * qa.kernelShape[1];
+  if (window * 255 * 256 >= (int64_t{1} << 31))  // (Σ x - K·zero_x)·2^8 must stay inside int32
+    return note(n, "its window of " + std::to_string(window) + " elements is too large for the integer average"), false;
+  const double real = px->scale / (py->scale * static_cast<double>(window));
+  // mulq(acc·2^8, M)·2^-shift = acc·real: the requantization of real / 2^8.
+  const std::optional<Requant> rq = requantOf(real / 256.0);
+  if (!rq) return note(n, "its scales are out of range for the integer average"), false;
+  qa.mult = rq->mult, qa.shift = rq->shift;
   qa.zeroX = px->zero, qa.zeroPoint = py->zero;
   Node q;
   q.kind = OpKind::kQAveragePool;

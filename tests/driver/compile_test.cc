@@ -121,22 +121,22 @@ TEST(CompileTest, TruncatedBundleIsAnError) {
   EXPECT_EQ(r.diag().str().rfind("cut.acx: error: truncated file: ", 0), 0u) << r.diag().str();
 }
 
-/// One QConv from an int8 input of `shape` (zero point `zx`) to 16 channels.
-Graph oneConv(const Shape& shape, int8_t zx, const runtime::QConvAttrs& a, int64_t k) {
+/// One QConv from an int8 input of `shape` (zero point `zx`) to `m` channels.
+Graph oneConv(const Shape& shape, int8_t zx, const runtime::QConvAttrs& a, int64_t k, int64_t m = 16) {
   Graph g;
   g.model = "one.onnx";
   Value x{"x", support::DType::kInt8, shape, {}, std::nullopt};
   x.quant = {{0.1f}, {zx}, -1, support::DType::kInt8};
-  Tensor w(support::DType::kInt8, {16, shape[1], k, k}), ints(support::DType::kInt32, {16});
+  Tensor w(support::DType::kInt8, {m, shape[1], k, k}), ints(support::DType::kInt32, {m});
   for (size_t i = 0; i < w.bytes().size(); ++i) w.bytes()[i] = static_cast<uint8_t>(i * 37 % 11);
-  for (int64_t i = 0; i < 16; ++i) ints.data<int32_t>()[i] = static_cast<int32_t>(i + 1);
+  for (int64_t i = 0; i < m; ++i) ints.data<int32_t>()[i] = static_cast<int32_t>(i % 16 + 1);
   const int in = g.addValue(x), wv = g.addValue({"w", support::DType::kInt8, w.shape(), {}, w});
-  const int b = g.addValue({"b", support::DType::kInt32, {16}, {}, ints});
-  const int m = g.addValue({"m", support::DType::kInt32, {16}, {}, ints});
-  const int sh = g.addValue({"s", support::DType::kInt32, {16}, {}, ints});
+  const int b = g.addValue({"b", support::DType::kInt32, {m}, {}, ints});
+  const int mv = g.addValue({"m", support::DType::kInt32, {m}, {}, ints});
+  const int sh = g.addValue({"s", support::DType::kInt32, {m}, {}, ints});
   const int64_t p = a.pads.empty() ? 0 : a.pads[0];
-  const int y = g.addValue({"y", support::DType::kInt8, {shape[0], 16, shape[2] + 2 * p - k + 1, shape[3] + 2 * p - k + 1}, {}, std::nullopt});
-  g.nodes.push_back({OpKind::kQConv, "conv", a, {in, wv, b, m, sh}, {y}});
+  const int y = g.addValue({"y", support::DType::kInt8, {shape[0], m, shape[2] + 2 * p - k + 1, shape[3] + 2 * p - k + 1}, {}, std::nullopt});
+  g.nodes.push_back({OpKind::kQConv, "conv", a, {in, wv, b, mv, sh}, {y}});
   g.inputs = {in}, g.outputs = {y};
   return g;
 }
@@ -153,6 +153,25 @@ TEST(CompileTest, ALayerWhoseRowPitchOverflowsTheIsaStaysOnTheHost) {
   auto narrow = compileIntegerGraph(oneConv({1, 16, 1, 700}, 0, {}, 1), t, false);
   ASSERT_TRUE(narrow.isOk());
   EXPECT_EQ(narrow->layers[0].where, "accelerator") << narrow->layers[0].why;
+}
+
+TEST(CompileTest, BordersThatWidenARowPastTheIsaKeepTheLayerOnTheHost) {
+  // 4096 channels x (254 + 2 border) columns is a row pitch of 65536 entries,
+  // one past STORE's x_stride: the border comes from the MaxPool that reads it.
+  isa::Target t = testing::presetTarget("vta-default");
+  runtime::QConvAttrs a;
+  a.lo = 0;
+  Graph g = oneConv({1, 16, 2, 254}, 0, a, 1, 4096);
+  g.values[g.outputs[0]].quant = {{0.1f}, {0}, -1, support::DType::kInt8};
+  runtime::PoolAttrs pa;
+  pa.kernelShape = {2, 2}, pa.strides = {2, 2}, pa.pads = {1, 1, 1, 1};
+  const int y = g.addValue({"p", support::DType::kInt8, {1, 4096, 2, 128}, {}, std::nullopt});
+  g.nodes.push_back({OpKind::kMaxPool, "pool", pa, {g.outputs[0]}, {y}});
+  g.outputs = {y};
+  auto b = compileIntegerGraph(g, t, false);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  EXPECT_EQ(b->layers[0].where, "host") << b->layers[0].why;
+  EXPECT_NE(b->layers[0].why.find("x_stride"), std::string::npos) << b->layers[0].why;
 }
 
 TEST(CompileTest, AConvThatPadsWithAnotherValueThanTheZeroPointStaysOnTheHost) {

@@ -137,6 +137,9 @@ TEST(CliTest, CompileRunAndReportABundle) {
                 "/models/digits/test_y.npy");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("top-1 accuracy (fsim): "), std::string::npos) << r.out;
+  Result cyc = sh("run " + acx + " --engine cycle --input input=" + kSrc + "/models/digits/input.npy");
+  ASSERT_EQ(cyc.rc, 0) << cyc.out;
+  EXPECT_NE(cyc.out.find(" cycles on the accelerator, "), std::string::npos) << cyc.out;
   Result plain = sh("report " + acx);
   ASSERT_EQ(plain.rc, 0) << plain.out;
   EXPECT_EQ(plain.out.find("host ms"), std::string::npos);
@@ -144,6 +147,7 @@ TEST(CliTest, CompileRunAndReportABundle) {
   Result m = sh("report " + acx + " --measure");
   ASSERT_EQ(m.rc, 0) << m.out;
   EXPECT_NE(m.out.find("host ms"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find(" cycles measured on the cycle model\n"), std::string::npos) << m.out;
   EXPECT_NE(m.out.find("\nhost layers: "), std::string::npos) << m.out;
   Result j = sh("report " + acx + " --json --measure");
   ASSERT_EQ(j.rc, 0) << j.out;

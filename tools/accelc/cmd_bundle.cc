@@ -26,43 +26,47 @@ using support::Status;
 
 /// What one measured inference gave, per step name.
 struct Measured {
-  std::map<std::string, double> seconds;   ///< wall time
-  std::map<std::string, uint64_t> cycles;  ///< cycle-model cycles (accelerator steps)
+  std::vector<double> seconds;   ///< per bundle step: wall time
+  std::vector<uint64_t> cycles;  ///< per bundle step: cycle-model cycles (accelerator steps)
 };
 
 /// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound,
 /// utilization; with `hostSeconds` (per step name, measured), host layers'
 /// wall time. The roofline bound covers every layer, host layers included.
 void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, const Measured* measured = nullptr) {
-  const std::map<std::string, double>* hostSeconds = measured ? &measured->seconds : nullptr;
+  const bool hostSeconds = measured != nullptr;
+  std::vector<size_t> stepOf;  // per layer: its step (steps are layers in order, with pack/unpack between)
+  double layoutMs = 0;          // pack and unpack steps: the host's share of moving between layouts
+  for (size_t i = 0; i < b.steps.size(); ++i) {
+    const bool layout = b.steps[i].kind == runtime::Step::Kind::kPack || b.steps[i].kind == runtime::Step::Kind::kUnpack;
+    if (!layout) stepOf.push_back(i);
+    else if (measured) layoutMs += 1e3 * measured->seconds[i];
+  }
   const double peak = static_cast<double>(hw.peakMacsPerCycle()), bw = static_cast<double>(hw.dramBytesPerCycle);
   nlohmann::ordered_json rows = nlohmann::json::array();
   int64_t accelCycles = 0, accelBound = 0, totalBound = 0, totalMacs = 0;
   uint64_t measuredCycles = 0;
   double hostMs = 0;
-  for (const runtime::LayerInfo& l : b.layers) {
+  for (size_t li = 0; li < b.layers.size(); ++li) {
+    const runtime::LayerInfo& l = b.layers[li];
+    const size_t step = li < stepOf.size() ? stepOf[li] : b.steps.size();
     const int64_t bound = static_cast<int64_t>(std::max(l.macs / peak, l.compulsoryBytes / bw));
     const double util = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
     nlohmann::ordered_json r{{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
                              {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}};
-    if (measured && l.where == "accelerator" && measured->cycles.count(l.name)) {
-      r["measured_cycles"] = measured->cycles.at(l.name);
-      measuredCycles += measured->cycles.at(l.name);
+    if (measured && step < b.steps.size() && l.where == "accelerator") {
+      r["measured_cycles"] = measured->cycles[step];
+      measuredCycles += measured->cycles[step];
     }
-    if (hostSeconds && l.where == "host" && hostSeconds->count(l.name)) {
-      r["host_ms"] = 1e3 * hostSeconds->at(l.name);
-      hostMs += 1e3 * hostSeconds->at(l.name);
+    if (measured && step < b.steps.size() && l.where == "host") {
+      r["host_ms"] = 1e3 * measured->seconds[step];
+      hostMs += 1e3 * measured->seconds[step];
     }
     r["why"] = l.why;
     rows.push_back(r);
     if (l.where == "accelerator") accelCycles += l.cycles, accelBound += bound;
     totalBound += bound, totalMacs += l.macs;
   }
-  double layoutMs = 0;  // pack and unpack steps: the host's share of moving between layouts
-  if (hostSeconds)
-    for (const runtime::Step& s : b.steps)
-      if (s.kind == runtime::Step::Kind::kPack || s.kind == runtime::Step::Kind::kUnpack)
-        layoutMs += 1e3 * (hostSeconds->count(s.name) ? hostSeconds->at(s.name) : 0.0);
   if (json) {
     nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"accelerator_est_cycles", accelCycles},
                              {"accelerator_roofline_cycles", accelBound}, {"total_roofline_cycles", totalBound},
@@ -100,8 +104,8 @@ Expected<std::unique_ptr<runtime::Device>> makeDevice(const std::string& engine,
   return std::unique_ptr<runtime::Device>(std::move(d));
 }
 
-/// Runs one inference of `b` on the cycle model with zero inputs: per step
-/// name, wall seconds and accelerator cycles.
+/// Runs one inference of `b` on the cycle model with zero inputs: per step,
+/// wall seconds and accelerator cycles.
 Expected<Measured> measureSteps(const runtime::Bundle& b, const std::string& path) {
   ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
@@ -110,12 +114,7 @@ Expected<Measured> measureSteps(const runtime::Bundle& b, const std::string& pat
   std::vector<runtime::Tensor> in;
   for (int id : b.inputs) in.emplace_back(b.tensors[id].dtype, b.tensors[id].shape);
   ACCELC_TRY(e->run(in).status());
-  Measured out;
-  for (size_t i = 0; i < b.steps.size(); ++i) {
-    out.seconds[b.steps[i].name] += e->stats().stepSeconds[i];
-    out.cycles[b.steps[i].name] += e->stats().stepCycles[i];
-  }
-  return out;
+  return Measured{e->stats().stepSeconds, e->stats().stepCycles};
 }
 
 struct CompileArgs {
