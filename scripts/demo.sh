@@ -3,7 +3,8 @@
 # compiles the digits CNN (the int8 QDQ export, and the fp32 export calibrated
 # on its calibration set) for the vta-default accelerator, runs the whole test
 # split on the functional simulator and on the reference engine, and prints
-# both accuracies and the per-layer report.
+# both accuracies and the per-layer report; then one image on the cycle model,
+# with its cycles and utilization.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -21,3 +22,5 @@ for model in digits_int8 digits_fp32; do
   done
   cmp "out/$model-fsim/logits.npy" "out/$model-ref/logits.npy" && echo "fsim and the reference agree bit for bit"
 done
+echo "== digits_int8, one image, on the cycle model"
+"$ACCELC" run out/digits_int8.acx --engine cycle --input input="$DIGITS/input.npy" --output out/digits_int8-cycle
