@@ -17,6 +17,8 @@ namespace {
 
 using isa::Opcode;
 
+constexpr int64_t kUops = 1 << 20;  ///< where test programs keep their micro-ops
+
 isa::Instruction mem(Opcode op, isa::Buffer b, int64_t rows, int64_t cols) {
   isa::Instruction i = isa::makeInstruction(op);
   i.mem().buffer = static_cast<int64_t>(b);
@@ -31,7 +33,7 @@ support::Expected<CycleStats> runOnCycle(CycleSim& sim, const isa::Program& p) {
 
 isa::Program build(const isa::Target& t, const std::vector<isa::Instruction>& insns, std::vector<isa::Uop> uops = {}) {
   isa::ProgramBuilder b(t);
-  if (!uops.empty()) b.uops("uops", 8192, std::move(uops));
+  if (!uops.empty()) b.uops("uops", kUops, std::move(uops));
   b.text(0);
   for (const isa::Instruction& i : insns) b.add(i);
   b.add(isa::makeInstruction(Opcode::kFinish));
@@ -56,7 +58,7 @@ TEST_P(CycleTest, SingleInstructionsTakeTheirFormulaPlusFetchAndFinish) {
   std::vector<isa::Uop> uops;
   for (int i = 0; i < 6; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
   isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, 6);
-  uopLoad.mem().dramBase = 8192 / t.uopBytes();
+  uopLoad.mem().dramBase = kUops / t.uopBytes();
   isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
   gemm.gemm().uopEnd = 6, gemm.gemm().iterOut = 2, gemm.gemm().iterIn = 3, gemm.gemm().dstFactorOut = 6;
   gemm.gemm().dstFactorIn = 0;
@@ -64,6 +66,39 @@ TEST_P(CycleTest, SingleInstructionsTakeTheirFormulaPlusFetchAndFinish) {
   ASSERT_TRUE(g.isOk()) << g.diag().str();
   EXPECT_EQ(g->cycles, static_cast<uint64_t>(instructionCycles(uopLoad, t.spec) + instructionCycles(gemm, t.spec)) + 2);
   EXPECT_EQ(g->counters.macs, static_cast<uint64_t>(36 * t.spec.batch * t.spec.blockIn * t.spec.blockOut));
+}
+
+TEST_P(CycleTest, FetchStallsOnAFullCommandQueueAndRefillsTheCycleAfterAPop) {
+  isa::Target t = testing::presetTarget(GetParam());
+  auto sim = CycleSim::create(t);
+  ASSERT_TRUE(sim.isOk()) << sim.diag().str();
+  const int64_t depth = t.spec.commandDepth;
+  // Loads long enough that fetch fills the load queue before the second one starts.
+  isa::Instruction load = mem(Opcode::kLoad, isa::Buffer::kInp, 1, 1);
+  while (instructionCycles(load, t.spec) <= depth + 1) ++load.mem().ySize;
+  const int64_t c = instructionCycles(load, t.spec), n = depth + 2;
+  ASSERT_LE(load.mem().ySize, t.spec.depth(hwspec::BufferKind::kInput));
+  // Then, on the compute unit, a micro-op load and a GEMM long enough to end last.
+  std::vector<isa::Uop> uops;
+  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
+  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
+  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
+  const int64_t iters = n * c / static_cast<int64_t>(uops.size()) + 1;
+  gemm.gemm().uopEnd = static_cast<int64_t>(uops.size());
+  gemm.gemm().iterOut = std::min<int64_t>(iters, 16383), gemm.gemm().iterIn = (iters + 16382) / 16383;
+  const int64_t u = instructionCycles(uopLoad, t.spec), g = instructionCycles(gemm, t.spec);
+  ASSERT_GT(g, n * c);
+  std::vector<isa::Instruction> insns(static_cast<size_t>(n), load);
+  insns.push_back(uopLoad);
+  insns.push_back(gemm);
+  auto r = runOnCycle(**sim, build(t, insns, uops));
+  ASSERT_TRUE(r.isOk()) << r.diag().str();
+  // Load 0 starts in 1 and holds the queue full of depth loads from cycle depth
+  // on; load 1 starts (a pop) in 1 + c, so the last load is fetched in 2 + c,
+  // the micro-op load in 3 + c (visible in 4 + c), the GEMM right after it;
+  // FINISH retires the cycle after the GEMM ends.
+  EXPECT_EQ(r->cycles, static_cast<uint64_t>(4 + c + u + g + 1));
 }
 
 TEST_P(CycleTest, RandomProgramsGiveFsimsResultsAndCounters) {
