@@ -7,9 +7,11 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runtime/device.h"
 #include "simulator/cycle/cycle_sim.h"
+#include "simulator/cycle/trace.h"
 
 namespace accelc::runtime {
 
@@ -26,11 +28,18 @@ class CycleDevice : public Device {
   uint64_t lastCycles() const override { return last_.cycles; }
   /// Everything the last run measured.
   const simulator::CycleStats& lastStats() const { return last_; }
+  /// Records every run, end to end on one time line, for a trace.
+  void trace(bool on) { sim_->trace(on), tracing_ = on; }
+  /// The runs recorded so far.
+  const std::vector<simulator::TracedRun>& traced() const { return traced_; }
 
  private:
   explicit CycleDevice(std::unique_ptr<simulator::CycleSim> sim) : sim_(std::move(sim)) {}
   std::unique_ptr<simulator::CycleSim> sim_;  ///< the model
   simulator::CycleStats last_;                ///< the last run
+  bool tracing_ = false;                      ///< record runs
+  std::vector<simulator::TracedRun> traced_;  ///< recorded runs
+  uint64_t timeline_ = 0;                     ///< cycles recorded so far
 };
 
 }  // namespace accelc::runtime

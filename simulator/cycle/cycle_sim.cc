@@ -46,6 +46,7 @@ struct RunCtx {
   std::deque<sc_core::sc_time> tok[kNumTokenQueues];  ///< token queues (visible times)
   bool busy[isa::kNumUnits] = {};  ///< executing an instruction
   bool active = false;            ///< running
+  bool trace = false;             ///< record slices
   uint64_t fetchPc = 0;           ///< next instruction to fetch
   std::optional<support::Diagnostic> error;  ///< why the run stopped early
   sc_core::sc_time start;         ///< when the run began
@@ -201,7 +202,9 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
   run->busy[u] = true;
   const uint64_t n = static_cast<uint64_t>(instructionCycles(insn, run->t->spec));
   run->stats.busy[u] += n;
+  const uint64_t began = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
   if (!cycles(n)) return false;
+  if (run->trace) run->stats.slices.push_back({u, pc, insn.opcode, began, began + n});
   if (Status st = run->dp->execute(insn, pc, run->name, nullptr); !st) {
     fail(st.diag());
     return false;
@@ -219,7 +222,9 @@ bool Model::finish() {
   while (!(idle(0) && idle(2)))
     if (!on(unitDone_)) return false;
   run->busy[1] = true;
+  const uint64_t began = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
   if (!cycles(1)) return false;
+  if (run->trace) run->stats.slices.push_back({1, run->fetchPc - 1, isa::Opcode::kFinish, began, began + 1});
   run->busy[1] = false;
   ++run->stats.counters.insns[static_cast<int>(isa::Opcode::kFinish)];
   for (int q = 0; q < kNumTokenQueues; ++q)
@@ -324,7 +329,7 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   r.t = &t_, r.name = name, r.dram = &state_->dram;
   r.dp = std::make_unique<Datapath>(t_, state_->dram, p.window, state_->srams, r.stats.counters);
   r.textAddr = p.text().addr, r.count = p.text().bytes.size() / t_.insnBytes();
-  r.active = true, r.start = sc_core::sc_time_stamp();
+  r.active = true, r.trace = trace_, r.start = sc_core::sc_time_stamp();
   m.run = &r;
   m.start.notify(sc_core::SC_ZERO_TIME);
   sc_core::sc_start();

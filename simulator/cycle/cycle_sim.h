@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "isa/program.h"
 #include "isa/target.h"
@@ -34,12 +35,21 @@
 
 namespace accelc::simulator {
 
+/// One instruction's stay on its unit, for traces.
+struct TraceSlice {
+  int unit = 0;            ///< 0 load, 1 compute, 2 store
+  uint64_t pc = 0;         ///< the instruction
+  isa::Opcode opcode = isa::Opcode::kFinish;
+  uint64_t start = 0, end = 0;  ///< cycles from the run's start
+};
+
 /// What one run measured.
 struct CycleStats {
   Counters counters;                 ///< the functional counts (as fsim's)
   uint64_t cycles = 0;               ///< cycle FINISH retired in, plus one
   std::array<uint64_t, 3> busy{};    ///< per unit (load, compute, store): cycles executing
   std::array<uint64_t, 3> tokenWait{};  ///< per unit: cycles a visible command waited on tokens
+  std::vector<TraceSlice> slices;    ///< every instruction, when tracing
 };
 
 /// A device that runs programs on the cycle model.
@@ -60,12 +70,15 @@ class CycleSim {
   support::Status loadProgram(const isa::Program& p);
   /// Runs a loaded program to FINISH; `name` locates diagnostics.
   support::Expected<CycleStats> run(const isa::Program& p, const std::string& name);
+  /// Whether runs record a TraceSlice per instruction.
+  void trace(bool on) { trace_ = on; }
 
  private:
   explicit CycleSim(const isa::Target& t);
   struct State;
   const isa::Target& t_;
   std::unique_ptr<State> state_;  ///< DRAM and on-chip buffers
+  bool trace_ = false;            ///< record slices
 };
 
 }  // namespace accelc::simulator

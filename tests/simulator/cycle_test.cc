@@ -136,9 +136,16 @@ TEST_P(CycleTest, ADeadlockEndsWithADiagnosticAndTheModelRunsTheNextProgram) {
                             "note: compute unit is idle\n"
                             "test.bin:pc 0: note: store unit blocked at STORE: waits for a token in compute->store");
   const isa::Instruction load = mem(Opcode::kLoad, isa::Buffer::kInp, 2, 2);
+  (*sim)->trace(true);
   auto ok = runOnCycle(**sim, build(t, {load}));
   ASSERT_TRUE(ok.isOk()) << ok.diag().str();
   EXPECT_EQ(ok->cycles, static_cast<uint64_t>(instructionCycles(load, t.spec)) + 2);
+  ASSERT_EQ(ok->slices.size(), 2u);  // the LOAD from cycle 1, FINISH in the last cycle
+  EXPECT_EQ(ok->slices[0].unit, 0);
+  EXPECT_EQ(ok->slices[0].start, 1u);
+  EXPECT_EQ(ok->slices[0].end, ok->cycles - 1);
+  EXPECT_EQ(ok->slices[1].opcode, Opcode::kFinish);
+  EXPECT_EQ(ok->slices[1].end, ok->cycles);
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(CycleTest);

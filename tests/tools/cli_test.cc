@@ -137,9 +137,18 @@ TEST(CliTest, CompileRunAndReportABundle) {
                 "/models/digits/test_y.npy");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("top-1 accuracy (fsim): "), std::string::npos) << r.out;
-  Result cyc = sh("run " + acx + " --engine cycle --input input=" + kSrc + "/models/digits/input.npy");
+  Result cyc = sh("run " + acx + " --engine cycle --input input=" + kSrc + "/models/digits/input.npy --trace " + kTmp +
+                  "/digits.trace.json");
   ASSERT_EQ(cyc.rc, 0) << cyc.out;
   EXPECT_NE(cyc.out.find(" cycles on the accelerator, "), std::string::npos) << cyc.out;
+  const std::string trace = testing::readFile(kTmp + "/digits.trace.json");
+  EXPECT_EQ(trace.rfind("{\"traceEvents\":[", 0), 0u);
+  EXPECT_NE(trace.find("\"args\":{\"name\":\"compute\"}"), std::string::npos);
+  EXPECT_NE(trace.find("\"name\":\"GEMM\",\"ph\":\"X\""), std::string::npos);
+  EXPECT_NE(trace.find(":/c1/Conv\",\"ph\":\"X\",\"pid\":1,\"tid\":0,\"ts\":0,"), std::string::npos);
+  Result noTrace = sh("run " + acx + " --engine fsim --input input=" + kSrc + "/models/digits/input.npy --trace t.json");
+  EXPECT_EQ(noTrace.rc, 1);
+  EXPECT_EQ(noTrace.out, "error: --trace needs --engine cycle\n");
   Result plain = sh("report " + acx);
   ASSERT_EQ(plain.rc, 0) << plain.out;
   EXPECT_EQ(plain.out.find("host ms"), std::string::npos);

@@ -175,7 +175,8 @@ Expected<double> top1(const runtime::Tensor& logits, const std::string& labelsPa
 }
 
 Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                 const std::string& outDir, const std::string& labels) {
+                 const std::string& outDir, const std::string& labels,
+                 const std::string& trace) {
   ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, runtime::loadBundleFile(path));
   std::vector<runtime::Tensor> in(b.inputs.size());
   std::vector<bool> given(b.inputs.size(), false);
@@ -205,9 +206,12 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
   } else {
     ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
     ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
+    if (!trace.empty() && engine != "cycle") return support::error(support::Location(), "--trace needs --engine cycle");
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, makeDevice(engine, t));
+    if (!trace.empty()) static_cast<runtime::CycleDevice&>(*device).trace(true);
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, *device, path));
     ACCELC_ASSIGN_OR_RETURN(outs, e->runBatched(in));
+    if (!trace.empty()) ACCELC_TRY(writeTrace(trace, static_cast<runtime::CycleDevice&>(*device).traced()));
     const runtime::RunStats& st = e->stats();
     stats = engine + ": " + std::to_string(st.accelSteps) + " accelerator steps, " + std::to_string(st.hostSteps) +
             " host steps, " + std::to_string(st.packSteps) + " pack/unpack steps; " + std::to_string(st.accel.macs) +

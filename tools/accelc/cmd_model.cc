@@ -44,6 +44,7 @@ struct RunArgs {
   std::vector<std::string> shapes;  ///< --shape bindings
   std::string outDir;               ///< where outputs go
   std::string labels;               ///< int64 labels: print top-1 accuracy of the first output
+  std::string trace;                ///< Perfetto trace file (bundles on the cycle engine)
 };
 
 /// The input tensors in graph order, read from NAME=FILE.npy options.
@@ -141,11 +142,12 @@ void registerRun(CLI::App& app, int& rc) {
   cmd->add_option("--input", a->inputs, "NAME=FILE.npy, one per model input");
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_option("--output", a->outDir, "directory for one NAME.npy per model output");
+  cmd->add_option("--trace", a->trace, "write a Chrome/Perfetto trace (a bundle on --engine cycle)");
   cmd->add_option("--labels", a->labels, "int64 labels (.npy): print the top-1 accuracy of a bundle's first output");
   cmd->callback([a, &rc] {
     const bool bundle = a->model.size() > 4 && a->model.compare(a->model.size() - 4, 4, ".acx") == 0;
     if (bundle) {
-      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir, a->labels));
+      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir, a->labels, a->trace));
       return;
     }
     if (a->engine != "ref") {

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@ using support::Status;
 struct SimArgs {
   std::string program;               ///< program file
   std::string engine = "fsim";       ///< which simulator
+  std::string trace;                 ///< Perfetto trace file (cycle engine)
   std::vector<std::string> inputs;   ///< SYMBOL=FILE.npy
   std::string outDir;                ///< where outputs go
   std::string hw;                    ///< optional hwspec to check against
@@ -122,8 +124,12 @@ Status runSim(const SimArgs& args) {
   }
   ACCELC_TRY(isa::validateProgram(p, t, args.program));
   std::unique_ptr<runtime::Device> dev;
+  if (!args.trace.empty() && args.engine != "cycle")
+    return support::error(support::Location(), "--trace needs --engine cycle");
   if (args.engine == "cycle") {
-    ACCELC_ASSIGN_OR_RETURN(dev, runtime::CycleDevice::create(t));
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::CycleDevice> c, runtime::CycleDevice::create(t));
+    c->trace(!args.trace.empty());
+    dev = std::move(c);
   } else {
     dev = std::make_unique<runtime::FsimDevice>(t, simulator::FsimOptions{!args.noRaceCheck});
   }
@@ -133,6 +139,8 @@ Status runSim(const SimArgs& args) {
   ACCELC_TRY(checkAllInputsGiven(p, args));
   ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, args.program));
   std::vector<std::pair<std::string, uint64_t>> rows = c.rows();
+  if (!args.trace.empty())
+    ACCELC_TRY(writeTrace(args.trace, static_cast<runtime::CycleDevice&>(sim).traced()));
   if (args.engine == "cycle") {
     const simulator::CycleStats& cs = static_cast<runtime::CycleDevice&>(sim).lastStats();
     rows.insert(rows.begin(), {{"cycles", cs.cycles}, {"load_busy_cycles", cs.busy[0]}, {"compute_busy_cycles", cs.busy[1]},
@@ -167,6 +175,13 @@ Status runSim(const SimArgs& args) {
 
 }  // namespace
 
+Status writeTrace(const std::string& path, const std::vector<simulator::TracedRun>& runs) {
+  std::ofstream out(path);
+  out << simulator::traceJson(runs);
+  if (!out) return support::error(support::Location::file(path), "cannot write the trace");
+  return Status::ok();
+}
+
 void registerSim(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("sim", "Run a program on a simulator and write its outputs");
   auto a = std::make_shared<SimArgs>();
@@ -176,6 +191,7 @@ void registerSim(CLI::App& app, int& rc) {
   cmd->add_option("--output", a->outDir, "directory for one SYMBOL.npy per output symbol");
   cmd->add_option("--hw", a->hw, "hwspec the program must have been built for");
   cmd->add_flag("--json", a->json, "print outputs and counters as JSON");
+  cmd->add_option("--trace", a->trace, "write a Chrome/Perfetto trace of the run (--engine cycle)");
   cmd->add_flag("--no-race-check", a->noRaceCheck, "skip the race checker");
   cmd->callback([a, &rc] { rc = report(runSim(*a)); });
 }

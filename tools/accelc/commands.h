@@ -10,6 +10,7 @@
 #include <string>
 
 #include "isa/target.h"
+#include "simulator/cycle/trace.h"
 #include "support/status.h"
 
 namespace accelc::tools {
@@ -23,15 +24,18 @@ void registerRun(CLI::App& app, int& rc);
 void registerOpt(CLI::App& app, int& rc);
 void registerCompile(CLI::App& app, int& rc);
 void registerReport(CLI::App& app, int& rc);
-/// Runs a bundle (.acx) on `engine` ("fsim" or "ref").
+/// Runs a bundle (.acx) on `engine` ("fsim", "cycle" or "ref"); `trace`: a Perfetto trace file (cycle).
 support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                          const std::string& outDir, const std::string& labels);
+                          const std::string& outDir, const std::string& labels,
+                          const std::string& trace = "");
 /// Prints every step of a bundle, programs disassembled.
 support::Status disasmBundle(const std::string& path);
 
 /// Prints a failed status to stderr and returns 1; 0 when ok.
 int report(const support::Status& s);
 /// Loads the target of a hwspec file or preset name.
+/// Writes cycle-model runs to `path` as a Chrome/Perfetto trace.
+support::Status writeTrace(const std::string& path, const std::vector<simulator::TracedRun>& runs);
 support::Expected<isa::Target> targetFor(const std::string& hw);
 
 }  // namespace accelc::tools
