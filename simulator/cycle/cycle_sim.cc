@@ -47,6 +47,7 @@ struct RunCtx {
   bool busy[isa::kNumUnits] = {};  ///< executing an instruction
   bool active = false;            ///< running
   bool trace = false;             ///< record slices
+  bool finishing = false;         ///< FINISH started, waiting for the other units
   uint64_t fetchPc = 0;           ///< next instruction to fetch
   std::optional<support::Diagnostic> error;  ///< why the run stopped early
   sc_core::sc_time start;         ///< when the run began
@@ -219,8 +220,10 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
 }
 
 bool Model::finish() {
+  run->finishing = true;
   while (!(idle(0) && idle(2)))
     if (!on(unitDone_)) return false;
+  run->finishing = false;
   run->busy[1] = true;
   const uint64_t began = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
   if (!cycles(1)) return false;
@@ -259,7 +262,10 @@ support::Diagnostic deadlock(const Model& m, const RunCtx& r) {
   for (int u = 0; u < isa::kNumUnits; ++u) {
     const std::string unit = isa::unitName(isa::Unit(u));
     if (r.cmd[u].empty()) {
-      diag.note(Location(), unit + " unit is idle");
+      if (u == 1 && r.finishing)
+        diag.note(r.at(r.fetchPc - 1), "compute unit at FINISH: waits for the load and store units to finish");
+      else
+        diag.note(Location(), unit + " unit is idle");
       continue;
     }
     const uint64_t pc = r.cmd[u].front().pc;

@@ -165,7 +165,7 @@ TEST_P(CycleTest, ADeadlockEndsWithADiagnosticAndTheModelRunsTheNextProgram) {
   ASSERT_FALSE(d.isOk());
   EXPECT_EQ(d.diag().str(), "test.bin:pc 0: error: token deadlock: no unit can make progress at cycle 2\n"
                             "note: load unit is idle\n"
-                            "note: compute unit is idle\n"
+                            "test.bin:pc 1: note: compute unit at FINISH: waits for the load and store units to finish\n"
                             "test.bin:pc 0: note: store unit blocked at STORE: waits for a token in compute->store");
   const isa::Instruction load = mem(Opcode::kLoad, isa::Buffer::kInp, 2, 2);
   (*sim)->trace(true);
@@ -178,6 +178,29 @@ TEST_P(CycleTest, ADeadlockEndsWithADiagnosticAndTheModelRunsTheNextProgram) {
   EXPECT_EQ(ok->slices[0].end, ok->cycles - 1);
   EXPECT_EQ(ok->slices[1].opcode, Opcode::kFinish);
   EXPECT_EQ(ok->slices[1].end, ok->cycles);
+}
+
+TEST_P(CycleTest, AFullTokenQueueThatNobodyDrainsIsADeadlock) {
+  isa::Target t = testing::presetTarget(GetParam());
+  auto sim = CycleSim::create(t);
+  ASSERT_TRUE(sim.isOk()) << sim.diag().str();
+  isa::Instruction load = mem(Opcode::kLoad, isa::Buffer::kInp, 1, 1);
+  isa::setDeps(load, {false, false, false, true});  // pushes to compute, which never pops
+  const int64_t depth = t.spec.tokenDepth;
+  auto d = runOnCycle(**sim, build(t, std::vector<isa::Instruction>(static_cast<size_t>(depth + 1), load)));
+  ASSERT_FALSE(d.isOk());
+  const std::string at = "test.bin:pc " + std::to_string(depth);
+  EXPECT_EQ(d.diag().str().rfind(at + ": error: token deadlock: no unit can make progress at cycle ", 0), 0u) << d.diag().str();
+  EXPECT_NE(d.diag().str().find(at + ": note: load unit blocked at LOAD: waits for room in load->compute (full)"),
+            std::string::npos) << d.diag().str();
+  EXPECT_NE(d.diag().str().find("compute unit at FINISH: waits for the load and store units to finish"), std::string::npos)
+      << d.diag().str();
+  auto fsim = testing::run(t, build(t, std::vector<isa::Instruction>(static_cast<size_t>(depth + 1), load)), false);
+  EXPECT_FALSE(fsim.counters.isOk());  // fsim refuses it too
+  const isa::Instruction plain = mem(Opcode::kLoad, isa::Buffer::kInp, 2, 2);
+  auto ok = runOnCycle(**sim, build(t, {plain}));
+  ASSERT_TRUE(ok.isOk()) << ok.diag().str();
+  EXPECT_EQ(ok->cycles, static_cast<uint64_t>(instructionCycles(plain, t.spec)) + 2);
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(CycleTest);
