@@ -9,6 +9,7 @@ support::Expected<std::unique_ptr<CycleDevice>> CycleDevice::create(const isa::T
 }
 
 support::Expected<simulator::Counters> CycleDevice::run(const isa::Program& p, const std::string& name) {
+  last_ = {};
   ACCELC_ASSIGN_OR_RETURN(last_, sim_->run(p, name));
   if (tracing_) {
     traced_.push_back({name, timeline_, last_.cycles, std::move(last_.slices)});

@@ -12,6 +12,7 @@
 #include "isa/semantics.h"
 #include "simulator/cycle/timing.h"
 #include "simulator/functional/datapath.h"
+#include "simulator/functional/race.h"
 #include "simulator/functional/state.h"
 #include "simulator/functional/tokens.h"
 
@@ -43,7 +44,15 @@ struct RunCtx {
     sc_core::sc_time visible;     ///< first time its unit sees it
   };
   std::deque<Cmd> cmd[isa::kNumUnits];              ///< command queues
-  std::deque<sc_core::sc_time> tok[kNumTokenQueues];  ///< token queues (visible times)
+  struct Token {
+    sc_core::sc_time visible;     ///< first time its consumer sees it
+    VClock clock;                 ///< the pusher's vector clock (race checking)
+  };
+  std::deque<Token> tok[kNumTokenQueues];  ///< token queues
+  VClock vc[isa::kNumUnits]{};    ///< per-unit vector clocks
+  std::unique_ptr<RaceTracker> races;  ///< shared-buffer race checker
+  sc_core::sc_time lastPop[isa::kNumUnits];  ///< when each command queue last gave up an entry
+  bool popped[isa::kNumUnits] = {};  ///< whether it ever did this run
   bool busy[isa::kNumUnits] = {};  ///< executing an instruction
   bool active = false;            ///< running
   bool trace = false;             ///< record slices
@@ -78,7 +87,10 @@ class Model : public sc_core::sc_module {
   void unit(int u);
   /// Starts, executes and retires the instruction at the head of `u`; false when the run stopped.
   bool execute(int u, const isa::Instruction& insn, uint64_t pc);
-  bool finish();
+  /// FINISH (flags `d`): waits for the load and store units, retires, ends the run.
+  bool finish(const isa::Deps& d);
+  /// Pushes the tokens of flags `d` of unit `u`, visible next cycle.
+  void pushTokens(int u, const isa::Deps& d);
   void fail(support::Diagnostic d) {
     if (!run->error) run->error = std::move(d);
     stop();
@@ -132,8 +144,10 @@ void Model::fetch() {
         run->stats.counters.dramReadBytes += t.insnBytes();
       }
       const int u = static_cast<int>(isa::unitOf(run->insns[pc]));
-      if (run->cmd[u].size() >= static_cast<size_t>(t.spec.commandDepth)) {  // refill the cycle after a pop
-        if (!on(cmdPop_[u]) || !cycles(1)) break;
+      const bool poppedNow = run->popped[u] && run->lastPop[u] == sc_core::sc_time_stamp();
+      if (run->cmd[u].size() + (poppedNow ? 1 : 0) >= static_cast<size_t>(t.spec.commandDepth)) {
+        // A slot freed in cycle t is refilled in t + 1, whichever process ran first in t.
+        if (!(poppedNow || on(cmdPop_[u])) || !cycles(1)) break;
         continue;
       }
       run->cmd[u].push_back({pc, sc_core::sc_time_stamp() + kCycle});
@@ -178,7 +192,7 @@ void Model::unit(int u) {
         for (int q : {d.popPrev ? popPrevQ(unitKind) : kNoQueue, d.popNext ? popNextQ(unitKind) : kNoQueue}) {
           if (q == kNoQueue || !ready) continue;
           if (run->tok[q].empty()) ok = on(tokPush_[q]), ready = false;
-          else if (run->tok[q].front() > sc_core::sc_time_stamp()) ok = until(run->tok[q].front()), ready = false;
+          else if (run->tok[q].front().visible > sc_core::sc_time_stamp()) ok = until(run->tok[q].front().visible), ready = false;
         }
         for (int q : {d.pushPrev ? pushPrevQ(unitKind) : kNoQueue, d.pushNext ? pushNextQ(unitKind) : kNoQueue}) {
           if (q == kNoQueue || !ready || !ok) continue;
@@ -192,34 +206,55 @@ void Model::unit(int u) {
   }
 }
 
+void Model::pushTokens(int u, const isa::Deps& d) {
+  const isa::Unit unitKind = isa::Unit(u);
+  for (int q : {d.pushPrev ? pushPrevQ(unitKind) : kNoQueue, d.pushNext ? pushNextQ(unitKind) : kNoQueue})
+    if (q != kNoQueue) run->tok[q].push_back({sc_core::sc_time_stamp() + kCycle, run->vc[u]}), tokPush_[q].notify();
+  run->stats.counters.tokens += d.pushPrev + d.pushNext;
+}
+
 bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
   const isa::Unit unitKind = isa::Unit(u);
   const isa::Deps d = isa::depsOf(insn);
   run->cmd[u].pop_front();
+  run->lastPop[u] = sc_core::sc_time_stamp(), run->popped[u] = true;
   cmdPop_[u].notify();
-  for (int q : {d.popPrev ? popPrevQ(unitKind) : kNoQueue, d.popNext ? popNextQ(unitKind) : kNoQueue})
-    if (q != kNoQueue) run->tok[q].pop_front(), tokPop_[q].notify();
-  if (insn.opcode == isa::Opcode::kFinish) return finish();
+  for (int q : {d.popPrev ? popPrevQ(unitKind) : kNoQueue, d.popNext ? popNextQ(unitKind) : kNoQueue}) {
+    if (q == kNoQueue) continue;
+    for (int i = 0; i < isa::kNumUnits; ++i) run->vc[u][i] = std::max(run->vc[u][i], run->tok[q].front().clock[i]);
+    run->tok[q].pop_front(), tokPop_[q].notify();
+  }
+  ++run->vc[u][u];
+  if (insn.opcode == isa::Opcode::kFinish) return finish(d);
+  const int64_t cost = instructionCycles(insn, run->t->spec);
+  if (cost < 1) {  // malformed loops: the datapath names what is wrong
+    Status st = run->dp->execute(insn, pc, run->name, nullptr);
+    fail(st ? error(run->at(pc), "the instruction takes no cycles") : st.diag());
+    return false;
+  }
   run->busy[u] = true;
-  const uint64_t n = static_cast<uint64_t>(instructionCycles(insn, run->t->spec));
+  const uint64_t n = static_cast<uint64_t>(cost);
   run->stats.busy[u] += n;
   const uint64_t began = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
   if (!cycles(n)) return false;
   if (run->trace) run->stats.slices.push_back({u, pc, insn.opcode, began, began + n});
-  if (Status st = run->dp->execute(insn, pc, run->name, nullptr); !st) {
+  run->races->begin(unitKind, run->vc[u], pc);
+  if (Status st = run->dp->execute(insn, pc, run->name, run->races.get()); !st) {
     fail(st.diag());
     return false;
   }
-  for (int q : {d.pushPrev ? pushPrevQ(unitKind) : kNoQueue, d.pushNext ? pushNextQ(unitKind) : kNoQueue})
-    if (q != kNoQueue) run->tok[q].push_back(sc_core::sc_time_stamp() + kCycle), tokPush_[q].notify();
-  run->stats.counters.tokens += d.pushPrev + d.pushNext;
+  if (run->races->race()) {
+    fail(*run->races->race());
+    return false;
+  }
+  pushTokens(u, d);
   ++run->stats.counters.insns[static_cast<int>(insn.opcode)];
   run->busy[u] = false;
   unitDone_.notify();
   return true;
 }
 
-bool Model::finish() {
+bool Model::finish(const isa::Deps& d) {
   run->finishing = true;
   while (!(idle(0) && idle(2)))
     if (!on(unitDone_)) return false;
@@ -229,6 +264,7 @@ bool Model::finish() {
   if (!cycles(1)) return false;
   if (run->trace) run->stats.slices.push_back({1, run->fetchPc - 1, isa::Opcode::kFinish, began, began + 1});
   run->busy[1] = false;
+  pushTokens(1, d);
   ++run->stats.counters.insns[static_cast<int>(isa::Opcode::kFinish)];
   for (int q = 0; q < kNumTokenQueues; ++q)
     if (!run->tok[q].empty()) {
@@ -253,12 +289,35 @@ Elaborated& elaborated() {
   return e;
 }
 
+bool fetchedFinish(const RunCtx& r) {
+  return r.fetchPc > 0 && r.fetchPc <= r.insns.size() && r.insns[r.fetchPc - 1].opcode == isa::Opcode::kFinish;
+}
+
+/// When FINISH is fetched and a unit waits on a queue whose pusher has nothing
+/// left to run, no token can ever come: the program pops more than it pushes.
+std::optional<std::string> underflow(const RunCtx& r) {
+  if (!fetchedFinish(r)) return std::nullopt;
+  const isa::Unit pusher[kNumTokenQueues] = {isa::Unit::kLoad, isa::Unit::kCompute, isa::Unit::kCompute, isa::Unit::kStore};
+  for (int u = 0; u < isa::kNumUnits; ++u) {
+    if (r.cmd[u].empty()) continue;
+    const isa::Deps d = isa::depsOf(r.insns[r.cmd[u].front().pc]);
+    for (int q : {d.popPrev ? popPrevQ(isa::Unit(u)) : kNoQueue, d.popNext ? popNextQ(isa::Unit(u)) : kNoQueue}) {
+      const int p = q == kNoQueue ? 0 : static_cast<int>(pusher[q]);
+      if (q == kNoQueue || !r.tok[q].empty() || !r.cmd[p].empty() || r.busy[p]) continue;
+      return std::string("token underflow: the ") + isa::unitName(isa::Unit(u)) + " unit pops " + kQueueNames[q] +
+             " but no instruction is left that pushes to it";
+    }
+  }
+  return std::nullopt;
+}
+
 support::Diagnostic deadlock(const Model& m, const RunCtx& r) {
   uint64_t first = r.fetchPc;
   for (const auto& q : r.cmd)
     if (!q.empty()) first = std::min(first, q.front().pc);
   support::Diagnostic diag = error(r.at(first), "token deadlock: no unit can make progress at cycle " +
                                                     std::to_string(static_cast<uint64_t>((sc_core::sc_time_stamp() - r.start) / kCycle)));
+  if (std::optional<std::string> u = underflow(r)) diag = error(r.at(first), *u);
   for (int u = 0; u < isa::kNumUnits; ++u) {
     const std::string unit = isa::unitName(isa::Unit(u));
     if (r.cmd[u].empty()) {
@@ -271,7 +330,7 @@ support::Diagnostic deadlock(const Model& m, const RunCtx& r) {
     const uint64_t pc = r.cmd[u].front().pc;
     diag.note(r.at(pc), unit + " unit blocked at " + isa::opcodeName(r.insns[pc].opcode) + ": " + m.blocked(u));
   }
-  if (r.fetchPc < r.insns.size() && r.insns[r.fetchPc].opcode != isa::Opcode::kFinish)
+  if (!fetchedFinish(r) && r.fetchPc < r.insns.size())
     diag.note(r.at(r.fetchPc), std::string("fetch blocked: the ") + isa::unitName(isa::unitOf(r.insns[r.fetchPc])) +
                                    " unit's command queue is full");
   return diag;
@@ -335,6 +394,8 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   r.t = &t_, r.name = name, r.dram = &state_->dram;
   r.dp = std::make_unique<Datapath>(t_, state_->dram, p.window, state_->srams, r.stats.counters);
   r.textAddr = p.text().addr, r.count = p.text().bytes.size() / t_.insnBytes();
+  r.races = std::make_unique<RaceTracker>(t_.spec.depth(hwspec::BufferKind::kInput), t_.spec.depth(hwspec::BufferKind::kWeight),
+                                          t_.spec.depth(hwspec::BufferKind::kOutput), name);
   r.active = true, r.trace = trace_, r.start = sc_core::sc_time_stamp();
   m.run = &r;
   m.start.notify(sc_core::SC_ZERO_TIME);

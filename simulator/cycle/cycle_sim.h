@@ -3,7 +3,7 @@
 // Fetch and the load, compute and store units are SystemC threads; time moves
 // only by waits of whole cycles taken from simulator/cycle/timing.h, at the
 // granularity of instructions. The arithmetic is the functional simulator's
-// Datapath, so DRAM contents are bit-identical to fsim's. The timing rules
+// Datapath and its race checker, so DRAM contents and diagnostics are fsim's. The timing rules
 // (docs/microarchitecture.md, "Cycle model"):
 //   - cycle 0 is the first cycle of a run; fetch dispatches one instruction
 //     per cycle into its unit's command queue (command_depth entries) and
@@ -13,7 +13,8 @@
 //     cycle in which the command is visible, every token it pops is visible
 //     and every queue it pushes to has room; it pops them then, is busy for
 //     instructionCycles() cycles, and pushes its tokens in the cycle it ends,
-//     in which it may start its next instruction;
+//     in which it may start its next instruction; a token-queue slot popped
+//     in cycle t is room for a producer starting in t;
 //   - FINISH starts on the compute unit, waits until the load and store units
 //     are idle with empty queues, and retires one cycle later: the run's cycles.
 // The model is elaborated once per process, for one HwSpec; every wait also
@@ -76,7 +77,7 @@ class CycleSim {
  private:
   explicit CycleSim(const isa::Target& t);
   struct State;
-  const isa::Target& t_;
+  isa::Target t_;                 ///< the target (a copy: callers may pass temporaries)
   std::unique_ptr<State> state_;  ///< DRAM and on-chip buffers
   bool trace_ = false;            ///< record slices
 };

@@ -110,15 +110,17 @@ TEST_P(CycleTest, FetchStallsOnAFullCommandQueueAndRefillsTheCycleAfterAPop) {
   while (instructionCycles(load, t.spec) <= depth + 1) ++load.mem().ySize;
   const int64_t c = instructionCycles(load, t.spec), n = depth + 2;
   ASSERT_LE(load.mem().ySize, t.spec.depth(hwspec::BufferKind::kInput));
-  // Then, on the compute unit, a micro-op load and a GEMM long enough to end last.
+  // Then, on the compute unit, a micro-op load and an ALU add (it touches no
+  // buffer the loads write) long enough to end last.
   std::vector<isa::Uop> uops;
   for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
   isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
   uopLoad.mem().dramBase = kUops / t.uopBytes();
-  isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
+  isa::Instruction gemm = isa::makeInstruction(Opcode::kAlu);
   const int64_t iters = n * c / static_cast<int64_t>(uops.size()) + 1;
-  gemm.gemm().uopEnd = static_cast<int64_t>(uops.size());
-  gemm.gemm().iterOut = std::min<int64_t>(iters, 16383), gemm.gemm().iterIn = (iters + 16382) / 16383;
+  gemm.alu().uopEnd = static_cast<int64_t>(uops.size()), gemm.alu().useImm = 1, gemm.alu().imm = 1;
+  gemm.alu().aluOp = static_cast<int64_t>(isa::AluOp::kAdd);
+  gemm.alu().iterOut = std::min<int64_t>(iters, 16383), gemm.alu().iterIn = (iters + 16382) / 16383;
   const int64_t u = instructionCycles(uopLoad, t.spec), g = instructionCycles(gemm, t.spec);
   ASSERT_GT(g, n * c);
   std::vector<isa::Instruction> insns(static_cast<size_t>(n), load);
@@ -128,8 +130,8 @@ TEST_P(CycleTest, FetchStallsOnAFullCommandQueueAndRefillsTheCycleAfterAPop) {
   ASSERT_TRUE(r.isOk()) << r.diag().str();
   // Load 0 starts in 1 and holds the queue full of depth loads from cycle depth
   // on; load 1 starts (a pop) in 1 + c, so the last load is fetched in 2 + c,
-  // the micro-op load in 3 + c (visible in 4 + c), the GEMM right after it;
-  // FINISH retires the cycle after the GEMM ends.
+  // the micro-op load in 3 + c (visible in 4 + c), the ALU right after it;
+  // FINISH retires the cycle after the ALU ends.
   EXPECT_EQ(r->cycles, static_cast<uint64_t>(4 + c + u + g + 1));
 }
 
@@ -163,7 +165,8 @@ TEST_P(CycleTest, ADeadlockEndsWithADiagnosticAndTheModelRunsTheNextProgram) {
   isa::setDeps(store, {true, false, false, false});  // pops a token compute never pushes
   auto d = runOnCycle(**sim, build(t, {store}));
   ASSERT_FALSE(d.isOk());
-  EXPECT_EQ(d.diag().str(), "test.bin:pc 0: error: token deadlock: no unit can make progress at cycle 2\n"
+  EXPECT_EQ(d.diag().str(), "test.bin:pc 0: error: token underflow: the store unit pops compute->store but no "
+                            "instruction is left that pushes to it\n"
                             "note: load unit is idle\n"
                             "test.bin:pc 1: note: compute unit at FINISH: waits for the load and store units to finish\n"
                             "test.bin:pc 0: note: store unit blocked at STORE: waits for a token in compute->store");
@@ -201,6 +204,34 @@ TEST_P(CycleTest, AFullTokenQueueThatNobodyDrainsIsADeadlock) {
   auto ok = runOnCycle(**sim, build(t, {plain}));
   ASSERT_TRUE(ok.isOk()) << ok.diag().str();
   EXPECT_EQ(ok->cycles, static_cast<uint64_t>(instructionCycles(plain, t.spec)) + 2);
+}
+
+TEST_P(CycleTest, ProgramsFsimRefusesAreRefusedWithTheSameDiagnostic) {
+  isa::Target t = testing::presetTarget(GetParam());
+  auto sim = CycleSim::create(t);
+  ASSERT_TRUE(sim.isOk()) << sim.diag().str();
+  std::vector<isa::Uop> uops;
+  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
+  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
+  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
+  gemm.gemm().uopEnd = static_cast<int64_t>(uops.size()), gemm.gemm().iterOut = 1, gemm.gemm().iterIn = 1;
+  isa::Instruction finishPush = isa::makeInstruction(Opcode::kFinish);
+  isa::setDeps(finishPush, {false, false, false, true});  // a token nobody pops
+  isa::ProgramBuilder fb(t);
+  fb.text(0);
+  fb.add(finishPush);
+  const isa::Program leftover = *fb.finish("test.bin");
+  const std::vector<isa::Program> bad = {
+      build(t, {mem(Opcode::kLoad, isa::Buffer::kInp, 1, 1), uopLoad, gemm}, uops),  // GEMM reads inp with no token
+      leftover};
+  for (const isa::Program& p : bad) {
+    testing::Ran f = testing::run(t, p, true);
+    ASSERT_FALSE(f.counters.isOk());
+    auto c = runOnCycle(**sim, p);
+    ASSERT_FALSE(c.isOk());
+    EXPECT_EQ(c.diag().str(), f.counters.diag().str());
+  }
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(CycleTest);
