@@ -24,17 +24,33 @@ namespace {
 using support::Expected;
 using support::Status;
 
-/// What one measured inference gave, per step name.
+/// What one measured inference gave, per bundle step.
 struct Measured {
   std::vector<double> seconds;   ///< per bundle step: wall time
   std::vector<uint64_t> cycles;  ///< per bundle step: cycle-model cycles (accelerator steps)
 };
 
+/// Prints the rows printReport made, one line each.
+void printRows(const nlohmann::ordered_json& rows, bool measured) {
+  std::cout << std::left << std::setw(28) << "layer" << std::setw(12) << "where" << std::right << std::setw(12)
+            << "MACs" << std::setw(12) << "est.cycles" << std::setw(12) << "roofline" << std::setw(8) << "util%"
+            << (measured ? "    measured   host ms" : "") << "\n";
+  for (const auto& r : rows) {
+    std::cout << std::left << std::setw(28) << r["layer"].get<std::string>().substr(0, 27) << std::setw(12)
+              << r["where"].get<std::string>() << std::right << std::setw(12) << r["macs"].get<int64_t>()
+              << std::setw(12) << r["est_cycles"].get<int64_t>() << std::setw(12) << r["roofline_cycles"].get<int64_t>()
+              << std::setw(8) << std::fixed << std::setprecision(1) << r["utilization_pct"].get<double>();
+    if (r.contains("measured_cycles")) std::cout << std::setw(12) << r["measured_cycles"].get<uint64_t>();
+    if (r.contains("host_ms")) std::cout << std::setw(22) << std::setprecision(3) << r["host_ms"].get<double>();
+    std::cout << "\n";
+  }
+}
+
 /// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound,
-/// utilization; with `hostSeconds` (per step name, measured), host layers'
-/// wall time. The roofline bound covers every layer, host layers included.
+/// utilization; with `measured`, each accelerator layer's cycles on the cycle
+/// model and each host layer's wall time. The roofline bound covers every
+/// layer, host layers included.
 void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, const Measured* measured = nullptr) {
-  const bool hostSeconds = measured != nullptr;
   std::vector<size_t> stepOf;  // per layer: its step (steps are layers in order, with pack/unpack between)
   double layoutMs = 0;          // pack and unpack steps: the host's share of moving between layouts
   for (size_t i = 0; i < b.steps.size(); ++i) {
@@ -71,27 +87,16 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, 
     nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"accelerator_est_cycles", accelCycles},
                              {"accelerator_roofline_cycles", accelBound}, {"total_roofline_cycles", totalBound},
                              {"total_macs", totalMacs}};
-    if (hostSeconds) j["accelerator_measured_cycles"] = measuredCycles, j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
+    if (measured) j["accelerator_measured_cycles"] = measuredCycles, j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
     std::cout << j.dump(2) << "\n";
     return;
   }
-  std::cout << std::left << std::setw(28) << "layer" << std::setw(12) << "where" << std::right << std::setw(12)
-            << "MACs" << std::setw(12) << "est.cycles" << std::setw(12) << "roofline" << std::setw(8) << "util%"
-            << (hostSeconds ? "    measured   host ms" : "") << "\n";
-  for (const auto& r : rows) {
-    std::cout << std::left << std::setw(28) << r["layer"].get<std::string>().substr(0, 27) << std::setw(12)
-              << r["where"].get<std::string>() << std::right << std::setw(12) << r["macs"].get<int64_t>()
-              << std::setw(12) << r["est_cycles"].get<int64_t>() << std::setw(12) << r["roofline_cycles"].get<int64_t>()
-              << std::setw(8) << std::fixed << std::setprecision(1) << r["utilization_pct"].get<double>();
-    if (r.contains("measured_cycles")) std::cout << std::setw(12) << r["measured_cycles"].get<uint64_t>();
-    if (r.contains("host_ms")) std::cout << std::setw(22) << std::setprecision(3) << r["host_ms"].get<double>();
-    std::cout << "\n";
-  }
+  printRows(rows, measured != nullptr);
   std::cout << "accelerator layers: " << accelCycles << " estimated cycles against a roofline bound of " << accelBound
             << "\nall layers: roofline bound " << totalBound << " cycles (" << std::setprecision(3)
             << static_cast<double>(totalBound) / static_cast<double>(hw.clockMhz) / 1e3 << " ms at " << hw.clockMhz
             << " MHz)\n";
-  if (hostSeconds)
+  if (measured)
     std::cout << "accelerator layers: " << measuredCycles << " cycles measured on the cycle model\n"
               << "host layers: " << std::setprecision(3) << hostMs << " ms measured, pack/unpack " << layoutMs
               << " ms (one inference on this machine)\n";
