@@ -38,6 +38,13 @@ TEST(CliTest, MainJobAssemblesAndSimulatesTheExample) {
   ASSERT_EQ(s.rc, 0) << s.out;
   EXPECT_NE(s.out.find("\"macs\": 2048"), std::string::npos) << s.out;
   EXPECT_EQ(testing::readFile(kTmp + "/dense-out/y.npy").size(), 128u + 64u);
+  Result c = sh("sim " + kTmp + "/dense.bin --engine cycle --input x=" + kSrc + "/examples/dense_relu_input.npy --output " +
+                kTmp + "/dense-cycle --trace " + kTmp + "/dense.trace.json");
+  ASSERT_EQ(c.rc, 0) << c.out;
+  EXPECT_NE(c.out.find(" cycles\ncounters (cycle, vta-default):\n  cycles "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("  store_idle_cycles "), std::string::npos) << c.out;
+  EXPECT_EQ(testing::readFile(kTmp + "/dense-cycle/y.npy"), testing::readFile(kTmp + "/dense-out/y.npy"));
+  EXPECT_NE(testing::readFile(kTmp + "/dense.trace.json").find("\"name\":\"FINISH\""), std::string::npos);
 }
 
 TEST(CliTest, DisasmThenAsmGivesTheSameFile) {

@@ -1,6 +1,7 @@
 // tools/accelc/cmd_sim.cc — `accelc sim`: run a program on a simulator.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iomanip>
@@ -143,9 +144,15 @@ Status runSim(const SimArgs& args) {
     ACCELC_TRY(writeTrace(args.trace, static_cast<runtime::CycleDevice&>(sim).traced()));
   if (args.engine == "cycle") {
     const simulator::CycleStats& cs = static_cast<runtime::CycleDevice&>(sim).lastStats();
-    rows.insert(rows.begin(), {{"cycles", cs.cycles}, {"load_busy_cycles", cs.busy[0]}, {"compute_busy_cycles", cs.busy[1]},
-                               {"store_busy_cycles", cs.busy[2]}, {"load_token_wait_cycles", cs.tokenWait[0]},
-                               {"compute_token_wait_cycles", cs.tokenWait[1]}, {"store_token_wait_cycles", cs.tokenWait[2]}});
+    std::vector<std::pair<std::string, uint64_t>> timing = {{"cycles", cs.cycles}};
+    const char* const units[] = {"load", "compute", "store"};
+    for (int u = 0; u < 3; ++u) {  // every cycle of a unit is busy, waiting on a token, or idle
+      const std::string n = units[u];
+      timing.push_back({n + "_busy_cycles", cs.busy[u]});
+      timing.push_back({n + "_token_wait_cycles", cs.tokenWait[u]});
+      timing.push_back({n + "_idle_cycles", cs.cycles - std::min(cs.cycles, cs.busy[u] + cs.tokenWait[u])});
+    }
+    rows.insert(rows.begin(), timing.begin(), timing.end());
   }
   if (!args.outDir.empty()) ::mkdir(args.outDir.c_str(), 0755);
   nlohmann::ordered_json j;
