@@ -546,8 +546,10 @@ Expected<runtime::Bundle> Compiler::run() {
       const Shape& w = g_.values[n.inputs[1]].shape;
       info.macs = support::shapeElements(g_.values[n.outputs[0]].shape) * support::shapeElements(w) / w[0];
       info.cycles = accel_[i] ? sched_[i].cycles : 0;
-    } else if (accel_[i]) {  // ALU layers: the cost formulas applied to the program itself
-      ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(b_.programs[program[i]], t_));
+    }
+    // ALU layers, and every layer of a serialized bundle: the cost formulas applied to the program itself.
+    if (accel_[i] && (serialize_ || (n.kind != OpKind::kQConv && n.kind != OpKind::kQGemm))) {
+      ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(b_.programs[program[i]], t_, serialize_));
     }
     b_.layers.push_back(info);
   }

@@ -22,8 +22,9 @@ support::Expected<std::array<int64_t, 3>> unitCycles(const isa::Program& p, cons
   return units;
 }
 
-support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t) {
+support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t, bool serialized) {
   ACCELC_ASSIGN_OR_RETURN(auto units, unitCycles(p, t));
+  if (serialized) return units[0] + units[1] + units[2];
   return *std::max_element(units.begin(), units.end());
 }
 

@@ -18,8 +18,9 @@ namespace accelc::compiler::lower {
 /// Cycles per unit (load, compute, store) of every instruction of `p`.
 support::Expected<std::array<int64_t, 3>> unitCycles(const isa::Program& p, const isa::Target& t);
 
-/// The busiest unit's cycles: a program's estimated time with perfect overlap.
-support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t);
+/// A program's estimated time: the busiest unit's cycles (perfect overlap), or
+/// with `serialized` (every instruction waits for the one before) their sum.
+support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t, bool serialized = false);
 
 }  // namespace accelc::compiler::lower
 

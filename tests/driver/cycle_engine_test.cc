@@ -73,5 +73,30 @@ TEST(CycleEngine, DoubleBufferingBeatsTheSerializedProgram) {
   EXPECT_LT(aStats.cycles, sStats.cycles);
 }
 
+TEST(CycleEngine, ASerializedBundlesEstimatesAreItsMeasuredCycles) {
+  // With no overlap a layer costs the sum of its instructions' formulas; the
+  // model adds only the cycles commands and tokens take to become visible.
+  isa::Target t = testing::presetTarget("vta-default");
+  CompileOptions o;
+  o.serialize = true;
+  auto b = compileModel(kDigits + "digits_int8.onnx", t, o);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  auto device = runtime::CycleDevice::create(t);
+  ASSERT_TRUE(device.isOk()) << device.diag().str();
+  auto [out, stats] = runOn(*b, **device, load(kDigits + "input.npy"));
+  size_t layer = 0, checked = 0;
+  for (size_t i = 0; i < b->steps.size(); ++i) {
+    const runtime::Step::Kind k = b->steps[i].kind;
+    if (k == runtime::Step::Kind::kPack || k == runtime::Step::Kind::kUnpack) continue;
+    const runtime::LayerInfo& l = b->layers[layer++];
+    if (k != runtime::Step::Kind::kAccel) continue;
+    const double measured = static_cast<double>(stats.stepCycles[i]), estimate = static_cast<double>(l.cycles);
+    EXPECT_GE(measured, estimate) << l.name;
+    EXPECT_LE(measured, estimate * 1.02) << l.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4u);
+}
+
 }  // namespace
 }  // namespace accelc::compiler

@@ -36,6 +36,7 @@ TEST(CostTest, TheDocumentsExamplesOnVtaDefault) {
   EXPECT_EQ((*units)[1], 4 + 8192 + 1);
   EXPECT_EQ((*units)[2], 0);
   EXPECT_EQ(*estimateProgram(*p, t), 4 + 8192 + 1);
+  EXPECT_EQ(*estimateProgram(*p, t, true), 96 + 4 + 8192 + 1);  // serialized: the units one after another
 }
 
 }  // namespace
