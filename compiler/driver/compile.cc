@@ -547,8 +547,8 @@ Expected<runtime::Bundle> Compiler::run() {
       info.macs = support::shapeElements(g_.values[n.outputs[0]].shape) * support::shapeElements(w) / w[0];
       info.cycles = accel_[i] ? sched_[i].cycles : 0;
     }
-    // ALU layers, and every layer of a serialized bundle: the cost formulas applied to the program itself.
-    if (accel_[i] && (serialize_ || (n.kind != OpKind::kQConv && n.kind != OpKind::kQGemm))) {
+    // The cost formulas applied to the program itself (the schedule's own estimate is in `why`).
+    if (accel_[i]) {
       ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(b_.programs[program[i]], t_, serialize_));
     }
     b_.layers.push_back(info);

@@ -3,6 +3,8 @@
 // serialized program. One test per process (ctest), one hwspec each.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "compiler/driver/compile.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/cycle_device.h"
@@ -51,6 +53,26 @@ TEST_P(CycleEngineTest, DigitsGiveFsimsOutputsBitForBit) {
   EXPECT_EQ(cStats.accel.macs, fStats.accel.macs);
   EXPECT_GT(cStats.cycles, 0u);
   EXPECT_EQ(fStats.cycles, 0u);
+}
+
+TEST_P(CycleEngineTest, EveryLayersEstimateIsWithinFifteenPercentOfItsCycles) {
+  isa::Target t = testing::presetTarget(GetParam());
+  auto b = compileModel(kDigits + "digits_int8.onnx", t, {});
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  auto device = runtime::CycleDevice::create(t);
+  ASSERT_TRUE(device.isOk()) << device.diag().str();
+  auto [out, stats] = runOn(*b, **device, load(kDigits + "input.npy"));
+  size_t layer = 0, checked = 0;
+  for (size_t i = 0; i < b->steps.size(); ++i) {
+    const runtime::Step::Kind k = b->steps[i].kind;
+    if (k == runtime::Step::Kind::kPack || k == runtime::Step::Kind::kUnpack) continue;
+    const runtime::LayerInfo& l = b->layers[layer++];
+    if (k != runtime::Step::Kind::kAccel) continue;
+    const double measured = static_cast<double>(stats.stepCycles[i]), estimate = static_cast<double>(l.cycles);
+    EXPECT_LE(std::abs(measured - estimate), 0.15 * measured) << l.name << ": " << estimate << " vs " << measured;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4u);
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(CycleEngineTest);
