@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "compiler/lower/row_tiles.h"
 #include "isa/semantics.h"
 
 namespace accelc::compiler::lower {
@@ -45,7 +46,7 @@ std::vector<uint8_t> packAddParams(const AddLayer& l, const hwspec::HwSpec& hw) 
 Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t a, uint64_t b, uint64_t y,
                 uint64_t params) {
   const int64_t w = l.y.w, half = halfRows(l, th), cb = l.y.blocks();
-  const int64_t full = l.y.h / th, last = l.y.h - full * th, tiles = full + (last > 0), total = l.y.n * cb * tiles;
+  const int64_t full = l.y.h / th, last = l.y.h - full * th;
   const int64_t inE = isa::dramEntryBytes(hw, Buffer::kAcc8), outE = hw.entryBytes(BufferKind::kOutput);
   const int64_t accE = hw.entryBytes(BufferKind::kAcc);
   Kernel k;
@@ -60,22 +61,12 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
         for (int64_t q = 0; q < pix; ++q)
           k.uops.push_back({dst + q, src + ((src == dst || (src == rb && dst == ra)) ? q : 0), 0});
     }
-  k.body.push_back(Stmt::intrinsic(Opcode::kLoad, "the micro-op table")
-                       .set("buffer", static_cast<int64_t>(Buffer::kUop))
-                       .set("sram_base", 0).set("dram_base", 0).set("y_size", 1)
-                       .set("x_size", static_cast<int64_t>(k.uops.size()))
-                       .set("x_stride", static_cast<int64_t>(k.uops.size())));
-  const int vn = k.newVar("n"), vb = k.newVar("cb");
-  Stmt images = Stmt::loop(vn, l.y.n), blocks = Stmt::loop(vb, cb);
-  auto tile = [&](std::vector<Stmt>& body, int kind, Expr t) {
+  k.body.push_back(uopTableLoad(static_cast<int64_t>(k.uops.size())));
+  const RowTiles rt(k, l.y.n, cb, l.y.h, th);
+  const int vn = rt.vn(), vb = rt.vb();
+  rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
     const int64_t rows = kind ? last : th, pix = rows * w;
-    Term tt{0, {{vn, cb * tiles}, {vb, tiles}}, 0, 1};
-    for (const Term& e : t.terms) {
-      tt.constant += e.constant;
-      tt.coeffs.insert(tt.coeffs.end(), e.coeffs.begin(), e.coeffs.end());
-    }
-    Expr tileE;
-    tileE.terms = {tt};
+    const Expr tileE = rt.counter(t);
     const Expr base = tileE.mod(2, half);
     // One operand row r into accumulator rows; the very first load of the tile waits for the store unit.
     auto rowLoad = [&](const runtime::BlockedLayout& x, uint64_t addr, int64_t at, Expr r, bool first) {
@@ -130,26 +121,8 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
     if (q.lo > -128) imm(0, AluOp::kMax, q.lo, "clamp below (ReLU)");
     if (q.hi < 127) imm(0, AluOp::kMin, q.hi, "clamp above");
     body.back().flag("push_next");
-    body.push_back(Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
-                       .set("buffer", static_cast<int64_t>(Buffer::kOut))
-                       .set("sram_base", base)
-                       .set("dram_base", Expr(static_cast<int64_t>(y / outE) + l.y.left) +
-                                             Expr::var(vn, l.y.rows() * cb * l.y.cols()) +
-                                             (Expr(l.y.top) + t * th) * (cb * l.y.cols()) + Expr::var(vb, l.y.cols()))
-                       .set("y_size", rows).set("x_size", w).set("x_stride", cb * l.y.cols())
-                       .flag("pop_prev")
-                       .flag("push_prev", tileE, INT64_MIN, total - 2));
-  };
-  if (full > 0) {
-    const int vt = k.newVar("t");
-    Stmt rows = Stmt::loop(vt, full);
-    tile(rows.body, 0, Expr::var(vt));
-    blocks.body.push_back(rows);
-  }
-  if (last) tile(blocks.body, 1, Expr(full));
-  images.body.push_back(blocks);
-  k.body.push_back(images);
-  k.body.push_back(Stmt::intrinsic(Opcode::kFinish, ""));
+    body.push_back(rt.store(l.y, y, outE, base, t, rows, w));
+  });
   return k;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "compiler/lower/row_tiles.h"
 #include "isa/semantics.h"
 
 namespace accelc::compiler::lower {
@@ -339,13 +340,7 @@ Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec
   Kernel k;
   k.name = l.name;
   k.uops = uopTable(p, l);
-  k.body.push_back(Stmt::intrinsic(Opcode::kLoad, "the micro-op table")
-                       .set("buffer", static_cast<int64_t>(Buffer::kUop))
-                       .set("sram_base", 0)
-                       .set("dram_base", 0)  // the code generator places the table
-                       .set("y_size", 1)
-                       .set("x_size", p.uops)
-                       .set("x_stride", p.uops));
+  k.body.push_back(uopTableLoad(p.uops));
   const int vn = k.newVar("n"), vmb = k.newVar("mb");
   Stmt images = Stmt::loop(vn, l.x.n), blocks = Stmt::loop(vmb, p.mb);
   if (p.fullRows > 0) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "compiler/lower/row_tiles.h"
 #include "isa/semantics.h"
 
 namespace accelc::compiler::lower {
@@ -98,7 +99,7 @@ std::vector<uint8_t> packPoolParams(const PoolLayer& l, const hwspec::HwSpec& hw
 
 Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t x, uint64_t y, uint64_t params) {
   const int64_t hazard = hw.timing.accHazard, half = halfRows(l, th, hazard), cb = l.x.blocks();
-  const int64_t full = l.oh / th, last = l.oh - full * th, tiles = full + (last > 0), total = l.x.n * cb * tiles;
+  const int64_t full = l.oh / th, last = l.oh - full * th;
   const int64_t win = (l.ow - 1) * l.sw + l.kw;
   const int64_t inE = isa::dramEntryBytes(hw, Buffer::kAcc8), outE = hw.entryBytes(BufferKind::kOutput);
   Kernel k;
@@ -109,24 +110,12 @@ Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint6
       uopSet[kind][as] = static_cast<int64_t>(k.uops.size());
       pixelUops(k.uops, l, kind ? last : th, as * half, half, hazard);
     }
-  k.body.push_back(Stmt::intrinsic(Opcode::kLoad, "the micro-op table")
-                       .set("buffer", static_cast<int64_t>(Buffer::kUop))
-                       .set("sram_base", 0)
-                       .set("dram_base", 0)
-                       .set("y_size", 1)
-                       .set("x_size", static_cast<int64_t>(k.uops.size()))
-                       .set("x_stride", static_cast<int64_t>(k.uops.size())));
-  const int vn = k.newVar("n"), vb = k.newVar("cb");
-  Stmt images = Stmt::loop(vn, l.x.n), blocks = Stmt::loop(vb, cb);
-  auto tile = [&](std::vector<Stmt>& body, int kind, Expr t) {
+  k.body.push_back(uopTableLoad(static_cast<int64_t>(k.uops.size())));
+  const RowTiles rt(k, l.x.n, cb, l.oh, th);
+  const int vn = rt.vn(), vb = rt.vb();
+  rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
     const int64_t rows = kind ? last : th, inRows = (rows - 1) * l.sh + l.kh, u = std::max(rows * l.ow, hazard);
-    Term tt{0, {{vn, cb * tiles}, {vb, tiles}}, 0, 1};
-    for (const Term& e : t.terms) {
-      tt.constant += e.constant;
-      tt.coeffs.insert(tt.coeffs.end(), e.coeffs.begin(), e.coeffs.end());
-    }
-    Expr tileE;
-    tileE.terms = {tt};
+    const Expr tileE = rt.counter(t);
     auto load = [&](Expr r, bool first) {  // input row r of the tile into accumulator rows
       const Expr row = Expr(l.x.top - l.pt) + t * (th * l.sh) + r;
       Stmt ld = Stmt::intrinsic(Opcode::kLoad, first ? "input rows, sign-extended into accumulator rows" : "");
@@ -158,26 +147,8 @@ Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint6
     }
     else aluMax(body, l, set, u, win);
     body.back().flag("push_next");
-    body.push_back(Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
-                       .set("buffer", static_cast<int64_t>(Buffer::kOut))
-                       .set("sram_base", tileE.mod(2, half) + Expr(inRows * win))
-                       .set("dram_base", Expr(static_cast<int64_t>(y / outE) + l.y.left) +
-                                             Expr::var(vn, l.y.rows() * cb * l.y.cols()) +
-                                             (Expr(l.y.top) + t * th) * (cb * l.y.cols()) + Expr::var(vb, l.y.cols()))
-                       .set("y_size", rows).set("x_size", l.ow).set("x_stride", cb * l.y.cols())
-                       .flag("pop_prev")
-                       .flag("push_prev", tileE, INT64_MIN, total - 2));
-  };
-  if (full > 0) {
-    const int vt = k.newVar("t");
-    Stmt rows = Stmt::loop(vt, full);
-    tile(rows.body, 0, Expr::var(vt));
-    blocks.body.push_back(rows);
-  }
-  if (last) tile(blocks.body, 1, Expr(full));
-  images.body.push_back(blocks);
-  k.body.push_back(images);
-  k.body.push_back(Stmt::intrinsic(Opcode::kFinish, ""));
+    body.push_back(rt.store(l.y, y, outE, tileE.mod(2, half) + Expr(inRows * win), t, rows, l.ow));
+  });
   return k;
 }
 
