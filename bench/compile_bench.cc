@@ -3,10 +3,10 @@
 // quantization, and lowering (partition, DRAM plan, schedules, codegen),
 // timed separately; peak resident memory of the process at the end.
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 
-#include <cstdlib>
+#include "bench/bench_util.h"
+#include <sys/resource.h>
+
 #include <string>
 
 #include "compiler/driver/compile.h"
@@ -17,17 +17,7 @@
 namespace accelc {
 namespace {
 
-std::string resnet18() {
-  const std::string dir = std::string(ACCELC_BUILD_DIR) + "/models", model = dir + "/resnet18.onnx";
-  struct stat st;
-  if (::stat(model.c_str(), &st) != 0) {
-    ::mkdir(dir.c_str(), 0755);
-    const std::string cmd = "/usr/bin/python3 " + std::string(ACCELC_SOURCE_DIR) +
-                            "/models/resnet18/export_resnet18.py " + model + " > /dev/null";
-    if (std::system(cmd.c_str()) != 0) return "";
-  }
-  return model;
-}
+using bench::resnet18;
 
 /// The float graph after import and the default passes.
 compiler::Graph imported() {

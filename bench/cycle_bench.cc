@@ -3,9 +3,9 @@
 // functional simulator and on the SystemC cycle model: simulated cycles,
 // simulated cycles per wall second, and the two engines' wall times.
 #include <benchmark/benchmark.h>
-#include <sys/stat.h>
 
-#include <cstdlib>
+#include "bench/bench_util.h"
+
 #include <memory>
 #include <string>
 
@@ -29,14 +29,8 @@ struct Compiled {
 const Compiled& resnet18() {
   static Compiled c = [] {
     Compiled r;
-    const std::string dir = std::string(ACCELC_BUILD_DIR) + "/models", model = dir + "/resnet18.onnx";
-    struct stat st;
-    if (::stat(model.c_str(), &st) != 0) {
-      ::mkdir(dir.c_str(), 0755);
-      const std::string cmd = "/usr/bin/python3 " + std::string(ACCELC_SOURCE_DIR) +
-                              "/models/resnet18/export_resnet18.py " + model + " > /dev/null";
-      if (std::system(cmd.c_str()) != 0) return r;
-    }
+    const std::string model = bench::resnet18();
+    if (model.empty()) return r;
     auto g = compiler::importOnnx(model);
     if (!g || !compiler::runPipeline(*g, compiler::defaultPipeline())) return r;
     r.input = runtime::Tensor(g->values[g->inputs[0]].dtype, g->values[g->inputs[0]].shape);

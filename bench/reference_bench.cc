@@ -2,9 +2,9 @@
 // and on the digits CNN. ResNet-18 is exported on first use into the build
 // tree by models/resnet18/export_resnet18.py (seeded random weights).
 #include <benchmark/benchmark.h>
-#include <sys/stat.h>
 
-#include <cstdlib>
+#include "bench/bench_util.h"
+
 #include <string>
 
 #include "compiler/engine/reference.h"
@@ -13,17 +13,7 @@
 namespace accelc {
 namespace {
 
-std::string resnet18() {
-  const std::string dir = std::string(ACCELC_BUILD_DIR) + "/models", model = dir + "/resnet18.onnx";
-  struct stat st;
-  if (::stat(model.c_str(), &st) != 0) {
-    ::mkdir(dir.c_str(), 0755);
-    const std::string cmd = "/usr/bin/python3 " + std::string(ACCELC_SOURCE_DIR) +
-                            "/models/resnet18/export_resnet18.py " + model + " > /dev/null";
-    if (std::system(cmd.c_str()) != 0) return "";
-  }
-  return model;
-}
+using bench::resnet18;
 
 void runModel(benchmark::State& state, const std::string& model) {
   auto g = compiler::importOnnx(model);
