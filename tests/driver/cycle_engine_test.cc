@@ -35,6 +35,21 @@ std::pair<std::vector<Tensor>, runtime::RunStats> runOn(const runtime::Bundle& b
   return {*out, (*e)->stats()};
 }
 
+/// Each accelerator layer of `b` with the cycles its step took (steps are the
+/// layers in order, with pack and unpack steps between).
+std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> acceleratorLayers(const runtime::Bundle& b,
+                                                                             const runtime::RunStats& stats) {
+  std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> out;
+  size_t layer = 0;
+  for (size_t i = 0; i < b.steps.size(); ++i) {
+    const runtime::Step::Kind k = b.steps[i].kind;
+    if (k == runtime::Step::Kind::kPack || k == runtime::Step::Kind::kUnpack) continue;
+    const runtime::LayerInfo& l = b.layers[layer++];
+    if (k == runtime::Step::Kind::kAccel) out.push_back({&l, stats.stepCycles[i]});
+  }
+  return out;
+}
+
 class CycleEngineTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CycleEngineTest, DigitsGiveFsimsOutputsBitForBit) {
@@ -62,14 +77,10 @@ TEST_P(CycleEngineTest, EveryLayersEstimateIsWithinFifteenPercentOfItsCycles) {
   auto device = runtime::CycleDevice::create(t);
   ASSERT_TRUE(device.isOk()) << device.diag().str();
   auto [out, stats] = runOn(*b, **device, load(kDigits + "input.npy"));
-  size_t layer = 0, checked = 0;
-  for (size_t i = 0; i < b->steps.size(); ++i) {
-    const runtime::Step::Kind k = b->steps[i].kind;
-    if (k == runtime::Step::Kind::kPack || k == runtime::Step::Kind::kUnpack) continue;
-    const runtime::LayerInfo& l = b->layers[layer++];
-    if (k != runtime::Step::Kind::kAccel) continue;
-    const double measured = static_cast<double>(stats.stepCycles[i]), estimate = static_cast<double>(l.cycles);
-    EXPECT_LE(std::abs(measured - estimate), 0.15 * measured) << l.name << ": " << estimate << " vs " << measured;
+  size_t checked = 0;
+  for (const auto& [l, cycles] : acceleratorLayers(*b, stats)) {
+    const double measured = static_cast<double>(cycles), estimate = static_cast<double>(l->cycles);
+    EXPECT_LE(std::abs(measured - estimate), 0.15 * measured) << l->name << ": " << estimate << " vs " << measured;
     ++checked;
   }
   EXPECT_EQ(checked, 4u);
@@ -106,15 +117,11 @@ TEST(CycleEngine, ASerializedBundlesEstimatesAreItsMeasuredCycles) {
   auto device = runtime::CycleDevice::create(t);
   ASSERT_TRUE(device.isOk()) << device.diag().str();
   auto [out, stats] = runOn(*b, **device, load(kDigits + "input.npy"));
-  size_t layer = 0, checked = 0;
-  for (size_t i = 0; i < b->steps.size(); ++i) {
-    const runtime::Step::Kind k = b->steps[i].kind;
-    if (k == runtime::Step::Kind::kPack || k == runtime::Step::Kind::kUnpack) continue;
-    const runtime::LayerInfo& l = b->layers[layer++];
-    if (k != runtime::Step::Kind::kAccel) continue;
-    const double measured = static_cast<double>(stats.stepCycles[i]), estimate = static_cast<double>(l.cycles);
-    EXPECT_GE(measured, estimate) << l.name;
-    EXPECT_LE(measured, estimate * 1.02) << l.name;
+  size_t checked = 0;
+  for (const auto& [l, cycles] : acceleratorLayers(*b, stats)) {
+    const double measured = static_cast<double>(cycles), estimate = static_cast<double>(l->cycles);
+    EXPECT_GE(measured, estimate) << l->name;
+    EXPECT_LE(measured, estimate * 1.02) << l->name;
     ++checked;
   }
   EXPECT_EQ(checked, 4u);
