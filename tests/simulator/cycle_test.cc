@@ -120,7 +120,11 @@ TEST_P(CycleTest, FetchStallsOnAFullCommandQueueAndRefillsTheCycleAfterAPop) {
   const int64_t iters = n * c / static_cast<int64_t>(uops.size()) + 1;
   gemm.alu().uopEnd = static_cast<int64_t>(uops.size()), gemm.alu().useImm = 1, gemm.alu().imm = 1;
   gemm.alu().aluOp = static_cast<int64_t>(isa::AluOp::kAdd);
-  gemm.alu().iterOut = std::min<int64_t>(iters, 16383), gemm.alu().iterIn = (iters + 16382) / 16383;
+  int64_t iterMax = 0;  // the largest iter_out the ISA's field holds
+  for (const isa::FieldLayout& f : t.isa.format(isa::Format::kAlu).fields)
+    if (f.name == "iter_out") iterMax = (int64_t{1} << f.bits) - 1;
+  ASSERT_GT(iterMax, 0);
+  gemm.alu().iterOut = std::min(iters, iterMax), gemm.alu().iterIn = (iters + iterMax - 1) / iterMax;
   const int64_t u = instructionCycles(uopLoad, t.spec), g = instructionCycles(gemm, t.spec);
   ASSERT_GT(g, n * c);
   std::vector<isa::Instruction> insns(static_cast<size_t>(n), load);
