@@ -549,7 +549,7 @@ Expected<runtime::Bundle> Compiler::run() {
     }
     // The cost formulas applied to the program itself (the schedule's own estimate is in `why`).
     if (accel_[i]) {
-      ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(b_.programs[program[i]], t_, serialize_));
+      ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(b_.programs[program[i]], t_));
     }
     b_.layers.push_back(info);
   }

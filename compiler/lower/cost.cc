@@ -2,30 +2,86 @@
 #include "compiler/lower/cost.h"
 
 #include <algorithm>
+#include <deque>
+#include <vector>
 
 #include "isa/encoding.h"
 #include "isa/semantics.h"
 #include "simulator/cycle/timing.h"
+#include "simulator/functional/tokens.h"
 
 namespace accelc::compiler::lower {
 
-support::Expected<std::array<int64_t, 3>> unitCycles(const isa::Program& p, const isa::Target& t) {
-  std::array<int64_t, 3> units{0, 0, 0};
-  for (const isa::Segment& s : p.segments) {
-    if (s.role != isa::SegmentRole::kText) continue;
-    for (size_t at = 0; at + t.insnBytes() <= s.bytes.size(); at += t.insnBytes()) {
-      ACCELC_ASSIGN_OR_RETURN(isa::Instruction insn,
-                              isa::decodeInstruction(t, s.bytes.data() + at, support::Location::pc(s.name, at / t.insnBytes())));
-      units[static_cast<size_t>(isa::unitOf(insn))] += simulator::instructionCycles(insn, t.spec);
-    }
-  }
-  return units;
+namespace {
+
+void addDma(ProgramCycles& c, const simulator::DmaShape& d, const hwspec::HwSpec& hw) {
+  c.dramBeats += simulator::dmaBeats(d, hw);
+  c.dramSlots += simulator::dmaSlotCycles(d, hw);
 }
 
-support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t, bool serialized) {
-  ACCELC_ASSIGN_OR_RETURN(auto units, unitCycles(p, t));
-  if (serialized) return units[0] + units[1] + units[2];
-  return *std::max_element(units.begin(), units.end());
+/// Replays `insns` as the units would run them alone on the DRAM port: in
+/// order per unit, dispatched one per cycle after `startup`, each starting when
+/// its command and popped tokens are visible, tokens visible the cycle after
+/// their push; queue depths are not limited. Returns the cycle FINISH retires.
+int64_t dataflowCycles(const std::vector<isa::Instruction>& insns, const hwspec::HwSpec& hw, int64_t startup) {
+  std::vector<size_t> order[isa::kNumUnits];
+  for (size_t pc = 0; pc < insns.size(); ++pc) order[static_cast<int>(isa::unitOf(insns[pc]))].push_back(pc);
+  std::deque<int64_t> tokens[simulator::kNumTokenQueues];  // visible cycles
+  int64_t free[isa::kNumUnits] = {0, 0, 0}, finished = 0;
+  size_t next[isa::kNumUnits] = {0, 0, 0};
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int u = 0; u < isa::kNumUnits; ++u) {
+      while (next[u] < order[u].size()) {
+        const size_t pc = order[u][next[u]];
+        const isa::Instruction& insn = insns[pc];
+        const isa::Unit unit = isa::unitOf(insn);
+        const isa::Deps d = isa::depsOf(insn);
+        const int pops[2] = {d.popPrev ? simulator::popPrevQ(unit) : simulator::kNoQueue,
+                             d.popNext ? simulator::popNextQ(unit) : simulator::kNoQueue};
+        if ((pops[0] != simulator::kNoQueue && tokens[pops[0]].empty()) ||
+            (pops[1] != simulator::kNoQueue && tokens[pops[1]].empty()))
+          break;
+        int64_t start = std::max(free[u], startup + static_cast<int64_t>(pc) + 1);
+        for (int q : pops)
+          if (q != simulator::kNoQueue) start = std::max(start, tokens[q].front()), tokens[q].pop_front();
+        if (insn.opcode == isa::Opcode::kFinish) start = std::max({start, free[0], free[2]});
+        free[u] = start + simulator::instructionCycles(insn, hw);
+        for (int q : {d.pushPrev ? simulator::pushPrevQ(unit) : simulator::kNoQueue,
+                      d.pushNext ? simulator::pushNextQ(unit) : simulator::kNoQueue})
+          if (q != simulator::kNoQueue) tokens[q].push_back(free[u] + 1);
+        if (insn.opcode == isa::Opcode::kFinish) finished = free[u];
+        ++next[u], progress = true;
+      }
+    }
+  }
+  return finished;
+}
+
+}  // namespace
+
+support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa::Target& t) {
+  ProgramCycles c;
+  const isa::Segment& text = p.text();
+  const int64_t ib = static_cast<int64_t>(t.insnBytes()), count = static_cast<int64_t>(text.bytes.size()) / ib;
+  std::vector<isa::Instruction> insns;
+  for (int64_t pc = 0; pc < count; ++pc) {
+    ACCELC_ASSIGN_OR_RETURN(isa::Instruction insn, isa::decodeInstruction(t, text.bytes.data() + pc * ib,
+                                                                           support::Location::pc(text.name, static_cast<uint64_t>(pc))));
+    insns.push_back(insn);
+    c.units[static_cast<size_t>(isa::unitOf(insn))] += simulator::instructionCycles(insn, t.spec);
+    if (insn.opcode == isa::Opcode::kLoad || insn.opcode == isa::Opcode::kStore) addDma(c, simulator::dmaShapeOf(insn, t.spec), t.spec);
+  }
+  addDma(c, {1, count * ib, false}, t.spec);
+  c.dramSlots = (c.dramSlots + t.spec.timing.outstanding - 1) / t.spec.timing.outstanding;
+  c.startup = simulator::fetchStartCycles(count, t.spec, ib);
+  c.dataflow = dataflowCycles(insns, t.spec, c.startup);
+  return c;
+}
+
+support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t) {
+  ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
+  return std::max(c.dataflow, std::max(t.spec.dramLatency + c.dramBeats, c.dramSlots) + 1);
 }
 
 }  // namespace accelc::compiler::lower

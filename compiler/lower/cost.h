@@ -1,8 +1,9 @@
 // compiler/lower/cost.h — estimated cycles of an encoded accelerator program.
 //
 // Applies the per-instruction formulas (simulator/cycle/timing.h) to every
-// instruction of a program and sums them per unit (load, compute, store); the
-// estimate is the busiest unit's total, the bound that perfect overlap reaches.
+// instruction of a program: sums per unit (load, compute, store) and for the
+// DRAM data channel and outstanding-request slots that all DMAs and
+// instruction fetch share, and a replay of the program's token dependencies.
 #ifndef ACCELC_COMPILER_LOWER_COST_H_
 #define ACCELC_COMPILER_LOWER_COST_H_
 
@@ -15,12 +16,22 @@
 
 namespace accelc::compiler::lower {
 
-/// Cycles per unit (load, compute, store) of every instruction of `p`.
-support::Expected<std::array<int64_t, 3>> unitCycles(const isa::Program& p, const isa::Target& t);
+/// What a program keeps busy, in cycles.
+struct ProgramCycles {
+  std::array<int64_t, 3> units{};  ///< per unit (load, compute, store): its instructions alone on the port
+  int64_t dramBeats = 0;           ///< the DRAM data channel: every DMA's and the text's beats
+  int64_t dramSlots = 0;           ///< the port's outstanding slots: slot-cycles over `outstanding`
+  int64_t startup = 0;             ///< until the first instruction can be dispatched
+  int64_t dataflow = 0;            ///< the program replayed with the token rules, each instruction alone on the port
+};
 
-/// A program's estimated time: the busiest unit's cycles (perfect overlap), or
-/// with `serialized` (every instruction waits for the one before) their sum.
-support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t, bool serialized = false);
+/// The cycles of every instruction of `p`, per unit and on the DRAM channel.
+support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa::Target& t);
+
+/// A program's estimated time: its dataflow replay, or the DRAM port's busy
+/// time when that is longer. Both ignore contention for the port, so the
+/// estimate never exceeds the cycle model's count.
+support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t);
 
 }  // namespace accelc::compiler::lower
 

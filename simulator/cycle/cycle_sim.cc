@@ -10,6 +10,7 @@
 
 #include "isa/encoding.h"
 #include "isa/semantics.h"
+#include "simulator/cycle/dram_port.h"
 #include "simulator/cycle/timing.h"
 #include "simulator/functional/datapath.h"
 #include "simulator/functional/race.h"
@@ -51,6 +52,7 @@ struct RunCtx {
   std::deque<Token> tok[kNumTokenQueues];  ///< token queues
   VClock vc[isa::kNumUnits]{};    ///< per-unit vector clocks
   std::unique_ptr<RaceTracker> races;  ///< shared-buffer race checker
+  std::unique_ptr<DramPort> port;  ///< the DRAM port's arbitration and channel
   sc_core::sc_time lastPop[isa::kNumUnits];  ///< when each command queue last gave up an entry
   bool popped[isa::kNumUnits] = {};  ///< whether it ever did this run
   bool busy[isa::kNumUnits] = {};  ///< executing an instruction
@@ -81,12 +83,22 @@ class Model : public sc_core::sc_module {
 
  private:
   void fetch();
+  /// Decodes instruction `pc` into the run's instruction list; false when it cannot.
+  bool decode(uint64_t pc);
+  /// Runs DMA `d` for `r` through the DRAM port from the next cycle; false when the run stopped.
+  bool dma(Requester r, const DmaShape& d);
+  /// Waits until DMA `id` of `r` completes; false when the run stopped.
+  bool awaitDma(Requester r, uint64_t id);
+  /// The current cycle, counted from the run's start.
+  uint64_t now() const { return static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle); }
   void loadUnit() { unit(0); }
   void computeUnit() { unit(1); }
   void storeUnit() { unit(2); }
   void unit(int u);
   /// Starts, executes and retires the instruction at the head of `u`; false when the run stopped.
   bool execute(int u, const isa::Instruction& insn, uint64_t pc);
+  /// Keeps unit `u` busy with `insn` (`n` cycles alone on the DRAM port); false when the run stopped.
+  bool occupy(int u, const isa::Instruction& insn, uint64_t n);
   /// FINISH (flags `d`): waits for the load and store units, retires, ends the run.
   bool finish(const isa::Deps& d);
   /// Pushes the tokens of flags `d` of unit `u`, visible next cycle.
@@ -112,37 +124,34 @@ class Model : public sc_core::sc_module {
 
   sc_core::sc_event cmdPush_[isa::kNumUnits], cmdPop_[isa::kNumUnits];
   sc_core::sc_event tokPush_[kNumTokenQueues], tokPop_[kNumTokenQueues], unitDone_;
+  sc_core::sc_event dramChanged_;  ///< a DMA was submitted: projected completions may move
 };
 
 void Model::fetch() {
   for (;;) {
     wait(start);
+    const isa::Target& t = *run->t;
+    const uint64_t ib = t.insnBytes(), textBytes = run->count * ib, burst = static_cast<uint64_t>(t.spec.timing.maxBurst);
+    std::vector<uint64_t> ids((textBytes + burst - 1) / burst);
+    auto burstOf = [&](uint64_t pc) { return (pc * ib + ib - 1) / burst; };
+    auto request = [&](uint64_t k, uint64_t from) {
+      if (k >= ids.size()) return;
+      ids[k] = run->port->submit(Requester::kFetch, {1, static_cast<int64_t>(std::min(burst, textBytes - k * burst)), false}, from);
+      dramChanged_.notify(sc_core::SC_ZERO_TIME);
+    };
+    request(0, 0), request(1, 0);
+    uint64_t arrived = 0;  // text bursts whose data is in the fetch buffer
     while (run->active) {
       const uint64_t pc = run->fetchPc;
-      const isa::Target& t = *run->t;
       if (pc >= run->count) {
         fail(error(run->at(pc), "the program ends without FINISH (" + std::to_string(run->count) + " instructions)"));
         break;
       }
-      if (run->insns.size() == pc) {
-        const uint64_t addr = run->textAddr + pc * t.insnBytes();
-        if (!run->dram->contains(addr, t.insnBytes())) {
-          fail(error(run->at(pc), "instruction fetch outside the DRAM window (byte " + std::to_string(addr) + ")"));
-          break;
-        }
-        auto insn = isa::decodeInstruction(t, run->dram->at(addr), run->at(pc));
-        if (!insn) {
-          fail(insn.diag());
-          break;
-        }
-        if (std::string why = flagError(*insn); !why.empty()) {
-          fail(error(run->at(pc), why));
-          break;
-        }
-        run->insns.push_back(*insn);
-        run->stats.counters.fetchBytes += t.insnBytes();
-        run->stats.counters.dramReadBytes += t.insnBytes();
-      }
+      const uint64_t k = burstOf(pc), waitFrom = now();
+      while (arrived <= k && awaitDma(Requester::kFetch, ids[arrived])) ++arrived;
+      if (!run->active) break;
+      run->stats.fetchWait += now() - waitFrom;
+      if (run->insns.size() == pc && !decode(pc)) break;
       const int u = static_cast<int>(isa::unitOf(run->insns[pc]));
       const bool poppedNow = run->popped[u] && run->lastPop[u] == sc_core::sc_time_stamp();
       if (run->cmd[u].size() + (poppedNow ? 1 : 0) >= static_cast<size_t>(t.spec.commandDepth)) {
@@ -153,8 +162,50 @@ void Model::fetch() {
       run->cmd[u].push_back({pc, sc_core::sc_time_stamp() + kCycle});
       cmdPush_[u].notify();
       ++run->fetchPc;
+      if (pc + 1 == run->count || burstOf(pc + 1) != k) request(k + 2, now() + 1);  // half the buffer is free
       if (run->insns[pc].opcode == isa::Opcode::kFinish || !cycles(1)) break;
     }
+  }
+}
+
+bool Model::decode(uint64_t pc) {
+  const isa::Target& t = *run->t;
+  const uint64_t addr = run->textAddr + pc * t.insnBytes();
+  if (!run->dram->contains(addr, t.insnBytes())) {
+    fail(error(run->at(pc), "instruction fetch outside the DRAM window (byte " + std::to_string(addr) + ")"));
+    return false;
+  }
+  auto insn = isa::decodeInstruction(t, run->dram->at(addr), run->at(pc));
+  if (!insn) {
+    fail(insn.diag());
+    return false;
+  }
+  if (std::string why = flagError(*insn); !why.empty()) {
+    fail(error(run->at(pc), why));
+    return false;
+  }
+  run->insns.push_back(*insn);
+  run->stats.counters.fetchBytes += t.insnBytes();
+  run->stats.counters.dramReadBytes += t.insnBytes();
+  return true;
+}
+
+bool Model::dma(Requester r, const DmaShape& d) {
+  const uint64_t id = run->port->submit(r, d, now() + 1);
+  dramChanged_.notify(sc_core::SC_ZERO_TIME);
+  return awaitDma(r, id);
+}
+
+bool Model::awaitDma(Requester r, uint64_t id) {
+  for (;;) {
+    run->port->advance(now());
+    const uint64_t done = run->port->projectedDone(r, id);
+    if (done <= now()) {
+      run->port->release(r, id);
+      return true;
+    }
+    wait(static_cast<double>(done - now()) * kCycle, dramChanged_ | abort);
+    if (!run->active) return false;
   }
 }
 
@@ -233,11 +284,11 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
     return false;
   }
   run->busy[u] = true;
-  const uint64_t n = static_cast<uint64_t>(cost);
+  const uint64_t n = static_cast<uint64_t>(cost), began = now();
   run->stats.busy[u] += n;
-  const uint64_t began = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
-  if (!cycles(n)) return false;
-  if (run->trace) run->stats.slices.push_back({u, pc, insn.opcode, began, began + n});
+  if (!occupy(u, insn, n)) return false;
+  run->stats.dramStall[u] += now() - began - n;
+  if (run->trace) run->stats.slices.push_back({u, pc, insn.opcode, began, now()});
   run->races->begin(unitKind, run->vc[u], pc);
   if (Status st = run->dp->execute(insn, pc, run->name, run->races.get()); !st) {
     fail(st.diag());
@@ -252,6 +303,12 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
   run->busy[u] = false;
   unitDone_.notify();
   return true;
+}
+
+bool Model::occupy(int u, const isa::Instruction& insn, uint64_t n) {
+  if (insn.opcode != isa::Opcode::kLoad && insn.opcode != isa::Opcode::kStore) return cycles(n);
+  const Requester r = u == 0 ? Requester::kLoad : u == 1 ? Requester::kCompute : Requester::kStore;
+  return dma(r, dmaShapeOf(insn, run->t->spec)) && cycles(static_cast<uint64_t>(padCycles(insn)));
 }
 
 bool Model::finish(const isa::Deps& d) {
@@ -396,6 +453,7 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   r.textAddr = p.text().addr, r.count = p.text().bytes.size() / t_.insnBytes();
   r.races = std::make_unique<RaceTracker>(t_.spec.depth(hwspec::BufferKind::kInput), t_.spec.depth(hwspec::BufferKind::kWeight),
                                           t_.spec.depth(hwspec::BufferKind::kOutput), name);
+  r.port = std::make_unique<DramPort>(t_.spec);
   r.active = true, r.trace = trace_, r.start = sc_core::sc_time_stamp();
   m.run = &r;
   m.start.notify(sc_core::SC_ZERO_TIME);

@@ -1,22 +1,17 @@
 // simulator/cycle/cycle_sim.h — the cycle model of the accelerator (SystemC).
 //
-// Fetch and the load, compute and store units are SystemC threads; time moves
-// only by waits of whole cycles taken from simulator/cycle/timing.h, at the
-// granularity of instructions. The arithmetic is the functional simulator's
-// Datapath and its race checker, so DRAM contents and diagnostics are fsim's. The timing rules
-// (docs/microarchitecture.md, "Cycle model"):
-//   - cycle 0 is the first cycle of a run; fetch dispatches one instruction
-//     per cycle into its unit's command queue (command_depth entries) and
-//     waits while that queue is full; a slot freed in cycle t is refilled in t+1;
-//   - a command or token pushed in cycle t is visible to its consumer in t+1;
-//   - a unit starts the instruction at the head of its queue in the first
-//     cycle in which the command is visible, every token it pops is visible
-//     and every queue it pushes to has room; it pops them then, is busy for
-//     instructionCycles() cycles, and pushes its tokens in the cycle it ends,
-//     in which it may start its next instruction; a token-queue slot popped
-//     in cycle t is room for a producer starting in t;
-//   - FINISH starts on the compute unit, waits until the load and store units
-//     are idle with empty queues, and retires one cycle later: the run's cycles.
+// Fetch and the load, compute and store units are SystemC threads; the DRAM
+// port (simulator/cycle/dram_port.h) is shared state they consult. Time moves
+// only by waits of whole cycles, at the granularity of instructions and DMAs.
+// The arithmetic is the functional simulator's Datapath and its race checker,
+// so DRAM contents and diagnostics are fsim's. The timing rules are those of
+// docs/microarchitecture.md: fetch reads the text in bursts through the port
+// and dispatches one instruction per cycle into command queues; a command or
+// token pushed in cycle t is visible in t + 1; a unit starts its head
+// instruction once its command and tokens are visible and its pushes have
+// room, runs GEMM and ALU for their formula (simulator/cycle/timing.h) and
+// LOAD and STORE through the port, and pushes its tokens in the cycle it ends;
+// FINISH waits for the load and store units and retires one cycle later.
 // The model is elaborated once per process, for one HwSpec; every wait also
 // waits on an abort event, so that a run that deadlocks or fails leaves the
 // model ready for the next program. Errors return as diagnostics.
@@ -50,6 +45,8 @@ struct CycleStats {
   uint64_t cycles = 0;               ///< cycle FINISH retired in, plus one
   std::array<uint64_t, 3> busy{};    ///< per unit (load, compute, store): cycles executing
   std::array<uint64_t, 3> tokenWait{};  ///< per unit: cycles a visible command waited on tokens
+  std::array<uint64_t, 3> dramStall{};  ///< per unit: cycles its DMAs took beyond their time alone on the port
+  uint64_t fetchWait = 0;            ///< cycles fetch waited for instruction data from DRAM
   std::vector<TraceSlice> slices;    ///< every instruction, when tracing
 };
 

@@ -1,36 +1,47 @@
 // simulator/cycle/timing.cc — the per-instruction cost formulas.
 #include "simulator/cycle/timing.h"
 
+#include <algorithm>
+
 #include "isa/semantics.h"
 
 namespace accelc::simulator {
 
-namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// LOAD and STORE: bursts, latency per window of outstanding bursts, beats, and
-/// (loads) one cycle per zero-padding entry.
-int64_t memCycles(const isa::Instruction& insn, const hwspec::HwSpec& hw) {
+DmaShape dmaShapeOf(const isa::Instruction& insn, const hwspec::HwSpec& hw) {
   const isa::MemInsn& m = insn.mem();
-  const int64_t e = isa::dramEntryBytes(hw, isa::Buffer(m.buffer)), rowBytes = m.xSize * e;
-  const int64_t fullBursts = rowBytes / hw.timing.maxBurst, tail = rowBytes % hw.timing.maxBurst;
-  const int64_t bursts = m.ySize * ceilDiv(rowBytes, hw.timing.maxBurst);
-  const int64_t beats = m.ySize * (fullBursts * ceilDiv(hw.timing.maxBurst, hw.dramBytesPerCycle) +
-                                   (tail ? ceilDiv(tail, hw.dramBytesPerCycle) : 0));
-  const int64_t latency = hw.dramLatency * ceilDiv(bursts, hw.timing.outstanding);
-  if (insn.opcode == isa::Opcode::kStore) return beats + latency;
-  const int64_t padded = (m.yPad0 + m.ySize + m.yPad1) * (m.xPad0 + m.xSize + m.xPad1);
-  return latency + beats + (padded - m.ySize * m.xSize);
+  return {m.ySize, m.xSize * isa::dramEntryBytes(hw, isa::Buffer(m.buffer)), insn.opcode == isa::Opcode::kStore};
 }
 
-}  // namespace
+int64_t padCycles(const isa::Instruction& insn) {
+  if (insn.opcode != isa::Opcode::kLoad) return 0;
+  const isa::MemInsn& m = insn.mem();
+  return (m.yPad0 + m.ySize + m.yPad1) * (m.xPad0 + m.xSize + m.xPad1) - m.ySize * m.xSize;
+}
+
+int64_t dmaBeats(const DmaShape& d, const hwspec::HwSpec& hw) {
+  if (d.rows <= 0 || d.rowBytes <= 0) return 0;
+  const int64_t burst = hw.timing.maxBurst, w = hw.dramBytesPerCycle;
+  const int64_t full = d.rowBytes / burst, tail = d.rowBytes % burst;
+  return d.rows * (full * ((burst + w - 1) / w) + (tail + w - 1) / w);
+}
+
+int64_t dmaSlotCycles(const DmaShape& d, const hwspec::HwSpec& hw) {
+  if (d.rows <= 0 || d.rowBytes <= 0) return 0;
+  const int64_t bursts = d.rows * ((d.rowBytes + hw.timing.maxBurst - 1) / hw.timing.maxBurst);
+  return bursts * hw.dramLatency + dmaBeats(d, hw);
+}
+
+int64_t fetchStartCycles(int64_t count, const hwspec::HwSpec& hw, int64_t insnBytes) {
+  DramPort port(hw);
+  const uint64_t id = port.submit(Requester::kFetch, {1, std::min(count * insnBytes, hw.timing.maxBurst), false}, 0);
+  return static_cast<int64_t>(port.projectedDone(Requester::kFetch, id));
+}
 
 int64_t instructionCycles(const isa::Instruction& insn, const hwspec::HwSpec& hw) {
   switch (insn.opcode) {
     case isa::Opcode::kLoad:
     case isa::Opcode::kStore:
-      return memCycles(insn, hw);
+      return DramPort::aloneCycles(hw, dmaShapeOf(insn, hw)) + padCycles(insn);
     case isa::Opcode::kGemm: {
       const isa::GemmInsn& g = insn.gemm();
       return hw.timing.pipelineDepth + g.iterOut * g.iterIn * (g.uopEnd - g.uopBgn) * hw.timing.gemmIi;

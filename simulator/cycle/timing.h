@@ -10,10 +10,28 @@
 
 #include "hwspec/hwspec.h"
 #include "isa/instruction.h"
+#include "simulator/cycle/dram_port.h"
 
 namespace accelc::simulator {
 
-/// Cycles `insn` keeps its unit busy (FINISH: 1).
+/// The DRAM traffic of a LOAD or STORE: its rows and their bytes.
+DmaShape dmaShapeOf(const isa::Instruction& insn, const hwspec::HwSpec& hw);
+
+/// The zero-padding entries a LOAD writes after its data, one per cycle.
+int64_t padCycles(const isa::Instruction& insn);
+
+/// Cycles DMA `d` occupies the DRAM data channel (its beats).
+int64_t dmaBeats(const DmaShape& d, const hwspec::HwSpec& hw);
+
+/// Cycles DMA `d` holds outstanding-request slots, summed over its bursts:
+/// each holds one from its acceptance for at least the latency plus its beats.
+int64_t dmaSlotCycles(const DmaShape& d, const hwspec::HwSpec& hw);
+
+/// The cycle the first instruction of a text of `count` instructions can be
+/// dispatched: its first burst, alone on the port from cycle 0.
+int64_t fetchStartCycles(int64_t count, const hwspec::HwSpec& hw, int64_t insnBytes);
+
+/// Cycles `insn` keeps its unit busy (FINISH: 1); a LOAD or STORE as if alone on the DRAM port.
 int64_t instructionCycles(const isa::Instruction& insn, const hwspec::HwSpec& hw);
 
 }  // namespace accelc::simulator

@@ -7,6 +7,8 @@
 #include "compiler/driver/compile.h"
 #include "compiler/graph/graph_text.h"
 #include "runtime/executor.h"
+#include "runtime/sim_devices/cycle_device.h"
+#include "tests/driver/layer_cycles.h"
 #include "tests/compiler/peer_util.h"
 
 namespace accelc::compiler {
@@ -27,25 +29,33 @@ TEST(PeerTest, ResNet18MatchesOnnxruntime) {
   EXPECT_LE(worst(a, b), 1e-4);
 }
 
-TEST(PeerTest, ResNet18CompiledForVtaDefaultIsBitExactOnFsim) {
+/// ResNet-18 compiled for vta-default, calibrated on the test input and a
+/// shifted copy of it (`calib`, two images).
+support::Expected<runtime::Bundle> compiledResNet18(Tensor& calib) {
   const std::string dir = std::string(ACCELC_BUILD_DIR) + "/models", model = dir + "/resnet18.onnx",
                     x = dir + "/resnet18_input.npy";
   struct stat st;
   if (::stat(model.c_str(), &st) != 0) {
     ::mkdir(dir.c_str(), 0755);
-    ASSERT_EQ(sh("/usr/bin/python3 " + kSrc + "/models/resnet18/export_resnet18.py " + model + " " + x), 0);
+    if (sh("/usr/bin/python3 " + kSrc + "/models/resnet18/export_resnet18.py " + model + " " + x) != 0)
+      return support::error(support::Location::file(model), "export failed");
   }
-  // Calibrate on the test input and a shifted copy of it.
-  Tensor in = load(x), calib(support::DType::kFloat32, {2, 3, 224, 224});
+  Tensor in = load(x);
+  calib = Tensor(support::DType::kFloat32, {2, 3, 224, 224});
   std::memcpy(calib.bytes().data(), in.bytes().data(), in.bytes().size());
   for (int64_t i = 0; i < in.numel(); ++i) calib.data<float>()[in.numel() + i] = in.data<float>()[i] * 0.5f + 0.1f;
   const std::string calibPath = kTmp + "/resnet18_calib.npy";
-  ASSERT_TRUE(support::writeNpy(calibPath, {calib.dtype(), calib.shape(), calib.bytes()}).isOk());
+  ACCELC_TRY(support::writeNpy(calibPath, {calib.dtype(), calib.shape(), calib.bytes()}));
   CompileOptions o;
   o.calibrate = calibPath;
-  isa::Target t = testing::presetTarget("vta-default");
-  auto b = compileModel(model, t, o);
+  return compileModel(model, testing::presetTarget("vta-default"), o);
+}
+
+TEST(PeerTest, ResNet18CompiledForVtaDefaultIsBitExactOnFsim) {
+  Tensor calib;
+  auto b = compiledResNet18(calib);
   ASSERT_TRUE(b.isOk()) << b.diag().str();
+  isa::Target t = testing::presetTarget("vta-default");
   int accel = 0;
   for (const runtime::Step& s : b->steps) accel += s.kind == runtime::Step::Kind::kAccel;
   EXPECT_EQ(accel, 31);  // 20 convolutions, the max pool, 8 residual additions, the average pool, the classifier
@@ -65,6 +75,34 @@ TEST(PeerTest, ResNet18CompiledForVtaDefaultIsBitExactOnFsim) {
   auto ref = runReferenceBatched(*g, {calib});
   ASSERT_TRUE(ref.isOk());
   EXPECT_EQ((*onFsim)[0].bytes(), (*ref)[0].bytes());
+}
+
+TEST(PeerTest, ResNet18OnTheCycleModelIsFsimsBitForBitAndEveryLayerNearItsEstimate) {
+  Tensor calib;
+  auto b = compiledResNet18(calib);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  isa::Target t = testing::presetTarget("vta-default");
+  Tensor one(calib.dtype(), {1, 3, 224, 224});
+  std::memcpy(one.bytes().data(), calib.bytes().data(), one.bytes().size());
+  runtime::FsimDevice fsim(t);
+  auto cycle = runtime::CycleDevice::create(t);
+  ASSERT_TRUE(cycle.isOk()) << cycle.diag().str();
+  auto ef = runtime::Executor::create(*b, fsim, "resnet18.acx");
+  auto ec = runtime::Executor::create(*b, **cycle, "resnet18.acx");
+  ASSERT_TRUE(ef.isOk() && ec.isOk());
+  auto f = (*ef)->run({one});
+  auto c = (*ec)->run({one});
+  ASSERT_TRUE(f.isOk()) << f.diag().str();
+  ASSERT_TRUE(c.isOk()) << c.diag().str();
+  EXPECT_EQ((*c)[0].bytes(), (*f)[0].bytes());
+  size_t checked = 0;
+  for (const auto& [l, cycles] : testing::acceleratorLayers(*b, (*ec)->stats())) {
+    const double measured = static_cast<double>(cycles), estimate = static_cast<double>(l->cycles);
+    EXPECT_LE(estimate, measured) << l->name;
+    EXPECT_GE(estimate, 0.85 * measured) << l->name << ": " << estimate << " vs " << measured;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 31u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "runtime/executor.h"
 #include "runtime/sim_devices/cycle_device.h"
 #include "support/npy.h"
+#include "tests/driver/layer_cycles.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler {
@@ -35,21 +36,6 @@ std::pair<std::vector<Tensor>, runtime::RunStats> runOn(const runtime::Bundle& b
   return {*out, (*e)->stats()};
 }
 
-/// Each accelerator layer of `b` with the cycles its step took (steps are the
-/// layers in order, with pack and unpack steps between).
-std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> acceleratorLayers(const runtime::Bundle& b,
-                                                                             const runtime::RunStats& stats) {
-  std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> out;
-  size_t layer = 0;
-  for (size_t i = 0; i < b.steps.size(); ++i) {
-    const runtime::Step::Kind k = b.steps[i].kind;
-    if (k == runtime::Step::Kind::kPack || k == runtime::Step::Kind::kUnpack) continue;
-    const runtime::LayerInfo& l = b.layers[layer++];
-    if (k == runtime::Step::Kind::kAccel) out.push_back({&l, stats.stepCycles[i]});
-  }
-  return out;
-}
-
 class CycleEngineTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CycleEngineTest, DigitsGiveFsimsOutputsBitForBit) {
@@ -70,7 +56,12 @@ TEST_P(CycleEngineTest, DigitsGiveFsimsOutputsBitForBit) {
   EXPECT_EQ(fStats.cycles, 0u);
 }
 
-TEST_P(CycleEngineTest, EveryLayersEstimateIsWithinFifteenPercentOfItsCycles) {
+TEST_P(CycleEngineTest, EveryLayersEstimateIsALowerBoundCloseToItsCycles) {
+  // The estimate replays each program with every DMA alone on the DRAM port,
+  // so it never exceeds the measured cycles. digits' layers are one tile each,
+  // so their loads overlap little with compute and contend for the port: the
+  // gap is larger here than on ResNet-18's layers (the heavy test holds those
+  // within 15%).
   isa::Target t = testing::presetTarget(GetParam());
   auto b = compileModel(kDigits + "digits_int8.onnx", t, {});
   ASSERT_TRUE(b.isOk()) << b.diag().str();
@@ -78,9 +69,10 @@ TEST_P(CycleEngineTest, EveryLayersEstimateIsWithinFifteenPercentOfItsCycles) {
   ASSERT_TRUE(device.isOk()) << device.diag().str();
   auto [out, stats] = runOn(*b, **device, load(kDigits + "input.npy"));
   size_t checked = 0;
-  for (const auto& [l, cycles] : acceleratorLayers(*b, stats)) {
+  for (const auto& [l, cycles] : testing::acceleratorLayers(*b, stats)) {
     const double measured = static_cast<double>(cycles), estimate = static_cast<double>(l->cycles);
-    EXPECT_LE(std::abs(measured - estimate), 0.15 * measured) << l->name << ": " << estimate << " vs " << measured;
+    EXPECT_LE(estimate, measured) << l->name;
+    EXPECT_GE(estimate, 0.6 * measured) << l->name << ": " << estimate << " vs " << measured;
     ++checked;
   }
   EXPECT_EQ(checked, 4u);
@@ -118,7 +110,7 @@ TEST(CycleEngine, ASerializedBundlesEstimatesAreItsMeasuredCycles) {
   ASSERT_TRUE(device.isOk()) << device.diag().str();
   auto [out, stats] = runOn(*b, **device, load(kDigits + "input.npy"));
   size_t checked = 0;
-  for (const auto& [l, cycles] : acceleratorLayers(*b, stats)) {
+  for (const auto& [l, cycles] : testing::acceleratorLayers(*b, stats)) {
     const double measured = static_cast<double>(cycles), estimate = static_cast<double>(l->cycles);
     EXPECT_GE(measured, estimate) << l->name;
     EXPECT_LE(measured, estimate * 1.02) << l->name;

@@ -11,11 +11,12 @@ namespace accelc::compiler::lower {
 namespace {
 
 TEST(CostTest, TheDocumentsExamplesOnVtaDefault) {
-  isa::Target t = testing::presetTarget("vta-default");
+  isa::Target t = testing::presetTarget("vta-default");  // L 64, W 8, Bmax 256, N 8
   isa::Instruction load = isa::makeInstruction(isa::Opcode::kLoad);  // one 256-byte weight tile
   load.mem().buffer = static_cast<int64_t>(isa::Buffer::kWgt);
   load.mem().ySize = 1, load.mem().xSize = 1, load.mem().xStride = 1;
-  EXPECT_EQ(simulator::instructionCycles(load, t.spec), 64 + 32);
+  // The request in cycle 1, its 32 beats from 1 + 64: done in 97.
+  EXPECT_EQ(simulator::instructionCycles(load, t.spec), 1 + 64 + 32);
   isa::Instruction gemm = isa::makeInstruction(isa::Opcode::kGemm);  // 16 micro-ops x 64 x 8
   gemm.gemm().uopBgn = 0, gemm.gemm().uopEnd = 16, gemm.gemm().iterOut = 64, gemm.gemm().iterIn = 8;
   EXPECT_EQ(simulator::instructionCycles(gemm, t.spec), 4 + 8192);
@@ -23,20 +24,55 @@ TEST(CostTest, TheDocumentsExamplesOnVtaDefault) {
   padded.mem().buffer = static_cast<int64_t>(isa::Buffer::kInp);
   padded.mem().ySize = 2, padded.mem().xSize = 3, padded.mem().xStride = 3;
   padded.mem().yPad0 = 1, padded.mem().yPad1 = 1, padded.mem().xPad0 = 1, padded.mem().xPad1 = 1;
-  EXPECT_EQ(simulator::instructionCycles(padded, t.spec), 64 + 2 * 6 + 14);  // two 48-byte bursts in one window
+  // Two 48-byte bursts accepted in cycles 1 and 2; beats 65-70 and 71-76; then 14 pad cycles.
+  EXPECT_EQ(simulator::instructionCycles(padded, t.spec), 77 + 14);
+  isa::Instruction store = load;  // ten rows of one 16-byte output entry
+  store.opcode = isa::Opcode::kStore;
+  store.mem().buffer = static_cast<int64_t>(isa::Buffer::kOut);
+  store.mem().ySize = 10, store.mem().xSize = 1;
+  // Ten 16-byte writes: 8 accepted in cycles 1-8, beats 1-2, 3-4, ..., 15-16,
+  // acknowledged 64 cycles after the last beat (done 67, 69, ..., 81); the
+  // ninth waits for the first slot (67), the tenth for the second (69): beats
+  // 67-68 and 69-70, done 133 and 135.
+  EXPECT_EQ(simulator::instructionCycles(store, t.spec), 135);
+  EXPECT_EQ(simulator::fetchStartCycles(3, t.spec, 16), 64 + 6);  // 48 bytes: 6 beats after the latency
 
   isa::ProgramBuilder b(t);  // per unit: the load on load, the GEMM on compute
   b.text(0);
   b.add(load), b.add(gemm), b.add(isa::makeInstruction(isa::Opcode::kFinish));
   auto p = b.finish("cost.bin");
   ASSERT_TRUE(p.isOk()) << p.diag().str();
-  auto units = unitCycles(*p, t);
-  ASSERT_TRUE(units.isOk()) << units.diag().str();
-  EXPECT_EQ((*units)[0], 96);
-  EXPECT_EQ((*units)[1], 4 + 8192 + 1);
-  EXPECT_EQ((*units)[2], 0);
-  EXPECT_EQ(*estimateProgram(*p, t), 4 + 8192 + 1);
-  EXPECT_EQ(*estimateProgram(*p, t, true), 96 + 4 + 8192 + 1);  // serialized: the units one after another
+  auto c = programCycles(*p, t);
+  ASSERT_TRUE(c.isOk()) << c.diag().str();
+  EXPECT_EQ(c->units[0], 97);
+  EXPECT_EQ(c->units[1], 4 + 8192 + 1);
+  EXPECT_EQ(c->units[2], 0);
+  EXPECT_EQ(c->startup, 70);
+  EXPECT_EQ(c->dramBeats, 32 + 6);
+  EXPECT_EQ(c->dramSlots, ((64 + 32) + (64 + 6) + 7) / 8);
+  // The GEMM is dispatched in 71 and starts in 72; FINISH waits for it and retires a cycle later.
+  EXPECT_EQ(c->dataflow, 72 + 4 + 8192 + 1);
+  EXPECT_EQ(*estimateProgram(*p, t), 72 + 4 + 8192 + 1);
+}
+
+TEST(CostTest, TheReplayFollowsTokens) {
+  isa::Target t = testing::presetTarget("vta-default");
+  isa::Instruction load = isa::makeInstruction(isa::Opcode::kLoad);
+  load.mem().buffer = static_cast<int64_t>(isa::Buffer::kWgt);
+  load.mem().ySize = 1, load.mem().xSize = 1, load.mem().xStride = 1;
+  isa::setDeps(load, {false, false, false, true});  // push to compute
+  isa::Instruction gemm = isa::makeInstruction(isa::Opcode::kGemm);
+  gemm.gemm().uopBgn = 0, gemm.gemm().uopEnd = 1, gemm.gemm().iterOut = 10, gemm.gemm().iterIn = 1;
+  isa::setDeps(gemm, {true, false, false, false});  // pop from load
+  isa::ProgramBuilder b(t);
+  b.text(0);
+  b.add(load), b.add(gemm), b.add(isa::makeInstruction(isa::Opcode::kFinish));
+  auto p = b.finish("cost.bin");
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  auto c = programCycles(*p, t);
+  ASSERT_TRUE(c.isOk()) << c.diag().str();
+  // The LOAD runs 71-168, its token is visible in 169, the GEMM takes 14, FINISH 1.
+  EXPECT_EQ(c->dataflow, 71 + 97 + 1 + 14 + 1);
 }
 
 }  // namespace

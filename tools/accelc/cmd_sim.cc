@@ -146,12 +146,18 @@ Status runSim(const SimArgs& args) {
     const simulator::CycleStats& cs = static_cast<runtime::CycleDevice&>(sim).lastStats();
     std::vector<std::pair<std::string, uint64_t>> timing = {{"cycles", cs.cycles}};
     const char* const units[] = {"load", "compute", "store"};
-    for (int u = 0; u < 3; ++u) {  // every cycle of a unit is busy, waiting on a token, or idle
+    for (int u = 0; u < 3; ++u) {  // every cycle of a unit is busy, waiting on a token or DRAM, or idle
       const std::string n = units[u];
+      const uint64_t used = cs.busy[u] + cs.tokenWait[u] + cs.dramStall[u];
       timing.push_back({n + "_busy_cycles", cs.busy[u]});
       timing.push_back({n + "_token_wait_cycles", cs.tokenWait[u]});
-      timing.push_back({n + "_idle_cycles", cs.cycles - std::min(cs.cycles, cs.busy[u] + cs.tokenWait[u])});
+      timing.push_back({n + "_dram_stall_cycles", cs.dramStall[u]});
+      timing.push_back({n + "_idle_cycles", cs.cycles - std::min(cs.cycles, used)});
     }
+    timing.push_back({"fetch_wait_cycles", cs.fetchWait});
+    // Achieved DRAM bandwidth, in bytes per 1000 cycles (integers, like every row).
+    const uint64_t bytes = c.dramReadBytes + c.dramWriteBytes;
+    timing.push_back({"dram_bytes_per_kcycle", cs.cycles ? bytes * 1000 / cs.cycles : 0});
     rows.insert(rows.begin(), timing.begin(), timing.end());
   }
   if (!args.outDir.empty()) ::mkdir(args.outDir.c_str(), 0755);

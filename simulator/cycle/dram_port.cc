@@ -1,0 +1,105 @@
+// simulator/cycle/dram_port.cc — burst arbitration and the in-order data channel.
+#include "simulator/cycle/dram_port.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace accelc::simulator {
+
+namespace {
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+DramPort::DramPort(const hwspec::HwSpec& hw)
+    : latency_(hw.dramLatency),
+      bytesPerCycle_(hw.dramBytesPerCycle),
+      maxBurst_(hw.timing.maxBurst),
+      outstanding_(hw.timing.outstanding) {}
+
+uint64_t DramPort::submit(Requester r, const DmaShape& d, uint64_t from) {
+  const int i = static_cast<int>(r);
+  const uint64_t id = nextId_[i]++;
+  if (d.rows <= 0 || d.rowBytes <= 0) {
+    done_[i].push_back({id, from});
+    return id;
+  }
+  Pending p;
+  p.id = id, p.shape = d, p.from = from;
+  queue_[i].push_back(p);
+  return id;
+}
+
+void DramPort::advance(uint64_t until) {
+  for (;;) {
+    uint64_t c = kNever;
+    for (int r = 0; r < kNumRequesters; ++r)
+      if (!queue_[r].empty()) c = std::min(c, std::max(ready_[r], queue_[r].front().from));
+    if (c == kNever) return;
+    c = std::max(c, cycle_);
+    // A slot frees in the cycle its burst completes.
+    auto prune = [&](uint64_t at) {
+      inflight_.erase(std::remove_if(inflight_.begin(), inflight_.end(), [at](uint64_t d) { return d <= at; }),
+                      inflight_.end());
+    };
+    prune(c);
+    while (static_cast<int64_t>(inflight_.size()) >= outstanding_) {
+      c = *std::min_element(inflight_.begin(), inflight_.end());
+      prune(c);
+    }
+    if (c >= until) return;
+    int r = 0;
+    while (queue_[r].empty() || std::max(ready_[r], queue_[r].front().from) > c) ++r;
+    accept(r, c);
+    cycle_ = c + 1;
+  }
+}
+
+void DramPort::accept(int r, uint64_t c) {
+  Pending& p = queue_[r].front();
+  const int64_t bytes = std::min(maxBurst_, p.shape.rowBytes - p.offset);
+  const uint64_t beats = static_cast<uint64_t>(ceilDiv(bytes, bytesPerCycle_));
+  const uint64_t first = std::max(c + (p.shape.write ? 0 : static_cast<uint64_t>(latency_)), channelFree_);
+  channelFree_ = first + beats;
+  const uint64_t done = channelFree_ + (p.shape.write ? static_cast<uint64_t>(latency_) : 0);
+  inflight_.push_back(done);
+  p.done = std::max(p.done, done);
+  p.offset += bytes;
+  if (p.offset >= p.shape.rowBytes) p.offset = 0, ++p.row;
+  ready_[r] = c + 1;
+  retireIfDone(r);
+}
+
+void DramPort::retireIfDone(int r) {
+  const Pending& p = queue_[r].front();
+  if (p.row < p.shape.rows) return;
+  done_[r].push_back({p.id, p.done});
+  queue_[r].erase(queue_[r].begin());
+}
+
+uint64_t DramPort::projectedDone(Requester r, uint64_t id) const {
+  const int i = static_cast<int>(r);
+  for (const auto& [k, c] : done_[i])
+    if (k == id) return c;
+  DramPort ahead = *this;
+  ahead.advance(kNever);
+  for (const auto& [k, c] : ahead.done_[i])
+    if (k == id) return c;
+  return kNever;  // not submitted
+}
+
+void DramPort::release(Requester r, uint64_t id) {
+  auto& d = done_[static_cast<int>(r)];
+  d.erase(std::remove_if(d.begin(), d.end(), [id](const auto& e) { return e.first == id; }), d.end());
+}
+
+int64_t DramPort::aloneCycles(const hwspec::HwSpec& hw, const DmaShape& d) {
+  DramPort port(hw);
+  const uint64_t id = port.submit(Requester::kLoad, d, 1);
+  return static_cast<int64_t>(port.projectedDone(Requester::kLoad, id));
+}
+
+}  // namespace accelc::simulator
