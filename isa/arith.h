@@ -11,10 +11,11 @@
 //   * `mulq(a, b)` is gemmlowp's SaturatingRoundingDoublingHighMul: the high
 //     32 bits of 2*a*b, rounded to nearest with ties toward +infinity, and
 //     mulq(INT32_MIN, INT32_MIN) = INT32_MAX (the only overflow).
-//   * `shr` is an arithmetic shift right (floor). `shrr` shifts right rounding
-//     to nearest, ties away from zero (gemmlowp's RoundingDivideByPOT).
-//     The shift amount is clamped to [0, 31]: a negative amount shifts by 0,
-//     an amount above 31 shifts by 31.
+//   * `shr` is an arithmetic shift right (floor); a negative amount -n shifts
+//     left by n, saturating to int32 (n clamped to 31). `shrr` shifts right
+//     rounding to nearest, ties away from zero (gemmlowp's
+//     RoundingDivideByPOT), its amount clamped to [0, 31]: a negative amount
+//     shifts by 0. A right shift above 31 shifts by 31.
 //   * Narrowing to the output type saturates.
 //   * Requantization: q = clamp(zp + shrr(mulq(acc, M), s), lo, hi).
 #ifndef ACCELC_ISA_ARITH_H_
@@ -50,8 +51,12 @@ inline int32_t addSat(int32_t a, int32_t b) { return saturate(int64_t{a} + b, 32
 /// Clamps a data-supplied shift amount to [0, 31].
 inline int clampShift(int64_t s) { return s < 0 ? 0 : s > 31 ? 31 : static_cast<int>(s); }
 
-/// Arithmetic shift right (rounds toward -infinity); s is clamped to [0, 31].
-inline int32_t shrFloor(int32_t x, int64_t s) { return x >> clampShift(s); }
+/// Arithmetic shift right (rounds toward -infinity) for s >= 0, clamped to 31;
+/// for s < 0 a left shift by -s (clamped to 31) saturating to int32.
+inline int32_t shrFloor(int32_t x, int64_t s) {
+  if (s >= 0) return x >> clampShift(s);
+  return saturate(int64_t{x} * (int64_t{1} << clampShift(-s)), 32);
+}
 
 /// Shift right rounding to nearest, ties away from zero; s is clamped to [0, 31].
 inline int32_t shrRoundAway(int32_t x, int64_t s) {

@@ -109,10 +109,8 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
     const auto& q = l.attrs;
     if (q.zeroA) imm(0, AluOp::kAdd, -q.zeroA, "a - zero_a");
     if (q.zeroB) imm(1, AluOp::kAdd, -q.zeroB, "b - zero_b");
-    for (int i = 0; i < 8; ++i) {  // x 2^8
-      alu(0, AluOp::kAdd, i ? "" : "a x 2^8 (doublings)");
-      alu(1, AluOp::kAdd, i ? "" : "b x 2^8 (doublings)");
-    }
+    imm(0, AluOp::kShr, -8, "a x 2^8 (shift left)");
+    imm(1, AluOp::kShr, -8, "b x 2^8 (shift left)");
     alu(2, AluOp::kMulq, "a x mult_a");
     alu(3, AluOp::kMulq, "b x mult_b");
     alu(4, AluOp::kAdd, "a + b");

@@ -2,7 +2,7 @@
 //
 // Per tile of image rows of one channel block: both operands' rows are loaded
 // into accumulator rows (LOAD acc8), their zero points subtracted (add imm),
-// scaled by 2^8 (eight self-additions), multiplied by their Q31 multipliers
+// scaled by 2^8 (`shr` by -8), multiplied by their Q31 multipliers
 // (mulq with a multiplier row), added, shifted (shrr), offset by the output
 // zero point and clamped — exactly runtime/kernels/qops.cc's QAdd — and stored.
 #ifndef ACCELC_COMPILER_LOWER_ADD_H_

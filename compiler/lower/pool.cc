@@ -68,7 +68,7 @@ void aluAverage(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, in
                      .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", l.kh).set("iter_in", l.kw)
                      .set("src_factor_out", win).set("src_factor_in", 1)
                      .set("alu_op", static_cast<int64_t>(isa::AluOp::kAdd)));
-  for (int i = 0; i < 8; ++i) alu(1, isa::AluOp::kAdd, i ? "" : "x 2^8 (doublings)");
+  imm(isa::AluOp::kShr, -8, "x 2^8 (shift left, saturating)");
   alu(2, isa::AluOp::kMulq, "x mult");
   imm(isa::AluOp::kShrr, q.shift, "shift right, rounding");
   if (q.zeroPoint) imm(isa::AluOp::kAdd, q.zeroPoint, "output zero point");

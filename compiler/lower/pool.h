@@ -5,7 +5,7 @@
 // each window's corner into the output rows and one ALU `max` whose loops walk
 // the window (iter_out over kernel rows, iter_in over kernel columns) folds the
 // rest in. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
-// the window, eight self-additions (x2^8), `mulq` by a multiplier row, `shrr`,
+// the window, `shr` by -8 (x2^8, saturating), `mulq` by a multiplier row, `shrr`,
 // the zero point and the clamp — exactly runtime/kernels/qops.cc. The output
 // rows are stored. Padding (pt, pl, and windows past the bottom and right
 // edges) is read from x's border, which must be wide enough.

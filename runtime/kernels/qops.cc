@@ -10,7 +10,7 @@
 // QAdd(a, b): y = clamp(zero_point + shrr(mulq((a - zero_a)·2^8, mult_a) +sat
 //                                         mulq((b - zero_b)·2^8, mult_b), shift), lo, hi).
 // (The 2^8 keeps eight fractional bits through the multiplies; the ALU makes
-// it with eight saturating self-additions, which cannot saturate here.)
+// it with `shr` by -8, a saturating left shift, which cannot saturate here.)
 // QAveragePool(x), x int8 [N,C,H,W], an unpadded KH×KW window:
 //   acc = (Σ_window x - KH·KW·zero_x)·2^8   (saturating int32 additions)
 //   y = clamp(zero_point + shrr(mulq(acc, mult), shift), lo, hi)

@@ -21,10 +21,14 @@ TEST(ArithTest, ShrRoundAwayBreaksTiesAwayFromZero) {
   EXPECT_EQ(shrRoundAway(-5, 2), -1);  // -1.25
 }
 
-TEST(ArithTest, ShiftAmountsAreClampedToZeroThroughThirtyOne) {
+TEST(ArithTest, ShiftAmountsAreClampedAndNegativeShrShiftsLeft) {
   EXPECT_EQ(shrRoundAway(77, 0), 77);
   EXPECT_EQ(shrRoundAway(77, -3), 77);
-  EXPECT_EQ(shrFloor(77, -1), 77);
+  EXPECT_EQ(shrFloor(77, -1), 154);  // a negative amount shifts left, saturating
+  EXPECT_EQ(shrFloor(-255, -8), -255 * 256);
+  EXPECT_EQ(shrFloor(1 << 23, -8), kInt32Max);
+  EXPECT_EQ(shrFloor(-(1 << 23) - 1, -8), kInt32Min);
+  EXPECT_EQ(shrFloor(1, -40), kInt32Max);
   EXPECT_EQ(shrRoundAway(kInt32Min, 40), -1);
   EXPECT_EQ(shrRoundAway(1 << 30, 31), 1);        // exactly 0.5
   EXPECT_EQ(shrRoundAway((1 << 30) - 1, 31), 0);
