@@ -250,10 +250,23 @@ struct QPoolAttrs {
   }
 };
 
+/// Im2col: a 2-D convolution's input windows unrolled into channels.
+struct Im2colAttrs {
+  Ints kernelShape, strides, pads;  ///< 2-D window, strides (empty = 1s), pads [top, left, bottom, right] (empty = 0s)
+  int64_t padValue = 0;             ///< the int8 value padding stands for
+  template <typename V>
+  void visitFields(V& v) {
+    v("kernel_shape", kernelShape), v("strides", strides), v("pads", pads), v("pad_value", padValue);
+  }
+  bool operator==(const Im2colAttrs& o) const {
+    return kernelShape == o.kernelShape && strides == o.strides && pads == o.pads && padValue == o.padValue;
+  }
+};
+
 /// Any op's attributes.
 using Attrs = std::variant<NoAttrs, ConvAttrs, PoolAttrs, GemmAttrs, NormAttrs, AxisAttrs, SoftmaxAttrs, ReshapeAttrs,
                            PermAttrs, AxesAttrs, SplitAttrs, ReduceAttrs, CastAttrs, ShapeAttrs, DropoutAttrs,
-                           ConstantAttrs, QConvAttrs, QAddAttrs, QPoolAttrs>;
+                           ConstantAttrs, QConvAttrs, QAddAttrs, QPoolAttrs, Im2colAttrs>;
 
 }  // namespace accelc::runtime
 

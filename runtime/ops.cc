@@ -93,6 +93,8 @@ support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tens
       return kernels::qadd(std::get<QAddAttrs>(attrs), c);
     case OpKind::kQAveragePool:
       return kernels::qavgpool(std::get<QPoolAttrs>(attrs), c);
+    case OpKind::kIm2col:
+      return kernels::im2col(std::get<Im2colAttrs>(attrs), c);
     case OpKind::kBatchNormalization:
     case OpKind::kLayerNormalization:
     case OpKind::kReduceMean:

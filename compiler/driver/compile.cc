@@ -12,6 +12,7 @@
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
 #include "compiler/lower/cost.h"
+#include "compiler/passes/im2col.h"
 #include "compiler/lower/add.h"
 #include "compiler/lower/pool.h"
 #include "compiler/passes/passes.h"
@@ -633,7 +634,9 @@ Expected<Graph> quantizeModel(const std::string& path, const CompileOptions& o, 
 
 Expected<runtime::Bundle> compileIntegerGraph(const Graph& g, const isa::Target& t, bool serialize,
                                               std::vector<std::string>* log, std::string* loopIr) {
-  Compiler c(g, t, serialize, log, loopIr);
+  Graph unrolled = g;
+  im2colNarrowConvs(unrolled, t.spec, log);
+  Compiler c(unrolled, t, serialize, log, loopIr);
   return c.run();
 }
 

@@ -6,6 +6,7 @@
 
 #include "compiler/lower/row_tiles.h"
 #include "isa/semantics.h"
+#include "simulator/cycle/dram_port.h"
 
 namespace accelc::compiler::lower {
 
@@ -48,14 +49,14 @@ Plan planOf(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw)
   const int64_t win = (p.tw - 1) * l.sw + l.kw;
   p.inpHalf = ((p.th - 1) * l.sh + l.kh) * p.cbT * win;
   p.wgtHalf = l.kh * p.cbT * l.kw;
-  p.accHalf = padded(p.th * p.tw, p.hazard) + 2;
+  p.accHalf = padded(p.th * p.tw, p.hazard) + 3;  // the tile's rows, then the bias, multiplier and shift rows
   for (int k = 0; k < 4; ++k) {  // GEMM sets: 4 per kind (load half x acc half)
     p.gemmOff[k] = p.uops;
     if (p.exists(k)) p.uops += 4 * padded(p.rows(k) * p.cols(k), p.hazard);
   }
-  for (int k = 0; k < 4; ++k) {  // ALU sets: 4 per kind (acc half x mulq/shrr)
+  for (int k = 0; k < 4; ++k) {  // ALU sets: 6 per kind (acc half x mulq/shrr/bias)
     p.aluOff[k] = p.uops;
-    if (p.exists(k)) p.uops += 4 * p.rows(k) * p.cols(k);
+    if (p.exists(k)) p.uops += 6 * p.rows(k) * p.cols(k);
   }
   return p;
 }
@@ -76,21 +77,22 @@ std::vector<isa::Uop> uopTable(const Plan& p, const ConvLayer& l) {
         }
       }
     for (int as = 0; as < 2; ++as)
-      for (int op = 0; op < 2; ++op) {
-        const int64_t at = p.aluOff[kind] + (as * 2 + op) * pix, acc = as * p.accHalf;
-        for (int64_t q = 0; q < pix; ++q) u[at + q] = {acc + q, acc + p.accHalf - 2 + op, 0};
+      for (int op = 0; op < 3; ++op) {  // sources: the multiplier, shift and bias rows
+        const int64_t at = p.aluOff[kind] + (as * 3 + op) * pix, acc = as * p.accHalf;
+        const int64_t src = acc + p.accHalf - (op == 2 ? 3 : 2 - op);
+        for (int64_t q = 0; q < pix; ++q) u[at + q] = {acc + q, src, 0};
       }
   }
   return u;
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// Cycles of one DMA of `rows` rows of `bytes` bytes (docs/microarchitecture.md).
-int64_t dmaCycles(const hwspec::HwSpec& hw, int64_t rows, int64_t bytes) {
-  const int64_t bursts = rows * ceilDiv(bytes, hw.timing.maxBurst);
-  return hw.dramLatency * ceilDiv(bursts, hw.timing.outstanding) + ceilDiv(rows * bytes, hw.dramBytesPerCycle);
+/// Cycles of one DMA of `rows` rows of `bytes` bytes alone on the DRAM port (docs/microarchitecture.md).
+int64_t dmaCycles(const hwspec::HwSpec& hw, int64_t rows, int64_t bytes, bool write = false) {
+  return simulator::DramPort::aloneCycles(hw, {rows, bytes, write});
 }
+
+/// The ALU passes of a tile: the bias, mulq, shrr, and the zero point and clamps it needs.
+int64_t aluPasses(const ConvLayer& l) { return 3 + (l.zeroPoint != 0) + (l.lo > -128) + (l.hi < 127); }
 
 int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
   const int64_t bi = hw.entryBytes(BufferKind::kInput), bw = hw.entryBytes(BufferKind::kWeight);
@@ -103,10 +105,10 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
     const int64_t apps = padded(rows * cols, p.hazard);
     const int64_t chunkLoad = inRows * dmaCycles(hw, p.cbT, win * bi) + dmaCycles(hw, l.kh, p.cbT * l.kw * bw);
     const int64_t gemm = hw.timing.pipelineDepth + apps * l.kh * p.cbT * l.kw * hw.timing.gemmIi;
-    const int64_t alu = 5 * (hw.timing.pipelineDepth + rows * cols * hw.timing.aluIi);
+    const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + rows * cols * hw.timing.aluIi);
     load += count * p.chunks * chunkLoad;
     compute += count * (p.chunks * gemm + alu + dmaCycles(hw, 1, 3 * hw.entryBytes(BufferKind::kAcc)));
-    store += count * dmaCycles(hw, rows, cols * hw.entryBytes(BufferKind::kOutput));
+    store += count * dmaCycles(hw, rows, cols * hw.entryBytes(BufferKind::kOutput), true);
   }
   const int64_t steps = std::max<int64_t>(1, l.x.n * p.mb * p.tiles() * p.chunks);
   return std::max({load, compute, store}) + (load + store) / steps;  // plus filling and draining the pipeline
@@ -219,21 +221,21 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   tileE.terms = {tt};
   const Expr accBase = tileE.mod(2, p.accHalf);
   const int64_t params = static_cast<int64_t>(a.params / accE);
-  body.push_back(Stmt::intrinsic(Opcode::kLoad, "bias into the tile's accumulator rows")
+  body.push_back(Stmt::intrinsic(Opcode::kLoad, "bias, multiplier and shift rows")
                      .set("buffer", static_cast<int64_t>(Buffer::kAcc))
-                     .set("sram_base", accBase)
+                     .set("sram_base", accBase + Expr(p.accHalf - 3))
                      .set("dram_base", Expr(params) + Expr::var(vmb, 3))
-                     .set("y_size", u)
-                     .set("x_size", 1)
-                     .set("x_stride", 0)
-                     .flag("pop_next", tileE, 2));
-  body.push_back(Stmt::intrinsic(Opcode::kLoad, "multiplier and shift rows")
-                     .set("buffer", static_cast<int64_t>(Buffer::kAcc))
-                     .set("sram_base", accBase + Expr(p.accHalf - 2))
-                     .set("dram_base", Expr(params + 1) + Expr::var(vmb, 3))
                      .set("y_size", 1)
-                     .set("x_size", 2)
-                     .set("x_stride", 2));
+                     .set("x_size", 3)
+                     .set("x_stride", 3)
+                     .flag("pop_next", tileE, 2));
+  const Expr alu0 = Expr(p.aluOff[kind]) + tileE.mod(2, 3 * pix);
+  auto alu = [&](isa::AluOp op, Expr at, const char* what) {
+    Stmt s = Stmt::intrinsic(Opcode::kAlu, what);
+    s.set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 1).set("iter_in", 1).set("alu_op", static_cast<int64_t>(op));
+    return s;
+  };
+  body.push_back(alu(isa::AluOp::kMov, alu0 + Expr(2 * pix), "bias into the tile's accumulator rows"));
   const int vc = k.newVar("c" + suffix);
   Stmt chunks = Stmt::loop(vc, p.chunks);
   Term gt = tt;  // chunk counter g = tile · chunks + c
@@ -288,12 +290,6 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
                             .flag("push_prev", g, INT64_MIN, totalChunks - 2));
   body.push_back(chunks);
   // Requantize: mulq, shrr, add the zero point, clamp.
-  const Expr alu0 = Expr(p.aluOff[kind]) + tileE.mod(2, 2 * pix);
-  auto alu = [&](isa::AluOp op, Expr at, const char* what) {
-    Stmt s = Stmt::intrinsic(Opcode::kAlu, what);
-    s.set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 1).set("iter_in", 1).set("alu_op", static_cast<int64_t>(op));
-    return s;
-  };
   std::vector<Stmt> alus = {alu(isa::AluOp::kMulq, alu0, "per-channel multiplier"),
                             alu(isa::AluOp::kShrr, alu0 + Expr(pix), "shift right, rounding")};
   auto imm = [&](isa::AluOp op, int64_t v, const char* what) {

@@ -55,6 +55,7 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c);    // QuantizeLinear, Deq
 Status qconv(OpKind k, const QConvAttrs& a, Ctx& c);      // QConv, QGemm (accelc integer ops)
 Status qadd(const QAddAttrs& a, Ctx& c);                  // QAdd
 Status qavgpool(const QPoolAttrs& a, Ctx& c);             // QAveragePool
+Status im2col(const Im2colAttrs& a, Ctx& c);              // Im2col
 
 }  // namespace accelc::runtime::kernels
 

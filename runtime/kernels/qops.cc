@@ -14,6 +14,10 @@
 // QAveragePool(x), x int8 [N,C,H,W], an unpadded KH×KW window:
 //   acc = (Σ_window x - KH·KW·zero_x)·2^8   (saturating int32 additions)
 //   y = clamp(zero_point + shrr(mulq(acc, mult), shift), lo, hi)
+// Im2col(x), x int8 [N,C,H,W], a KH×KW window with strides and pads:
+//   y[n, (c·KH + i)·KW + j, oy, ox] = x[n, c, oy·sh + i - pt, ox·sw + j - pl]
+// (pad_value outside x), y int8 [N, C·KH·KW, OH, OW]. A QConv of y with the
+// weights reshaped to [M, C·KH·KW, 1, 1] equals the QConv of x.
 #include "isa/arith.h"
 #include "runtime/internal/conv_core.h"
 #include "runtime/internal/kernels.h"
@@ -124,6 +128,37 @@ Status qavgpool(const QPoolAttrs& a, Ctx& c) {
         y.data<int8_t>()[(p * oh + i) * ow + j] =
             static_cast<int8_t>(clampTo(q, std::max<int64_t>(a.lo, -128), std::min<int64_t>(a.hi, 127)));
       }
+  c.out(0) = std::move(y);
+  return Status::ok();
+}
+
+Status im2col(const Im2colAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kInt8}));
+  const Tensor& x = c.in(0);
+  const Ints& p = a.pads;
+  if (x.rank() != 4 || a.kernelShape.size() != 2 || !(a.strides.empty() || a.strides.size() == 2) ||
+      !(p.empty() || p.size() == 4))
+    return c.fail("Im2col needs a 4-D input, a 2-D window, 2 strides and 4 pads");
+  const int64_t n = x.dim(0), ch = x.dim(1), h = x.dim(2), w = x.dim(3), kh = a.kernelShape[0], kw = a.kernelShape[1];
+  const int64_t sh = a.strides.empty() ? 1 : a.strides[0], sw = a.strides.empty() ? 1 : a.strides[1];
+  const int64_t pt = p.empty() ? 0 : p[0], pl = p.empty() ? 0 : p[1], pb = p.empty() ? 0 : p[2], pr = p.empty() ? 0 : p[3];
+  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || h + pt + pb < kh || w + pl + pr < kw)
+    return c.fail("Im2col window " + std::to_string(kh) + "x" + std::to_string(kw) + " does not fit the padded input " +
+                  support::shapeStr(x.shape()));
+  const int64_t oh = (h + pt + pb - kh) / sh + 1, ow = (w + pl + pr - kw) / sw + 1;
+  Tensor y(DType::kInt8, {n, ch * kh * kw, oh, ow});
+  const int8_t* px = x.data<int8_t>();
+  int8_t* py = y.data<int8_t>();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < ch * kh * kw; ++k) {
+      const int64_t cc = k / (kh * kw), i = k / kw % kh, j = k % kw;
+      for (int64_t oy = 0; oy < oh; ++oy)
+        for (int64_t ox = 0; ox < ow; ++ox) {
+          const int64_t iy = oy * sh + i - pt, ix = ox * sw + j - pl;
+          const bool in = iy >= 0 && iy < h && ix >= 0 && ix < w;
+          *py++ = in ? px[((b * ch + cc) * h + iy) * w + ix] : static_cast<int8_t>(a.padValue);
+        }
+    }
   c.out(0) = std::move(y);
   return Status::ok();
 }

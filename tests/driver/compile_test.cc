@@ -174,6 +174,34 @@ TEST(CompileTest, BordersThatWidenARowPastTheIsaKeepTheLayerOnTheHost) {
   EXPECT_NE(b->layers[0].why.find("x_stride"), std::string::npos) << b->layers[0].why;
 }
 
+TEST(CompileTest, AOneChannelFirstConvolutionIsUnrolledOnTheHostAndKeepsItsResults) {
+  // digits' first convolution has one input channel and a 3x3 window: the host
+  // unrolls it into 9 channels and the accelerator runs a 1x1 convolution.
+  isa::Target t = testing::presetTarget("vta-default");
+  std::vector<std::string> log;
+  auto b = compileModel(kDigits + "digits_int8.onnx", t, {}, &log);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  EXPECT_NE(std::find(log.begin(), log.end(), "/c1/Conv: 1 input channels unrolled to 9 on the host (Im2col), then a 1x1 QConv"),
+            log.end());
+  ASSERT_GE(b->layers.size(), 3u);
+  EXPECT_EQ(b->layers[1].name, "/c1/Conv:im2col");
+  EXPECT_EQ(b->layers[1].where, "host");
+  EXPECT_EQ(b->layers[2].name, "/c1/Conv");
+  EXPECT_EQ(b->layers[2].where, "accelerator");
+  // The outputs are those of the integer graph before the rewrite.
+  auto original = quantizeModel(kDigits + "digits_int8.onnx", {}, nullptr);
+  ASSERT_TRUE(original.isOk()) << original.diag().str();
+  const Tensor x = load(kDigits + "test_x.npy");
+  auto ref = runReferenceBatched(*original, {x});
+  ASSERT_TRUE(ref.isOk()) << ref.diag().str();
+  runtime::FsimDevice device(t);
+  auto e = runtime::Executor::create(*b, device, "digits.acx");
+  ASSERT_TRUE(e.isOk()) << e.diag().str();
+  auto got = (*e)->runBatched({x});
+  ASSERT_TRUE(got.isOk()) << got.diag().str();
+  EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
+}
+
 TEST(CompileTest, AConvThatPadsWithAnotherValueThanTheZeroPointStaysOnTheHost) {
   isa::Target t = testing::presetTarget("vta-default");
   runtime::QConvAttrs a;

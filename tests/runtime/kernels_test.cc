@@ -80,6 +80,31 @@ TEST(KernelsTest, QConvMatchesItsDefinition) {
             (std::vector<int8_t>{3, 3, 4, 4}));
 }
 
+TEST(KernelsTest, Im2colThenAOneByOneQConvIsTheQConv) {
+  Tensor x(DType::kInt8, {2, 3, 9, 8}), w(DType::kInt8, {5, 3, 3, 2});
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<int8_t>()[i] = static_cast<int8_t>((i * 37) % 251 - 125);
+  for (int64_t i = 0; i < w.numel(); ++i) w.data<int8_t>()[i] = static_cast<int8_t>((i * 53) % 255 - 127);
+  std::vector<Tensor> params = {Tensor::of<int32_t>({5}, {10, -20, 30, 0, 5}), Tensor::of<int32_t>({5}, {1 << 30, 1 << 29, 1 << 30, 3 << 28, 1 << 30}),
+                                Tensor::of<int32_t>({5}, {6, 7, 5, 6, 8})};
+  QConvAttrs a;
+  a.strides = {2, 1}, a.pads = {1, 0, 2, 1}, a.padValue = 4, a.zeroPoint = -3;
+  auto direct = values<int8_t>(run(OpKind::kQConv, a, {x, w, params[0], params[1], params[2]}));
+  Im2colAttrs ia;
+  ia.kernelShape = {3, 2}, ia.strides = a.strides, ia.pads = a.pads, ia.padValue = a.padValue;
+  auto cols = run(OpKind::kIm2col, ia, {x});
+  ASSERT_EQ(cols.index(), 0u) << std::get<1>(cols);
+  EXPECT_EQ(std::get<0>(cols).shape(), (Shape{2, 18, 5, 8}));
+  Tensor wk = w;
+  wk.reshape({5, 18, 1, 1});
+  QConvAttrs one = a;
+  one.strides.clear(), one.pads.clear();
+  auto unrolled = values<int8_t>(run(OpKind::kQConv, one, {std::get<0>(cols), wk, params[0], params[1], params[2]}));
+  ASSERT_EQ(direct.size(), 2u * 5 * 5 * 8);
+  EXPECT_EQ(unrolled, direct);
+  ia.kernelShape = {13, 2};  // taller than the 9 rows and 3 pad rows
+  EXPECT_NE(std::get<1>(run(OpKind::kIm2col, ia, {x})).find("does not fit the padded input"), std::string::npos);
+}
+
 TEST(KernelsTest, QAveragePoolIsTheRoundedAverageWithinOneStep) {
   // x in scale 0.1 with zero point 3; y in scale 0.05 with zero point -2; a 3x3 window, stride 2.
   Tensor x(DType::kInt8, {1, 2, 7, 7});
