@@ -22,6 +22,7 @@ namespace {
 /// in columns; each kind has its own micro-op sets.
 struct Plan {
   int64_t cb = 1, mb = 1, cbT = 1, chunks = 1;  ///< input/output blocks, chunk size, chunks per tile
+  int64_t mbT = 1, groups = 1;                   ///< output blocks per tile, tiles across the output blocks
   int64_t th = 1, thLast = 0, rowTiles = 1, fullRows = 1;  ///< rows per tile, rows of the last (0: none)
   int64_t tw = 1, twLast = 0, colTiles = 1, fullCols = 1;  ///< columns likewise
   int64_t inpHalf = 0, wgtHalf = 0, accHalf = 0;  ///< entries per buffer half
@@ -41,6 +42,8 @@ Plan planOf(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw)
   p.mb = (l.m + hw.blockOut - 1) / hw.blockOut;
   p.cbT = s.chunkBlocks;
   p.chunks = p.cb / std::max<int64_t>(p.cbT, 1);
+  p.mbT = s.outBlocks;
+  p.groups = p.mb / std::max<int64_t>(p.mbT, 1);
   p.th = std::min(s.tileRows, l.oh);
   p.fullRows = l.oh / p.th, p.thLast = l.oh - p.fullRows * p.th, p.rowTiles = p.fullRows + (p.thLast > 0);
   p.tw = s.tileCols > 0 ? std::min(s.tileCols, l.ow) : l.ow;
@@ -48,39 +51,48 @@ Plan planOf(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw)
   p.hazard = hw.timing.accHazard;
   const int64_t win = (p.tw - 1) * l.sw + l.kw;
   p.inpHalf = ((p.th - 1) * l.sh + l.kh) * p.cbT * win;
-  p.wgtHalf = l.kh * p.cbT * l.kw;
-  p.accHalf = padded(p.th * p.tw, p.hazard) + 3;  // the tile's rows, then the bias, multiplier and shift rows
+  p.wgtHalf = p.mbT * l.kh * p.cbT * l.kw;
+  // Per output block of the tile its rows, then per block its bias, multiplier and shift rows.
+  p.accHalf = p.mbT * (padded(p.th * p.tw, p.hazard) + 3);
   for (int k = 0; k < 4; ++k) {  // GEMM sets: 4 per kind (load half x acc half)
     p.gemmOff[k] = p.uops;
-    if (p.exists(k)) p.uops += 4 * padded(p.rows(k) * p.cols(k), p.hazard);
+    if (p.exists(k)) p.uops += 4 * p.mbT * padded(p.rows(k) * p.cols(k), p.hazard);
   }
   for (int k = 0; k < 4; ++k) {  // ALU sets: 6 per kind (acc half x mulq/shrr/bias)
     p.aluOff[k] = p.uops;
-    if (p.exists(k)) p.uops += 6 * p.rows(k) * p.cols(k);
+    if (p.exists(k)) p.uops += 6 * p.mbT * p.rows(k) * p.cols(k);
   }
   return p;
 }
+
+/// The accumulator row of output block `j`'s pixel `q` in a tile with `u` rows per block.
+int64_t accRow(int64_t j, int64_t u, int64_t q) { return j * u + q; }
+/// The first parameter row (bias, then multiplier, then shift) of output block `j`.
+int64_t paramRow(const Plan& p, int64_t j) { return p.accHalf - 3 * (p.mbT - j); }
 
 std::vector<isa::Uop> uopTable(const Plan& p, const ConvLayer& l) {
   std::vector<isa::Uop> u(static_cast<size_t>(p.uops));
   for (int kind = 0; kind < 4; ++kind) {
     if (!p.exists(kind)) continue;
     const int64_t rows = p.rows(kind), cols = p.cols(kind), pix = rows * cols, n = padded(pix, p.hazard);
-    const int64_t win = (cols - 1) * l.sw + l.kw;
+    const int64_t win = (cols - 1) * l.sw + l.kw, wgtBlock = l.kh * p.cbT * l.kw;
     for (int ls = 0; ls < 2; ++ls)
       for (int as = 0; as < 2; ++as) {
-        const int64_t at = p.gemmOff[kind] + (ls * 2 + as) * n, acc = as * p.accHalf;
-        for (int64_t q = 0; q < n; ++q) {  // pixels, then hazard padding rows
-          const int64_t r = q / cols, c = q % cols;
-          const int64_t src = q < pix ? (r * l.sh) * p.cbT * win + c * l.sw : 0;
-          u[at + q] = {acc + q, ls * p.inpHalf + src, ls * p.wgtHalf};
-        }
+        const int64_t at = p.gemmOff[kind] + (ls * 2 + as) * p.mbT * n, acc = as * p.accHalf;
+        for (int64_t j = 0; j < p.mbT; ++j)
+          for (int64_t q = 0; q < n; ++q) {  // pixels, then hazard padding rows
+            const int64_t r = q / cols, c = q % cols;
+            const int64_t src = q < pix ? (r * l.sh) * p.cbT * win + c * l.sw : 0;
+            u[at + j * n + q] = {acc + accRow(j, n, q), ls * p.inpHalf + src, ls * p.wgtHalf + j * wgtBlock};
+          }
       }
     for (int as = 0; as < 2; ++as)
       for (int op = 0; op < 3; ++op) {  // sources: the multiplier, shift and bias rows
-        const int64_t at = p.aluOff[kind] + (as * 3 + op) * pix, acc = as * p.accHalf;
-        const int64_t src = acc + p.accHalf - (op == 2 ? 3 : 2 - op);
-        for (int64_t q = 0; q < pix; ++q) u[at + q] = {acc + q, src, 0};
+        const int64_t at = p.aluOff[kind] + (as * 3 + op) * p.mbT * pix, acc = as * p.accHalf;
+        for (int64_t j = 0; j < p.mbT; ++j) {
+          const int64_t src = acc + paramRow(p, j) + (op == 2 ? 0 : 1 + op);
+          for (int64_t q = 0; q < pix; ++q) u[at + j * pix + q] = {acc + accRow(j, n, q), src, 0};
+        }
       }
   }
   return u;
@@ -100,17 +112,17 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
   for (int kind = 0; kind < 4; ++kind) {
     if (!p.exists(kind)) continue;
     const int64_t rows = p.rows(kind), cols = p.cols(kind);
-    const int64_t count = l.x.n * p.mb * (kind & 1 ? 1 : p.fullRows) * (kind & 2 ? 1 : p.fullCols);
+    const int64_t count = l.x.n * p.groups * (kind & 1 ? 1 : p.fullRows) * (kind & 2 ? 1 : p.fullCols);
     const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
-    const int64_t apps = padded(rows * cols, p.hazard);
-    const int64_t chunkLoad = inRows * dmaCycles(hw, p.cbT, win * bi) + dmaCycles(hw, l.kh, p.cbT * l.kw * bw);
+    const int64_t apps = p.mbT * padded(rows * cols, p.hazard);
+    const int64_t chunkLoad = inRows * dmaCycles(hw, p.cbT, win * bi) + dmaCycles(hw, p.mbT * l.kh, p.cbT * l.kw * bw);
     const int64_t gemm = hw.timing.pipelineDepth + apps * l.kh * p.cbT * l.kw * hw.timing.gemmIi;
-    const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + rows * cols * hw.timing.aluIi);
+    const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + p.mbT * rows * cols * hw.timing.aluIi);
     load += count * p.chunks * chunkLoad;
-    compute += count * (p.chunks * gemm + alu + dmaCycles(hw, 1, 3 * hw.entryBytes(BufferKind::kAcc)));
-    store += count * dmaCycles(hw, rows, cols * hw.entryBytes(BufferKind::kOutput), true);
+    compute += count * (p.chunks * gemm + alu + dmaCycles(hw, 1, 3 * p.mbT * hw.entryBytes(BufferKind::kAcc)));
+    store += count * p.mbT * dmaCycles(hw, rows, cols * hw.entryBytes(BufferKind::kOutput), true);
   }
-  const int64_t steps = std::max<int64_t>(1, l.x.n * p.mb * p.tiles() * p.chunks);
+  const int64_t steps = std::max<int64_t>(1, l.x.n * p.groups * p.tiles() * p.chunks);
   return std::max({load, compute, store}) + (load + store) / steps;  // plus filling and draining the pipeline
 }
 
@@ -124,8 +136,12 @@ Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::Hw
                           "no legal tiling: the " + buffer + " buffer needs " + std::to_string(need) +
                               " entries for this layer (double-buffered) but has " + std::to_string(have));
   };
-  if (s.tileRows < 1 || s.chunkBlocks < 1 || s.tileCols < 0 || l.x.blocks() % s.chunkBlocks)
-    return support::error(support::Location::node(l.name, l.name), "schedule: tile rows and chunk blocks must be positive, chunks must divide the input blocks");
+  const int64_t mb = (l.m + hw.blockOut - 1) / hw.blockOut;
+  if (s.tileRows < 1 || s.chunkBlocks < 1 || s.tileCols < 0 || s.outBlocks < 1 || l.x.blocks() % s.chunkBlocks ||
+      mb % s.outBlocks)
+    return support::error(support::Location::node(l.name, l.name),
+                          "schedule: tile rows, chunk blocks and output blocks must be positive, chunks must divide the "
+                          "input blocks and output blocks the output's");
   const Plan p = planOf(l, s, hw);
   if (2 * p.inpHalf > hw.depth(BufferKind::kInput)) return fail("input", 2 * p.inpHalf, hw.depth(BufferKind::kInput));
   if (2 * p.wgtHalf > hw.depth(BufferKind::kWeight)) return fail("weight", 2 * p.wgtHalf, hw.depth(BufferKind::kWeight));
@@ -145,11 +161,13 @@ support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec:
     const int64_t w = (l.ow + parts - 1) / parts;
     if (widths.empty() || widths.back() != w) widths.push_back(w);
   }
+  const int64_t mb = (l.m + hw.blockOut - 1) / hw.blockOut;
+  for (int64_t mbT = 1; mbT <= mb; ++mbT)
   for (int64_t cbT = cb; cbT >= 1; --cbT) {
-    if (cb % cbT) continue;
+    if (cb % cbT || mb % mbT) continue;
     for (int64_t cols : widths)
     for (int64_t rows = l.oh; rows >= 1; --rows) {
-      ConvSchedule s{rows, cbT, cols == l.ow ? 0 : cols, 0, ""};
+      ConvSchedule s{rows, cbT, cols == l.ow ? 0 : cols, 0, "", mbT};
       Status st = checkSchedule(l, s, hw);
       if (!st) {
         if (firstError.isOk()) firstError = st;
@@ -166,7 +184,8 @@ support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec:
   }
   best->why = std::to_string(legal) + " legal tilings; chose " + std::to_string(best->tileRows) + " rows x " +
               (best->tileCols ? std::to_string(best->tileCols) : std::string("all")) + " columns x " +
-              std::to_string(best->chunkBlocks) + " input blocks per chunk, the lowest estimate (" +
+              std::to_string(best->outBlocks) + " output blocks x " + std::to_string(best->chunkBlocks) +
+              " input blocks per chunk, the lowest estimate (" +
               std::to_string(best->cycles) + " cycles)";
   return *best;
 }
@@ -208,10 +227,11 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
   const int64_t accE = hw.entryBytes(BufferKind::kAcc), inpE = hw.entryBytes(BufferKind::kInput);
   const int64_t wgtE = hw.entryBytes(BufferKind::kWeight), outE = hw.entryBytes(BufferKind::kOutput);
-  const int64_t totalTiles = l.x.n * p.mb * p.tiles(), totalChunks = totalTiles * p.chunks;
+  const int64_t totalTiles = l.x.n * p.groups * p.tiles(), totalChunks = totalTiles * p.chunks;
   const std::string suffix = kind ? "_" + std::to_string(kind) : "";
-  // The linear tile counter ((n·MB + mb)·RT + tr)·CT + tc, as one affine term (so it can be taken mod 2).
-  Term tt{0, {{vn, p.mb * p.tiles()}, {vmb, p.tiles()}}, 0, 1};
+  // The linear tile counter ((n·G + mb)·RT + tr)·CT + tc over G groups of output blocks, as one affine
+  // term (so it can be taken mod 2).
+  Term tt{0, {{vn, p.groups * p.tiles()}, {vmb, p.tiles()}}, 0, 1};
   for (const auto& [e, scale] : {std::make_pair(tr, p.colTiles), std::make_pair(tc, int64_t{1})})
     for (const Term& x : e.terms) {
       tt.constant += x.constant * scale;
@@ -223,19 +243,20 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   const int64_t params = static_cast<int64_t>(a.params / accE);
   body.push_back(Stmt::intrinsic(Opcode::kLoad, "bias, multiplier and shift rows")
                      .set("buffer", static_cast<int64_t>(Buffer::kAcc))
-                     .set("sram_base", accBase + Expr(p.accHalf - 3))
-                     .set("dram_base", Expr(params) + Expr::var(vmb, 3))
+                     .set("sram_base", accBase + Expr(paramRow(p, 0)))
+                     .set("dram_base", Expr(params) + Expr::var(vmb, 3 * p.mbT))
                      .set("y_size", 1)
-                     .set("x_size", 3)
-                     .set("x_stride", 3)
+                     .set("x_size", 3 * p.mbT)
+                     .set("x_stride", 3 * p.mbT)
                      .flag("pop_next", tileE, 2));
-  const Expr alu0 = Expr(p.aluOff[kind]) + tileE.mod(2, 3 * pix);
+  const int64_t set = p.mbT * pix;  // ALU micro-ops per pass
+  const Expr alu0 = Expr(p.aluOff[kind]) + tileE.mod(2, 3 * set);
   auto alu = [&](isa::AluOp op, Expr at, const char* what) {
     Stmt s = Stmt::intrinsic(Opcode::kAlu, what);
-    s.set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 1).set("iter_in", 1).set("alu_op", static_cast<int64_t>(op));
+    s.set("uop_bgn", at).set("uop_end", at + Expr(set)).set("iter_out", 1).set("iter_in", 1).set("alu_op", static_cast<int64_t>(op));
     return s;
   };
-  body.push_back(alu(isa::AluOp::kMov, alu0 + Expr(2 * pix), "bias into the tile's accumulator rows"));
+  body.push_back(alu(isa::AluOp::kMov, alu0 + Expr(2 * set), "bias into the tile's accumulator rows"));
   const int vc = k.newVar("c" + suffix);
   Stmt chunks = Stmt::loop(vc, p.chunks);
   Term gt = tt;  // chunk counter g = tile · chunks + c
@@ -271,15 +292,15 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
                             .set("buffer", static_cast<int64_t>(Buffer::kWgt))
                             .set("sram_base", g.mod(2, p.wgtHalf))
                             .set("dram_base", Expr(static_cast<int64_t>(a.weights / wgtE)) +
-                                                  Expr::var(vmb, l.kh * p.cb * l.kw) + Expr::var(vc, p.cbT * l.kw))
-                            .set("y_size", l.kh)
+                                                  Expr::var(vmb, p.mbT * l.kh * p.cb * l.kw) + Expr::var(vc, p.cbT * l.kw))
+                            .set("y_size", p.mbT * l.kh)
                             .set("x_size", p.cbT * l.kw)
                             .set("x_stride", p.cb * l.kw)
                             .flag("push_next"));
-  const Expr set = Expr(p.gemmOff[kind]) + g.mod(2, 2 * u) + tileE.mod(2, u);
+  const Expr gset = Expr(p.gemmOff[kind]) + g.mod(2, 2 * p.mbT * u) + tileE.mod(2, p.mbT * u);
   chunks.body.push_back(Stmt::intrinsic(Opcode::kGemm, "reduce the chunk into the tile")
-                            .set("uop_bgn", set)
-                            .set("uop_end", set + Expr(u))
+                            .set("uop_bgn", gset)
+                            .set("uop_end", gset + Expr(p.mbT * u))
                             .set("iter_out", l.kh * p.cbT)
                             .set("iter_in", l.kw)
                             .set("src_factor_out", win)
@@ -291,7 +312,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   body.push_back(chunks);
   // Requantize: mulq, shrr, add the zero point, clamp.
   std::vector<Stmt> alus = {alu(isa::AluOp::kMulq, alu0, "per-channel multiplier"),
-                            alu(isa::AluOp::kShrr, alu0 + Expr(pix), "shift right, rounding")};
+                            alu(isa::AluOp::kShrr, alu0 + Expr(set), "shift right, rounding")};
   auto imm = [&](isa::AluOp op, int64_t v, const char* what) {
     alus.push_back(alu(op, alu0, what));
     alus.back().set("use_imm", 1).set("imm", v);
@@ -301,18 +322,28 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   if (l.hi < 127) imm(isa::AluOp::kMin, l.hi, "clamp above");
   alus.back().flag("push_next");
   body.insert(body.end(), alus.begin(), alus.end());
-  const Expr ydram = Expr(static_cast<int64_t>(a.y / outE) + l.y.left) + tc * p.tw +
-                     Expr::var(vn, l.y.rows() * p.mb * l.y.cols()) + (Expr(l.y.top) + tr * p.th) * (p.mb * l.y.cols()) +
-                     Expr::var(vmb, l.y.cols());
-  body.push_back(Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
-                     .set("buffer", static_cast<int64_t>(Buffer::kOut))
-                     .set("sram_base", accBase)
-                     .set("dram_base", ydram)
-                     .set("y_size", rows)
-                     .set("x_size", cols)
-                     .set("x_stride", p.mb * l.y.cols())
-                     .flag("pop_prev")
-                     .flag("push_prev", tileE, INT64_MIN, totalTiles - 2));
+  // One STORE per output block: the first waits for the requantization, the last frees the tile.
+  auto store = [&](const Expr& j) {
+    const Expr ydram = Expr(static_cast<int64_t>(a.y / outE) + l.y.left) + tc * p.tw +
+                       Expr::var(vn, l.y.rows() * p.mb * l.y.cols()) + (Expr(l.y.top) + tr * p.th) * (p.mb * l.y.cols()) +
+                       Expr::var(vmb, p.mbT * l.y.cols()) + j * l.y.cols();
+    return Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
+        .set("buffer", static_cast<int64_t>(Buffer::kOut))
+        .set("sram_base", accBase + j * u)
+        .set("dram_base", ydram)
+        .set("y_size", rows)
+        .set("x_size", cols)
+        .set("x_stride", p.mb * l.y.cols());
+  };
+  body.push_back(store(Expr(0)).flag("pop_prev"));
+  if (p.mbT > 2) {
+    const int vj = k.newVar("j" + suffix);
+    Stmt blocks = Stmt::loop(vj, p.mbT - 2);
+    blocks.body.push_back(store(Expr::var(vj) + Expr(1)));
+    body.push_back(blocks);
+  }
+  if (p.mbT > 1) body.push_back(store(Expr(p.mbT - 1)));
+  body.back().flag("push_prev", tileE, INT64_MIN, totalTiles - 2);
 }
 
 /// The tiles of one row kind: full columns in a loop, then the last column tile.
@@ -338,7 +369,7 @@ Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec
   k.uops = uopTable(p, l);
   k.body.push_back(uopTableLoad(p.uops));
   const int vn = k.newVar("n"), vmb = k.newVar("mb");
-  Stmt images = Stmt::loop(vn, l.x.n), blocks = Stmt::loop(vmb, p.mb);
+  Stmt images = Stmt::loop(vn, l.x.n), blocks = Stmt::loop(vmb, p.groups);
   if (p.fullRows > 0) {
     const int vt = k.newVar("t");
     Stmt rows = Stmt::loop(vt, p.fullRows);

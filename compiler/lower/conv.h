@@ -5,14 +5,15 @@
 // Data layouts (runtime/layout.h): the input and output are blocked and
 // bordered, so the kernel never pads; weights are packed as [MB][KH][CB][KW]
 // entries of block_out × block_in int8; the per-channel bias, multiplier and
-// shift as [MB][3] accumulator entries. A tile is `tileRows` output rows of one
-// output-channel block; its reduction runs over chunks of `chunkBlocks` input
-// channel blocks (and, for wide images, `tileCols` output columns), each
-// double-buffered in the input and weight buffers while
-// the accumulator and output buffers alternate per tile. The accumulator rows
-// of a tile are initialized to the bias, reduced by one GEMM per chunk, then
-// requantized by ALU mulq (per-channel multiplier row), shrr (shift row), add
-// (zero point), max/min (clamp), and stored.
+// shift as [MB][3] accumulator entries. A tile is `tileRows` output rows (and,
+// for wide images, `tileCols` output columns) of `outBlocks` output-channel
+// blocks, which share every input row the tile loads; its reduction runs over
+// chunks of `chunkBlocks` input channel blocks, each double-buffered in the
+// input and weight buffers while the accumulator and output buffers alternate
+// per tile. The accumulator rows of a tile are set to the bias (ALU mov from
+// the bias row), reduced by one GEMM per chunk, then requantized by ALU mulq
+// (per-channel multiplier row), shrr (shift row), add (zero point), max/min
+// (clamp), and stored one output block at a time.
 #ifndef ACCELC_COMPILER_LOWER_CONV_H_
 #define ACCELC_COMPILER_LOWER_CONV_H_
 
@@ -48,6 +49,7 @@ struct ConvSchedule {
   int64_t tileCols = 0;     ///< output columns per tile (0: the whole row)
   int64_t cycles = 0;       ///< estimated cycles (docs/microarchitecture.md formulas)
   std::string why;          ///< how it was chosen, for --report
+  int64_t outBlocks = 1;    ///< output channel blocks per tile (divides MB)
 };
 
 /// Byte addresses of everything the kernel touches in DRAM.

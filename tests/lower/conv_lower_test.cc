@@ -164,12 +164,13 @@ TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
   const Tensor want = reference(l, x);
   int ran = 0;
   for (ConvSchedule s : {ConvSchedule{1, 1, 0, 0, ""}, ConvSchedule{2, 2, 0, 0, ""}, ConvSchedule{3, 1, 0, 0, ""},
-                         ConvSchedule{2, 1, 4, 0, ""}, ConvSchedule{3, 4, 5, 0, ""}, ConvSchedule{7, 2, 1, 0, ""}}) {
+                         ConvSchedule{2, 1, 4, 0, ""}, ConvSchedule{3, 4, 5, 0, ""}, ConvSchedule{7, 2, 1, 0, ""},
+                         ConvSchedule{2, 1, 0, 0, "", 3}, ConvSchedule{1, 2, 4, 0, "", 3}}) {  // 3 output blocks per tile
     if (!checkSchedule(l, s, t.spec)) continue;  // too big for this preset's buffers
     auto got = onFsim(l, t, x, false, s);
     ASSERT_TRUE(got.isOk()) << got.diag().str();
     EXPECT_EQ(got->bytes(), want.bytes()) << s.tileRows << " rows, " << s.tileCols << " columns, " << s.chunkBlocks
-                                          << " blocks per chunk";
+                                          << " blocks per chunk, " << s.outBlocks << " output blocks";
     ++ran;
   }
   EXPECT_GE(ran, 4);
