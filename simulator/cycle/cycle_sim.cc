@@ -53,6 +53,7 @@ struct RunCtx {
   VClock vc[isa::kNumUnits]{};    ///< per-unit vector clocks
   std::unique_ptr<RaceTracker> races;  ///< shared-buffer race checker
   std::unique_ptr<DramPort> port;  ///< the DRAM port's arbitration and channel
+  std::vector<int> labelOf;       ///< per pc: its label's index in stats.labels, or -1
   sc_core::sc_time lastPop[isa::kNumUnits];  ///< when each command queue last gave up an entry
   bool popped[isa::kNumUnits] = {};  ///< whether it ever did this run
   bool busy[isa::kNumUnits] = {};  ///< executing an instruction
@@ -97,6 +98,13 @@ class Model : public sc_core::sc_module {
   void unit(int u);
   /// Starts, executes and retires the instruction at the head of `u`; false when the run stopped.
   bool execute(int u, const isa::Instruction& insn, uint64_t pc);
+  /// Widens the span of the label holding `pc` by an instruction that ran from `began` to now.
+  void span(uint64_t pc, uint64_t began) {
+    if (pc >= run->labelOf.size() || run->labelOf[pc] < 0) return;
+    LabelCycles& l = run->stats.labels[static_cast<size_t>(run->labelOf[pc])];
+    if (l.first == l.last) l.first = began;
+    l.first = std::min(l.first, began), l.last = std::max(l.last, now());
+  }
   /// Keeps unit `u` busy with `insn` (`n` cycles alone on the DRAM port); false when the run stopped.
   bool occupy(int u, const isa::Instruction& insn, uint64_t n);
   /// FINISH (flags `d`): waits for the load and store units, retires, ends the run.
@@ -289,6 +297,7 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
   if (!occupy(u, insn, n)) return false;
   run->stats.dramStall[u] += now() - began - n;
   if (run->trace) run->stats.slices.push_back({u, pc, insn.opcode, began, now()});
+  span(pc, began);
   run->races->begin(unitKind, run->vc[u], pc);
   if (Status st = run->dp->execute(insn, pc, run->name, run->races.get()); !st) {
     fail(st.diag());
@@ -320,6 +329,7 @@ bool Model::finish(const isa::Deps& d) {
   const uint64_t began = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
   if (!cycles(1)) return false;
   if (run->trace) run->stats.slices.push_back({1, run->fetchPc - 1, isa::Opcode::kFinish, began, began + 1});
+  span(run->fetchPc - 1, began);
   run->busy[1] = false;
   pushTokens(1, d);
   ++run->stats.counters.insns[static_cast<int>(isa::Opcode::kFinish)];
@@ -454,6 +464,12 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   r.races = std::make_unique<RaceTracker>(t_.spec.depth(hwspec::BufferKind::kInput), t_.spec.depth(hwspec::BufferKind::kWeight),
                                           t_.spec.depth(hwspec::BufferKind::kOutput), name);
   r.port = std::make_unique<DramPort>(t_.spec);
+  r.labelOf.assign(r.count, -1);
+  for (const isa::Label& l : p.labels) {
+    for (uint64_t pc = l.begin; pc < std::min<uint64_t>(l.end, r.count); ++pc)
+      r.labelOf[pc] = static_cast<int>(r.stats.labels.size());
+    r.stats.labels.push_back({l.name, 0, 0});
+  }
   r.active = true, r.trace = trace_, r.start = sc_core::sc_time_stamp();
   m.run = &r;
   m.start.notify(sc_core::SC_ZERO_TIME);

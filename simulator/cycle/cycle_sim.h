@@ -39,6 +39,13 @@ struct TraceSlice {
   uint64_t start = 0, end = 0;  ///< cycles from the run's start
 };
 
+/// The span of one label of the program (a layer): from the first cycle any
+/// of its instructions started to the cycle the last one ended.
+struct LabelCycles {
+  std::string name;
+  uint64_t first = 0, last = 0;  ///< cycles from the run's start; last == first when none ran
+};
+
 /// What one run measured.
 struct CycleStats {
   Counters counters;                 ///< the functional counts (as fsim's)
@@ -47,6 +54,7 @@ struct CycleStats {
   std::array<uint64_t, 3> tokenWait{};  ///< per unit: cycles a visible command waited on tokens
   std::array<uint64_t, 3> dramStall{};  ///< per unit: cycles its DMAs took beyond their time alone on the port
   uint64_t fetchWait = 0;            ///< cycles fetch waited for instruction data from DRAM
+  std::vector<LabelCycles> labels;   ///< per label of the program, in its order
   std::vector<TraceSlice> slices;    ///< every instruction, when tracing
 };
 

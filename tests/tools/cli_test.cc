@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sys/wait.h>
 
 #include "tests/test_util.h"
@@ -41,8 +42,19 @@ TEST(CliTest, MainJobAssemblesAndSimulatesTheExample) {
   Result c = sh("sim " + kTmp + "/dense.bin --engine cycle --input x=" + kSrc + "/examples/dense_relu_input.npy --output " +
                 kTmp + "/dense-cycle --trace " + kTmp + "/dense.trace.json");
   ASSERT_EQ(c.rc, 0) << c.out;
-  EXPECT_NE(c.out.find(" cycles\ncounters (cycle, vta-default):\n  cycles "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find(")\ncounters (cycle, vta-default):\n  cycles "), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("  store_idle_cycles "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("  load_dram_stall_cycles "), std::string::npos) << c.out;
+  // Cycles per label: the two layers of the example, one after the other, inside the run.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(c.out, m, std::regex("\n(\\d+) cycles\n  setup: (\\d+) cycles \\((\\d+) to (\\d+)\\)\n"
+                                                      "  dense: (\\d+) cycles \\((\\d+) to (\\d+)\\)\n")))
+      << c.out;
+  const long total = std::stol(m[1]), setupEnd = std::stol(m[4]), denseBegin = std::stol(m[6]), denseEnd = std::stol(m[7]);
+  EXPECT_EQ(std::stol(m[2]), setupEnd - std::stol(m[3]));
+  EXPECT_LE(setupEnd, denseEnd);
+  EXPECT_LE(denseBegin, denseEnd);
+  EXPECT_LT(denseEnd, total);
   EXPECT_EQ(testing::readFile(kTmp + "/dense-cycle/y.npy"), testing::readFile(kTmp + "/dense-out/y.npy"));
   EXPECT_NE(testing::readFile(kTmp + "/dense.trace.json").find("\"name\":\"FINISH\""), std::string::npos);
 }

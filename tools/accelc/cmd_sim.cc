@@ -177,10 +177,17 @@ Status runSim(const SimArgs& args) {
   if (args.json) {
     j["engine"] = args.engine;
     for (const auto& [k, v] : rows) j["counters"][k] = v;
+    if (args.engine == "cycle")
+      for (const simulator::LabelCycles& l : static_cast<runtime::CycleDevice&>(sim).lastStats().labels)
+        j["labels"].push_back({{"name", l.name}, {"first", l.first}, {"last", l.last}, {"cycles", l.last - l.first}});
     std::cout << j.dump(2) << "\n";
     return Status::ok();
   }
-  if (args.engine == "cycle") std::cout << rows[0].second << " cycles\n";
+  if (args.engine == "cycle") {
+    std::cout << rows[0].second << " cycles\n";
+    for (const simulator::LabelCycles& l : static_cast<runtime::CycleDevice&>(sim).lastStats().labels)
+      std::cout << "  " << l.name << ": " << l.last - l.first << " cycles (" << l.first << " to " << l.last << ")\n";
+  }
   std::cout << "counters (" << args.engine << ", " << t.spec.name << "):\n";
   for (const auto& [k, v] : rows) std::cout << "  " << std::left << std::setw(26) << k << std::right << v << "\n";
   return Status::ok();
