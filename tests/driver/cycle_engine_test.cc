@@ -80,7 +80,7 @@ TEST_P(CycleEngineTest, EveryLayersEstimateIsALowerBoundCloseToItsCycles) {
 
 ACCELC_INSTANTIATE_FOR_PRESETS(CycleEngineTest);
 
-TEST(CycleEngine, DoubleBufferingBeatsTheSerializedProgram) {
+TEST(CycleEngine, DoubleBufferingSavesWhatTheEstimatesPredictLessPortContention) {
   isa::Target t = testing::presetTarget("vta-default");
   CompileOptions overlapped, serialized;
   serialized.serialize = true;
@@ -93,14 +93,24 @@ TEST(CycleEngine, DoubleBufferingBeatsTheSerializedProgram) {
   auto [aOut, aStats] = runOn(*a, **device, x);
   auto [sOut, sStats] = runOn(*s, **device, x);
   EXPECT_EQ(aOut[0].bytes(), sOut[0].bytes());
-  // Serialized, every instruction waits for the one before: the units' busy
-  // cycles add up; overlapped, the busiest unit bounds the run.
-  EXPECT_LT(aStats.cycles, sStats.cycles);
+  // Serialized, every instruction waits for the one before and the estimate is
+  // exact; overlapped, the estimate leaves out contention for the DRAM port,
+  // so the saving it predicts is an upper bound that contention eats into.
+  auto total = [](const runtime::Bundle& b) {
+    int64_t sum = 0;
+    for (const runtime::LayerInfo& l : b.layers) sum += l.cycles;
+    return sum;
+  };
+  const int64_t measured = static_cast<int64_t>(sStats.cycles) - static_cast<int64_t>(aStats.cycles);
+  const int64_t predicted = total(*s) - total(*a);
+  EXPECT_GT(measured, 0);
+  EXPECT_LE(measured, predicted);
+  EXPECT_GE(2 * measured, predicted) << measured << " of " << predicted;
 }
 
 TEST(CycleEngine, ASerializedBundlesEstimatesAreItsMeasuredCycles) {
-  // With no overlap a layer costs the sum of its instructions' formulas; the
-  // model adds only the cycles commands and tokens take to become visible.
+  // With no overlap nothing contends for the DRAM port: the replay of the
+  // program's tokens with each instruction's formula is exact.
   isa::Target t = testing::presetTarget("vta-default");
   CompileOptions o;
   o.serialize = true;
@@ -111,9 +121,7 @@ TEST(CycleEngine, ASerializedBundlesEstimatesAreItsMeasuredCycles) {
   auto [out, stats] = runOn(*b, **device, load(kDigits + "input.npy"));
   size_t checked = 0;
   for (const auto& [l, cycles] : testing::acceleratorLayers(*b, stats)) {
-    const double measured = static_cast<double>(cycles), estimate = static_cast<double>(l->cycles);
-    EXPECT_GE(measured, estimate) << l->name;
-    EXPECT_LE(measured, estimate * 1.02) << l->name;
+    EXPECT_EQ(static_cast<int64_t>(cycles), l->cycles) << l->name;
     ++checked;
   }
   EXPECT_EQ(checked, 4u);
