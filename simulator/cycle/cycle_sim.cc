@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <systemc>
 #include <vector>
@@ -67,18 +68,72 @@ struct RunCtx {
   Location at(uint64_t pc) const { return Location::pc(name, pc); }
 };
 
-/// The accelerator: fetch, load, compute and store threads over one RunCtx.
+/// One unit of the accelerator (fetch, load, compute, store) as its own
+/// module: a thread that runs the unit's loop.
+class UnitModule : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(UnitModule);
+  UnitModule(const sc_core::sc_module_name& n, std::function<void()> loop) : sc_core::sc_module(n), loop_(std::move(loop)) {
+    SC_THREAD(main);
+  }
+
+ private:
+  void main() { loop_(); }
+  std::function<void()> loop_;
+};
+
+/// The DRAM port as a module: the units submit DMAs to its arbitration
+/// (simulator/cycle/dram_port.h) and wait for their completion, which moves
+/// whenever another DMA is submitted.
+class DramPortModule : public sc_core::sc_module {
+ public:
+  DramPortModule(const sc_core::sc_module_name& n, sc_core::sc_event& abort) : sc_core::sc_module(n), abort_(abort) {}
+  /// Starts a run's port at time `start`; `active` turns false when the run stops.
+  void begin(DramPort* port, sc_core::sc_time start, const bool* active) { port_ = port, start_ = start, active_ = active; }
+  /// Queues DMA `d` of `r`, its first request visible in cycle `from`; returns its number.
+  uint64_t submit(Requester r, const DmaShape& d, uint64_t from) {
+    const uint64_t id = port_->submit(r, d, from);
+    changed_.notify(sc_core::SC_ZERO_TIME);
+    return id;
+  }
+  /// Waits until DMA `id` of `r` completes; false when the run stopped.
+  bool await(Requester r, uint64_t id) {
+    for (;;) {
+      const uint64_t now = static_cast<uint64_t>((sc_core::sc_time_stamp() - start_) / kCycle);
+      port_->advance(now);
+      const uint64_t done = port_->projectedDone(r, id);
+      if (done <= now) {
+        port_->release(r, id);
+        return true;
+      }
+      wait(static_cast<double>(done - now) * kCycle, changed_ | abort_);
+      if (!*active_) return false;
+    }
+  }
+
+ private:
+  sc_core::sc_event& abort_;
+  sc_core::sc_event changed_;  ///< a DMA was submitted: projected completions may move
+  DramPort* port_ = nullptr;
+  sc_core::sc_time start_;
+  const bool* active_ = nullptr;
+};
+
+/// The accelerator: the fetch, load, compute and store modules and the DRAM
+/// port module over one RunCtx, with the command and token queues between them.
 class Model : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Model);
-  explicit Model(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {
-    SC_THREAD(fetch);
-    SC_THREAD(loadUnit);
-    SC_THREAD(computeUnit);
-    SC_THREAD(storeUnit);
-  }
+  explicit Model(const sc_core::sc_module_name& n)
+      : sc_core::sc_module(n),
+        port("dram_port", abort),
+        fetch_("fetch", [this] { fetch(); }),
+        load_("load", [this] { unit(0); }),
+        compute_("compute", [this] { unit(1); }),
+        store_("store", [this] { unit(2); }) {}
   RunCtx* run = nullptr;             ///< the run in progress
   sc_core::sc_event start, abort;    ///< begin a run; leave every wait
+  DramPortModule port;               ///< the DRAM port
   /// Why unit `u` cannot start its head instruction ("idle" when it has none, "" when it can).
   std::string blocked(int u) const;
 
@@ -88,13 +143,8 @@ class Model : public sc_core::sc_module {
   bool decode(uint64_t pc);
   /// Runs DMA `d` for `r` through the DRAM port from the next cycle; false when the run stopped.
   bool dma(Requester r, const DmaShape& d);
-  /// Waits until DMA `id` of `r` completes; false when the run stopped.
-  bool awaitDma(Requester r, uint64_t id);
   /// The current cycle, counted from the run's start.
   uint64_t now() const { return static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle); }
-  void loadUnit() { unit(0); }
-  void computeUnit() { unit(1); }
-  void storeUnit() { unit(2); }
   void unit(int u);
   /// Starts, executes and retires the instruction at the head of `u`; false when the run stopped.
   bool execute(int u, const isa::Instruction& insn, uint64_t pc);
@@ -132,7 +182,7 @@ class Model : public sc_core::sc_module {
 
   sc_core::sc_event cmdPush_[isa::kNumUnits], cmdPop_[isa::kNumUnits];
   sc_core::sc_event tokPush_[kNumTokenQueues], tokPop_[kNumTokenQueues], unitDone_;
-  sc_core::sc_event dramChanged_;  ///< a DMA was submitted: projected completions may move
+  UnitModule fetch_, load_, compute_, store_;  ///< the units' threads
 };
 
 void Model::fetch() {
@@ -144,8 +194,7 @@ void Model::fetch() {
     auto burstOf = [&](uint64_t pc) { return (pc * ib + ib - 1) / burst; };
     auto request = [&](uint64_t k, uint64_t from) {
       if (k >= ids.size()) return;
-      ids[k] = run->port->submit(Requester::kFetch, {1, static_cast<int64_t>(std::min(burst, textBytes - k * burst)), false}, from);
-      dramChanged_.notify(sc_core::SC_ZERO_TIME);
+      ids[k] = port.submit(Requester::kFetch, {1, static_cast<int64_t>(std::min(burst, textBytes - k * burst)), false}, from);
     };
     request(0, 0), request(1, 0);
     uint64_t arrived = 0;  // text bursts whose data is in the fetch buffer
@@ -156,7 +205,7 @@ void Model::fetch() {
         break;
       }
       const uint64_t k = burstOf(pc), waitFrom = now();
-      while (arrived <= k && awaitDma(Requester::kFetch, ids[arrived])) ++arrived;
+      while (arrived <= k && port.await(Requester::kFetch, ids[arrived])) ++arrived;
       if (!run->active) break;
       run->stats.fetchWait += now() - waitFrom;
       if (run->insns.size() == pc && !decode(pc)) break;
@@ -198,24 +247,7 @@ bool Model::decode(uint64_t pc) {
   return true;
 }
 
-bool Model::dma(Requester r, const DmaShape& d) {
-  const uint64_t id = run->port->submit(r, d, now() + 1);
-  dramChanged_.notify(sc_core::SC_ZERO_TIME);
-  return awaitDma(r, id);
-}
-
-bool Model::awaitDma(Requester r, uint64_t id) {
-  for (;;) {
-    run->port->advance(now());
-    const uint64_t done = run->port->projectedDone(r, id);
-    if (done <= now()) {
-      run->port->release(r, id);
-      return true;
-    }
-    wait(static_cast<double>(done - now()) * kCycle, dramChanged_ | abort);
-    if (!run->active) return false;
-  }
-}
+bool Model::dma(Requester r, const DmaShape& d) { return port.await(r, port.submit(r, d, now() + 1)); }
 
 std::string Model::blocked(int u) const {
   if (run->cmd[u].empty()) return "idle";
@@ -471,6 +503,7 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
     r.stats.labels.push_back({l.name, 0, 0});
   }
   r.active = true, r.trace = trace_, r.start = sc_core::sc_time_stamp();
+  m.port.begin(r.port.get(), r.start, &r.active);
   m.run = &r;
   m.start.notify(sc_core::SC_ZERO_TIME);
   sc_core::sc_start();
