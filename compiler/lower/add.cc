@@ -68,28 +68,20 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
     const int64_t rows = kind ? last : th, pix = rows * w;
     const Expr tileE = rt.counter(t);
     const Expr base = tileE.mod(2, half);
-    // One operand row r into accumulator rows; the very first load of the tile waits for the store unit.
-    auto rowLoad = [&](const runtime::BlockedLayout& x, uint64_t addr, int64_t at, Expr r, bool first) {
+    // An operand's rows of the tile into accumulator rows, one DMA row per image row; the first load of
+    // the tile waits for the store unit.
+    auto rowsLoad = [&](const runtime::BlockedLayout& x, uint64_t addr, int64_t at, bool first) {
       Stmt ld = Stmt::intrinsic(Opcode::kLoad, first ? "operand rows, sign-extended into accumulator rows" : "");
       ld.set("buffer", static_cast<int64_t>(Buffer::kAcc8))
-          .set("sram_base", base + Expr(at) + r * w)
+          .set("sram_base", base + Expr(at))
           .set("dram_base", Expr(static_cast<int64_t>(addr / inE) + x.left) + Expr::var(vn, x.rows() * cb * x.cols()) +
-                                (Expr(x.top) + t * th + r) * (cb * x.cols()) + Expr::var(vb, x.cols()))
-          .set("y_size", 1).set("x_size", w).set("x_stride", w);
+                                (Expr(x.top) + t * th) * (cb * x.cols()) + Expr::var(vb, x.cols()))
+          .set("y_size", rows).set("x_size", w).set("x_stride", cb * x.cols());
       if (first) ld.flag("pop_next", tileE, 2);
       return ld;
     };
-    body.push_back(rowLoad(l.a, a, 0, Expr(0), true));
-    if (rows > 1) {
-      const int vr = k.newVar(kind ? "ra_1" : "ra");
-      Stmt loop = Stmt::loop(vr, rows - 1);
-      loop.body.push_back(rowLoad(l.a, a, 0, Expr::var(vr) + Expr(1), false));
-      body.push_back(loop);
-    }
-    const int vr = k.newVar(kind ? "rb_1" : "rb");
-    Stmt loopB = Stmt::loop(vr, rows);
-    loopB.body.push_back(rowLoad(l.b, b, th * w, Expr::var(vr), false));
-    body.push_back(loopB);
+    body.push_back(rowsLoad(l.a, a, 0, true));
+    body.push_back(rowsLoad(l.b, b, th * w, false));
     body.push_back(Stmt::intrinsic(Opcode::kLoad, "the multiplier rows")
                        .set("buffer", static_cast<int64_t>(Buffer::kAcc))
                        .set("sram_base", base + Expr(half - 2))

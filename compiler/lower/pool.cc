@@ -116,26 +116,18 @@ Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint6
   rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
     const int64_t rows = kind ? last : th, inRows = (rows - 1) * l.sh + l.kh, u = std::max(rows * l.ow, hazard);
     const Expr tileE = rt.counter(t);
-    auto load = [&](Expr r, bool first) {  // input row r of the tile into accumulator rows
-      const Expr row = Expr(l.x.top - l.pt) + t * (th * l.sh) + r;
-      Stmt ld = Stmt::intrinsic(Opcode::kLoad, first ? "input rows, sign-extended into accumulator rows" : "");
-      ld.set("buffer", static_cast<int64_t>(Buffer::kAcc8))
-          .set("sram_base", tileE.mod(2, half) + r * win)
-          .set("dram_base", Expr(static_cast<int64_t>(x / inE) + l.x.left - l.pl) + Expr::var(vn, l.x.rows() * cb * l.x.cols()) +
-                                row * (cb * l.x.cols()) + Expr::var(vb, l.x.cols()))
-          .set("y_size", 1)
-          .set("x_size", win)
-          .set("x_stride", win);
-      if (first) ld.flag("pop_next", tileE, 2);
-      return ld;
-    };
-    body.push_back(load(Expr(0), true));
-    if (inRows > 1) {
-      const int vr = k.newVar(kind ? "r_1" : "r");
-      Stmt rowsLoop = Stmt::loop(vr, inRows - 1);
-      rowsLoop.body.push_back(load(Expr::var(vr) + Expr(1), false));
-      body.push_back(rowsLoop);
-    }
+    // The tile's input rows into accumulator rows, one DMA row per image row.
+    const Expr row = Expr(l.x.top - l.pt) + t * (th * l.sh);
+    body.push_back(Stmt::intrinsic(Opcode::kLoad, "input rows, sign-extended into accumulator rows")
+                       .set("buffer", static_cast<int64_t>(Buffer::kAcc8))
+                       .set("sram_base", tileE.mod(2, half))
+                       .set("dram_base", Expr(static_cast<int64_t>(x / inE) + l.x.left - l.pl) +
+                                             Expr::var(vn, l.x.rows() * cb * l.x.cols()) + row * (cb * l.x.cols()) +
+                                             Expr::var(vb, l.x.cols()))
+                       .set("y_size", inRows)
+                       .set("x_size", win)
+                       .set("x_stride", cb * l.x.cols())
+                       .flag("pop_next", tileE, 2));
     const Expr set = Expr(uopSet[kind][0]) + tileE.mod(2, uopSet[kind][1] - uopSet[kind][0]);
     if (l.average) {
       body.push_back(Stmt::intrinsic(Opcode::kLoad, "the multiplier row")
