@@ -55,6 +55,12 @@ void runOn(benchmark::State& state, runtime::Device& d) {
   }
   const uint64_t cycles = (*e)->stats().cycles / static_cast<uint64_t>(state.iterations());
   if (cycles) {
+    // The yardstick: the accelerator layers' summed roofline bound over their measured cycles.
+    int64_t bound = 0;
+    for (const runtime::LayerInfo& l : resnet18().bundle.layers)
+      if (l.where == "accelerator") bound += runtime::rooflineCycles(l, resnet18().target->spec);
+    state.counters["roofline_cycles"] = static_cast<double>(bound);
+    state.counters["pct_of_roofline"] = 100.0 * static_cast<double>(bound) / static_cast<double>(cycles);
     state.counters["sim_cycles"] = static_cast<double>(cycles);
     state.counters["sim_cycles_per_s"] = benchmark::Counter(static_cast<double>((*e)->stats().cycles), benchmark::Counter::kIsRate);
   }

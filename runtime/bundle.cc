@@ -1,6 +1,7 @@
 // runtime/bundle.cc — the .acx binary format and its validation.
 #include "runtime/bundle.h"
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <iterator>
@@ -8,6 +9,11 @@
 #include "support/bytes.h"
 
 namespace accelc::runtime {
+
+int64_t rooflineCycles(const LayerInfo& l, const hwspec::HwSpec& hw) {
+  const double peak = static_cast<double>(hw.peakMacsPerCycle()), bw = static_cast<double>(hw.dramBytesPerCycle);
+  return static_cast<int64_t>(std::max(static_cast<double>(l.macs) / peak, static_cast<double>(l.compulsoryBytes) / bw));
+}
 
 using support::ByteReader;
 using support::ByteWriter;

@@ -72,6 +72,10 @@ struct LayerInfo {
   int64_t compulsoryBytes = 0;  ///< inputs + weights + outputs, each once
 };
 
+/// The layer's roofline bound on `hw`: max(MACs / peak MACs per cycle,
+/// compulsory bytes / DRAM bytes per cycle).
+int64_t rooflineCycles(const LayerInfo& l, const hwspec::HwSpec& hw);
+
 /// A compiled model.
 struct Bundle {
   std::string hwspecYaml, isaYaml;  ///< the target, canonical

@@ -58,7 +58,7 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, 
     if (!layout) stepOf.push_back(i);
     else if (measured) layoutMs += 1e3 * measured->seconds[i];
   }
-  const double peak = static_cast<double>(hw.peakMacsPerCycle()), bw = static_cast<double>(hw.dramBytesPerCycle);
+  const double peak = static_cast<double>(hw.peakMacsPerCycle());
   nlohmann::ordered_json rows = nlohmann::json::array();
   int64_t accelCycles = 0, accelBound = 0, totalBound = 0, totalMacs = 0;
   uint64_t measuredCycles = 0;
@@ -66,7 +66,7 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, 
   for (size_t li = 0; li < b.layers.size(); ++li) {
     const runtime::LayerInfo& l = b.layers[li];
     const size_t step = li < stepOf.size() ? stepOf[li] : b.steps.size();
-    const int64_t bound = static_cast<int64_t>(std::max(l.macs / peak, l.compulsoryBytes / bw));
+    const int64_t bound = runtime::rooflineCycles(l, hw);
     const double util = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
     nlohmann::ordered_json r{{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
                              {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}};
