@@ -69,7 +69,9 @@ support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa:
     ACCELC_ASSIGN_OR_RETURN(isa::Instruction insn, isa::decodeInstruction(t, text.bytes.data() + pc * ib,
                                                                            support::Location::pc(text.name, static_cast<uint64_t>(pc))));
     insns.push_back(insn);
-    c.units[static_cast<size_t>(isa::unitOf(insn))] += simulator::instructionCycles(insn, t.spec);
+    const int64_t cycles = simulator::instructionCycles(insn, t.spec);
+    c.units[static_cast<size_t>(isa::unitOf(insn))] += cycles;
+    if (insn.opcode == isa::Opcode::kGemm || insn.opcode == isa::Opcode::kAlu) c.datapath += cycles;
     if (insn.opcode == isa::Opcode::kLoad || insn.opcode == isa::Opcode::kStore) addDma(c, simulator::dmaShapeOf(insn, t.spec), t.spec);
   }
   addDma(c, {1, count * ib, false}, t.spec);

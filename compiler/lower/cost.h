@@ -23,6 +23,7 @@ struct ProgramCycles {
   int64_t dramSlots = 0;           ///< the port's outstanding slots: slot-cycles over `outstanding`
   int64_t startup = 0;             ///< until the first instruction can be dispatched
   int64_t dataflow = 0;            ///< the program replayed with the token rules, each instruction alone on the port
+  int64_t datapath = 0;            ///< the compute unit's GEMM and ALU instructions
 };
 
 /// The cycles of every instruction of `p`, per unit and on the DRAM channel.

@@ -175,12 +175,22 @@ TEST(CliTest, CompileRunAndReportABundle) {
   Result m = sh("report " + acx + " --measure");
   ASSERT_EQ(m.rc, 0) << m.out;
   EXPECT_NE(m.out.find("host ms"), std::string::npos) << m.out;
-  EXPECT_NE(m.out.find(" cycles measured on the cycle model\n"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find(" cycles measured on the cycle model: "), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("% of their datapath bound ("), std::string::npos) << m.out;
   EXPECT_NE(m.out.find("\nhost layers: "), std::string::npos) << m.out;
   Result j = sh("report " + acx + " --json --measure");
   ASSERT_EQ(j.rc, 0) << j.out;
   EXPECT_NE(j.out.find("\"host_ms\": "), std::string::npos) << j.out;
   EXPECT_NE(j.out.find("\"total_roofline_cycles\": "), std::string::npos) << j.out;
+  // Bounds below the measured cycles: the roofline, then the datapath (it adds the ALU's cycles).
+  auto number = [&](const std::string& key) {
+    std::smatch v;
+    return std::regex_search(j.out, v, std::regex("\"" + key + "\": (\\d+)")) ? std::stol(v[1]) : -1L;
+  };
+  const long roofline = number("accelerator_roofline_cycles"), datapath = number("accelerator_datapath_bound_cycles");
+  EXPECT_GT(roofline, 0);
+  EXPECT_LE(roofline, datapath);
+  EXPECT_LE(datapath, number("accelerator_measured_cycles"));
 }
 
 }  // namespace

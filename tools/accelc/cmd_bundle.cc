@@ -11,6 +11,7 @@
 #include "compiler/driver/compile.h"
 #include "compiler/engine/reference.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/lower/cost.h"
 #include "isa/disassembler.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/cycle_device.h"
@@ -49,8 +50,11 @@ void printRows(const nlohmann::ordered_json& rows, bool measured) {
 /// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound,
 /// utilization; with `measured`, each accelerator layer's cycles on the cycle
 /// model and each host layer's wall time. The roofline bound covers every
-/// layer, host layers included.
-void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, const Measured* measured = nullptr) {
+/// layer, host layers included. Accelerator layers also get a datapath bound:
+/// the roofline bound or, when larger, their programs' GEMM and ALU cycles,
+/// which the compute unit spends one after the other.
+Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, const Measured* measured = nullptr) {
+  const hwspec::HwSpec& hw = t.spec;
   std::vector<size_t> stepOf;  // per layer: its step (steps are layers in order, with pack/unpack between)
   double layoutMs = 0;          // pack and unpack steps: the host's share of moving between layouts
   for (size_t i = 0; i < b.steps.size(); ++i) {
@@ -60,7 +64,7 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, 
   }
   const double peak = static_cast<double>(hw.peakMacsPerCycle());
   nlohmann::ordered_json rows = nlohmann::json::array();
-  int64_t accelCycles = 0, accelBound = 0, totalBound = 0, totalMacs = 0;
+  int64_t accelCycles = 0, accelBound = 0, datapathBound = 0, totalBound = 0, totalMacs = 0;
   uint64_t measuredCycles = 0;
   double hostMs = 0;
   for (size_t li = 0; li < b.layers.size(); ++li) {
@@ -70,6 +74,12 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, 
     const double util = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
     nlohmann::ordered_json r{{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
                              {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}};
+    if (step < b.steps.size() && b.steps[step].kind == runtime::Step::Kind::kAccel) {
+      ACCELC_ASSIGN_OR_RETURN(compiler::lower::ProgramCycles pc,
+                              compiler::lower::programCycles(b.programs[static_cast<size_t>(b.steps[step].program)], t));
+      r["gemm_alu_cycles"] = pc.datapath;
+      datapathBound += std::max(bound, pc.datapath);
+    }
     if (measured && step < b.steps.size() && l.where == "accelerator") {
       r["measured_cycles"] = measured->cycles[step];
       measuredCycles += measured->cycles[step];
@@ -87,19 +97,25 @@ void printReport(const runtime::Bundle& b, const hwspec::HwSpec& hw, bool json, 
     nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"accelerator_est_cycles", accelCycles},
                              {"accelerator_roofline_cycles", accelBound}, {"total_roofline_cycles", totalBound},
                              {"total_macs", totalMacs}};
+    j["accelerator_datapath_bound_cycles"] = datapathBound;
     if (measured) j["accelerator_measured_cycles"] = measuredCycles, j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
     std::cout << j.dump(2) << "\n";
-    return;
+    return Status::ok();
   }
   printRows(rows, measured != nullptr);
   std::cout << "accelerator layers: " << accelCycles << " estimated cycles against a roofline bound of " << accelBound
             << "\nall layers: roofline bound " << totalBound << " cycles (" << std::setprecision(3)
             << static_cast<double>(totalBound) / static_cast<double>(hw.clockMhz) / 1e3 << " ms at " << hw.clockMhz
             << " MHz)\n";
-  if (measured)
-    std::cout << "accelerator layers: " << measuredCycles << " cycles measured on the cycle model\n"
+  if (measured) {
+    auto pct = [&](int64_t bound) { return std::to_string(measuredCycles ? 100 * bound / static_cast<int64_t>(measuredCycles) : 0); };
+    std::cout << "accelerator layers: " << measuredCycles << " cycles measured on the cycle model: " << pct(accelBound)
+              << "% of their roofline bound, " << pct(datapathBound) << "% of their datapath bound (" << datapathBound
+              << " cycles: per layer the roofline or the GEMM and ALU cycles)\n"
               << "host layers: " << std::setprecision(3) << hostMs << " ms measured, pack/unpack " << layoutMs
               << " ms (one inference on this machine)\n";
+  }
+  return Status::ok();
 }
 
 /// The device `engine` names ("fsim" or "cycle") for `t`.
@@ -150,7 +166,7 @@ Status compileCmd(const CompileArgs& a) {
   for (const runtime::Step& s : b.steps) accel += s.kind == runtime::Step::Kind::kAccel;
   std::cout << "wrote " << a.out << ": " << b.steps.size() << " steps (" << accel << " on the accelerator), "
             << b.window << " bytes of DRAM\n";
-  if (a.report) printReport(b, t.spec, false);
+  if (a.report) ACCELC_TRY(printReport(b, t, false));
   return Status::ok();
 }
 
@@ -293,7 +309,8 @@ void registerReport(CLI::App& app, int& rc) {
       }
       times = *m;
     }
-    printReport(*b, *spec, *json, times ? &*times : nullptr);
+    auto t = isa::makeTarget(*spec, b->isaYaml, *path + ":isa");
+    rc = report(t ? printReport(*b, *t, *json, times ? &*times : nullptr) : t.status());
   });
 }
 
