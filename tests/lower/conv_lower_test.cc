@@ -1,6 +1,7 @@
-// tests/lower/conv_lower_test.cc — random convolutions and dense layers lowered
-// to each preset, run on fsim, and compared bit for bit with the reference
-// QConv kernel; golden loop IR for one conv and one dense layer.
+// tests/lower/conv_lower_test.cc — random convolutions, dense layers, pools
+// and residual adds lowered to each preset, run on fsim and on the cycle model
+// (identical outputs and counters), and compared bit for bit with the
+// reference kernels; golden loop IR for one conv and one dense layer.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "compiler/lower/conv.h"
 #include "compiler/lower/pool.h"
 #include "runtime/ops.h"
+#include "simulator/cycle/cycle_sim.h"
 #include "simulator/functional/fsim.h"
 #include "tests/test_util.h"
 
@@ -65,6 +67,31 @@ Tensor reference(const ConvLayer& l, const Tensor& x) {
   return out[0];
 }
 
+/// DRAM writes before a run: (address, bytes).
+using Writes = std::vector<std::pair<uint64_t, std::vector<uint8_t>>>;
+
+/// Runs `p` after `writes` on fsim and on the cycle model; returns fsim's `n`
+/// bytes at `out` and expects the cycle model's bytes and counters to equal them.
+support::Expected<std::vector<uint8_t>> runOnBoth(const isa::Target& t, const isa::Program& p, const Writes& writes,
+                                                  uint64_t out, uint64_t n) {
+  simulator::FunctionalSim sim(t);
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> cyc, simulator::CycleSim::create(t));
+  ACCELC_TRY(sim.loadProgram(p));
+  ACCELC_TRY(cyc->loadProgram(p));
+  for (const auto& [addr, bytes] : writes) {
+    ACCELC_TRY(sim.write(addr, bytes.data(), bytes.size()));
+    ACCELC_TRY(cyc->write(addr, bytes.data(), bytes.size()));
+  }
+  ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, "test.bin"));
+  ACCELC_ASSIGN_OR_RETURN(simulator::CycleStats cs, cyc->run(p, "test.bin"));
+  EXPECT_EQ(cs.counters, c) << "the cycle model's counters differ from fsim's";
+  std::vector<uint8_t> a(n), b(n);
+  ACCELC_TRY(sim.read(out, a.data(), n));
+  ACCELC_TRY(cyc->read(out, b.data(), n));
+  EXPECT_EQ(b, a) << "the cycle model's output differs from fsim's";
+  return a;
+}
+
 /// The layer compiled for `t`, run on fsim on `x`.
 support::Expected<Tensor> onFsim(const ConvLayer& l, const isa::Target& t, const Tensor& x, bool serialize = false,
                                  std::optional<ConvSchedule> forced = std::nullopt) {
@@ -92,14 +119,9 @@ support::Expected<Tensor> onFsim(const ConvLayer& l, const isa::Target& t, const
   b.symbol({"params", isa::SymbolRole::kConst, a.params, DType::kInt8, {static_cast<int64_t>(pp.size())}}, pp);
   ACCELC_TRY(emitKernel(k, t, at, serialize, b));
   ACCELC_ASSIGN_OR_RETURN(isa::Program p, b.finish(l.name + ".bin"));
-  simulator::FunctionalSim sim(t);
-  ACCELC_TRY(sim.loadProgram(p));
-  std::vector<uint8_t> xp = runtime::packBlocked(x, l.x), yp(static_cast<size_t>(l.y.bytes()), 0);
-  ACCELC_TRY(sim.write(a.x, xp.data(), xp.size()));
-  ACCELC_TRY(sim.write(a.y, yp.data(), yp.size()));
-  ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, l.name + ".bin"));
-  EXPECT_EQ(c.macs / static_cast<uint64_t>(convMacs(l)) >= 1, true);
-  ACCELC_TRY(sim.read(a.y, yp.data(), yp.size()));
+  const uint64_t n = static_cast<uint64_t>(l.y.bytes());
+  ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> yp,
+                          runOnBoth(t, p, {{a.x, runtime::packBlocked(x, l.x)}, {a.y, std::vector<uint8_t>(n, 0)}}, a.y, n));
   return runtime::unpackBlocked(yp.data(), l.y);
 }
 
@@ -199,19 +221,14 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
     ASSERT_TRUE(emitKernel(k, t, {131072, 139264}, false, b).isOk());
     auto p = b.finish("pool.bin");
     ASSERT_TRUE(p.isOk()) << p.diag().str();
-    simulator::FunctionalSim sim(t);
-    ASSERT_TRUE(sim.loadProgram(*p).isOk());
-    std::vector<uint8_t> xp = runtime::packBlocked(x, l.x), yp(static_cast<size_t>(l.y.bytes()), 0);
-    ASSERT_TRUE(sim.write(0, xp.data(), xp.size()).isOk());
-    ASSERT_TRUE(sim.write(65536, yp.data(), yp.size()).isOk());
-    auto c = sim.run(*p, "pool.bin");
-    ASSERT_TRUE(c.isOk()) << c.diag().str();
-    ASSERT_TRUE(sim.read(65536, yp.data(), yp.size()).isOk());
+    const uint64_t n = static_cast<uint64_t>(l.y.bytes());
+    auto yp = runOnBoth(t, *p, {{0, runtime::packBlocked(x, l.x)}, {65536, std::vector<uint8_t>(n, 0)}}, 65536, n);
+    ASSERT_TRUE(yp.isOk()) << yp.diag().str();
     runtime::PoolAttrs pa;
     pa.kernelShape = {cs.k, cs.k}, pa.strides = {cs.s, cs.s}, pa.pads = {cs.p, cs.p, cs.p, cs.p};
     std::vector<Tensor> want(1);
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kMaxPool, pa, {&x}, want, {}).isOk());
-    EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
+    EXPECT_EQ(runtime::unpackBlocked(yp->data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
   }
 }
 
@@ -244,19 +261,14 @@ TEST_P(ConvLowerTest, AveragePoolOnTheAluIsBitExact) {
     ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, b).isOk());
     auto p = b.finish("avg.bin");
     ASSERT_TRUE(p.isOk()) << p.diag().str();
-    simulator::FunctionalSim sim(t);
-    ASSERT_TRUE(sim.loadProgram(*p).isOk());
-    std::vector<uint8_t> xp = runtime::packBlocked(x, l.x), yp(static_cast<size_t>(l.y.bytes()), 0);
-    ASSERT_TRUE(sim.write(0, xp.data(), xp.size()).isOk());
-    ASSERT_TRUE(sim.write(65536, yp.data(), yp.size()).isOk());
-    auto c = sim.run(*p, "avg.bin");
-    ASSERT_TRUE(c.isOk()) << c.diag().str();
-    ASSERT_TRUE(sim.read(65536, yp.data(), yp.size()).isOk());
+    const uint64_t n = static_cast<uint64_t>(l.y.bytes());
+    auto yp = runOnBoth(t, *p, {{0, runtime::packBlocked(x, l.x)}, {65536, std::vector<uint8_t>(n, 0)}}, 65536, n);
+    ASSERT_TRUE(yp.isOk()) << yp.diag().str();
     std::vector<Tensor> want(1);
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAveragePool, l.avg, {&x}, want, {}).isOk());
     std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
     EXPECT_GT(distinct.size(), 3u) << "c" << cs.c << " k" << cs.k;
-    EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
+    EXPECT_EQ(runtime::unpackBlocked(yp->data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
   }
 }
 
@@ -282,21 +294,16 @@ TEST_P(ConvLowerTest, ResidualAddOnTheAluIsBitExact) {
   ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, pb).isOk());
   auto p = pb.finish("add.bin");
   ASSERT_TRUE(p.isOk()) << p.diag().str();
-  simulator::FunctionalSim sim(t);
-  ASSERT_TRUE(sim.loadProgram(*p).isOk());
-  std::vector<uint8_t> ap = runtime::packBlocked(a, l.a), bp = runtime::packBlocked(b, l.b);
-  std::vector<uint8_t> yp(static_cast<size_t>(l.y.bytes()), 0);
-  ASSERT_TRUE(sim.write(0, ap.data(), ap.size()).isOk());
-  ASSERT_TRUE(sim.write(32768, bp.data(), bp.size()).isOk());
-  ASSERT_TRUE(sim.write(65536, yp.data(), yp.size()).isOk());
-  auto cnt = sim.run(*p, "add.bin");
-  ASSERT_TRUE(cnt.isOk()) << cnt.diag().str();
-  ASSERT_TRUE(sim.read(65536, yp.data(), yp.size()).isOk());
+  const uint64_t n = static_cast<uint64_t>(l.y.bytes());
+  auto yp = runOnBoth(t, *p,
+                      {{0, runtime::packBlocked(a, l.a)}, {32768, runtime::packBlocked(b, l.b)}, {65536, std::vector<uint8_t>(n, 0)}},
+                      65536, n);
+  ASSERT_TRUE(yp.isOk()) << yp.diag().str();
   std::vector<Tensor> want(1);
   ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAdd, l.attrs, {&a, &b}, want, {}).isOk());
   std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
   EXPECT_GT(distinct.size(), 20u);
-  EXPECT_EQ(runtime::unpackBlocked(yp.data(), l.y).bytes(), want[0].bytes());
+  EXPECT_EQ(runtime::unpackBlocked(yp->data(), l.y).bytes(), want[0].bytes());
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(ConvLowerTest);
