@@ -92,7 +92,8 @@ TEST_P(CycleTest, SingleInstructionsTakeTheirHandComputedCycles) {
   EXPECT_EQ(g->cycles, static_cast<uint64_t>(uopDone + s.timing.pipelineDepth + 36 * s.timing.gemmIi + 1));
   EXPECT_EQ(g->counters.macs, static_cast<uint64_t>(36 * s.batch * s.blockIn * s.blockOut));
   // Each ALU op of 4 micro-ops x 3: the pipeline depth plus 12 initiation intervals.
-  for (isa::AluOp op : {isa::AluOp::kMin, isa::AluOp::kMax, isa::AluOp::kAdd, isa::AluOp::kShr}) {
+  for (isa::AluOp op : {isa::AluOp::kMin, isa::AluOp::kMax, isa::AluOp::kAdd, isa::AluOp::kMulq, isa::AluOp::kShr,
+                        isa::AluOp::kShrr, isa::AluOp::kClip, isa::AluOp::kMov}) {
     isa::Instruction alu = isa::makeInstruction(Opcode::kAlu);
     alu.alu().uopEnd = 4, alu.alu().iterOut = 3, alu.alu().iterIn = 1, alu.alu().dstFactorOut = 4;
     alu.alu().aluOp = static_cast<int64_t>(op), alu.alu().useImm = 1, alu.alu().imm = 1;
@@ -135,6 +136,56 @@ TEST_P(CycleTest, ALoadGemmStoreChainWaitsForEachToken) {
   EXPECT_EQ(r->cycles, static_cast<uint64_t>(storeStart + st + 1));
   EXPECT_EQ(r->tokenWait[2], static_cast<uint64_t>(storeStart - (D + 4)));
   for (int unit = 0; unit < 3; ++unit) EXPECT_EQ(r->dramStall[unit], 0u) << unit;
+}
+
+TEST_P(CycleTest, ADoubleBufferedChainOverlapsTheSecondLoadWithTheFirstGemm) {
+  isa::Target t = testing::presetTarget(GetParam());
+  auto sim = CycleSim::create(t);
+  ASSERT_TRUE(sim.isOk()) << sim.diag().str();
+  (*sim)->trace(true);
+  std::vector<isa::Uop> uops;
+  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
+  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
+  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  isa::setDeps(uopLoad, {false, false, true, false});  // push to load: the loads start after it
+  isa::Instruction loadA = mem(Opcode::kLoad, isa::Buffer::kInp, 2, 2);
+  isa::setDeps(loadA, {false, true, false, true});  // pop from compute, push to compute
+  isa::Instruction loadB = loadA;
+  loadB.mem().sramBase = 8;
+  isa::setDeps(loadB, {false, false, false, true});  // push to compute
+  isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
+  gemm.gemm().uopEnd = static_cast<int64_t>(uops.size()), gemm.gemm().iterIn = 1;
+  const int64_t l = instructionCycles(loadA, t.spec);
+  gemm.gemm().iterOut = l;  // longer than a load: the second load hides behind the first GEMM
+  isa::setDeps(gemm, {true, false, false, false});  // pop from load
+  isa::Instruction gemm2 = gemm;
+  gemm2.gemm().srcFactorOut = 0, gemm2.gemm().wgtFactorOut = 0;
+  isa::setDeps(gemm2, {true, false, false, true});  // pop from load, push to store
+  isa::Instruction store = mem(Opcode::kStore, isa::Buffer::kOut, 1, 2);
+  store.mem().dramBase = 4096;
+  isa::setDeps(store, {true, false, false, false});  // pop from compute
+  const int64_t g = instructionCycles(gemm, t.spec), st = instructionCycles(store, t.spec);
+  ASSERT_GT(g, l);
+  auto r = runOnCycle(**sim, build(t, {uopLoad, loadA, loadB, gemm, gemm2, store}, uops));
+  ASSERT_TRUE(r.isOk()) << r.diag().str();
+  // From the micro-op load's end U (fetch may share the port with it):
+  // load A runs U + 1 .. U + 1 + l and load B right after it; GEMM 1 starts
+  // when A's token is visible (U + l + 2), GEMM 2 when GEMM 1 ends (B's token
+  // is visible by then), the STORE a cycle after GEMM 2 ends, FINISH a cycle
+  // after the STORE. Serialized, load B would wait for GEMM 1 instead.
+  ASSERT_EQ(r->slices.size(), 7u);
+  const int64_t U = static_cast<int64_t>(r->slices[0].end);
+  ASSERT_EQ(r->slices[0].pc, 0u);
+  const int64_t gemm2End = U + l + 2 + 2 * g;
+  EXPECT_EQ(r->cycles, static_cast<uint64_t>(gemm2End + 1 + st + 1));
+  for (const TraceSlice& sl : r->slices) {
+    if (sl.pc == 2) {
+      EXPECT_EQ(sl.start, static_cast<uint64_t>(U + 1 + l));  // load B under GEMM 1
+    }
+    if (sl.pc == 4) {
+      EXPECT_EQ(sl.start, static_cast<uint64_t>(U + l + 2 + g));
+    }
+  }
 }
 
 TEST_P(CycleTest, LoadAndStoreContendForTheDramPort) {
