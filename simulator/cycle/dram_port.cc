@@ -62,7 +62,7 @@ void DramPort::accept(int r, uint64_t c) {
   Pending& p = queue_[r].front();
   const int64_t bytes = std::min(maxBurst_, p.shape.rowBytes - p.offset);
   const uint64_t beats = static_cast<uint64_t>(ceilDiv(bytes, bytesPerCycle_));
-  const uint64_t first = std::max(c + (p.shape.write ? 0 : static_cast<uint64_t>(latency_)), channelFree_);
+  const uint64_t first = std::max(c + (p.shape.write ? 1 : static_cast<uint64_t>(latency_)), channelFree_);
   channelFree_ = first + beats;
   const uint64_t done = channelFree_ + (p.shape.write ? static_cast<uint64_t>(latency_) : 0);
   inflight_.push_back(done);

@@ -7,8 +7,8 @@
 // from the highest-priority requester whose next request is visible, while
 // fewer than `outstanding` bursts are in flight. Accepted bursts use the data
 // channel in acceptance order, dram.bytes_per_cycle per beat: a read's beats
-// start dram.latency_cycles after its acceptance, a write's in the acceptance
-// cycle; a read completes after its last beat, a write one latency later (its
+// start dram.latency_cycles after its acceptance, a write's the cycle after
+// it; a read completes after its last beat, a write one latency later (its
 // acknowledgement). Cycle numbers are absolute within a run.
 #ifndef ACCELC_SIMULATOR_CYCLE_DRAM_PORT_H_
 #define ACCELC_SIMULATOR_CYCLE_DRAM_PORT_H_

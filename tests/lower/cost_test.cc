@@ -30,11 +30,12 @@ TEST(CostTest, TheDocumentsExamplesOnVtaDefault) {
   store.opcode = isa::Opcode::kStore;
   store.mem().buffer = static_cast<int64_t>(isa::Buffer::kOut);
   store.mem().ySize = 10, store.mem().xSize = 1;
-  // Ten 16-byte writes: 8 accepted in cycles 1-8, beats 1-2, 3-4, ..., 15-16,
-  // acknowledged 64 cycles after the last beat (done 67, 69, ..., 81); the
-  // ninth waits for the first slot (67), the tenth for the second (69): beats
-  // 67-68 and 69-70, done 133 and 135.
-  EXPECT_EQ(simulator::instructionCycles(store, t.spec), 135);
+  // Ten 16-byte writes: 8 accepted in cycles 1-8, each's 2 beats from the
+  // cycle after its accept or after the previous burst's (2-3, 4-5, ..., 16-17),
+  // acknowledged 64 cycles after the last beat (done 68, 70, ..., 82); the
+  // ninth waits for the first slot (accepted in 68, beats 69-70, done 135), the
+  // tenth for the second (70, beats 71-72, done 137).
+  EXPECT_EQ(simulator::instructionCycles(store, t.spec), 137);
   EXPECT_EQ(simulator::fetchStartCycles(3, t.spec, 16), 64 + 6);  // 48 bytes: 6 beats after the latency
 
   isa::ProgramBuilder b(t);  // per unit: the load on load, the GEMM on compute

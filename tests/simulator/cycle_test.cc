@@ -208,8 +208,8 @@ TEST_P(CycleTest, LoadAndStoreContendForTheDramPort) {
   const int64_t bl = beats(t, s.entryBytes(hwspec::BufferKind::kInput)), bs = beats(t, s.entryBytes(hwspec::BufferKind::kOutput));
   const int64_t storeDone = D + 2 + L + bl + bs + L;
   EXPECT_EQ(r->cycles, static_cast<uint64_t>(storeDone + 1));
-  EXPECT_EQ(r->busy[2], static_cast<uint64_t>(1 + bs + L));  // alone: accepted in its second cycle, beats at once
-  EXPECT_EQ(r->dramStall[2], static_cast<uint64_t>(storeDone - (D + 2) - (1 + bs + L)));
+  EXPECT_EQ(r->busy[2], static_cast<uint64_t>(2 + bs + L));  // alone: accepted in its second cycle, beats from its third
+  EXPECT_EQ(r->dramStall[2], static_cast<uint64_t>(storeDone - (D + 2) - (2 + bs + L)));
   EXPECT_EQ(r->dramStall[0], 0u);  // the read was accepted first
 }
 
