@@ -68,6 +68,20 @@ TEST(CliTest, DisasmThenAsmGivesTheSameFile) {
   EXPECT_EQ(testing::readFile(kTmp + "/d1.bin"), testing::readFile(kTmp + "/d2.bin"));
 }
 
+TEST(CliTest, RtlWritesThePackageAndTheSources) {
+  Result r = sh("rtl --hw tiny -o " + kTmp + "/rtl-tiny");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.out, kTmp + "/rtl-tiny/accelc_hw_pkg.sv\n" + kTmp + "/rtl-tiny/accelc_dram_port.sv\n");
+  const std::string pkg = testing::readFile(kTmp + "/rtl-tiny/accelc_hw_pkg.sv");
+  EXPECT_NE(pkg.find("package accelc_hw_pkg;"), std::string::npos);
+  EXPECT_NE(pkg.find("  localparam int OUTSTANDING = 2;\n"), std::string::npos) << pkg;  // tiny's timing.outstanding
+  EXPECT_NE(pkg.find("  localparam int DRAM_LATENCY = 8;\n"), std::string::npos) << pkg;
+  EXPECT_EQ(testing::readFile(kTmp + "/rtl-tiny/accelc_dram_port.sv"), testing::readFile(kSrc + "/hls/rtl/accelc_dram_port.sv"));
+  Result bad = sh("rtl --hw no-such-preset -o " + kTmp + "/rtl-bad");
+  EXPECT_EQ(bad.rc, 1);
+  EXPECT_NE(bad.out.find("no-such-preset"), std::string::npos) << bad.out;
+}
+
 TEST(CliTest, IsaManualForVtaDefault) {
   Result r = sh("isa --hw vta-default");
   ASSERT_EQ(r.rc, 0);

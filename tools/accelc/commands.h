@@ -24,6 +24,7 @@ void registerRun(CLI::App& app, int& rc);
 void registerOpt(CLI::App& app, int& rc);
 void registerCompile(CLI::App& app, int& rc);
 void registerReport(CLI::App& app, int& rc);
+void registerRtl(CLI::App& app, int& rc);
 /// Runs a bundle (.acx) on `engine` ("fsim", "cycle" or "ref"); `trace`: a Perfetto trace file (cycle).
 support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                           const std::string& outDir, const std::string& labels,
@@ -33,9 +34,9 @@ support::Status disasmBundle(const std::string& path);
 
 /// Prints a failed status to stderr and returns 1; 0 when ok.
 int report(const support::Status& s);
-/// Loads the target of a hwspec file or preset name.
 /// Writes cycle-model runs to `path` as a Chrome/Perfetto trace.
 support::Status writeTrace(const std::string& path, const std::vector<simulator::TracedRun>& runs);
+/// Loads the target of a hwspec file or preset name.
 support::Expected<isa::Target> targetFor(const std::string& hw);
 
 }  // namespace accelc::tools

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   accelc::tools::registerOpt(app, rc);
   accelc::tools::registerCompile(app, rc);
   accelc::tools::registerReport(app, rc);
+  accelc::tools::registerRtl(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

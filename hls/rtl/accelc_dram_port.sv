@@ -1,0 +1,154 @@
+// hls/rtl/accelc_dram_port.sv — the DRAM port's arbitration and timing
+// (docs/microarchitecture.md, "The DRAM port"), parameters from accelc_hw_pkg.
+//
+// Requesters, highest priority first: 0 fetch, 1 compute, 2 load, 3 store.
+// A requester holds req_valid with its burst's direction and beat count until
+// req_accept; the port accepts at most one burst per cycle while fewer than
+// OUTSTANDING are in flight (a slot freed in a cycle is usable in it). Accepted
+// bursts wait in a registered FIFO and use the one data channel in order, one
+// beat per cycle: a read from LATENCY cycles after its accept, a write from
+// the cycle after. done[r] pulses in the cycle a burst of r completes: for a
+// read the cycle after its last beat, for a write LATENCY cycles after that
+// (its acknowledgement). This module carries the timing; the data beats ride
+// on it.
+module accelc_dram_port (
+    input  logic                                                          clk,
+    input  logic                                                          rst,
+    input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_valid,
+    input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_write,
+    input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::BEAT_BITS-1:0] req_beats,
+    output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_accept,
+    output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      done
+);
+  localparam int NR = accelc_hw_pkg::NUM_REQUESTERS;
+  localparam int N = accelc_hw_pkg::OUTSTANDING;
+  localparam int BB = accelc_hw_pkg::BEAT_BITS;
+  localparam int IW = N > 1 ? $clog2(N) : 1;  // FIFO indexes
+  localparam int CW = $clog2(N + 1) + 1;      // counts up to N, and N plus one accept
+  localparam int RW = $clog2(NR);
+
+  // The cycle counter: FIFO entries carry the cycle they may start or complete.
+  logic [31:0] now;
+
+  // Accepted bursts, in order: requester, direction, beats, first cycle a beat may go.
+  logic [RW-1:0]   bq_req  [N];
+  logic            bq_wr   [N];
+  logic [BB-1:0]   bq_beats[N];
+  logic [31:0]     bq_at   [N];
+  logic [IW-1:0]   bq_head, bq_tail;
+  logic [CW-1:0]   bq_count;
+
+  // Write acknowledgements, in order: requester and the cycle the write completes.
+  logic [RW-1:0]   aq_req[N];
+  logic [31:0]     aq_at [N];
+  logic [IW-1:0]   aq_head, aq_tail;
+  logic [CW-1:0]   aq_count;
+
+  // The data channel: beats left of the burst on it.
+  logic [BB-1:0]   beats_left;
+  logic [RW-1:0]   cur_req;
+  logic            cur_wr;
+
+  // A read's completion, registered from its last beat.
+  logic            rd_done;
+  logic [RW-1:0]   rd_req;
+
+  logic [CW-1:0]   inflight;
+
+  // Completions this cycle.
+  logic ack_now;
+  assign ack_now = (aq_count != '0) && (aq_at[aq_head] == now);
+
+  logic [CW-1:0] completions;
+  assign completions = CW'(rd_done) + CW'(ack_now);
+
+  // Fixed-priority arbitration, gated by the in-flight count net of this cycle's completions.
+  logic can_accept;
+  assign can_accept = (inflight - completions) < CW'(N);
+  always_comb begin
+    req_accept = '0;
+    if (can_accept)
+      for (int r = NR - 1; r >= 0; r--)
+        if (req_valid[r]) req_accept = NR'(1) << r;
+  end
+  logic          accepting;
+  logic [RW-1:0] acc_req;
+  always_comb begin
+    accepting = |req_accept;
+    acc_req = '0;
+    for (int r = 0; r < NR; r++)
+      if (req_accept[r]) acc_req = RW'(r);
+  end
+
+  always_comb begin
+    done = '0;
+    if (rd_done) done[rd_req] = 1'b1;
+    if (ack_now) done[aq_req[aq_head]] = 1'b1;
+  end
+
+  // The channel starts the head burst when no burst is on it and the head's cycle has come.
+  logic start;
+  assign start = (beats_left == '0) && (bq_count != '0) && $signed(now - bq_at[bq_head]) >= 0;
+  logic [BB-1:0] head_beats;
+  assign head_beats = bq_beats[bq_head];
+  logic last_beat;
+  assign last_beat = start ? (head_beats == BB'(1)) : (beats_left == BB'(1));
+  logic          beat_wr;
+  logic [RW-1:0] beat_req;
+  assign beat_wr = start ? bq_wr[bq_head] : cur_wr;
+  assign beat_req = start ? bq_req[bq_head] : cur_req;
+  // The last beat of a burst goes in this cycle.
+  logic ending, push_ack;
+  assign ending = last_beat && (start || beats_left != '0);
+  assign push_ack = ending && beat_wr;
+
+  function automatic logic [IW-1:0] next(input logic [IW-1:0] i);
+    return i == IW'(N - 1) ? '0 : i + IW'(1);
+  endfunction
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      now <= '0;
+      bq_head <= '0;
+      bq_tail <= '0;
+      bq_count <= '0;
+      aq_head <= '0;
+      aq_tail <= '0;
+      aq_count <= '0;
+      beats_left <= '0;
+      cur_req <= '0;
+      cur_wr <= 1'b0;
+      rd_done <= 1'b0;
+      rd_req <= '0;
+      inflight <= '0;
+    end else begin
+      now <= now + 32'd1;
+      inflight <= inflight + CW'(accepting) - completions;
+      bq_count <= bq_count + CW'(accepting) - CW'(start);
+      aq_count <= aq_count + CW'(push_ack) - CW'(ack_now);
+      if (accepting) begin
+        bq_req[bq_tail] <= acc_req;
+        bq_wr[bq_tail] <= req_write[acc_req];
+        bq_beats[bq_tail] <= req_beats[acc_req*BB +: BB];
+        bq_at[bq_tail] <= now + (req_write[acc_req] ? 32'd1 : 32'(accelc_hw_pkg::DRAM_LATENCY));
+        bq_tail <= next(bq_tail);
+      end
+      if (start) begin
+        bq_head <= next(bq_head);
+        beats_left <= head_beats - BB'(1);
+        cur_req <= bq_req[bq_head];
+        cur_wr <= bq_wr[bq_head];
+      end else if (beats_left != '0) begin
+        beats_left <= beats_left - BB'(1);
+      end
+      rd_done <= ending && !beat_wr;
+      rd_req <= beat_req;
+      if (push_ack) begin
+        aq_req[aq_tail] <= beat_req;
+        aq_at[aq_tail] <= now + 32'd1 + 32'(accelc_hw_pkg::DRAM_LATENCY);
+        aq_tail <= next(aq_tail);
+      end
+      if (ack_now) aq_head <= next(aq_head);
+    end
+  end
+endmodule
