@@ -148,7 +148,7 @@ Status readBuffers(Reader r, HwSpec& s) {
 
 Status readDram(Reader r, HwSpec& s) {
   ACCELC_ASSIGN_OR_RETURN(s.dramBytesPerCycle, r.pow2("bytes_per_cycle", 1, 4096));
-  ACCELC_ASSIGN_OR_RETURN(s.dramLatency, r.integer("latency_cycles", 0, 100000));
+  ACCELC_ASSIGN_OR_RETURN(s.dramLatency, r.integer("latency_cycles", 1, 100000));
   ACCELC_ASSIGN_OR_RETURN(s.dramAddrBits, r.integer("addr_bits", 8, 48));
   ACCELC_ASSIGN_OR_RETURN(s.dramWindowBytes, r.pow2Bytes("window"));
   return r.finish();
@@ -211,6 +211,10 @@ Status checkCapacities(const HwSpec& s) {
     std::string key = std::string("buffers.") + bufferKindName(BufferKind(b));
     if (s.bufferBytes[b] > (int64_t{1} << 28)) return error(s.locOf(key), "key '" + key + "': at most 256MiB is supported");
   }
+  if (s.timing.maxBurst < s.insnBits / 8)  // fetch reads whole instructions in each burst
+    return error(s.locOf("timing.max_burst"), "key 'timing.max_burst': a burst must hold one instruction (" +
+                                                  std::to_string(s.insnBits / 8) + " bytes), found " +
+                                                  std::to_string(s.timing.maxBurst));
   if (s.dramWindowBytes > (int64_t{1} << 32))
     return error(s.locOf("dram.window"), "key 'dram.window': at most 4GiB is supported");
   if (s.aluOps.empty()) return error(s.locOf("alu.ops"), "key 'alu.ops': expected at least one ALU operation");

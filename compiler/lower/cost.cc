@@ -42,6 +42,8 @@ int64_t dataflowCycles(const std::vector<isa::Instruction>& insns, const hwspec:
         if ((pops[0] != simulator::kNoQueue && tokens[pops[0]].empty()) ||
             (pops[1] != simulator::kNoQueue && tokens[pops[1]].empty()))
           break;
+        // FINISH waits for the load and store units: replay it after their last instruction.
+        if (insn.opcode == isa::Opcode::kFinish && (next[0] < order[0].size() || next[2] < order[2].size())) break;
         int64_t start = std::max(free[u], startup + static_cast<int64_t>(pc) + 1);
         for (int q : pops)
           if (q != simulator::kNoQueue) start = std::max(start, tokens[q].front()), tokens[q].pop_front();

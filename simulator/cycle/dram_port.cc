@@ -40,17 +40,18 @@ void DramPort::advance(uint64_t until) {
       if (!queue_[r].empty()) c = std::min(c, std::max(ready_[r], queue_[r].front().from));
     if (c == kNever) return;
     c = std::max(c, cycle_);
-    // A slot frees in the cycle its burst completes.
-    auto prune = [&](uint64_t at) {
-      inflight_.erase(std::remove_if(inflight_.begin(), inflight_.end(), [at](uint64_t d) { return d <= at; }),
-                      inflight_.end());
-    };
-    prune(c);
-    while (static_cast<int64_t>(inflight_.size()) >= outstanding_) {
-      c = *std::min_element(inflight_.begin(), inflight_.end());
-      prune(c);
+    // A slot frees in the cycle its burst completes: wait until fewer than N complete after c.
+    for (;;) {
+      int64_t busy = 0;
+      uint64_t soonest = kNever;
+      for (uint64_t d : inflight_)
+        if (d > c) ++busy, soonest = std::min(soonest, d);
+      if (busy < outstanding_) break;
+      c = soonest;
     }
-    if (c >= until) return;
+    if (c >= until) return;  // nothing changes before `until`: a later call may still see new requests
+    inflight_.erase(std::remove_if(inflight_.begin(), inflight_.end(), [c](uint64_t d) { return d <= c; }),
+                    inflight_.end());
     int r = 0;
     while (queue_[r].empty() || std::max(ready_[r], queue_[r].front().from) > c) ++r;
     accept(r, c);

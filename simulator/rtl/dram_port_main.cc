@@ -49,6 +49,9 @@ int main(int argc, char** argv) {
     d.write = write != 0;
     d.beats.resize(bursts);
     for (uint32_t& b : d.beats) std::cin >> b;
+    // Each requester reads or writes, never both: its bursts then complete in the order they were accepted.
+    const bool mixed = !issue[d.requester].empty() && dmas[issue[d.requester].front()].write != d.write;
+    if (bursts == 0 || mixed) return 2;
     issue[d.requester].push_back(i);
   }
   auto ctx = std::make_unique<VerilatedContext>();

@@ -114,6 +114,14 @@ TEST(HwSpecTest, BufferSmallerThanOneTileIsRefused) {
             "hw.yaml:8:45: error: buffer 'buffers.weight' holds 128 bytes, less than one tile (256 bytes)");
 }
 
+TEST(HwSpecTest, TheDramPortNeedsALatencyAndBurstsThatHoldAnInstruction) {
+  EXPECT_EQ(errorOf(edited("latency_cycles: 64", "latency_cycles: 0")),
+            "hw.yaml:9:44: error: key 'dram.latency_cycles': expected an integer in [1, 100000], found '0'");
+  EXPECT_NE(errorOf(edited("max_burst: 256", "max_burst: 8"))
+                .find("error: key 'timing.max_burst': a burst must hold one instruction (16 bytes), found 8"),
+            std::string::npos);
+}
+
 TEST(HwSpecTest, OtherDtypesAreUnsupportedInV1) {
   EXPECT_EQ(errorOf(edited("weight: int8", "weight: int4")),
             "hw.yaml:7:31: error: dtypes.weight: 'int4' is unsupported in v1; expected int8");

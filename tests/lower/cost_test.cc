@@ -74,6 +74,25 @@ TEST(CostTest, TheReplayFollowsTokens) {
   ASSERT_TRUE(c.isOk()) << c.diag().str();
   // The LOAD runs 71-168, its token is visible in 169, the GEMM takes 14, FINISH 1.
   EXPECT_EQ(c->dataflow, 71 + 97 + 1 + 14 + 1);
+
+  // A STORE after the GEMM: FINISH waits for it, though it follows the GEMM on the compute unit.
+  isa::setDeps(gemm, {true, false, false, true});  // pop from load, push to store
+  isa::Instruction store = load;
+  store.opcode = isa::Opcode::kStore;
+  store.mem().buffer = static_cast<int64_t>(isa::Buffer::kOut);
+  isa::setDeps(store, {true, false, false, false});  // pop from compute
+  isa::ProgramBuilder b2(t);
+  b2.text(0);
+  b2.add(load), b2.add(gemm), b2.add(store), b2.add(isa::makeInstruction(isa::Opcode::kFinish));
+  auto p2 = b2.finish("cost.bin");
+  ASSERT_TRUE(p2.isOk()) << p2.diag().str();
+  auto c2 = programCycles(*p2, t);
+  ASSERT_TRUE(c2.isOk()) << c2.diag().str();
+  // Four instructions arrive in 64 + 8 = 72. The LOAD runs 73-170, the GEMM
+  // 171-185, the STORE of one 16-byte entry 186-254 (accepted in its second
+  // cycle, 2 beats from its third, acknowledged 64 cycles later); FINISH 254-255.
+  EXPECT_EQ(simulator::instructionCycles(store, t.spec), 2 + 2 + 64);
+  EXPECT_EQ(c2->dataflow, 255);
 }
 
 }  // namespace
