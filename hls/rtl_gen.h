@@ -1,9 +1,10 @@
 // hls/rtl_gen.h — the accelerator's SystemVerilog sources for one HwSpec.
 //
 // The RTL under hls/rtl/ is written once and takes every number from a
-// package, accelc_hw_pkg, generated here from the HwSpec; writeRtl() puts
-// that package and the sources (embedded into the binary at build time) into
-// a folder, ready for Verilator or Yosys. Each source is written in the
+// package, accelc_hw_pkg, generated here from the HwSpec, and decodes
+// instructions with accelc_isa_pkg, generated from the resolved ISA layout;
+// writeRtl() puts the packages and the sources (embedded into the binary at
+// build time) into a folder, ready for Verilator or Yosys. Each source is written in the
 // SystemVerilog subset both read: packages used with qualified names, no
 // `import pkg::*`, packed-vector ports.
 #ifndef ACCELC_HLS_RTL_GEN_H_
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "hwspec/hwspec.h"
+#include "isa/target.h"
 #include "support/status.h"
 
 namespace accelc::hls {
@@ -23,11 +25,17 @@ int64_t beatBits(const hwspec::HwSpec& hw);
 /// The text of accelc_hw_pkg.sv: the HwSpec's parameters as localparams.
 std::string hwPackage(const hwspec::HwSpec& hw);
 
-/// The file names of the RTL sources, in compilation order (the package first).
+/// The text of accelc_isa_pkg.sv: the instruction encoding of `t` — word
+/// widths, opcode and enumeration codes, and per format and field its first
+/// bit and width (MEM_SRAM_BASE_LO, MEM_SRAM_BASE_BITS, ...) — from the same
+/// resolved ISA YAML as the C++ encoder and decoder.
+std::string isaPackage(const isa::Target& t);
+
+/// The file names of the RTL sources, in compilation order (the packages first).
 std::vector<std::string> rtlFiles();
 
-/// Writes accelc_hw_pkg.sv and every RTL source into `dir` (created if missing).
-support::Status writeRtl(const hwspec::HwSpec& hw, const std::string& dir);
+/// Writes the packages and every RTL source into `dir` (created if missing).
+support::Status writeRtl(const isa::Target& t, const std::string& dir);
 
 }  // namespace accelc::hls
 

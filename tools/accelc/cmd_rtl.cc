@@ -15,7 +15,7 @@ void registerRtl(CLI::App& app, int& rc) {
   cmd->add_option("-o,--out", *out, "output folder")->required();
   cmd->callback([hw, out, &rc] {
     auto t = targetFor(*hw);
-    support::Status st = t ? hls::writeRtl(t->spec, *out) : t.status();
+    support::Status st = t ? hls::writeRtl(*t, *out) : t.status();
     if (st.isOk())
       for (const std::string& f : hls::rtlFiles()) std::cout << *out << "/" << f << "\n";
     rc = report(st);
