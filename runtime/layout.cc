@@ -10,10 +10,11 @@ std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l) {
   const int8_t* src = t.data<int8_t>();
   for (int64_t n = 0; n < l.n; ++n)
     for (int64_t c = 0; c < l.c; ++c)
-      for (int64_t h = 0; h < l.h; ++h)
-        for (int64_t w = 0; w < l.w; ++w)
-          out[l.entry(n, l.top + h, c / l.block, l.left + w) * l.block + c % l.block] =
-              static_cast<uint8_t>(src[((n * l.c + c) * l.h + h) * l.w + w]);
+      for (int64_t h = 0; h < l.h; ++h) {  // one image row: consecutive entries, one lane each
+        uint8_t* row = out.data() + l.entry(n, l.top + h, c / l.block, l.left) * l.block + c % l.block;
+        const int8_t* from = src + ((n * l.c + c) * l.h + h) * l.w;
+        for (int64_t w = 0; w < l.w; ++w) row[w * l.block] = static_cast<uint8_t>(from[w]);
+      }
   return out;
 }
 
@@ -22,10 +23,11 @@ Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l) {
   int8_t* dst = t.data<int8_t>();
   for (int64_t n = 0; n < l.n; ++n)
     for (int64_t c = 0; c < l.c; ++c)
-      for (int64_t h = 0; h < l.h; ++h)
-        for (int64_t w = 0; w < l.w; ++w)
-          dst[((n * l.c + c) * l.h + h) * l.w + w] =
-              static_cast<int8_t>(data[l.entry(n, l.top + h, c / l.block, l.left + w) * l.block + c % l.block]);
+      for (int64_t h = 0; h < l.h; ++h) {
+        const uint8_t* row = data + l.entry(n, l.top + h, c / l.block, l.left) * l.block + c % l.block;
+        int8_t* to = dst + ((n * l.c + c) * l.h + h) * l.w;
+        for (int64_t w = 0; w < l.w; ++w) to[w] = static_cast<int8_t>(row[w * l.block]);
+      }
   return t;
 }
 
