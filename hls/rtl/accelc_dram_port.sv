@@ -102,9 +102,12 @@ module accelc_dram_port (
   assign ending = last_beat && (start || beats_left != '0);
   assign push_ack = ending && beat_wr;
 
-  function automatic logic [IW-1:0] next(input logic [IW-1:0] i);
-    return i == IW'(N - 1) ? '0 : i + IW'(1);
-  endfunction
+  // FIFO indexes one step on, wrapping after N - 1.
+  logic [IW-1:0] bq_head_next, bq_tail_next, aq_head_next, aq_tail_next;
+  assign bq_head_next = bq_head == IW'(N - 1) ? '0 : bq_head + IW'(1);
+  assign bq_tail_next = bq_tail == IW'(N - 1) ? '0 : bq_tail + IW'(1);
+  assign aq_head_next = aq_head == IW'(N - 1) ? '0 : aq_head + IW'(1);
+  assign aq_tail_next = aq_tail == IW'(N - 1) ? '0 : aq_tail + IW'(1);
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -131,10 +134,10 @@ module accelc_dram_port (
         bq_wr[bq_tail] <= req_write[acc_req];
         bq_beats[bq_tail] <= req_beats[acc_req*BB +: BB];
         bq_at[bq_tail] <= now + (req_write[acc_req] ? 32'd1 : 32'(accelc_hw_pkg::DRAM_LATENCY));
-        bq_tail <= next(bq_tail);
+        bq_tail <= bq_tail_next;
       end
       if (start) begin
-        bq_head <= next(bq_head);
+        bq_head <= bq_head_next;
         beats_left <= head_beats - BB'(1);
         cur_req <= bq_req[bq_head];
         cur_wr <= bq_wr[bq_head];
@@ -146,9 +149,9 @@ module accelc_dram_port (
       if (push_ack) begin
         aq_req[aq_tail] <= beat_req;
         aq_at[aq_tail] <= now + 32'd1 + 32'(accelc_hw_pkg::DRAM_LATENCY);
-        aq_tail <= next(aq_tail);
+        aq_tail <= aq_tail_next;
       end
-      if (ack_now) aq_head <= next(aq_head);
+      if (ack_now) aq_head <= aq_head_next;
     end
   end
 endmodule

@@ -86,6 +86,23 @@ TEST(CliTest, RtlWritesThePackageAndTheSources) {
   EXPECT_NE(bad.out.find("no-such-preset"), std::string::npos) << bad.out;
 }
 
+TEST(CliTest, SynthRunsYosysAndReportsTheResources) {
+  Result r = sh("synth --hw tiny --target ice40 -o " + kTmp + "/synth-tiny --json");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  auto number = [&](const std::string& key) {
+    std::smatch v;
+    return std::regex_search(r.out, v, std::regex("\"" + key + "\": (\\d+)")) ? std::stol(v[1]) : -1L;
+  };
+  EXPECT_GT(number("luts"), 0) << r.out;
+  EXPECT_GT(number("ffs"), 0) << r.out;
+  EXPECT_EQ(number("dsps"), 0) << r.out;  // the DRAM port multiplies nothing
+  EXPECT_NE(testing::readFile(kTmp + "/synth-tiny/synth_ice40.ys").find("synth_ice40 -dsp -top accelc_dram_port"),
+            std::string::npos);
+  Result bad = sh("synth --hw tiny --top no_such_module -o " + kTmp + "/synth-bad");
+  EXPECT_EQ(bad.rc, 1);
+  EXPECT_NE(bad.out.find("yosys failed; its log is "), std::string::npos) << bad.out;
+}
+
 TEST(CliTest, IsaManualForVtaDefault) {
   Result r = sh("isa --hw vta-default");
   ASSERT_EQ(r.rc, 0);

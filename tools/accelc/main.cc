@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   accelc::tools::registerCompile(app, rc);
   accelc::tools::registerReport(app, rc);
   accelc::tools::registerRtl(app, rc);
+  accelc::tools::registerSynth(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,46 @@
+// hls/synth_gen.h — Yosys scripts for the RTL, and their resource reports read back.
+//
+// The open synthesis flow: `synth_ice40` for Lattice iCE40 parts and
+// `synth_xilinx -family xc7` for Zynq-7000-class parts, each ending in a
+// `stat` report that resourcesOf() turns into LUTs, flip-flops, DSPs and
+// block RAMs.
+#ifndef ACCELC_HLS_SYNTH_GEN_H_
+#define ACCELC_HLS_SYNTH_GEN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/status.h"
+
+namespace accelc::hls {
+
+/// A synthesis target family.
+enum class FpgaFamily { kIce40, kXilinx7 };
+
+/// The family named `name` ("ice40" or "xilinx").
+support::Expected<FpgaFamily> fpgaFamily(const std::string& name);
+
+/// A Yosys script that reads `files` (in order), synthesizes `top` for
+/// `family` and writes its statistics to `statFile`.
+std::string yosysScript(const std::vector<std::string>& files, const std::string& top, FpgaFamily family,
+                        const std::string& statFile);
+
+/// Cells of a synthesized design, by kind.
+struct Resources {
+  int64_t luts = 0;    ///< look-up tables (SB_LUT4; LUT1..LUT6)
+  int64_t ffs = 0;     ///< flip-flops (SB_DFF*; FD*)
+  int64_t dsps = 0;    ///< multipliers (SB_MAC16; DSP48E1)
+  int64_t brams = 0;   ///< block RAMs (SB_RAM40_4K, SB_SPRAM256KA; RAMB18E1, RAMB36E1)
+  int64_t lutrams = 0; ///< memories in LUTs (RAM32M, RAM64X1D, ...; none on iCE40)
+  int64_t carries = 0; ///< carry cells (SB_CARRY; CARRY4)
+  int64_t cells = 0;   ///< every cell
+};
+
+/// Reads the top module's cell counts from a Yosys `stat` report; an error
+/// names `where` when the report has no cell count.
+support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily family, const std::string& where);
+
+}  // namespace accelc::hls
+
+#endif  // ACCELC_HLS_SYNTH_GEN_H_
