@@ -49,6 +49,12 @@ std::string hwPackage(const hwspec::HwSpec& hw) {
       {"OUTSTANDING", hw.timing.outstanding},
       {"BEAT_BITS", beatBits(hw)},
       {"NUM_REQUESTERS", 4},  // fetch, compute, load, store: the contract's DRAM port
+      {"ENTRY_BYTES_UOP", hw.entryBytes(BufferKind::kUop)},  // DRAM bytes per entry of each buffer
+      {"ENTRY_BYTES_WGT", hw.entryBytes(BufferKind::kWeight)},
+      {"ENTRY_BYTES_INP", hw.entryBytes(BufferKind::kInput)},
+      {"ENTRY_BYTES_ACC", hw.entryBytes(BufferKind::kAcc)},
+      {"ENTRY_BYTES_OUT", hw.entryBytes(BufferKind::kOutput)},
+      {"ENTRY_BYTES_ACC8", hw.batch * hw.blockOut * hwspec::HwSpec::elemBits(hw.outputType) / 8},
       {"COMMAND_DEPTH", hw.commandDepth},
       {"TOKEN_DEPTH", hw.tokenDepth},
       {"PIPELINE_DEPTH", hw.timing.pipelineDepth},

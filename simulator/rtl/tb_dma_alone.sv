@@ -1,0 +1,35 @@
+// simulator/rtl/tb_dma_alone.sv — one DMA engine (hls/rtl/accelc_dma.sv) as
+// the load unit's requester on the DRAM port, the port otherwise idle: the
+// harness times single LOADs and STOREs against the contract's formula.
+module tb_dma_alone (
+    input  logic        clk,
+    input  logic        rst,
+    input  logic        start,
+    input  logic        write,
+    input  logic [31:0] rows,
+    input  logic [31:0] row_bytes,
+    input  logic [31:0] pads,
+    output logic        finish
+);
+  localparam int NR = accelc_hw_pkg::NUM_REQUESTERS;
+  localparam int BB = accelc_hw_pkg::BEAT_BITS;
+  localparam int LOAD = 2;  // the load unit's place in the port's priority order
+  logic [NR-1:0] valid, wr, accept, done;
+  logic [NR*BB-1:0] beats;
+  logic dma_valid, dma_write;
+  logic [BB-1:0] dma_beats;
+  always_comb begin
+    valid = '0;
+    wr = '0;
+    beats = '0;
+    valid[LOAD] = dma_valid;
+    wr[LOAD] = dma_write;
+    beats[LOAD*BB +: BB] = dma_beats;
+  end
+  accelc_dma dma (
+      .clk, .rst, .start, .write, .rows, .row_bytes, .pads,
+      .req_valid(dma_valid), .req_write(dma_write), .req_beats(dma_beats), .req_accept(accept[LOAD]),
+      .done(done[LOAD]), .finish);
+  accelc_dram_port port (
+      .clk, .rst, .req_valid(valid), .req_write(wr), .req_beats(beats), .req_accept(accept), .done);
+endmodule
