@@ -5,6 +5,11 @@
 // take their contract cycles and move no data. Instruction words come from
 // `fetch_insn`, the word at `fetch_pc`, once the text burst that holds it has
 // arrived through the port.
+//
+// Runs are separated by `rst`: a run's fetch bursts may still be in flight
+// when FINISH retires. Programs are assumed legal (the simulators diagnose
+// illegal ones): FINISH's own token pushes, tokens left at FINISH, flags a
+// unit has no queue for and GEMM/ALU loops of no cycles are not reported.
 module accelc_core (
     input  logic                                 clk,
     input  logic                                 rst,
@@ -101,12 +106,12 @@ module accelc_core (
   // ---- units ----
   logic [TW-1:0] tok[4];
   logic [2:0]    busy, is_dma;
-  logic [31:0]   count[3];
+  logic [63:0]   count[3];  // GEMM/ALU cycles left: the product of three loop fields fits 64 bits
   logic [3:0]    pushes[3];  // the running instruction's pushes, by queue
   logic          finishing;  // compute waits at FINISH
   logic [2:0]    end_now, free, idle;
   for (genvar u = 0; u < 3; u++) begin : ends
-    assign end_now[u] = busy[u] && (is_dma[u] ? dma_finish[u] : count[u] == 32'd1);
+    assign end_now[u] = busy[u] && (is_dma[u] ? dma_finish[u] : count[u] == 64'd1);
     assign free[u] = !busy[u] || end_now[u];
     assign idle[u] = free[u] && cq_count[u] == '0;
   end
@@ -118,10 +123,32 @@ module accelc_core (
     for (int u = 0; u < 3; u++) begin
       logic pp, pn, sp, sn;
       head[u] = cq[u][cq_head[u]];
-      pp = head[u][accelc_isa_pkg::MEM_POP_PREV_LO];
-      pn = head[u][accelc_isa_pkg::MEM_POP_NEXT_LO];
-      sp = head[u][accelc_isa_pkg::MEM_PUSH_PREV_LO];
-      sn = head[u][accelc_isa_pkg::MEM_PUSH_NEXT_LO];
+      case (32'(opcodeOf(head[u])))  // each format places its token flags where the ISA says
+        accelc_isa_pkg::OPCODE_GEMM: begin
+          pp = head[u][accelc_isa_pkg::GEMM_POP_PREV_LO];
+          pn = head[u][accelc_isa_pkg::GEMM_POP_NEXT_LO];
+          sp = head[u][accelc_isa_pkg::GEMM_PUSH_PREV_LO];
+          sn = head[u][accelc_isa_pkg::GEMM_PUSH_NEXT_LO];
+        end
+        accelc_isa_pkg::OPCODE_ALU: begin
+          pp = head[u][accelc_isa_pkg::ALU_POP_PREV_LO];
+          pn = head[u][accelc_isa_pkg::ALU_POP_NEXT_LO];
+          sp = head[u][accelc_isa_pkg::ALU_PUSH_PREV_LO];
+          sn = head[u][accelc_isa_pkg::ALU_PUSH_NEXT_LO];
+        end
+        accelc_isa_pkg::OPCODE_FINISH: begin
+          pp = head[u][accelc_isa_pkg::FINISH_POP_PREV_LO];
+          pn = head[u][accelc_isa_pkg::FINISH_POP_NEXT_LO];
+          sp = head[u][accelc_isa_pkg::FINISH_PUSH_PREV_LO];
+          sn = head[u][accelc_isa_pkg::FINISH_PUSH_NEXT_LO];
+        end
+        default: begin
+          pp = head[u][accelc_isa_pkg::MEM_POP_PREV_LO];
+          pn = head[u][accelc_isa_pkg::MEM_POP_NEXT_LO];
+          sp = head[u][accelc_isa_pkg::MEM_PUSH_PREV_LO];
+          sn = head[u][accelc_isa_pkg::MEM_PUSH_NEXT_LO];
+        end
+      endcase
       pops_of[u] = '0;
       pushes_of[u] = '0;
       case (u)
@@ -210,22 +237,22 @@ module accelc_core (
   end
 
   // GEMM and ALU: the pipeline depth plus one initiation interval per micro-op application.
-  function automatic logic [31:0] computeCycles(input logic [IW-1:0] w);
-    logic [31:0] iter_out, iter_in, bgn, fin, ii;
+  function automatic logic [63:0] computeCycles(input logic [IW-1:0] w);
+    logic [63:0] iter_out, iter_in, bgn, fin, ii;
     if (32'(opcodeOf(w)) == accelc_isa_pkg::OPCODE_GEMM) begin
-      iter_out = 32'(w[accelc_isa_pkg::GEMM_ITER_OUT_LO +: accelc_isa_pkg::GEMM_ITER_OUT_BITS]);
-      iter_in = 32'(w[accelc_isa_pkg::GEMM_ITER_IN_LO +: accelc_isa_pkg::GEMM_ITER_IN_BITS]);
-      bgn = 32'(w[accelc_isa_pkg::GEMM_UOP_BGN_LO +: accelc_isa_pkg::GEMM_UOP_BGN_BITS]);
-      fin = 32'(w[accelc_isa_pkg::GEMM_UOP_END_LO +: accelc_isa_pkg::GEMM_UOP_END_BITS]);
-      ii = 32'(accelc_hw_pkg::GEMM_II);
+      iter_out = 64'(w[accelc_isa_pkg::GEMM_ITER_OUT_LO +: accelc_isa_pkg::GEMM_ITER_OUT_BITS]);
+      iter_in = 64'(w[accelc_isa_pkg::GEMM_ITER_IN_LO +: accelc_isa_pkg::GEMM_ITER_IN_BITS]);
+      bgn = 64'(w[accelc_isa_pkg::GEMM_UOP_BGN_LO +: accelc_isa_pkg::GEMM_UOP_BGN_BITS]);
+      fin = 64'(w[accelc_isa_pkg::GEMM_UOP_END_LO +: accelc_isa_pkg::GEMM_UOP_END_BITS]);
+      ii = 64'(accelc_hw_pkg::GEMM_II);
     end else begin
-      iter_out = 32'(w[accelc_isa_pkg::ALU_ITER_OUT_LO +: accelc_isa_pkg::ALU_ITER_OUT_BITS]);
-      iter_in = 32'(w[accelc_isa_pkg::ALU_ITER_IN_LO +: accelc_isa_pkg::ALU_ITER_IN_BITS]);
-      bgn = 32'(w[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
-      fin = 32'(w[accelc_isa_pkg::ALU_UOP_END_LO +: accelc_isa_pkg::ALU_UOP_END_BITS]);
-      ii = 32'(accelc_hw_pkg::ALU_II);
+      iter_out = 64'(w[accelc_isa_pkg::ALU_ITER_OUT_LO +: accelc_isa_pkg::ALU_ITER_OUT_BITS]);
+      iter_in = 64'(w[accelc_isa_pkg::ALU_ITER_IN_LO +: accelc_isa_pkg::ALU_ITER_IN_BITS]);
+      bgn = 64'(w[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
+      fin = 64'(w[accelc_isa_pkg::ALU_UOP_END_LO +: accelc_isa_pkg::ALU_UOP_END_BITS]);
+      ii = 64'(accelc_hw_pkg::ALU_II);
     end
-    computeCycles = 32'(accelc_hw_pkg::PIPELINE_DEPTH) + iter_out * iter_in * (fin - bgn) * ii;
+    computeCycles = 64'(accelc_hw_pkg::PIPELINE_DEPTH) + iter_out * iter_in * (fin - bgn) * ii;
   endfunction
 
   // ---- the port's requesters ----
@@ -307,7 +334,7 @@ module accelc_core (
             end
           end else begin
             if (end_now[u]) busy[u] <= 1'b0;
-            if (busy[u] && !is_dma[u]) count[u] <= count[u] - 32'd1;
+            if (busy[u] && !is_dma[u]) count[u] <= count[u] - 64'd1;
           end
         end
         for (int q = 0; q < 4; q++) tok[q] <= tok[q] + TW'(push_now[q]) - TW'(pop_now[q]);
