@@ -60,14 +60,13 @@ void runOn(benchmark::State& state, runtime::Device& d) {
     // Beside it the datapath bound: per layer the roofline or, when larger, its GEMM and ALU cycles.
     const runtime::Bundle& b = resnet18().bundle;
     int64_t bound = 0, datapath = 0;
-    size_t layer = 0;
-    for (const runtime::Step& s : b.steps) {
-      if (s.kind == runtime::Step::Kind::kPack || s.kind == runtime::Step::Kind::kUnpack) continue;
-      const runtime::LayerInfo& l = b.layers[layer++];
+    const std::vector<size_t> steps = runtime::layerSteps(b);
+    for (size_t li = 0; li < b.layers.size(); ++li) {
+      const runtime::Step& s = b.steps[steps[li]];
       if (s.kind != runtime::Step::Kind::kAccel) continue;
-      const int64_t roof = runtime::rooflineCycles(l, resnet18().target->spec);
-      auto pc = compiler::lower::programCycles(b.programs[static_cast<size_t>(s.program)], *resnet18().target);
-      bound += roof, datapath += std::max(roof, pc ? pc->datapath : 0);
+      bound += runtime::rooflineCycles(b.layers[li], resnet18().target->spec);
+      auto dp = compiler::lower::datapathBound(b.layers[li], b.programs[static_cast<size_t>(s.program)], *resnet18().target);
+      datapath += dp ? *dp : 0;
     }
     state.counters["roofline_cycles"] = static_cast<double>(bound);
     state.counters["pct_of_roofline"] = 100.0 * static_cast<double>(bound) / static_cast<double>(cycles);

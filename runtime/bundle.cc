@@ -10,6 +10,13 @@
 
 namespace accelc::runtime {
 
+std::vector<size_t> layerSteps(const Bundle& b) {
+  std::vector<size_t> steps;
+  for (size_t i = 0; i < b.steps.size(); ++i)
+    if (b.steps[i].kind != Step::Kind::kPack && b.steps[i].kind != Step::Kind::kUnpack) steps.push_back(i);
+  return steps;
+}
+
 int64_t rooflineCycles(const LayerInfo& l, const hwspec::HwSpec& hw) {
   const double peak = static_cast<double>(hw.peakMacsPerCycle()), bw = static_cast<double>(hw.dramBytesPerCycle);
   return static_cast<int64_t>(std::max(static_cast<double>(l.macs) / peak, static_cast<double>(l.compulsoryBytes) / bw));

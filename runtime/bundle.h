@@ -90,6 +90,10 @@ struct Bundle {
   std::string graphText;            ///< the integer graph, for --engine ref
 };
 
+/// The step of each layer of `b`: steps are the layers in order, with pack
+/// and unpack steps between them.
+std::vector<size_t> layerSteps(const Bundle& b);
+
 std::vector<uint8_t> writeBundle(const Bundle& b);
 support::Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string& name);
 support::Expected<Bundle> loadBundleFile(const std::string& path);

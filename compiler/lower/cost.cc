@@ -83,6 +83,11 @@ support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa:
   return c;
 }
 
+support::Expected<int64_t> datapathBound(const runtime::LayerInfo& l, const isa::Program& p, const isa::Target& t) {
+  ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
+  return std::max(runtime::rooflineCycles(l, t.spec), c.datapath);
+}
+
 support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t) {
   ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
   return std::max(c.dataflow, std::max(t.spec.dramLatency + c.dramBeats, c.dramSlots) + 1);

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "isa/program.h"
+#include "runtime/bundle.h"
 #include "isa/target.h"
 #include "support/status.h"
 
@@ -28,6 +29,11 @@ struct ProgramCycles {
 
 /// The cycles of every instruction of `p`, per unit and on the DRAM channel.
 support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa::Target& t);
+
+/// A layer's datapath bound: its roofline bound or, when larger, the GEMM
+/// and ALU cycles of its program (`p`), which the compute unit spends one
+/// after the other.
+support::Expected<int64_t> datapathBound(const runtime::LayerInfo& l, const isa::Program& p, const isa::Target& t);
 
 /// A program's estimated time: its dataflow replay, or the DRAM port's busy
 /// time when that is longer. Both ignore contention for the port, so the

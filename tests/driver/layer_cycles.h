@@ -17,13 +17,9 @@ namespace accelc::testing {
 inline std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> acceleratorLayers(const runtime::Bundle& b,
                                                                                     const runtime::RunStats& stats) {
   std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> out;
-  size_t layer = 0;
-  for (size_t i = 0; i < b.steps.size(); ++i) {
-    const runtime::Step::Kind k = b.steps[i].kind;
-    if (k == runtime::Step::Kind::kPack || k == runtime::Step::Kind::kUnpack) continue;
-    const runtime::LayerInfo& l = b.layers[layer++];
-    if (k == runtime::Step::Kind::kAccel) out.push_back({&l, stats.stepCycles[i]});
-  }
+  const std::vector<size_t> steps = runtime::layerSteps(b);
+  for (size_t li = 0; li < b.layers.size(); ++li)
+    if (b.steps[steps[li]].kind == runtime::Step::Kind::kAccel) out.push_back({&b.layers[li], stats.stepCycles[steps[li]]});
   return out;
 }
 

@@ -57,6 +57,21 @@ int64_t fetched(const isa::Target& t, int64_t n) {
 /// Beats of one burst of `bytes`.
 int64_t beats(const isa::Target& t, int64_t bytes) { return ceilDiv(bytes, t.spec.dramBytesPerCycle); }
 
+/// One micro-op per accumulator row of a hazard window: a loop over them
+/// writes each row no more often than the hazard rule allows.
+std::vector<isa::Uop> hazardUops(const isa::Target& t) {
+  std::vector<isa::Uop> uops;
+  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
+  return uops;
+}
+
+/// The compute unit's LOAD of `uops` from where build() puts them.
+isa::Instruction uopTableLoad(const isa::Target& t, const std::vector<isa::Uop>& uops) {
+  isa::Instruction i = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
+  i.mem().dramBase = kUops / t.uopBytes();
+  return i;
+}
+
 class CycleTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CycleTest, SingleInstructionsTakeTheirHandComputedCycles) {
@@ -81,8 +96,7 @@ TEST_P(CycleTest, SingleInstructionsTakeTheirHandComputedCycles) {
   // A micro-op LOAD then a GEMM of 6 micro-ops x 2 x 3, both on the compute unit, back to back.
   std::vector<isa::Uop> uops;
   for (int i = 0; i < 6; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, 6);
-  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  isa::Instruction uopLoad = uopTableLoad(t, uops);
   isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
   gemm.gemm().uopEnd = 6, gemm.gemm().iterOut = 2, gemm.gemm().iterIn = 3, gemm.gemm().dstFactorOut = 6;
   gemm.gemm().dstFactorIn = 0;
@@ -110,10 +124,8 @@ TEST_P(CycleTest, ALoadGemmStoreChainWaitsForEachToken) {
   isa::Target t = testing::presetTarget(GetParam());
   auto sim = CycleSim::create(t);
   ASSERT_TRUE(sim.isOk()) << sim.diag().str();
-  std::vector<isa::Uop> uops;
-  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
-  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  const std::vector<isa::Uop> uops = hazardUops(t);
+  isa::Instruction uopLoad = uopTableLoad(t, uops);
   isa::setDeps(uopLoad, {false, false, true, false});  // push to load: the LOAD waits for it
   isa::Instruction load = mem(Opcode::kLoad, isa::Buffer::kInp, 3, 2);
   isa::setDeps(load, {false, true, false, true});  // pop from compute, push to compute
@@ -143,10 +155,8 @@ TEST_P(CycleTest, ADoubleBufferedChainOverlapsTheSecondLoadWithTheFirstGemm) {
   auto sim = CycleSim::create(t);
   ASSERT_TRUE(sim.isOk()) << sim.diag().str();
   (*sim)->trace(true);
-  std::vector<isa::Uop> uops;
-  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
-  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  const std::vector<isa::Uop> uops = hazardUops(t);
+  isa::Instruction uopLoad = uopTableLoad(t, uops);
   isa::setDeps(uopLoad, {false, false, true, false});  // push to load: the loads start after it
   isa::Instruction loadA = mem(Opcode::kLoad, isa::Buffer::kInp, 2, 2);
   isa::setDeps(loadA, {false, true, false, true});  // pop from compute, push to compute
@@ -221,10 +231,8 @@ TEST_P(CycleTest, FetchStallsOnAFullCommandQueueAndRefillsTheCycleAfterAPop) {
   const int64_t depth = t.spec.commandDepth, n = depth + 2;
   // A micro-op load, then depth + 2 ALU adds on the compute unit, each longer
   // than fetching the whole program, then a LOAD on the load unit.
-  std::vector<isa::Uop> uops;
-  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
-  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  const std::vector<isa::Uop> uops = hazardUops(t);
+  isa::Instruction uopLoad = uopTableLoad(t, uops);
   isa::Instruction alu = isa::makeInstruction(Opcode::kAlu);
   const int64_t iters = (n + 4) * (t.spec.dramLatency + 64) / static_cast<int64_t>(uops.size()) + 1;
   alu.alu().uopEnd = static_cast<int64_t>(uops.size()), alu.alu().useImm = 1, alu.alu().imm = 1;
@@ -335,10 +343,8 @@ TEST_P(CycleTest, ProgramsFsimRefusesAreRefusedWithTheSameDiagnostic) {
   isa::Target t = testing::presetTarget(GetParam());
   auto sim = CycleSim::create(t);
   ASSERT_TRUE(sim.isOk()) << sim.diag().str();
-  std::vector<isa::Uop> uops;
-  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  isa::Instruction uopLoad = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
-  uopLoad.mem().dramBase = kUops / t.uopBytes();
+  const std::vector<isa::Uop> uops = hazardUops(t);
+  isa::Instruction uopLoad = uopTableLoad(t, uops);
   isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
   gemm.gemm().uopEnd = static_cast<int64_t>(uops.size()), gemm.gemm().iterOut = 1, gemm.gemm().iterIn = 1;
   isa::Instruction finishPush = isa::makeInstruction(Opcode::kFinish);

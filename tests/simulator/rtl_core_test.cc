@@ -3,14 +3,13 @@
 // end in exactly the same cycle.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "isa/builder.h"
 #include "isa/random_program.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/cycle/timing.h"
+#include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::simulator {
@@ -37,11 +36,7 @@ void expectSameCycles(const isa::Target& t, const std::string& preset, const std
       in << std::hex << v << std::dec << ((w + 1) % static_cast<size_t>(words) ? " " : "\n");
     }
   }
-  const std::string harness = std::string(ACCELC_BUILD_DIR) + "/simulator/rtl/" + preset + "/core";
-  const std::string inFile = testing::tempDir() + "/core_" + preset + ".in", outFile = inFile + ".out";
-  std::ofstream(inFile) << in.str();
-  ASSERT_EQ(std::system((harness + " < " + inFile + " > " + outFile).c_str()), 0) << harness;
-  EXPECT_EQ(testing::readFile(outFile), want.str());
+  EXPECT_EQ(testing::runVerilated(preset, "core", in.str()), want.str());
 }
 
 class RtlCoreTest : public ::testing::TestWithParam<std::string> {};

@@ -4,13 +4,12 @@
 // encoder wrote.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <random>
 #include <sstream>
 
 #include "isa/encoding.h"
 #include "isa/target.h"
+#include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::isa {
@@ -51,11 +50,7 @@ TEST_P(RtlDecodeTest, RandomLoadsAndStoresDecodeToTheirFields) {
       in << std::hex << v << std::dec << (w + 1 < words ? " " : "\n");
     }
   }
-  const std::string harness = std::string(ACCELC_BUILD_DIR) + "/simulator/rtl/" + GetParam() + "/mem_decode";
-  const std::string inFile = testing::tempDir() + "/decode_" + GetParam() + ".in", outFile = inFile + ".out";
-  std::ofstream(inFile) << in.str();
-  ASSERT_EQ(std::system((harness + " < " + inFile + " > " + outFile).c_str()), 0) << harness;
-  EXPECT_EQ(testing::readFile(outFile), want.str());
+  EXPECT_EQ(testing::runVerilated(GetParam(), "mem_decode", in.str()), want.str());
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(RtlDecodeTest);

@@ -4,12 +4,11 @@
 // simulator::DramPort::aloneCycles plus one cycle per padding entry.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <random>
 #include <sstream>
 
 #include "simulator/cycle/dram_port.h"
+#include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::simulator {
@@ -30,11 +29,7 @@ TEST_P(RtlDmaTest, LoadsAndStoresAloneTakeTheContractsCycles) {
     in << write << " " << rows << " " << bytes << " " << pads << "\n";
     want << DramPort::aloneCycles(t.spec, {rows, bytes, write}) + pads << "\n";
   }
-  const std::string harness = std::string(ACCELC_BUILD_DIR) + "/simulator/rtl/" + GetParam() + "/dma_alone";
-  const std::string inFile = testing::tempDir() + "/dma_" + GetParam() + ".in", outFile = inFile + ".out";
-  std::ofstream(inFile) << in.str();
-  ASSERT_EQ(std::system((harness + " < " + inFile + " > " + outFile).c_str()), 0) << harness;
-  EXPECT_EQ(testing::readFile(outFile), want.str());
+  EXPECT_EQ(testing::runVerilated(GetParam(), "dma_alone", in.str()), want.str());
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(RtlDmaTest);

@@ -6,13 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 #include <random>
 #include <sstream>
 
 #include "hls/rtl_gen.h"
 #include "simulator/cycle/dram_port.h"
+#include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::simulator {
@@ -62,7 +61,6 @@ class RtlDramPortTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RtlDramPortTest, RandomDmasCompleteInTheContractsCycles) {
   isa::Target t = testing::presetTarget(GetParam());
-  const std::string harness = std::string(ACCELC_BUILD_DIR) + "/simulator/rtl/" + GetParam() + "/dram_port";
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     const std::vector<Request> rs = randomRequests(t.spec, seed, 60);
     DramPort port(t.spec);
@@ -70,10 +68,7 @@ TEST_P(RtlDramPortTest, RandomDmasCompleteInTheContractsCycles) {
     for (const Request& q : rs) ids.push_back(port.submit(q.who, q.shape, q.from));
     std::ostringstream want;
     for (size_t i = 0; i < rs.size(); ++i) want << port.projectedDone(rs[i].who, ids[i]) << "\n";
-    const std::string in = testing::tempDir() + "/port_" + GetParam() + ".in", out = in + ".out";
-    std::ofstream(in) << harnessInput(t.spec, rs);
-    ASSERT_EQ(std::system((harness + " < " + in + " > " + out).c_str()), 0) << harness;
-    EXPECT_EQ(testing::readFile(out), want.str()) << "seed " << seed;
+    EXPECT_EQ(testing::runVerilated(GetParam(), "dram_port", harnessInput(t.spec, rs)), want.str()) << "seed " << seed;
   }
 }
 

@@ -55,16 +55,15 @@ void printRows(const nlohmann::ordered_json& rows, bool measured) {
 /// which the compute unit spends one after the other.
 Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, const Measured* measured = nullptr) {
   const hwspec::HwSpec& hw = t.spec;
-  std::vector<size_t> stepOf;  // per layer: its step (steps are layers in order, with pack/unpack between)
-  double layoutMs = 0;          // pack and unpack steps: the host's share of moving between layouts
-  for (size_t i = 0; i < b.steps.size(); ++i) {
-    const bool layout = b.steps[i].kind == runtime::Step::Kind::kPack || b.steps[i].kind == runtime::Step::Kind::kUnpack;
-    if (!layout) stepOf.push_back(i);
-    else if (measured) layoutMs += 1e3 * measured->seconds[i];
-  }
+  const std::vector<size_t> stepOf = runtime::layerSteps(b);
+  double layoutMs = 0;  // pack and unpack steps: the host's share of moving between layouts
+  if (measured)
+    for (size_t i = 0; i < b.steps.size(); ++i)
+      if (b.steps[i].kind == runtime::Step::Kind::kPack || b.steps[i].kind == runtime::Step::Kind::kUnpack)
+        layoutMs += 1e3 * measured->seconds[i];
   const double peak = static_cast<double>(hw.peakMacsPerCycle());
   nlohmann::ordered_json rows = nlohmann::json::array();
-  int64_t accelCycles = 0, accelBound = 0, datapathBound = 0, totalBound = 0, totalMacs = 0;
+  int64_t accelCycles = 0, accelBound = 0, datapathTotal = 0, totalBound = 0, totalMacs = 0;
   uint64_t measuredCycles = 0;
   double hostMs = 0;
   for (size_t li = 0; li < b.layers.size(); ++li) {
@@ -75,10 +74,11 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, co
     nlohmann::ordered_json r{{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
                              {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}};
     if (step < b.steps.size() && b.steps[step].kind == runtime::Step::Kind::kAccel) {
-      ACCELC_ASSIGN_OR_RETURN(compiler::lower::ProgramCycles pc,
-                              compiler::lower::programCycles(b.programs[static_cast<size_t>(b.steps[step].program)], t));
+      const isa::Program& program = b.programs[static_cast<size_t>(b.steps[step].program)];
+      ACCELC_ASSIGN_OR_RETURN(compiler::lower::ProgramCycles pc, compiler::lower::programCycles(program, t));
       r["gemm_alu_cycles"] = pc.datapath;
-      datapathBound += std::max(bound, pc.datapath);
+      ACCELC_ASSIGN_OR_RETURN(int64_t dp, compiler::lower::datapathBound(l, program, t));
+      datapathTotal += dp;
     }
     if (measured && step < b.steps.size() && l.where == "accelerator") {
       r["measured_cycles"] = measured->cycles[step];
@@ -97,7 +97,7 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, co
     nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"accelerator_est_cycles", accelCycles},
                              {"accelerator_roofline_cycles", accelBound}, {"total_roofline_cycles", totalBound},
                              {"total_macs", totalMacs}};
-    j["accelerator_datapath_bound_cycles"] = datapathBound;
+    j["accelerator_datapath_bound_cycles"] = datapathTotal;
     if (measured) j["accelerator_measured_cycles"] = measuredCycles, j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
     std::cout << j.dump(2) << "\n";
     return Status::ok();
@@ -110,7 +110,7 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, co
   if (measured) {
     auto pct = [&](int64_t bound) { return std::to_string(measuredCycles ? 100 * bound / static_cast<int64_t>(measuredCycles) : 0); };
     std::cout << "accelerator layers: " << measuredCycles << " cycles measured on the cycle model: " << pct(accelBound)
-              << "% of their roofline bound, " << pct(datapathBound) << "% of their datapath bound (" << datapathBound
+              << "% of their roofline bound, " << pct(datapathTotal) << "% of their datapath bound (" << datapathTotal
               << " cycles: per layer the roofline or the GEMM and ALU cycles)\n"
               << "host layers: " << std::setprecision(3) << hostMs << " ms measured, pack/unpack " << layoutMs
               << " ms (one inference on this machine)\n";
