@@ -110,7 +110,34 @@ std::vector<std::string> rtlFiles() {
   return files;
 }
 
+support::Status rtlSupports(const hwspec::HwSpec& hw) {
+  using hwspec::BufferKind;
+  using hwspec::ElemType;
+  auto no = [&](const std::string& key, const std::string& why) {
+    return support::error(support::Location::file(hw.name), "the RTL does not implement " + key + ": " + why);
+  };
+  if (hw.inputType != ElemType::kInt8 || hw.weightType != ElemType::kInt8 || hw.outputType != ElemType::kInt8 ||
+      hw.accType != ElemType::kInt32)
+    return no("dtypes", "it has int8 input, weight and output and int32 acc");
+  auto pow2 = [](int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
+  const int64_t w = hw.dramBytesPerCycle, acc8 = hw.batch * hw.blockOut;
+  if (!pow2(w)) return no("dram.bytes_per_cycle", "a power of two is needed");
+  for (BufferKind b : {BufferKind::kUop, BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kOutput})
+    if (!pow2(hw.entryBytes(b))) return no("gemm", "every buffer entry must be a power of two of bytes");
+  if (hw.entryBytes(BufferKind::kOutput) < w || acc8 < w)
+    return no("dram.bytes_per_cycle", "an output row (batch x block_out bytes) must hold at least one beat");
+  if (hw.timing.maxBurst % w) return no("timing.max_burst", "a whole number of beats is needed");
+  const int64_t ii = std::min(hw.timing.gemmIi, hw.timing.aluIi);
+  if (hw.timing.pipelineDepth < 3 - ii)
+    return no("timing.pipeline_depth", "its three-stage GEMM/ALU pipeline needs at least " + std::to_string(3 - ii));
+  if (hw.timing.accHazard * ii < 2)
+    return no("timing.acc_hazard", "a row written in stage 2 is read in stage 1 two cycles on: at least " +
+                                       std::to_string((2 + ii - 1) / ii) + " is needed");
+  return support::Status::ok();
+}
+
 support::Status writeRtl(const isa::Target& t, const std::string& dir) {
+  ACCELC_TRY(rtlSupports(t.spec));
   std::string path;
   std::istringstream parts(dir);
   for (std::string part; std::getline(parts, part, '/');) {  // mkdir -p

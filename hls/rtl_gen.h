@@ -34,7 +34,15 @@ std::string isaPackage(const isa::Target& t);
 /// The file names of the RTL sources, in compilation order (the packages first).
 std::vector<std::string> rtlFiles();
 
-/// Writes the packages and every RTL source into `dir` (created if missing).
+/// Whether the RTL implements `hw`: int8 inputs, weights and outputs with
+/// int32 accumulators; entries and DRAM beats of power-of-two bytes, output
+/// and acc8 entries at least a beat, bursts a whole number of beats; and a
+/// pipeline deep enough for its three stages (docs/microarchitecture.md,
+/// "GEMM and ALU"). The error names the hwspec key.
+support::Status rtlSupports(const hwspec::HwSpec& hw);
+
+/// Writes the packages and every RTL source into `dir` (created if missing),
+/// after rtlSupports.
 support::Status writeRtl(const isa::Target& t, const std::string& dir);
 
 }  // namespace accelc::hls

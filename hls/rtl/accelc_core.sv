@@ -1,10 +1,12 @@
 // hls/rtl/accelc_core.sv — the accelerator's control: fetch, the command and
 // token queues, the load, compute and store units with their DMA engines, the
-// DRAM port and FINISH, cycle for cycle as docs/microarchitecture.md says.
-// The datapath (buffers, GEMM core, ALU) is not in this version: instructions
-// take their contract cycles and move no data. Instruction words come from
-// `fetch_insn`, the word at `fetch_pc`, once the text burst that holds it has
-// arrived through the port.
+// DRAM port and FINISH, cycle for cycle as docs/microarchitecture.md says,
+// and the datapath: the on-chip buffers (accelc_buffer), the GEMM core and
+// ALU (accelc_exec), the DMA data into the buffers and out of the output
+// buffer. DRAM is outside: each data beat of the port shows on mem_* in its
+// cycle (a read's W bytes come back on mem_rdata the next cycle). Instruction
+// words come from `fetch_insn`, the word at `fetch_pc`, once the text burst
+// that holds it has arrived through the port.
 //
 // Runs are separated by `rst`: a run's fetch bursts may still be in flight
 // when FINISH retires. Programs are assumed legal (the simulators diagnose
@@ -15,10 +17,18 @@ module accelc_core (
     input  logic                                 rst,
     input  logic                                 start,       // a run begins: the next cycle is its cycle 0
     input  logic [31:0]                          insn_count,  // instructions in the text
+    input  logic [31:0]                          insn_addr,   // DRAM byte address of the text
+    input  logic [31:0]                          dram_base,   // DRAM byte address that DMA addresses count from
     output logic [31:0]                          fetch_pc,
     input  logic [accelc_isa_pkg::INSN_BITS-1:0] fetch_insn,
     output logic                                 running,
-    output logic                                 done         // the cycle after FINISH retires: the run's count
+    output logic                                 done,        // the cycle after FINISH retires: the run's count
+    output logic [63:0]                          cycles,      // cycles since the run started
+    output logic                                 mem_rd,      // a read beat: mem_rdata has the bytes at mem_addr next cycle
+    output logic                                 mem_wr,      // a write beat: mem_wdata goes to mem_addr
+    output logic [31:0]                          mem_addr,
+    output logic [accelc_hw_pkg::DRAM_BYTES_PER_CYCLE*8-1:0] mem_wdata,
+    input  logic [accelc_hw_pkg::DRAM_BYTES_PER_CYCLE*8-1:0] mem_rdata
 );
   localparam int IB = accelc_isa_pkg::INSN_BITS / 8;
   localparam int B = accelc_hw_pkg::MAX_BURST;
@@ -46,14 +56,21 @@ module accelc_core (
   // ---- the DRAM port and the DMA engines ----
   logic [NR-1:0]    rq_valid, rq_write, rq_accept, rq_done;
   logic [NR*BB-1:0] rq_beats;
+  logic [NR*32-1:0] rq_addr;
+  logic             beat_valid, beat_write;
+  logic [1:0]       beat_req;
+  logic [31:0]      beat_addr;
   accelc_dram_port port (
-      .clk, .rst, .req_valid(rq_valid), .req_write(rq_write), .req_beats(rq_beats), .req_accept(rq_accept),
-      .done(rq_done));
+      .clk, .rst, .req_valid(rq_valid), .req_write(rq_write), .req_beats(rq_beats), .req_addr(rq_addr),
+      .req_accept(rq_accept), .done(rq_done), .beat_valid, .beat_write, .beat_req, .beat_addr);
 
   logic [2:0]      dma_start, dma_finish, dma_valid, dma_wr;
   logic [BB-1:0]   dma_beats[3];
   logic [31:0]     dma_rows[3], dma_row_bytes[3], dma_pads[3];
   logic            dma_write[3];
+  logic [31:0]     dma_addr[3], dma_pitch[3], dma_yp0[3], dma_xp0[3], dma_xs[3], dma_xp1[3], dma_req_addr[3];
+  logic [31:0]     data_row[3], data_off[3], pad_row[3], pad_col[3];
+  logic [2:0]      pad_valid, unit_beat;
   // The port requester of each unit.
   function automatic int rqOf(input int u);
     rqOf = u == LD ? RQ_LOAD : u == CP ? RQ_COMPUTE : RQ_STORE;
@@ -61,8 +78,12 @@ module accelc_core (
   for (genvar u = 0; u < 3; u++) begin : dma
     accelc_dma engine (
         .clk, .rst, .start(dma_start[u]), .write(dma_write[u]), .rows(dma_rows[u]), .row_bytes(dma_row_bytes[u]),
-        .pads(dma_pads[u]), .req_valid(dma_valid[u]), .req_write(dma_wr[u]), .req_beats(dma_beats[u]),
-        .req_accept(rq_accept[rqOf(u)]), .done(rq_done[rqOf(u)]), .finish(dma_finish[u]));
+        .pads(dma_pads[u]), .addr(dma_addr[u]), .pitch(dma_pitch[u]), .y_pad0(dma_yp0[u]), .x_pad0(dma_xp0[u]),
+        .x_size(dma_xs[u]), .x_pad1(dma_xp1[u]), .req_addr(dma_req_addr[u]), .req_valid(dma_valid[u]),
+        .req_write(dma_wr[u]), .req_beats(dma_beats[u]), .req_accept(rq_accept[rqOf(u)]),
+        .done(rq_done[rqOf(u)]), .finish(dma_finish[u]), .beat(unit_beat[u]), .data_row(data_row[u]),
+        .data_off(data_off[u]), .pad_valid(pad_valid[u]), .pad_row(pad_row[u]), .pad_col(pad_col[u]));
+    assign unit_beat[u] = beat_valid && 32'(beat_req) == rqOf(u);
   end
 
   // ---- fetch ----
@@ -232,6 +253,12 @@ module accelc_core (
       dma_rows[u] = ys;
       dma_row_bytes[u] = xs * entry;
       dma_pads[u] = load ? (yp0 + ys + yp1) * (xp0 + xs + xp1) - ys * xs : 32'd0;
+      dma_addr[u] = dram_base + 32'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) * entry;
+      dma_pitch[u] = 32'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) * entry;
+      dma_yp0[u] = yp0;
+      dma_xp0[u] = xp0;
+      dma_xs[u] = xs;
+      dma_xp1[u] = xp1;
       dma_start[u] = go[u] && (load || 32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_STORE);
     end
   end
@@ -262,12 +289,215 @@ module accelc_core (
     rq_beats = '0;
     rq_valid[RQ_FETCH] = fetch_req;
     rq_beats[RQ_FETCH*BB +: BB] = BB'((req_bytes + 32'(W - 1)) / 32'(W));
+    rq_addr = '0;
+    rq_addr[RQ_FETCH*32 +: 32] = insn_addr + req_next * 32'(B);
     for (int u = 0; u < 3; u++) begin
+      rq_addr[rqOf(u)*32 +: 32] = dma_req_addr[u];
       rq_valid[rqOf(u)] = dma_valid[u];
       rq_write[rqOf(u)] = dma_wr[u];
       rq_beats[rqOf(u)*BB +: BB] = dma_beats[u];
     end
   end
+
+  // ---- the datapath ----
+  // Buffers: entries of E bytes in words of G = min(E, W) bytes, NB = max(E, W) / G banks.
+  localparam int E_UOP = accelc_hw_pkg::ENTRY_BYTES_UOP, E_INP = accelc_hw_pkg::ENTRY_BYTES_INP;
+  localparam int E_WGT = accelc_hw_pkg::ENTRY_BYTES_WGT, E_ACC = accelc_hw_pkg::ENTRY_BYTES_ACC;
+  localparam int E_OUT = accelc_hw_pkg::ENTRY_BYTES_OUT, E_ACC8 = accelc_hw_pkg::ENTRY_BYTES_ACC8;
+  localparam int G_UOP = E_UOP < W ? E_UOP : W, G_INP = E_INP < W ? E_INP : W, G_WGT = E_WGT < W ? E_WGT : W;
+  localparam int G_ACC = E_ACC < W ? E_ACC : W, G_OUT = E_OUT < W ? E_OUT : W;
+  localparam int NB_UOP = (E_UOP < W ? W : E_UOP) / G_UOP, NB_INP = (E_INP < W ? W : E_INP) / G_INP;
+  localparam int NB_WGT = (E_WGT < W ? W : E_WGT) / G_WGT, NB_ACC = (E_ACC < W ? W : E_ACC) / G_ACC;
+  localparam int NB_OUT = (E_OUT < W ? W : E_OUT) / G_OUT;
+  localparam int D_UOP = accelc_hw_pkg::UOP_DEPTH, D_INP = accelc_hw_pkg::INP_DEPTH;
+  localparam int D_WGT = accelc_hw_pkg::WGT_DEPTH, D_ACC = accelc_hw_pkg::ACC_DEPTH;
+  localparam int D_OUT = accelc_hw_pkg::OUT_DEPTH;
+  localparam int UIW = D_UOP > 1 ? $clog2(D_UOP) : 1, NIW = D_INP > 1 ? $clog2(D_INP) : 1;
+  localparam int GIW = D_WGT > 1 ? $clog2(D_WGT) : 1, AIW = D_ACC > 1 ? $clog2(D_ACC) : 1;
+  localparam int OIW = D_OUT > 1 ? $clog2(D_OUT) : 1;
+  localparam int FW = 32;  // word indexes
+
+  // What each unit's running transfer writes: the buffer, its first data
+  // entry and the padded window's first entry and width. Latched at its start.
+  logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] xfer_buf[3];
+  logic [31:0] xfer_first[3], xfer_base[3], xfer_cols[3];
+  always_ff @(posedge clk)
+    for (int u = 0; u < 3; u++)
+      if (dma_start[u]) begin
+        logic [31:0] sb, cols;
+        sb = 32'(head[u][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
+        cols = dma_xp0[u] + dma_xs[u] + dma_xp1[u];
+        xfer_buf[u] <= head[u][accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
+        xfer_base[u] <= sb;
+        xfer_cols[u] <= cols;
+        xfer_first[u] <= sb + dma_yp0[u] * cols + dma_xp0[u];
+      end
+
+  // The row length of each unit's transfer (the DMA engine's), for partial beats.
+  logic [31:0] dma_row_bytes_q[3];
+  always_ff @(posedge clk)
+    for (int u = 0; u < 3; u++)
+      if (dma_start[u]) dma_row_bytes_q[u] <= dma_row_bytes[u];
+
+  // A read beat's destination, from its unit's data cursor: the buffer, the
+  // first word, the number of words. The data comes the next cycle.
+  logic        rd_v;
+  logic [1:0]  rd_unit;
+  logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] rd_buf;
+  logic [FW-1:0] rd_word;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] rd_words;  // at most a bank count
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_ff @(posedge clk) begin
+    if (rst) rd_v <= 1'b0;
+    else begin
+      rd_v <= beat_valid && !beat_write && 32'(beat_req) != RQ_FETCH;
+      rd_unit <= 2'(32'(beat_req) == RQ_LOAD ? LD : CP);
+      if (beat_valid && !beat_write && 32'(beat_req) != RQ_FETCH) begin
+        logic [1:0] u;
+        logic [31:0] ed, es, g, entry, byte_in, bytes, x;
+        u = 2'(32'(beat_req) == RQ_LOAD ? LD : CP);
+        case (32'(xfer_buf[u]))
+          accelc_isa_pkg::BUFFER_UOP: {ed, es, g} = {32'(E_UOP), 32'(E_UOP), 32'(G_UOP)};
+          accelc_isa_pkg::BUFFER_INP: {ed, es, g} = {32'(E_INP), 32'(E_INP), 32'(G_INP)};
+          accelc_isa_pkg::BUFFER_WGT: {ed, es, g} = {32'(E_WGT), 32'(E_WGT), 32'(G_WGT)};
+          accelc_isa_pkg::BUFFER_ACC: {ed, es, g} = {32'(E_ACC), 32'(E_ACC), 32'(G_ACC)};
+          default: {ed, es, g} = {32'(E_ACC8), 32'(E_ACC), 32'(G_ACC)};  // acc8: each byte widens to 4
+        endcase
+        x = es / ed;
+        entry = xfer_first[u] + data_row[u] * xfer_cols[u] + data_off[u] / ed;
+        byte_in = (data_off[u] % ed) * x;
+        bytes = dma_row_bytes_q[u] - data_off[u] > 32'(W) ? 32'(W) : dma_row_bytes_q[u] - data_off[u];
+        rd_buf <= xfer_buf[u];
+        rd_word <= FW'(entry * (es / g) + byte_in / g);
+        rd_words <= bytes * x / g;
+      end
+    end
+  end
+
+  // Padding entries: the window position of the unit's PAD cycle.
+  logic [31:0] pad_entry[3];
+  always_comb
+    for (int u = 0; u < 3; u++) pad_entry[u] = xfer_base[u] + pad_row[u] * xfer_cols[u] + pad_col[u];
+
+  // GEMM and ALU.
+  logic          ex_start;
+  assign ex_start = go[CP] && (32'(opcodeOf(head[CP])) == accelc_isa_pkg::OPCODE_GEMM ||
+                               32'(opcodeOf(head[CP])) == accelc_isa_pkg::OPCODE_ALU);
+  logic          uop_re, inp_re, wgt_re, acc_we;
+  logic [1:0]    acc_re;
+  logic [UIW-1:0] uop_idx;
+  logic [NIW-1:0] inp_idx;
+  logic [GIW-1:0] wgt_idx;
+  logic [2*AIW-1:0] acc_ridx;
+  logic [AIW-1:0] acc_widx;
+  logic [accelc_isa_pkg::UOP_BITS-1:0] uop_data;
+  logic [E_INP*8-1:0] inp_data;
+  logic [E_WGT*8-1:0] wgt_data;
+  logic [2*E_ACC*8-1:0] acc_rdata;
+  logic [E_ACC*8-1:0] acc_wdata;
+  logic [E_OUT*8-1:0] out_wdata;
+  accelc_exec #(.UW(UIW), .NW(NIW), .GW(GIW), .AW(AIW)) exec (
+      .clk, .rst, .start(ex_start), .insn(head[CP]), .uop_re, .uop_idx, .uop_data, .inp_re, .inp_idx, .inp_data,
+      .wgt_re, .wgt_idx, .wgt_data, .acc_re, .acc_ridx, .acc_rdata, .acc_we, .acc_widx, .acc_wdata, .out_wdata);
+
+  // The buffers' DMA writes (data beats) and entry writes (padding, GEMM/ALU rows).
+  logic rd_uop, rd_inp, rd_wgt, rd_acc, rd_acc8;
+  assign rd_uop = rd_v && rd_unit == 2'(CP) && 32'(rd_buf) == accelc_isa_pkg::BUFFER_UOP;
+  assign rd_inp = rd_v && rd_unit == 2'(LD) && 32'(rd_buf) == accelc_isa_pkg::BUFFER_INP;
+  assign rd_wgt = rd_v && rd_unit == 2'(LD) && 32'(rd_buf) == accelc_isa_pkg::BUFFER_WGT;
+  assign rd_acc8 = rd_v && rd_unit == 2'(CP) && 32'(rd_buf) == accelc_isa_pkg::BUFFER_ACC8;
+  assign rd_acc = rd_v && rd_unit == 2'(CP) && (32'(rd_buf) == accelc_isa_pkg::BUFFER_ACC || rd_acc8);
+  function automatic logic padsInto(input logic v, input logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] b, input int k);
+    padsInto = v && (32'(b) == k || (k == accelc_isa_pkg::BUFFER_ACC && 32'(b) == accelc_isa_pkg::BUFFER_ACC8));
+  endfunction
+
+  accelc_buffer #(.DEPTH(D_UOP), .EBYTES(E_UOP), .G(G_UOP), .NB(NB_UOP), .READS(1), .IW(UIW), .FW(FW)) uop_buf (
+      .clk, .dw_en(rd_uop), .dw_word(rd_word), .dw_n($clog2(NB_UOP + 1)'(rd_words)),
+      .dw_data((NB_UOP*G_UOP*8)'(mem_rdata)),
+      .ew_en(padsInto(pad_valid[CP], xfer_buf[CP], accelc_isa_pkg::BUFFER_UOP)), .ew_idx(UIW'(pad_entry[CP])),
+      .ew_data('0), .re(uop_re), .ridx(uop_idx), .rdata(uop_data));
+  accelc_buffer #(.DEPTH(D_INP), .EBYTES(E_INP), .G(G_INP), .NB(NB_INP), .READS(1), .IW(NIW), .FW(FW)) inp_buf (
+      .clk, .dw_en(rd_inp), .dw_word(rd_word), .dw_n($clog2(NB_INP + 1)'(rd_words)),
+      .dw_data((NB_INP*G_INP*8)'(mem_rdata)),
+      .ew_en(padsInto(pad_valid[LD], xfer_buf[LD], accelc_isa_pkg::BUFFER_INP)), .ew_idx(NIW'(pad_entry[LD])),
+      .ew_data('0), .re(inp_re), .ridx(inp_idx), .rdata(inp_data));
+  accelc_buffer #(.DEPTH(D_WGT), .EBYTES(E_WGT), .G(G_WGT), .NB(NB_WGT), .READS(1), .IW(GIW), .FW(FW)) wgt_buf (
+      .clk, .dw_en(rd_wgt), .dw_word(rd_word), .dw_n($clog2(NB_WGT + 1)'(rd_words)),
+      .dw_data((NB_WGT*G_WGT*8)'(mem_rdata)),
+      .ew_en(padsInto(pad_valid[LD], xfer_buf[LD], accelc_isa_pkg::BUFFER_WGT)), .ew_idx(GIW'(pad_entry[LD])),
+      .ew_data('0), .re(wgt_re), .ridx(wgt_idx), .rdata(wgt_data));
+  // The beat's data as the accumulator's words: acc8 bytes sign-extended to int32.
+  logic [E_ACC*8-1:0] rd_acc_data;
+  always_comb begin
+    rd_acc_data = '0;
+    if (rd_acc8)
+      for (int i = 0; i < W; i++) rd_acc_data[32*i +: 32] = 32'($signed(mem_rdata[8*i +: 8]));
+    else rd_acc_data[W*8-1:0] = mem_rdata;
+  end
+
+  logic acc_pad;
+  assign acc_pad = padsInto(pad_valid[CP], xfer_buf[CP], accelc_isa_pkg::BUFFER_ACC);
+  accelc_buffer #(.DEPTH(D_ACC), .EBYTES(E_ACC), .G(G_ACC), .NB(NB_ACC), .READS(2), .IW(AIW), .FW(FW)) acc_buf (
+      .clk, .dw_en(rd_acc), .dw_word(rd_word), .dw_n($clog2(NB_ACC + 1)'(rd_words)),
+      .dw_data(rd_acc_data),
+      .ew_en(acc_we || acc_pad), .ew_idx(acc_we ? acc_widx : AIW'(pad_entry[CP])), .ew_data(acc_we ? acc_wdata : '0),
+      .re(acc_re), .ridx(acc_ridx), .rdata(acc_rdata));
+
+  // The output buffer, and the STORE's entries read ahead of its write beats
+  // into a FIFO of four (the first in the STORE's start cycle).
+  localparam int SF = 4;
+  logic          st_re;
+  logic [OIW-1:0] st_idx;
+  logic [E_OUT*8-1:0] st_rdata;
+  accelc_buffer #(.DEPTH(D_OUT), .EBYTES(E_OUT), .G(G_OUT), .NB(NB_OUT), .READS(1), .IW(OIW), .FW(FW)) out_buf (
+      .clk, .dw_en(1'b0), .dw_word('0), .dw_n('0), .dw_data('0), .ew_en(acc_we), .ew_idx(OIW'(acc_widx)),
+      .ew_data(out_wdata), .re(st_re), .ridx(st_idx), .rdata(st_rdata));
+  logic [E_OUT*8-1:0] sf_data[SF];
+  logic [2:0]  sf_count;
+  logic [1:0]  sf_head, sf_tail;
+  logic        sf_pending;           // a read issued last cycle: its entry arrives now
+  logic [31:0] st_next, st_left;     // the next entry to read, entries left to read
+  logic [31:0] st_beat;              // beats taken from the head entry
+  logic        st_go, st_take;
+  logic [31:0] st_base, st_total;
+  assign st_go = dma_start[ST];
+  assign st_base = 32'(head[ST][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
+  assign st_total = dma_rows[ST] * dma_xs[ST];
+  assign st_re = st_go ? st_total != '0 : st_left != '0 && 32'(sf_count) + 32'(sf_pending) < SF;
+  assign st_idx = OIW'(st_go ? st_base : st_next);
+  assign st_take = beat_valid && beat_write && 32'(beat_req) == RQ_STORE;
+  logic st_pop;
+  assign st_pop = st_take && st_beat + 32'd1 == 32'(E_OUT / W);
+  assign mem_wdata = sf_data[sf_head][32'(st_beat)*W*8 +: W*8];
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      {sf_count, sf_head, sf_tail} <= '0;
+      sf_pending <= 1'b0;
+      {st_next, st_left, st_beat} <= '0;
+    end else begin
+      sf_pending <= st_re;
+      if (sf_pending) begin
+        sf_data[sf_tail] <= st_rdata;
+        sf_tail <= sf_tail + 2'd1;  // SF = 4: wraps
+      end
+      sf_count <= sf_count + 3'(sf_pending) - 3'(st_pop);
+      if (st_take) st_beat <= st_pop ? '0 : st_beat + 32'd1;
+      if (st_pop) sf_head <= sf_head + 2'd1;
+      if (st_go) begin
+        st_next <= st_base + 32'd1;
+        st_left <= st_total - 32'(st_total != '0);
+      end else if (st_re) begin
+        st_next <= st_next + 32'd1;
+        st_left <= st_left - 32'd1;
+      end
+    end
+  end
+
+  // DRAM beats: the reads of the load and compute units, the STORE's writes.
+  assign mem_rd = beat_valid && !beat_write && 32'(beat_req) != RQ_FETCH;
+  assign mem_wr = st_take;
+  assign mem_addr = beat_addr;
 
   logic finish_now;  // FINISH retires this cycle: the load and store units are idle
   assign finish_now = running && idle[LD] && idle[ST] &&
@@ -277,6 +507,7 @@ module accelc_core (
     if (rst) begin
       running <= 1'b0;
       done <= 1'b0;
+      cycles <= '0;
       fetching <= 1'b0;
       pc <= '0;
       req_next <= '0;
@@ -295,7 +526,9 @@ module accelc_core (
       for (int q = 0; q < 4; q++) tok[q] <= '0;
     end else begin
       done <= finish_now;
+      if (running) cycles <= cycles + 64'd1;
       if (start && !running) begin
+        cycles <= '0;
         running <= 1'b1;
         fetching <= 1'b1;
         pc <= '0;

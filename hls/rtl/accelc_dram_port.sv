@@ -9,16 +9,22 @@
 // beat per cycle: a read from LATENCY cycles after its accept, a write from
 // the cycle after. done[r] pulses in the cycle a burst of r completes: for a
 // read the cycle after its last beat, for a write LATENCY cycles after that
-// (its acknowledgement). This module carries the timing; the data beats ride
-// on it.
+// (its acknowledgement). Each beat shows on beat_* in its cycle: the
+// requester, the direction and the byte address (the burst's address plus
+// DRAM_BYTES_PER_CYCLE per beat); the memory moves the data.
 module accelc_dram_port (
     input  logic                                                          clk,
     input  logic                                                          rst,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_valid,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_write,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::BEAT_BITS-1:0] req_beats,
+    input  logic [accelc_hw_pkg::NUM_REQUESTERS*32-1:0]                   req_addr,
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_accept,
-    output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      done
+    output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      done,
+    output logic                                                          beat_valid,
+    output logic                                                          beat_write,
+    output logic [$clog2(accelc_hw_pkg::NUM_REQUESTERS)-1:0]              beat_req,
+    output logic [31:0]                                                   beat_addr
 );
   localparam int NR = accelc_hw_pkg::NUM_REQUESTERS;
   localparam int N = accelc_hw_pkg::OUTSTANDING;
@@ -35,6 +41,7 @@ module accelc_dram_port (
   logic            bq_wr   [N];
   logic [BB-1:0]   bq_beats[N];
   logic [31:0]     bq_at   [N];
+  logic [31:0]     bq_addr [N];
   logic [IW-1:0]   bq_head, bq_tail;
   logic [CW-1:0]   bq_count;
 
@@ -48,6 +55,7 @@ module accelc_dram_port (
   logic [BB-1:0]   beats_left;
   logic [RW-1:0]   cur_req;
   logic            cur_wr;
+  logic [31:0]     cur_addr;  // the next beat's address
 
   // A read's completion, registered from its last beat.
   logic            rd_done;
@@ -93,10 +101,12 @@ module accelc_dram_port (
   assign head_beats = bq_beats[bq_head];
   logic last_beat;
   assign last_beat = start ? (head_beats == BB'(1)) : (beats_left == BB'(1));
-  logic          beat_wr;
-  logic [RW-1:0] beat_req;
+  logic beat_wr;
   assign beat_wr = start ? bq_wr[bq_head] : cur_wr;
   assign beat_req = start ? bq_req[bq_head] : cur_req;
+  assign beat_valid = start || beats_left != '0;
+  assign beat_write = beat_wr;
+  assign beat_addr = start ? bq_addr[bq_head] : cur_addr;
   // The last beat of a burst goes in this cycle.
   logic ending, push_ack;
   assign ending = last_beat && (start || beats_left != '0);
@@ -121,6 +131,7 @@ module accelc_dram_port (
       beats_left <= '0;
       cur_req <= '0;
       cur_wr <= 1'b0;
+      cur_addr <= '0;
       rd_done <= 1'b0;
       rd_req <= '0;
       inflight <= '0;
@@ -133,9 +144,11 @@ module accelc_dram_port (
         bq_req[bq_tail] <= acc_req;
         bq_wr[bq_tail] <= req_write[acc_req];
         bq_beats[bq_tail] <= req_beats[acc_req*BB +: BB];
+        bq_addr[bq_tail] <= req_addr[acc_req*32 +: 32];
         bq_at[bq_tail] <= now + (req_write[acc_req] ? 32'd1 : 32'(accelc_hw_pkg::DRAM_LATENCY));
         bq_tail <= bq_tail_next;
       end
+      if (beat_valid) cur_addr <= beat_addr + 32'(accelc_hw_pkg::DRAM_BYTES_PER_CYCLE);
       if (start) begin
         bq_head <= bq_head_next;
         beats_left <= head_beats - BB'(1);

@@ -1,49 +1,102 @@
-// simulator/rtl/core_main.cc — runs programs on the verilated control core
-// (hls/rtl/accelc_core.sv) and prints each run's cycle count.
+// simulator/rtl/core_main.cc — runs programs on the verilated accelerator
+// (hls/rtl/accelc_core.sv) with a DRAM that answers its beats: a read beat's
+// bytes arrive the cycle after the beat, a write beat's bytes are stored in
+// its cycle.
 //
 // Input: 32-bit words per instruction and a number of programs, then per
-// program its instruction count and its words, least significant first, in
-// hex. Output: per program the cycle its run ended (counting from the cycle
-// after start), or "stuck" when it did not end within the limit.
+// program: the DRAM window's bytes, the text's byte address, its instruction
+// count and a cycle limit, then the window as hex bytes (two digits each, one
+// line). Output:
+// per program the cycle its run ended (counting from the cycle after start)
+// and the window after the run as one hex line; "stuck" when it did not end
+// within the limit, "dram <address>" when a beat left the window.
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "Vaccelc_core.h"
 #include "verilated.h"
+
+namespace {
+
+/// Reads `n` bytes of hex.
+bool readHex(std::vector<uint8_t>& out, size_t n) {
+  std::string line;
+  if (!(std::cin >> line) || line.size() != 2 * n) return false;
+  out.resize(n);
+  auto digit = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(digit(line[2 * i]) << 4 | digit(line[2 * i + 1]));
+  return true;
+}
+
+void writeHex(const std::vector<uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string s(2 * bytes.size(), '0');
+  for (size_t i = 0; i < bytes.size(); ++i) s[2 * i] = digits[bytes[i] >> 4], s[2 * i + 1] = digits[bytes[i] & 15];
+  std::cout << s << "\n";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   size_t words = 0, programs = 0;
   if (!(std::cin >> words >> programs) || words * 32 != sizeof(Vaccelc_core::fetch_insn) * 8) return 2;
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
-  auto top = std::make_unique<Vaccelc_core>(ctx.get(), "core");
+  std::unique_ptr<Vaccelc_core> top;
+  constexpr size_t kBeat = sizeof(Vaccelc_core::mem_rdata);
   auto tick = [&] {
     top->clk = 1, top->eval();
     top->clk = 0, top->eval();
   };
   for (size_t p = 0; p < programs; ++p) {
-    size_t count = 0;
-    if (!(std::cin >> count)) return 2;
-    std::vector<uint32_t> text(count * words);
-    for (uint32_t& w : text)
-      if (!(std::cin >> std::hex >> w >> std::dec)) return 2;
+    size_t size = 0, textAddr = 0, count = 0;
+    uint64_t limit = 0;
+    std::vector<uint8_t> dram;
+    if (!(std::cin >> size >> textAddr >> count >> limit) || !readHex(dram, size) || textAddr + count * words * 4 > size) return 2;
+    top = std::make_unique<Vaccelc_core>(ctx.get(), "core");  // buffers start zero, as the simulators' do
     top->rst = 1, top->start = 0, tick(), top->rst = 0;
     top->insn_count = static_cast<uint32_t>(count);
+    top->insn_addr = static_cast<uint32_t>(textAddr);
+    top->dram_base = 0;
     top->start = 1, top->eval(), tick(), top->start = 0;
     uint64_t cycle = 0;
-    const uint64_t limit = 50000000;
-    for (; cycle < limit; ++cycle) {
+    bool pendingRead = false, bad = false;
+    uint64_t readAddr = 0, badAddr = 0;
+    for (; cycle < limit && !bad; ++cycle) {
       const uint32_t pc = top->fetch_pc;
-      for (size_t w = 0; w < words; ++w) top->fetch_insn[w] = pc < count ? text[pc * words + w] : 0;
+      for (size_t w = 0; w < words; ++w) {
+        uint32_t v = 0;
+        for (int b = 3; b >= 0; --b)
+          if (pc < count) v = v << 8 | dram[textAddr + (pc * words + w) * 4 + static_cast<size_t>(b)];
+        top->fetch_insn[w] = v;
+      }
+      uint8_t beat[kBeat] = {};
+      if (pendingRead)
+        for (size_t i = 0; i < kBeat && readAddr + i < size; ++i) beat[i] = dram[readAddr + i];
+      std::memcpy(&top->mem_rdata, beat, kBeat);
       top->eval();
       if (top->done) break;
+      pendingRead = top->mem_rd;
+      readAddr = top->mem_addr;
+      if (top->mem_rd && readAddr >= size) bad = true, badAddr = readAddr;
+      if (top->mem_wr) {
+        if (top->mem_addr + kBeat > size) bad = true, badAddr = top->mem_addr;
+        else std::memcpy(&dram[top->mem_addr], &top->mem_wdata, kBeat);
+      }
       tick();
     }
-    if (cycle == limit) std::cout << "stuck\n";
-    else std::cout << cycle << "\n";
+    if (bad) std::cout << "dram " << badAddr << "\n";
+    else if (cycle == limit) std::cout << "stuck\n";
+    else if (top->cycles != cycle) std::cout << "cycles register " << top->cycles << " at " << cycle << "\n";
+    else {
+      std::cout << cycle << "\n";
+      writeHex(dram);
+    }
   }
-  top->final();
+  if (top) top->final();
   return 0;
 }

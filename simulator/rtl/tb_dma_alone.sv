@@ -26,10 +26,18 @@ module tb_dma_alone (
     wr[LOAD] = dma_write;
     beats[LOAD*BB +: BB] = dma_beats;
   end
+  // Addresses and data places are not timed here.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] req_addr, data_row, data_off, pad_row, pad_col, beat_addr;
+  logic pad_valid, beat_valid, beat_write;
+  logic [1:0] beat_req;
+  /* verilator lint_on UNUSEDSIGNAL */
   accelc_dma dma (
-      .clk, .rst, .start, .write, .rows, .row_bytes, .pads,
-      .req_valid(dma_valid), .req_write(dma_write), .req_beats(dma_beats), .req_accept(accept[LOAD]),
-      .done(done[LOAD]), .finish);
+      .clk, .rst, .start, .write, .rows, .row_bytes, .pads, .addr('0), .pitch('0), .y_pad0('0), .x_pad0('0),
+      .x_size('0), .x_pad1('0), .req_addr, .req_valid(dma_valid), .req_write(dma_write), .req_beats(dma_beats),
+      .req_accept(accept[LOAD]), .done(done[LOAD]), .finish, .beat(beat_valid && beat_req == 2'(LOAD)), .data_row,
+      .data_off, .pad_valid, .pad_row, .pad_col);
   accelc_dram_port port (
-      .clk, .rst, .req_valid(valid), .req_write(wr), .req_beats(beats), .req_accept(accept), .done);
+      .clk, .rst, .req_valid(valid), .req_write(wr), .req_beats(beats), .req_addr({NR{req_addr}}),
+      .req_accept(accept), .done, .beat_valid, .beat_write, .beat_req, .beat_addr);
 endmodule

@@ -73,7 +73,9 @@ TEST(CliTest, RtlWritesThePackageAndTheSources) {
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_EQ(r.out, kTmp + "/rtl-tiny/accelc_hw_pkg.sv\n" + kTmp + "/rtl-tiny/accelc_isa_pkg.sv\n" + kTmp +
                        "/rtl-tiny/accelc_dram_port.sv\n" + kTmp + "/rtl-tiny/accelc_mem_decode.sv\n" + kTmp +
-                       "/rtl-tiny/accelc_dma.sv\n" + kTmp + "/rtl-tiny/accelc_core.sv\n");
+                       "/rtl-tiny/accelc_dma.sv\n" + kTmp + "/rtl-tiny/accelc_sram.sv\n" + kTmp +
+                       "/rtl-tiny/accelc_buffer.sv\n" + kTmp + "/rtl-tiny/accelc_exec.sv\n" + kTmp +
+                       "/rtl-tiny/accelc_core.sv\n");
   const std::string isa = testing::readFile(kTmp + "/rtl-tiny/accelc_isa_pkg.sv");
   EXPECT_NE(isa.find("  localparam int OPCODE_FINISH = 4;\n"), std::string::npos) << isa;
   EXPECT_NE(isa.find("  localparam int MEM_POP_PREV_LO = 3;\n"), std::string::npos) << isa;  // after the 3-bit opcode

@@ -1,0 +1,273 @@
+// hls/rtl/accelc_exec.sv — the compute unit's GEMM core and ALU
+// (docs/microarchitecture.md, "GEMM and ALU"): one micro-op application
+// issued every GEMM_II or ALU_II cycles from the cycle after `start`, in the
+// order iter_out, iter_in, micro-op, through a three-stage pipeline:
+//   stage 0 reads the micro-op;
+//   stage 1 adds the loop offsets to its indices and reads the input, weight
+//           and accumulator entries (the ALU's two operands on two ports);
+//   stage 2 computes and writes the accumulator row and its narrowed output row.
+// The arithmetic is isa/arith.h's. Stages carry their instruction's operation,
+// so the next instruction may issue while the last one drains. Programs are
+// legal: loops are not empty and rows respect the accumulator hazard rule.
+module accelc_exec #(
+    parameter int UW = 16,  // micro-op buffer index bits
+    parameter int NW = 16,  // input buffer index bits
+    parameter int GW = 16,  // weight buffer index bits
+    parameter int AW = 16   // accumulator/output buffer index bits
+) (
+    input  logic                                                clk,
+    input  logic                                                rst,
+    input  logic                                                start,  // a GEMM or ALU starts this cycle
+    input  logic [accelc_isa_pkg::INSN_BITS-1:0]                insn,
+    output logic                                                uop_re,
+    output logic [UW-1:0]                                       uop_idx,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  logic [accelc_isa_pkg::UOP_BITS-1:0]                 uop_data,  // bits past the fields are unused
+    /* verilator lint_on UNUSEDSIGNAL */
+    output logic                                                inp_re,
+    output logic [NW-1:0]                                       inp_idx,
+    input  logic [accelc_hw_pkg::ENTRY_BYTES_INP*8-1:0]         inp_data,
+    output logic                                                wgt_re,
+    output logic [GW-1:0]                                       wgt_idx,
+    input  logic [accelc_hw_pkg::ENTRY_BYTES_WGT*8-1:0]         wgt_data,
+    output logic [1:0]                                          acc_re,    // port 0: the row written, 1: the ALU's source
+    output logic [2*AW-1:0]                                     acc_ridx,
+    input  logic [2*accelc_hw_pkg::ENTRY_BYTES_ACC*8-1:0]       acc_rdata,
+    output logic                                                acc_we,    // also writes the output row
+    output logic [AW-1:0]                                       acc_widx,
+    output logic [accelc_hw_pkg::ENTRY_BYTES_ACC*8-1:0]         acc_wdata,
+    output logic [accelc_hw_pkg::ENTRY_BYTES_OUT*8-1:0]         out_wdata
+);
+  localparam int IW = accelc_isa_pkg::INSN_BITS;
+  localparam int BA = accelc_hw_pkg::BATCH, BI = accelc_hw_pkg::BLOCK_IN, BO = accelc_hw_pkg::BLOCK_OUT;
+  localparam int EA = accelc_hw_pkg::ENTRY_BYTES_ACC * 8;
+  localparam int IMMB = accelc_isa_pkg::ALU_IMM_BITS;
+
+  // What a pipeline stage carries of its instruction.
+  typedef struct packed {
+    logic        gemm;
+    logic        reset;
+    logic [2:0]  op;       // ALU operation (isa alu_op code)
+    logic        use_imm;
+    logic [31:0] imm;      // the immediate's operand value
+  } op_t;
+
+  // ---- stage 0: the loop nest of the running instruction ----
+  op_t         op0;
+  logic        active;
+  logic [31:0] ii_left;                    // cycles to the next issue
+  logic [31:0] bgn, fin, u, iter_out, iter_in, i0, i1;
+  logic [31:0] fdo, fdi, fso, fsi, fwo, fwi;  // loop factors: dst, src, wgt by out and in
+  logic [31:0] odo, odi, oso, osi, owo, owi;  // offsets: i0 * f*o, then plus i1 * f*i
+  logic        issue;
+  assign issue = active && ii_left == '0;
+  assign uop_re = issue;
+  assign uop_idx = UW'(u);
+
+  // The fields of a starting instruction (GEMM or ALU).
+  op_t         op_in;
+  logic [31:0] bgn_in, fin_in, io_in, ii_in, fdo_in, fdi_in, fso_in, fsi_in, fwo_in, fwi_in;
+  always_comb begin
+    op_in = '0;
+    fwo_in = '0;
+    fwi_in = '0;
+    if (32'(insn[0 +: accelc_isa_pkg::OPCODE_BITS]) == accelc_isa_pkg::OPCODE_GEMM) begin
+      op_in.gemm = 1'b1;
+      op_in.reset = insn[accelc_isa_pkg::GEMM_RESET_LO];
+      bgn_in = 32'(insn[accelc_isa_pkg::GEMM_UOP_BGN_LO +: accelc_isa_pkg::GEMM_UOP_BGN_BITS]);
+      fin_in = 32'(insn[accelc_isa_pkg::GEMM_UOP_END_LO +: accelc_isa_pkg::GEMM_UOP_END_BITS]);
+      io_in = 32'(insn[accelc_isa_pkg::GEMM_ITER_OUT_LO +: accelc_isa_pkg::GEMM_ITER_OUT_BITS]);
+      ii_in = 32'(insn[accelc_isa_pkg::GEMM_ITER_IN_LO +: accelc_isa_pkg::GEMM_ITER_IN_BITS]);
+      fdo_in = 32'(insn[accelc_isa_pkg::GEMM_DST_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_DST_FACTOR_OUT_BITS]);
+      fdi_in = 32'(insn[accelc_isa_pkg::GEMM_DST_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_DST_FACTOR_IN_BITS]);
+      fso_in = 32'(insn[accelc_isa_pkg::GEMM_SRC_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_SRC_FACTOR_OUT_BITS]);
+      fsi_in = 32'(insn[accelc_isa_pkg::GEMM_SRC_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_SRC_FACTOR_IN_BITS]);
+      fwo_in = 32'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_BITS]);
+      fwi_in = 32'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_IN_BITS]);
+    end else begin
+      logic [IMMB-1:0] raw;
+      op_in.reset = insn[accelc_isa_pkg::ALU_RESET_LO];
+      op_in.op = 3'(insn[accelc_isa_pkg::ALU_ALU_OP_LO +: accelc_isa_pkg::ALU_ALU_OP_BITS]);
+      op_in.use_imm = insn[accelc_isa_pkg::ALU_USE_IMM_LO];
+      raw = insn[accelc_isa_pkg::ALU_IMM_LO +: IMMB];
+      // mulq's immediate is the multiplier's top bits; the others are sign-extended
+      if (32'(op_in.op) == accelc_isa_pkg::ALU_OP_MULQ) op_in.imm = {raw, {(32 - IMMB){1'b0}}};
+      else op_in.imm = 32'($signed(raw));
+      bgn_in = 32'(insn[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
+      fin_in = 32'(insn[accelc_isa_pkg::ALU_UOP_END_LO +: accelc_isa_pkg::ALU_UOP_END_BITS]);
+      io_in = 32'(insn[accelc_isa_pkg::ALU_ITER_OUT_LO +: accelc_isa_pkg::ALU_ITER_OUT_BITS]);
+      ii_in = 32'(insn[accelc_isa_pkg::ALU_ITER_IN_LO +: accelc_isa_pkg::ALU_ITER_IN_BITS]);
+      fdo_in = 32'(insn[accelc_isa_pkg::ALU_DST_FACTOR_OUT_LO +: accelc_isa_pkg::ALU_DST_FACTOR_OUT_BITS]);
+      fdi_in = 32'(insn[accelc_isa_pkg::ALU_DST_FACTOR_IN_LO +: accelc_isa_pkg::ALU_DST_FACTOR_IN_BITS]);
+      fso_in = 32'(insn[accelc_isa_pkg::ALU_SRC_FACTOR_OUT_LO +: accelc_isa_pkg::ALU_SRC_FACTOR_OUT_BITS]);
+      fsi_in = 32'(insn[accelc_isa_pkg::ALU_SRC_FACTOR_IN_LO +: accelc_isa_pkg::ALU_SRC_FACTOR_IN_BITS]);
+    end
+  end
+
+  // ---- stage 1: indices and operand reads ----
+  logic        v1;
+  op_t         op1;
+  logic [31:0] od1, os1, ow1;  // the loop offsets of the application
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] dst1, src1, wgt1;  // truncated to the buffers' index widths
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign dst1 = 32'(uop_data[accelc_isa_pkg::UOP_DST_LO +: accelc_isa_pkg::UOP_DST_BITS]) + od1;
+  assign src1 = 32'(uop_data[accelc_isa_pkg::UOP_SRC_LO +: accelc_isa_pkg::UOP_SRC_BITS]) + os1;
+  assign wgt1 = 32'(uop_data[accelc_isa_pkg::UOP_WGT_LO +: accelc_isa_pkg::UOP_WGT_BITS]) + ow1;
+  assign inp_re = v1 && op1.gemm;
+  assign inp_idx = NW'(src1);
+  assign wgt_re = v1 && op1.gemm;
+  assign wgt_idx = GW'(wgt1);
+  assign acc_re = {v1 && !op1.gemm, v1};
+  assign acc_ridx = {AW'(src1), AW'(dst1)};
+
+  // ---- stage 2: compute and write ----
+  logic        v2;
+  op_t         op2;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] dst2;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign acc_we = v2;
+  assign acc_widx = AW'(dst2);
+
+  // One ALU lane (isa/arith.h).
+  function automatic logic [31:0] aluLane(input logic [2:0] op, input logic [31:0] a, input logic [31:0] b);
+    logic signed [63:0] sa, sb, v, half;
+    logic [5:0] n;
+    sa = 64'($signed(a));
+    sb = 64'($signed(b));
+    aluLane = a;
+    case (32'(op))
+      accelc_isa_pkg::ALU_OP_MIN: aluLane = sa < sb ? a : b;
+      accelc_isa_pkg::ALU_OP_MAX: aluLane = sa > sb ? a : b;
+      accelc_isa_pkg::ALU_OP_ADD: begin
+        v = sa + sb;
+        aluLane = v > 64'sd2147483647 ? 32'h7fffffff : v < -64'sd2147483648 ? 32'h80000000 : v[31:0];
+      end
+      accelc_isa_pkg::ALU_OP_MULQ: begin
+        if (a == 32'h80000000 && b == 32'h80000000) aluLane = 32'h7fffffff;
+        else begin
+          v = sa * sb;
+          v = v + (v >= 0 ? 64'sd1073741824 : 64'sd1 - 64'sd1073741824);
+          v = v < 0 ? -((-v) >>> 31) : v >>> 31;  // divide by 2^31, toward zero
+          aluLane = v[31:0];
+        end
+      end
+      accelc_isa_pkg::ALU_OP_SHR: begin
+        if (sb >= 0) begin
+          n = sb > 64'sd31 ? 6'd31 : 6'(sb);
+          aluLane = 32'($signed(a) >>> n);
+        end else begin
+          n = -sb > 64'sd31 ? 6'd31 : 6'(-sb);
+          v = sa <<< n;
+          aluLane = v > 64'sd2147483647 ? 32'h7fffffff : v < -64'sd2147483648 ? 32'h80000000 : v[31:0];
+        end
+      end
+      accelc_isa_pkg::ALU_OP_SHRR: begin
+        n = sb < 0 ? 6'd0 : sb > 64'sd31 ? 6'd31 : 6'(sb);
+        if (n != 6'd0) begin
+          half = 64'sd1 <<< (n - 6'd1);
+          v = sa >= 0 ? (sa + half) >>> n : -((-sa + half) >>> n);
+          aluLane = v[31:0];
+        end
+      end
+      accelc_isa_pkg::ALU_OP_CLIP: begin
+        v = sa < -sb ? -sb : sa;
+        aluLane = v > sb ? b : v[31:0];
+      end
+      accelc_isa_pkg::ALU_OP_MOV: aluLane = b;
+      default: aluLane = a;
+    endcase
+  endfunction
+
+  // Only the operation in stage 2 is evaluated (a simulation's speed depends on it).
+  logic [EA-1:0] acc_new;
+  always_comb begin
+    logic [31:0] sum;
+    logic signed [15:0] p;
+    acc_new = '0;
+    sum = '0;
+    p = '0;
+    if (v2 && !op2.reset && op2.gemm) begin
+      for (int b = 0; b < BA; b++)
+        for (int o = 0; o < BO; o++) begin
+          sum = acc_rdata[32*(b*BO + o) +: 32];
+          for (int k = 0; k < BI; k++) begin
+            p = $signed(inp_data[8*(b*BI + k) +: 8]) * $signed(wgt_data[8*(o*BI + k) +: 8]);
+            sum = sum + 32'(p);
+          end
+          acc_new[32*(b*BO + o) +: 32] = sum;
+        end
+    end else if (v2 && !op2.reset) begin
+      for (int i = 0; i < BA * BO; i++)
+        acc_new[32*i +: 32] = aluLane(op2.op, acc_rdata[32*i +: 32], op2.use_imm ? op2.imm : acc_rdata[EA + 32*i +: 32]);
+    end
+  end
+  assign acc_wdata = acc_new;
+  always_comb
+    for (int i = 0; i < BA * BO; i++) begin
+      logic signed [31:0] v;
+      v = $signed(acc_new[32*i +: 32]);
+      out_wdata[8*i +: 8] = v > 32'sd127 ? 8'd127 : v < -32'sd128 ? 8'h80 : v[7:0];
+    end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      active <= 1'b0;
+      v1 <= 1'b0;
+      v2 <= 1'b0;
+    end else begin
+      v1 <= issue;
+      v2 <= v1;
+      op1 <= op0;
+      op2 <= op1;
+      dst2 <= dst1;
+      if (issue) begin
+        od1 <= odi;
+        os1 <= osi;
+        ow1 <= owi;
+      end
+      if (start) begin
+        active <= 1'b1;
+        op0 <= op_in;
+        ii_left <= '0;
+        bgn <= bgn_in;
+        fin <= fin_in;
+        u <= bgn_in;
+        iter_out <= io_in;
+        iter_in <= ii_in;
+        {i0, i1} <= '0;
+        {fdo, fdi, fso, fsi, fwo, fwi} <= {fdo_in, fdi_in, fso_in, fsi_in, fwo_in, fwi_in};
+        {odo, odi, oso, osi, owo, owi} <= '0;
+      end else if (active) begin
+        ii_left <= issue ? 32'(op0.gemm ? accelc_hw_pkg::GEMM_II : accelc_hw_pkg::ALU_II) - 32'd1 : ii_left - 32'd1;
+        if (issue) begin
+          if (u + 32'd1 != fin) begin
+            u <= u + 32'd1;
+          end else begin
+            u <= bgn;
+            if (i1 + 32'd1 != iter_in) begin
+              i1 <= i1 + 32'd1;
+              odi <= odi + fdi;
+              osi <= osi + fsi;
+              owi <= owi + fwi;
+            end else begin
+              i1 <= '0;
+              if (i0 + 32'd1 != iter_out) begin
+                i0 <= i0 + 32'd1;
+                odo <= odo + fdo;
+                oso <= oso + fso;
+                owo <= owo + fwo;
+                odi <= odo + fdo;
+                osi <= oso + fso;
+                owi <= owo + fwo;
+              end else begin
+                active <= 1'b0;
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+endmodule

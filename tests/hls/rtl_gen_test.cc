@@ -1,0 +1,43 @@
+// tests/hls/rtl_gen_test.cc — which hwspecs the RTL implements, and the error
+// that names the key it does not.
+#include <gtest/gtest.h>
+
+#include "hls/rtl_gen.h"
+#include "hwspec/hwspec.h"
+#include "tests/test_util.h"
+
+namespace accelc::hls {
+namespace {
+
+TEST(RtlGenTest, EveryPresetIsImplemented) {
+  for (const char* preset : {"tiny", "vta-default", "wide"}) {
+    auto hw = hwspec::loadHwSpec(preset);
+    ASSERT_TRUE(hw.isOk()) << hw.diag().str();
+    EXPECT_TRUE(rtlSupports(*hw).isOk()) << preset << ": " << rtlSupports(*hw).diag().str();
+  }
+}
+
+TEST(RtlGenTest, UnimplementedShapesNameTheirKey) {
+  auto base = hwspec::loadHwSpec("tiny");
+  ASSERT_TRUE(base.isOk());
+  auto expectError = [](hwspec::HwSpec hw, const std::string& key) {
+    support::Status s = rtlSupports(hw);
+    ASSERT_FALSE(s.isOk()) << key;
+    EXPECT_NE(s.diag().str().find(key), std::string::npos) << s.diag().str();
+  };
+  hwspec::HwSpec shallow = *base;
+  shallow.timing.pipelineDepth = 1;  // three stages at II 1 need two cycles
+  expectError(shallow, "timing.pipeline_depth");
+  hwspec::HwSpec close = *base;
+  close.timing.accHazard = 1;  // stage 1 would read a row stage 2 writes in the same cycle
+  expectError(close, "timing.acc_hazard");
+  hwspec::HwSpec odd = *base;
+  odd.timing.maxBurst = 6;  // tiny's beats are 4 bytes
+  expectError(odd, "timing.max_burst");
+  hwspec::HwSpec wideBeat = *base;
+  wideBeat.dramBytesPerCycle = 8;  // tiny's output rows are 4 bytes
+  expectError(wideBeat, "dram.bytes_per_cycle");
+}
+
+}  // namespace
+}  // namespace accelc::hls
