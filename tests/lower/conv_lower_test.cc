@@ -1,6 +1,7 @@
 // tests/lower/conv_lower_test.cc — random convolutions, dense layers, pools
 // and residual adds lowered to each preset, run on fsim and on the cycle model
-// (identical outputs and counters), and compared bit for bit with the
+// (identical outputs and counters) and on the verilated RTL (the cycle
+// model's cycle count and DRAM), and compared bit for bit with the
 // reference kernels; golden loop IR for one conv and one dense layer.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 #include "runtime/ops.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/functional/fsim.h"
+#include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler::lower {
@@ -70,8 +72,9 @@ Tensor reference(const ConvLayer& l, const Tensor& x) {
 /// DRAM writes before a run: (address, bytes).
 using Writes = std::vector<std::pair<uint64_t, std::vector<uint8_t>>>;
 
-/// Runs `p` after `writes` on fsim and on the cycle model; returns fsim's `n`
-/// bytes at `out` and expects the cycle model's bytes and counters to equal them.
+/// Runs `p` after `writes` on fsim, on the cycle model and on the verilated
+/// RTL; returns fsim's `n` bytes at `out`, expects the cycle model's bytes and
+/// counters to equal them, and the RTL's cycle count and DRAM the cycle model's.
 support::Expected<std::vector<uint8_t>> runOnBoth(const isa::Target& t, const isa::Program& p, const Writes& writes,
                                                   uint64_t out, uint64_t n) {
   simulator::FunctionalSim sim(t);
@@ -82,8 +85,16 @@ support::Expected<std::vector<uint8_t>> runOnBoth(const isa::Target& t, const is
     ACCELC_TRY(sim.write(addr, bytes.data(), bytes.size()));
     ACCELC_TRY(cyc->write(addr, bytes.data(), bytes.size()));
   }
+  testing::RtlRun rtl;
+  rtl.program = &p;
+  rtl.before.resize(p.window);
+  rtl.after.resize(p.window);
+  ACCELC_TRY(cyc->read(0, rtl.before.data(), p.window));
   ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, "test.bin"));
   ACCELC_ASSIGN_OR_RETURN(simulator::CycleStats cs, cyc->run(p, "test.bin"));
+  rtl.cycles = cs.cycles;
+  ACCELC_TRY(cyc->read(0, rtl.after.data(), p.window));
+  testing::expectRtlMatches(t, {rtl});
   EXPECT_EQ(cs.counters, c) << "the cycle model's counters differ from fsim's";
   std::vector<uint8_t> a(n), b(n);
   ACCELC_TRY(sim.read(out, a.data(), n));

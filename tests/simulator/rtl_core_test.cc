@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "isa/builder.h"
-#include "isa/disassembler.h"
 #include "isa/random_program.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/cycle/timing.h"
@@ -16,54 +15,27 @@
 namespace accelc::simulator {
 namespace {
 
-/// Hex digits of `bytes`, two per byte.
-std::string hex(const std::vector<uint8_t>& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s(2 * bytes.size(), '0');
-  for (size_t i = 0; i < bytes.size(); ++i) s[2 * i] = digits[bytes[i] >> 4], s[2 * i + 1] = digits[bytes[i] & 15];
-  return s;
-}
-
 /// Runs `programs` on the cycle model and on the verilated accelerator;
 /// expects the same cycle counts and the same DRAM afterwards.
-void expectSameRuns(const isa::Target& t, const std::string& preset, const std::vector<isa::Program>& programs) {
-  std::ostringstream in;
-  std::vector<std::string> want;
-  in << t.insnBytes() / 4 << " " << programs.size() << "\n";
+void expectSameRuns(const isa::Target& t, const std::vector<isa::Program>& programs) {
+  std::vector<testing::RtlRun> runs;
   for (size_t i = 0; i < programs.size(); ++i) {
     const isa::Program& p = programs[i];
-    std::vector<uint8_t> image(p.window);
-    for (const isa::Segment& s : p.segments) std::copy(s.bytes.begin(), s.bytes.end(), image.begin() + static_cast<long>(s.addr));
+    testing::RtlRun r;
+    r.program = &p;
+    r.before.assign(p.window, 0);
+    for (const isa::Segment& s : p.segments) std::copy(s.bytes.begin(), s.bytes.end(), r.before.begin() + static_cast<long>(s.addr));
     auto sim = CycleSim::create(t);  // fresh DRAM and buffers; the same elaborated model
     ASSERT_TRUE(sim.isOk()) << sim.diag().str();
     ASSERT_TRUE((*sim)->loadProgram(p).isOk());
     auto stats = (*sim)->run(p, "test.bin");
     ASSERT_TRUE(stats.isOk()) << "program " << i << ": " << stats.diag().str();
-    std::vector<uint8_t> after(p.window);
-    ASSERT_TRUE((*sim)->read(0, after.data(), after.size()).isOk());
-    want.push_back(std::to_string(stats->cycles));
-    want.push_back(hex(after));
-    in << p.window << " " << p.text().addr << " " << p.insnCount(t) << " " << 2 * stats->cycles + 100 << "\n"
-       << hex(image) << "\n";
+    r.cycles = stats->cycles;
+    r.after.resize(p.window);
+    ASSERT_TRUE((*sim)->read(0, r.after.data(), r.after.size()).isOk());
+    runs.push_back(std::move(r));
   }
-  std::istringstream got(testing::runVerilated(preset, "core", in.str()));
-  for (size_t i = 0; i < programs.size(); ++i) {
-    std::string cycles, dram;
-    std::getline(got, cycles);
-    EXPECT_EQ(cycles, want[2 * i]) << "program " << i << ": cycles";
-    if (cycles != want[2 * i]) continue;
-    std::getline(got, dram);
-    ASSERT_EQ(dram.size(), want[2 * i + 1].size()) << "program " << i;
-    size_t first = 0;
-    while (first < dram.size() && dram[first] == want[2 * i + 1][first]) ++first;
-    EXPECT_EQ(first, dram.size()) << "program " << i << ": DRAM differs first at byte " << first / 2;
-    if (getenv("RTL_DEBUG") && first != dram.size()) {
-      auto d = isa::disassemble(programs[i], t, "x");
-      std::cerr << *d << "\nwant " << want[2 * i + 1].substr(first & ~size_t{63}, 256) << "\ngot  " << dram.substr(first & ~size_t{63}, 256) << "\n";
-      for (auto& sym : programs[i].symbols) std::cerr << sym.name << " " << sym.addr << " " << sym.bytes() << "\n";
-      return;
-    }
-  }
+  testing::expectRtlMatches(t, runs);
 }
 
 class RtlCoreTest : public ::testing::TestWithParam<std::string> {};
@@ -76,7 +48,7 @@ TEST_P(RtlCoreTest, RandomProgramsEndInTheCycleModelsCycle) {
     ASSERT_TRUE(p.isOk()) << p.diag().str();
     programs.push_back(*p);
   }
-  expectSameRuns(t, GetParam(), programs);
+  expectSameRuns(t, programs);
 }
 
 TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
@@ -117,7 +89,7 @@ TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
   b.add(isa::makeInstruction(isa::Opcode::kFinish));
   auto p = b.finish("full.bin");
   ASSERT_TRUE(p.isOk()) << p.diag().str();
-  expectSameRuns(t, GetParam(), {*p});
+  expectSameRuns(t, {*p});
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(RtlCoreTest);

@@ -1,5 +1,6 @@
 // tests/simulator/rtl_util.h — runs a verilated harness that simulator/rtl
-// built for a preset, on a text input, and returns its output.
+// built for a preset, on a text input, and returns its output; and runs
+// programs on the verilated accelerator with a DRAM window.
 #ifndef ACCELC_TESTS_SIMULATOR_RTL_UTIL_H_
 #define ACCELC_TESTS_SIMULATOR_RTL_UTIL_H_
 
@@ -7,8 +8,12 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "isa/program.h"
+#include "isa/target.h"
 #include "tests/test_util.h"
 
 namespace accelc::testing {
@@ -22,6 +27,46 @@ inline std::string runVerilated(const std::string& preset, const std::string& mo
   const int rc = std::system((harness + " < " + in + " > " + out).c_str());
   EXPECT_EQ(rc, 0) << harness;
   return rc == 0 ? readFile(out) : std::string();
+}
+
+/// Hex digits of `bytes`, two per byte.
+inline std::string hexBytes(const std::vector<uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string s(2 * bytes.size(), '0');
+  for (size_t i = 0; i < bytes.size(); ++i) s[2 * i] = digits[bytes[i] >> 4], s[2 * i + 1] = digits[bytes[i] & 15];
+  return s;
+}
+
+/// A program's run on the verilated accelerator: its DRAM window before the
+/// run, and the cycle count and window the cycle model ended with.
+struct RtlRun {
+  const isa::Program* program = nullptr;
+  std::vector<uint8_t> before, after;
+  uint64_t cycles = 0;
+};
+
+/// Runs each of `runs` on build/simulator/rtl/<preset>/core and expects its
+/// cycle count and DRAM window afterwards to equal the cycle model's.
+inline void expectRtlMatches(const isa::Target& t, const std::vector<RtlRun>& runs) {
+  std::ostringstream in;
+  in << t.insnBytes() / 4 << " " << runs.size() << "\n";
+  for (const RtlRun& r : runs)
+    in << r.before.size() << " " << r.program->text().addr << " " << r.program->insnCount(t) << " "
+       << 2 * r.cycles + 100 << "\n"
+       << hexBytes(r.before) << "\n";
+  std::istringstream got(runVerilated(t.spec.name, "core", in.str()));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    std::string cycles, dram;
+    std::getline(got, cycles);
+    EXPECT_EQ(cycles, std::to_string(runs[i].cycles)) << "program " << i << ": cycles";
+    if (cycles != std::to_string(runs[i].cycles)) continue;
+    std::getline(got, dram);
+    const std::string want = hexBytes(runs[i].after);
+    ASSERT_EQ(dram.size(), want.size()) << "program " << i;
+    size_t first = 0;
+    while (first < dram.size() && dram[first] == want[first]) ++first;
+    EXPECT_EQ(first, dram.size()) << "program " << i << ": DRAM differs first at byte " << first / 2;
+  }
 }
 
 }  // namespace accelc::testing
