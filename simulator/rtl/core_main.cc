@@ -10,6 +10,9 @@
 // per program the cycle its run ended (counting from the cycle after start)
 // and the window after the run as one hex line; "stuck" when it did not end
 // within the limit, "dram <address>" when a beat left the window.
+//
+// Options: --stats prints each run's cycles and simulated cycles per second on
+// standard error; --vcd FILE writes a waveform (models verilated with --trace).
 #include <cstdint>
 #include <cstring>
 #include <iostream>
@@ -17,8 +20,13 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+
 #include "Vaccelc_core.h"
 #include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
 
 namespace {
 
@@ -46,11 +54,32 @@ int main(int argc, char** argv) {
   if (!(std::cin >> words >> programs) || words * 32 != sizeof(Vaccelc_core::fetch_insn) * 8) return 2;
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
+  bool stats = false;
+  std::string vcd;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--stats") stats = true;
+    if (std::string(argv[i]) == "--vcd" && i + 1 < argc) vcd = argv[++i];
+  }
+#if VM_TRACE
+  if (!vcd.empty()) ctx->traceEverOn(true);
+  std::unique_ptr<VerilatedVcdC> wave;
+#else
+  if (!vcd.empty()) return 3;  // this model was verilated without --trace
+#endif
+  uint64_t time = 0;
   std::unique_ptr<Vaccelc_core> top;
   constexpr size_t kBeat = sizeof(Vaccelc_core::mem_rdata);
   auto tick = [&] {
     top->clk = 1, top->eval();
+#if VM_TRACE
+    if (wave) wave->dump(time);
+#endif
+    ++time;
     top->clk = 0, top->eval();
+#if VM_TRACE
+    if (wave) wave->dump(time);
+#endif
+    ++time;
   };
   for (size_t p = 0; p < programs; ++p) {
     size_t size = 0, textAddr = 0, count = 0;
@@ -58,6 +87,14 @@ int main(int argc, char** argv) {
     std::vector<uint8_t> dram;
     if (!(std::cin >> size >> textAddr >> count >> limit) || !readHex(dram, size) || textAddr + count * words * 4 > size) return 2;
     top = std::make_unique<Vaccelc_core>(ctx.get(), "core");  // buffers start zero, as the simulators' do
+#if VM_TRACE
+    if (!vcd.empty() && p == 0) {
+      wave = std::make_unique<VerilatedVcdC>();
+      top->trace(wave.get(), 99);
+      wave->open(vcd.c_str());
+    }
+#endif
+    const auto began = std::chrono::steady_clock::now();
     top->rst = 1, top->start = 0, tick(), top->rst = 0;
     top->insn_count = static_cast<uint32_t>(count);
     top->insn_addr = static_cast<uint32_t>(textAddr);
@@ -89,6 +126,13 @@ int main(int argc, char** argv) {
       }
       tick();
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    if (stats)
+      std::cerr << "rtl: " << cycle << " cycles in " << seconds << " s, " << static_cast<double>(cycle) / seconds
+                << " cycles/s\n";
+#if VM_TRACE
+    if (wave && p == 0) wave->close(), wave.reset();
+#endif
     if (bad) std::cout << "dram " << badAddr << "\n";
     else if (cycle == limit) std::cout << "stuck\n";
     else if (top->cycles != cycle) std::cout << "cycles register " << top->cycles << " at " << cycle << "\n";

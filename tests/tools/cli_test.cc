@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sys/wait.h>
@@ -57,6 +58,38 @@ TEST(CliTest, MainJobAssemblesAndSimulatesTheExample) {
   EXPECT_LT(denseEnd, total);
   EXPECT_EQ(testing::readFile(kTmp + "/dense-cycle/y.npy"), testing::readFile(kTmp + "/dense-out/y.npy"));
   EXPECT_NE(testing::readFile(kTmp + "/dense.trace.json").find("\"name\":\"FINISH\""), std::string::npos);
+}
+
+// The verilated RTL as an engine: verilated on first use into a cache keyed by
+// the hwspec (progress on stderr), reused after; the cycle model's count and
+// outputs, bit for bit.
+TEST(CliTest, RtlEngineMatchesTheCycleModel) {
+  ::setenv("ACCELC_RTL_CACHE", (kTmp + "/rtl-cache").c_str(), 1);
+  const std::string bin = kTmp + "/dense-r.bin", in = " --input x=" + kSrc + "/examples/dense_relu_input.npy";
+  ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + bin).rc, 0);
+  Result c = sh("sim " + bin + " --engine cycle" + in + " --output " + kTmp + "/dense-rc");
+  ASSERT_EQ(c.rc, 0) << c.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(c.out, m, std::regex("\n(\\d+) cycles\n"))) << c.out;
+  const std::string cycles = m[1];
+  Result r = sh("sim " + bin + " --engine rtl" + in + " --output " + kTmp + "/dense-rr");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("accelc: verilating the RTL for hwspec 'vta-default' into " + kTmp + "/rtl-cache/", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\n" + cycles + " cycles\n"), std::string::npos) << r.out;
+  EXPECT_EQ(testing::readFile(kTmp + "/dense-rr/y.npy"), testing::readFile(kTmp + "/dense-rc/y.npy"));
+  // The second use finds the model in the cache: no verilating.
+  Result again = sh("sim " + bin + " --engine rtl" + in + " --json");
+  ASSERT_EQ(again.rc, 0) << again.out;
+  EXPECT_EQ(again.out.find("verilating"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("\"cycles\": " + cycles), std::string::npos) << again.out;
+  // A waveform comes from a model verilated with tracing, cached beside the first.
+  Result w = sh("sim " + bin + " --engine rtl" + in + " --vcd " + kTmp + "/dense.vcd");
+  ASSERT_EQ(w.rc, 0) << w.out;
+  EXPECT_NE(w.out.find("\n" + cycles + " cycles\nwaveform -> " + kTmp + "/dense.vcd\n"), std::string::npos) << w.out;
+  EXPECT_EQ(testing::readFile(kTmp + "/dense.vcd").rfind("$version", 0), 0u);
+  Result noVcd = sh("sim " + bin + " --engine fsim" + in + " --vcd w.vcd");
+  EXPECT_EQ(noVcd.rc, 1);
+  EXPECT_EQ(noVcd.out, "error: --vcd needs --engine rtl\n");
 }
 
 TEST(CliTest, DisasmThenAsmGivesTheSameFile) {
@@ -203,6 +236,12 @@ TEST(CliTest, CompileRunAndReportABundle) {
   EXPECT_NE(trace.find("\"args\":{\"name\":\"compute\"}"), std::string::npos);
   EXPECT_NE(trace.find("\"name\":\"GEMM\",\"ph\":\"X\""), std::string::npos);
   EXPECT_NE(trace.find(":/c1/Conv\",\"ph\":\"X\",\"pid\":1,\"tid\":0,\"ts\":0,"), std::string::npos);
+  std::smatch cm;
+  ASSERT_TRUE(std::regex_search(cyc.out, cm, std::regex("\n(\\d+) cycles on the accelerator, "))) << cyc.out;
+  ::setenv("ACCELC_RTL_CACHE", (kTmp + "/rtl-cache").c_str(), 1);
+  Result rtl = sh("run " + acx + " --engine rtl --input input=" + kSrc + "/models/digits/input.npy");
+  ASSERT_EQ(rtl.rc, 0) << rtl.out;
+  EXPECT_NE(rtl.out.find("\n" + cm[1].str() + " cycles on the accelerator (RTL)"), std::string::npos) << rtl.out;
   Result noTrace = sh("run " + acx + " --engine fsim --input input=" + kSrc + "/models/digits/input.npy --trace t.json");
   EXPECT_EQ(noTrace.rc, 1);
   EXPECT_EQ(noTrace.out, "error: --trace needs --engine cycle\n");

@@ -15,6 +15,7 @@
 #include "isa/disassembler.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/rtl_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -118,8 +119,12 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, co
   return Status::ok();
 }
 
-/// The device `engine` names ("fsim" or "cycle") for `t`.
+/// The device `engine` names ("fsim", "cycle" or "rtl") for `t`.
 Expected<std::unique_ptr<runtime::Device>> makeDevice(const std::string& engine, const isa::Target& t) {
+  if (engine == "rtl") {
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::RtlDevice> d, runtime::RtlDevice::create(t));
+    return std::unique_ptr<runtime::Device>(std::move(d));
+  }
   if (engine != "cycle") return std::unique_ptr<runtime::Device>(std::make_unique<runtime::FsimDevice>(t));
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::CycleDevice> d, runtime::CycleDevice::create(t));
   return std::unique_ptr<runtime::Device>(std::move(d));
@@ -235,8 +240,10 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
     if (!trace.empty()) ACCELC_TRY(writeTrace(trace, static_cast<runtime::CycleDevice&>(*device).traced()));
     const runtime::RunStats& st = e->stats();
     stats = engine + ": " + std::to_string(st.accelSteps) + " accelerator steps, " + std::to_string(st.hostSteps) +
-            " host steps, " + std::to_string(st.packSteps) + " pack/unpack steps; " + std::to_string(st.accel.macs) +
-            " MACs on the accelerator";
+            " host steps, " + std::to_string(st.packSteps) + " pack/unpack steps";
+    // The RTL counts cycles only; the simulators also count the work done.
+    if (engine != "rtl") stats += "; " + std::to_string(st.accel.macs) + " MACs on the accelerator";
+    if (engine == "rtl") stats += "\n" + std::to_string(st.cycles) + " cycles on the accelerator (RTL)";
     if (engine == "cycle") {
       const double util = 100.0 * static_cast<double>(st.accel.macs) /
                           (static_cast<double>(spec.peakMacsPerCycle()) * static_cast<double>(std::max<uint64_t>(1, st.cycles)));

@@ -12,6 +12,7 @@
 #include "isa/program.h"
 #include "runtime/device.h"
 #include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/rtl_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -26,6 +27,7 @@ struct SimArgs {
   std::string program;               ///< program file
   std::string engine = "fsim";       ///< which simulator
   std::string trace;                 ///< Perfetto trace file (cycle engine)
+  std::string vcd;                   ///< waveform file (rtl engine)
   std::vector<std::string> inputs;   ///< SYMBOL=FILE.npy
   std::string outDir;                ///< where outputs go
   std::string hw;                    ///< optional hwspec to check against
@@ -127,7 +129,12 @@ Status runSim(const SimArgs& args) {
   std::unique_ptr<runtime::Device> dev;
   if (!args.trace.empty() && args.engine != "cycle")
     return support::error(support::Location(), "--trace needs --engine cycle");
-  if (args.engine == "cycle") {
+  if (!args.vcd.empty() && args.engine != "rtl") return support::error(support::Location(), "--vcd needs --engine rtl");
+  if (args.engine == "rtl") {
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::RtlDevice> r, runtime::RtlDevice::create(t, !args.vcd.empty()));
+    r->options().vcd = args.vcd;
+    dev = std::move(r);
+  } else if (args.engine == "cycle") {
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::CycleDevice> c, runtime::CycleDevice::create(t));
     c->trace(!args.trace.empty());
     dev = std::move(c);
@@ -160,6 +167,7 @@ Status runSim(const SimArgs& args) {
     timing.push_back({"dram_bytes_per_kcycle", cs.cycles ? bytes * 1000 / cs.cycles : 0});
     rows.insert(rows.begin(), timing.begin(), timing.end());
   }
+  if (args.engine == "rtl") rows = {{"cycles", sim.lastCycles()}};  // the RTL counts cycles, not events
   if (!args.outDir.empty()) ::mkdir(args.outDir.c_str(), 0755);
   nlohmann::ordered_json j;
   for (const isa::Symbol& s : p.symbols) {
@@ -181,6 +189,11 @@ Status runSim(const SimArgs& args) {
       for (const simulator::LabelCycles& l : static_cast<runtime::CycleDevice&>(sim).lastStats().labels)
         j["labels"].push_back({{"name", l.name}, {"first", l.first}, {"last", l.last}, {"cycles", l.last - l.first}});
     std::cout << j.dump(2) << "\n";
+    return Status::ok();
+  }
+  if (args.engine == "rtl") {
+    std::cout << rows[0].second << " cycles\n";
+    if (!args.vcd.empty()) std::cout << "waveform -> " << args.vcd << "\n";
     return Status::ok();
   }
   if (args.engine == "cycle") {
@@ -206,12 +219,13 @@ void registerSim(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("sim", "Run a program on a simulator and write its outputs");
   auto a = std::make_shared<SimArgs>();
   cmd->add_option("program", a->program, "program file (.bin)")->required();
-  cmd->add_option("--engine", a->engine, "simulator to run")->check(CLI::IsMember({"fsim", "cycle"}))->capture_default_str();
+  cmd->add_option("--engine", a->engine, "simulator to run")->check(CLI::IsMember({"fsim", "cycle", "rtl"}))->capture_default_str();
   cmd->add_option("--input", a->inputs, "SYMBOL=FILE.npy, one per input symbol");
   cmd->add_option("--output", a->outDir, "directory for one SYMBOL.npy per output symbol");
   cmd->add_option("--hw", a->hw, "hwspec the program must have been built for");
   cmd->add_flag("--json", a->json, "print outputs and counters as JSON");
   cmd->add_option("--trace", a->trace, "write a Chrome/Perfetto trace of the run (--engine cycle)");
+  cmd->add_option("--vcd", a->vcd, "write a waveform of the run for GTKWave (--engine rtl)");
   cmd->add_flag("--no-race-check", a->noRaceCheck, "skip the race checker");
   cmd->callback([a, &rc] { rc = report(runSim(*a)); });
 }

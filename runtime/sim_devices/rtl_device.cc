@@ -1,0 +1,112 @@
+// runtime/sim_devices/rtl_device.cc — the verilated RTL behind the Device interface.
+#include "runtime/sim_devices/rtl_device.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "hls/rtl_gen.h"
+
+namespace accelc::runtime {
+
+namespace {
+
+bool exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+/// mkdir -p.
+void makeDirs(const std::string& dir) {
+  for (size_t i = 1; i <= dir.size(); ++i)
+    if (i == dir.size() || dir[i] == '/') ::mkdir(dir.substr(0, i).c_str(), 0755);
+}
+
+/// The last lines of a file, for an error message.
+std::string tail(const std::string& path, size_t lines) {
+  std::ifstream f(path);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(f, l);) all.push_back(l);
+  std::string out;
+  for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) out += "\n  " + all[i];
+  return out;
+}
+
+/// Verilates the RTL and the harness for `t` into `dir`; the executable is
+/// dir/core. The work happens in a folder of this process's own, renamed to
+/// `dir` when done, so that processes verilating at once do not meet.
+support::Status verilate(const isa::Target& t, const std::string& dir, bool vcd) {
+  const support::Location at = support::Location::file(dir);
+  if (std::system("command -v verilator > /dev/null 2>&1") != 0)
+    return support::error(at, "--engine rtl needs Verilator on PATH (scripts/bootstrap.sh installs it)");
+  std::cerr << "accelc: verilating the RTL for hwspec '" << t.spec.name << "' into " << dir
+            << " (once per hwspec; a minute or two)..." << std::endl;
+  const std::string work = dir + ".partial-" + std::to_string(::getpid());
+  makeDirs(work);
+  ACCELC_TRY(hls::writeRtl(t, work + "/src"));
+  std::ofstream(work + "/core_main.cc") << simulator::rtlHarnessSource();
+  std::string sources;
+  for (const std::string& f : hls::rtlFiles()) sources += " src/" + f;
+  const std::string log = work + "/verilate.log";
+  const std::string cmd = "cd '" + work + "' && OBJCACHE=$(command -v ccache) verilator --cc --exe --build -j 2 -O2 " +
+                          "-Wno-fatal" + (vcd ? " --trace" : "") + " --top-module accelc_core -Mdir obj -o '" + work +
+                          "/core'" + sources + " core_main.cc > '" + log + "' 2>&1";
+  if (std::system(cmd.c_str()) != 0 || !exists(work + "/core"))
+    return support::error(at, "verilating the RTL failed; the end of " + log + ":" + tail(log, 15));
+  // Another process may have finished first: its model is as good as ours.
+  if (::rename(work.c_str(), dir.c_str()) != 0 && exists(dir + "/core"))
+    std::system(("rm -rf '" + work + "'").c_str());
+  if (!exists(dir + "/core")) return support::error(at, "cannot move the verilated model from " + work);
+  std::cerr << "accelc: the verilated model is " << dir << "/core" << std::endl;
+  return support::Status::ok();
+}
+
+}  // namespace
+
+std::string rtlCacheDir(const isa::Target& t, bool vcd) {
+  std::string root;
+  if (const char* c = std::getenv("ACCELC_RTL_CACHE"); c && *c) root = c;
+  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) root = std::string(x) + "/accelc/rtl";
+  else root = std::string(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") + "/.cache/accelc/rtl";
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(t.hash));
+  return root + "/" + hash + (vcd ? "-vcd" : "");
+}
+
+support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t, bool vcd) {
+  ACCELC_TRY(hls::rtlSupports(t.spec));
+  const std::string dir = rtlCacheDir(t, vcd);
+  if (!exists(dir + "/core")) ACCELC_TRY(verilate(t, dir, vcd));
+  return std::unique_ptr<RtlDevice>(new RtlDevice(t, dir + "/core"));
+}
+
+support::Status RtlDevice::write(uint64_t addr, const void* data, uint64_t n) {
+  if (addr + n > static_cast<uint64_t>(t_.spec.dramWindowBytes) || addr + n < addr)
+    return support::error(support::Location(), "DRAM write [" + std::to_string(addr) + ", " + std::to_string(addr + n) +
+                                                   ") is outside the hwspec's window");
+  if (addr + n > dram_.size()) dram_.resize(addr + n, 0);
+  std::memcpy(dram_.data() + addr, data, n);
+  return support::Status::ok();
+}
+
+support::Status RtlDevice::read(uint64_t addr, void* out, uint64_t n) {
+  if (addr + n > dram_.size() || addr + n < addr)
+    return support::error(support::Location(), "DRAM read [" + std::to_string(addr) + ", " + std::to_string(addr + n) +
+                                                   ") is outside what was written");
+  std::memcpy(out, dram_.data() + addr, n);
+  return support::Status::ok();
+}
+
+support::Expected<simulator::Counters> RtlDevice::run(const isa::Program& p, const std::string& name) {
+  if (dram_.size() < p.window) dram_.resize(p.window, 0);
+  ACCELC_ASSIGN_OR_RETURN(cycles_, simulator::runOnRtl(harness_, t_, p, dram_, options_, name));
+  return simulator::Counters{};
+}
+
+}  // namespace accelc::runtime

@@ -1,0 +1,52 @@
+// runtime/sim_devices/rtl_device.h — the accelerator's RTL, verilated, as a device.
+//
+// The model for a hwspec is verilated once, on first use, into a cache folder
+// keyed by the hwspec and ISA hash (rtlCacheDir): accelc rtl's sources, the
+// harness (simulator/rtl), and `verilator --cc --build -O2`, with progress on
+// standard error; later runs reuse it. Each run starts the model from reset
+// with empty buffers and returns its cycle count; the RTL counts cycles only,
+// so the functional counters of a run are zero.
+#ifndef ACCELC_RUNTIME_SIM_DEVICES_RTL_DEVICE_H_
+#define ACCELC_RUNTIME_SIM_DEVICES_RTL_DEVICE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/device.h"
+#include "simulator/rtl/rtl_sim.h"
+
+namespace accelc::runtime {
+
+/// The cache folder of the verilated model for `t`: $ACCELC_RTL_CACHE, else
+/// $XDG_CACHE_HOME/accelc/rtl, else ~/.cache/accelc/rtl; then the hash in
+/// hex, with "-vcd" for the model that writes waveforms.
+std::string rtlCacheDir(const isa::Target& t, bool vcd);
+
+/// Runs programs on the verilated RTL; lastCycles() is the last run's count.
+class RtlDevice : public Device {
+ public:
+  /// The device, verilating the model first when the cache lacks it; `vcd`
+  /// selects the model that can write waveforms (setVcd).
+  static support::Expected<std::unique_ptr<RtlDevice>> create(const isa::Target& t, bool vcd = false);
+  const isa::Target& target() const override { return t_; }
+  support::Status write(uint64_t addr, const void* data, uint64_t n) override;
+  support::Status read(uint64_t addr, void* out, uint64_t n) override;
+  support::Expected<simulator::Counters> run(const isa::Program& p, const std::string& name) override;
+  std::string kind() const override { return "rtl"; }
+  uint64_t lastCycles() const override { return cycles_; }
+  /// Options of the next runs (waveform file, statistics on stderr).
+  simulator::RtlRunOptions& options() { return options_; }
+
+ private:
+  RtlDevice(const isa::Target& t, std::string harness) : t_(t), harness_(std::move(harness)) {}
+  isa::Target t_;                     ///< the target
+  std::string harness_;               ///< the verilated executable
+  std::vector<uint8_t> dram_;         ///< the DRAM window
+  uint64_t cycles_ = 0;               ///< the last run's count
+  simulator::RtlRunOptions options_;  ///< run options
+};
+
+}  // namespace accelc::runtime
+
+#endif  // ACCELC_RUNTIME_SIM_DEVICES_RTL_DEVICE_H_

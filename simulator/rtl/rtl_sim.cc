@@ -1,0 +1,74 @@
+// simulator/rtl/rtl_sim.cc — the verilated harness's text protocol.
+#include "simulator/rtl/rtl_sim.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace accelc::simulator {
+
+namespace {
+
+struct Embedded {
+  const char* name;  ///< file name
+  const char* text;  ///< its contents
+};
+const Embedded kHarness[] = {
+#include "simulator/rtl/harness_source.inc"
+};
+
+/// A fresh file name in the temporary folder.
+std::string tempName(const char* what) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/accelc-" + what + "-XXXXXX";
+  const int fd = ::mkstemp(path.data());
+  if (fd >= 0) ::close(fd);
+  return path;
+}
+
+}  // namespace
+
+const std::string& rtlHarnessSource() {
+  static const std::string s = kHarness[0].text;
+  return s;
+}
+
+support::Expected<uint64_t> runOnRtl(const std::string& harness, const isa::Target& t, const isa::Program& p,
+                                     std::vector<uint8_t>& dram, const RtlRunOptions& o, const std::string& name) {
+  const support::Location at = support::Location::file(name);
+  static const char* digits = "0123456789abcdef";
+  const std::string in = tempName("rtl-in"), out = tempName("rtl-out");
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << t.insnBytes() / 4 << " 1\n" << dram.size() << " " << p.text().addr << " " << p.insnCount(t) << " "
+      << o.cycleLimit << "\n";
+    std::string hex(2 * dram.size(), '0');
+    for (size_t i = 0; i < dram.size(); ++i) hex[2 * i] = digits[dram[i] >> 4], hex[2 * i + 1] = digits[dram[i] & 15];
+    f << hex << "\n";
+    if (!f) return support::error(at, "cannot write the RTL run's input " + in);
+  }
+  std::string cmd = "'" + harness + "'" + (o.stats ? " --stats" : "") + (o.vcd.empty() ? "" : " --vcd '" + o.vcd + "'") +
+                    " < '" + in + "' > '" + out + "'";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream f(out, std::ios::binary);
+  std::string first, hex;
+  std::getline(f, first);
+  std::getline(f, hex);
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  if (rc != 0) return support::error(at, "the verilated RTL (" + harness + ") failed with status " + std::to_string(rc));
+  if (first == "stuck")
+    return support::error(at, "the RTL did not reach FINISH within " + std::to_string(o.cycleLimit) + " cycles");
+  if (first.rfind("dram ", 0) == 0)
+    return support::error(at, "a DMA beat of the RTL left the DRAM window at byte " + first.substr(5));
+  if (first.empty() || hex.size() != 2 * dram.size())
+    return support::error(at, "the verilated RTL answered '" + first + "' instead of a cycle count and the DRAM window");
+  auto digit = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  for (size_t i = 0; i < dram.size(); ++i) dram[i] = static_cast<uint8_t>(digit(hex[2 * i]) << 4 | digit(hex[2 * i + 1]));
+  return static_cast<uint64_t>(std::stoull(first));
+}
+
+}  // namespace accelc::simulator
