@@ -9,45 +9,21 @@
 #include <memory>
 #include <string>
 
-#include "compiler/driver/compile.h"
-#include "compiler/frontend/onnx_import.h"
 #include "compiler/lower/cost.h"
-#include "compiler/passes/passes.h"
-#include "compiler/quant/quantize.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/cycle_device.h"
 
 namespace accelc {
 namespace {
 
-struct Compiled {
-  std::unique_ptr<isa::Target> target;
-  runtime::Bundle bundle;
-  runtime::Tensor input;
-};
-
 /// ResNet-18 compiled for vta-default (once per process), or an empty bundle.
-const Compiled& resnet18() {
-  static Compiled c = [] {
-    Compiled r;
-    const std::string model = bench::resnet18();
-    if (model.empty()) return r;
-    auto g = compiler::importOnnx(model);
-    if (!g || !compiler::runPipeline(*g, compiler::defaultPipeline())) return r;
-    r.input = runtime::Tensor(g->values[g->inputs[0]].dtype, g->values[g->inputs[0]].shape);
-    for (int64_t i = 0; i < r.input.numel(); ++i) r.input.data<float>()[i] = static_cast<float>(i % 255) / 255.0f;
-    if (!compiler::calibrate(*g, {{r.input}})) return r;
-    auto q = compiler::quantizeGraph(*g);
-    r.target = std::make_unique<isa::Target>(*isa::loadTarget(*hwspec::loadHwSpec("vta-default")));
-    auto b = q ? compiler::compileIntegerGraph(*q, *r.target, false) : support::Expected<runtime::Bundle>(q.diag());
-    if (b) r.bundle = *b;
-    return r;
-  }();
+const bench::CompiledResNet18& resnet18() {
+  static bench::CompiledResNet18 c = bench::compileResNet18("vta-default");
   return c;
 }
 
 void runOn(benchmark::State& state, runtime::Device& d) {
-  const Compiled& c = resnet18();
+  const bench::CompiledResNet18& c = resnet18();
   auto e = runtime::Executor::create(c.bundle, d, "resnet18.acx");
   if (!e) return state.SkipWithError(e.diag().str().c_str());
   for (auto _ : state) {

@@ -105,7 +105,9 @@ support::Status RtlDevice::read(uint64_t addr, void* out, uint64_t n) {
 
 support::Expected<simulator::Counters> RtlDevice::run(const isa::Program& p, const std::string& name) {
   if (dram_.size() < p.window) dram_.resize(p.window, 0);
-  ACCELC_ASSIGN_OR_RETURN(cycles_, simulator::runOnRtl(harness_, t_, p, dram_, options_, name));
+  ACCELC_ASSIGN_OR_RETURN(simulator::RtlResult r, simulator::runOnRtl(harness_, t_, p, dram_, options_, name));
+  cycles_ = r.cycles;
+  seconds_ = r.seconds;
   return simulator::Counters{};
 }
 

@@ -35,8 +35,10 @@ class RtlDevice : public Device {
   support::Expected<simulator::Counters> run(const isa::Program& p, const std::string& name) override;
   std::string kind() const override { return "rtl"; }
   uint64_t lastCycles() const override { return cycles_; }
-  /// Options of the next runs (waveform file, statistics on stderr).
+  /// Options of the next runs (waveform file, timing).
   simulator::RtlRunOptions& options() { return options_; }
+  /// The last run's simulation time in seconds (with options().stats).
+  double lastSeconds() const { return seconds_; }
 
  private:
   RtlDevice(const isa::Target& t, std::string harness) : t_(t), harness_(std::move(harness)) {}
@@ -44,6 +46,7 @@ class RtlDevice : public Device {
   std::string harness_;               ///< the verilated executable
   std::vector<uint8_t> dram_;         ///< the DRAM window
   uint64_t cycles_ = 0;               ///< the last run's count
+  double seconds_ = 0.0;              ///< the last run's simulation time
   simulator::RtlRunOptions options_;  ///< run options
 };
 

@@ -36,11 +36,11 @@ const std::string& rtlHarnessSource() {
   return s;
 }
 
-support::Expected<uint64_t> runOnRtl(const std::string& harness, const isa::Target& t, const isa::Program& p,
+support::Expected<RtlResult> runOnRtl(const std::string& harness, const isa::Target& t, const isa::Program& p,
                                      std::vector<uint8_t>& dram, const RtlRunOptions& o, const std::string& name) {
   const support::Location at = support::Location::file(name);
   static const char* digits = "0123456789abcdef";
-  const std::string in = tempName("rtl-in"), out = tempName("rtl-out");
+  const std::string in = tempName("rtl-in"), out = tempName("rtl-out"), err = tempName("rtl-stats");
   {
     std::ofstream f(in, std::ios::binary);
     f << t.insnBytes() / 4 << " 1\n" << dram.size() << " " << p.text().addr << " " << p.insnCount(t) << " "
@@ -51,14 +51,20 @@ support::Expected<uint64_t> runOnRtl(const std::string& harness, const isa::Targ
     if (!f) return support::error(at, "cannot write the RTL run's input " + in);
   }
   std::string cmd = "'" + harness + "'" + (o.stats ? " --stats" : "") + (o.vcd.empty() ? "" : " --vcd '" + o.vcd + "'") +
-                    " < '" + in + "' > '" + out + "'";
+                    " < '" + in + "' > '" + out + "'" + (o.stats ? " 2> '" + err + "'" : "");
   const int rc = std::system(cmd.c_str());
   std::ifstream f(out, std::ios::binary);
   std::string first, hex;
   std::getline(f, first);
   std::getline(f, hex);
+  RtlResult r;
+  // The statistics line: "rtl: N cycles in S s, R cycles/s".
+  std::ifstream statsLine(err);
+  for (std::string w; statsLine >> w;)
+    if (w == "in" && statsLine >> r.seconds) break;
   std::remove(in.c_str());
   std::remove(out.c_str());
+  std::remove(err.c_str());
   if (rc != 0) return support::error(at, "the verilated RTL (" + harness + ") failed with status " + std::to_string(rc));
   if (first == "stuck")
     return support::error(at, "the RTL did not reach FINISH within " + std::to_string(o.cycleLimit) + " cycles");
@@ -68,7 +74,8 @@ support::Expected<uint64_t> runOnRtl(const std::string& harness, const isa::Targ
     return support::error(at, "the verilated RTL answered '" + first + "' instead of a cycle count and the DRAM window");
   auto digit = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
   for (size_t i = 0; i < dram.size(); ++i) dram[i] = static_cast<uint8_t>(digit(hex[2 * i]) << 4 | digit(hex[2 * i + 1]));
-  return static_cast<uint64_t>(std::stoull(first));
+  r.cycles = static_cast<uint64_t>(std::stoull(first));
+  return r;
 }
 
 }  // namespace accelc::simulator

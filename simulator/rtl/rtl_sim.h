@@ -26,14 +26,20 @@ const std::string& rtlHarnessSource();
 struct RtlRunOptions {
   uint64_t cycleLimit = 4000000000ull;  ///< a run still going after this many cycles is reported stuck
   std::string vcd;                      ///< waveform file (a harness verilated with --trace)
-  bool stats = false;                   ///< print cycles and simulated cycles per second on stderr
+  bool stats = false;                   ///< time the simulation itself (RtlResult::seconds)
+};
+
+/// What a run returns.
+struct RtlResult {
+  uint64_t cycles = 0;   ///< the cycle count
+  double seconds = 0.0;  ///< wall time of the simulation alone, without loading DRAM (with RtlRunOptions::stats)
 };
 
 /// Runs `p` (its text already in `dram`) on the harness executable `harness`;
-/// `dram` is the DRAM window before the run and after it. Returns the cycle
-/// count. `name` locates diagnostics.
-support::Expected<uint64_t> runOnRtl(const std::string& harness, const isa::Target& t, const isa::Program& p,
-                                     std::vector<uint8_t>& dram, const RtlRunOptions& o, const std::string& name);
+/// `dram` is the DRAM window before the run and after it. `name` locates
+/// diagnostics.
+support::Expected<RtlResult> runOnRtl(const std::string& harness, const isa::Target& t, const isa::Program& p,
+                                      std::vector<uint8_t>& dram, const RtlRunOptions& o, const std::string& name);
 
 }  // namespace accelc::simulator
 

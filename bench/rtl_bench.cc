@@ -1,0 +1,73 @@
+// bench/rtl_bench.cc — the verilated RTL's speed beside the SystemC cycle
+// model's, on the same programs: ResNet-18 compiled for a preset, its
+// accelerator programs run in order (input data as the compiler laid it out,
+// activations zero: the cycle count does not depend on the data) until a
+// preset's budget of simulated cycles is spent. The DRAM window is widened to
+// 64 MiB where a preset's is smaller (tiny), so that the network fits. Each program runs on both
+// engines; a cycle count that differs stops the benchmark.
+//
+// Counters: sim_cycles (simulated), rtl_cycles_per_s (the Verilator model's
+// simulation alone), rtl_wall_cycles_per_s (with the DRAM window's transfer
+// to and from the harness), cycle_model_cycles_per_s.
+#include <benchmark/benchmark.h>
+
+#include "bench/bench_util.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/rtl_device.h"
+
+namespace accelc {
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void runPreset(benchmark::State& state, const std::string& preset, uint64_t budget) {
+  const bench::CompiledResNet18 c = bench::compileResNet18(preset, int64_t{64} << 20);
+  if (c.bundle.steps.empty()) return state.SkipWithError(("ResNet-18 did not compile for " + preset).c_str());
+  auto cyc = runtime::CycleDevice::create(*c.target);
+  if (!cyc) return state.SkipWithError(cyc.diag().str().c_str());
+  auto rtl = runtime::RtlDevice::create(*c.target);
+  if (!rtl) return state.SkipWithError(rtl.diag().str().c_str());
+  (*rtl)->options().stats = true;
+  uint64_t cycles = 0;
+  double rtlSim = 0, rtlWall = 0, cycleWall = 0;
+  for (auto _ : state) {
+    cycles = 0, rtlSim = rtlWall = cycleWall = 0;
+    for (const runtime::Step& s : c.bundle.steps) {
+      if (s.kind != runtime::Step::Kind::kAccel || cycles >= budget) continue;
+      const isa::Program& p = c.bundle.programs[static_cast<size_t>(s.program)];
+      if (!(*cyc)->loadProgram(p) || !(*rtl)->loadProgram(p)) return state.SkipWithError("cannot load a program");
+      auto t0 = std::chrono::steady_clock::now();
+      if (!(*cyc)->run(p, "resnet18.acx")) return state.SkipWithError("the cycle model failed");
+      cycleWall += secondsSince(t0);
+      t0 = std::chrono::steady_clock::now();
+      auto r = (*rtl)->run(p, "resnet18.acx");
+      if (!r) return state.SkipWithError(r.diag().str().c_str());
+      rtlWall += secondsSince(t0);
+      rtlSim += (*rtl)->lastSeconds();
+      if ((*rtl)->lastCycles() != (*cyc)->lastCycles()) return state.SkipWithError("the RTL's cycle count differs");
+      cycles += (*rtl)->lastCycles();
+    }
+  }
+  state.counters["sim_cycles"] = static_cast<double>(cycles);
+  state.counters["rtl_cycles_per_s"] = static_cast<double>(cycles) / rtlSim;
+  state.counters["rtl_wall_cycles_per_s"] = static_cast<double>(cycles) / rtlWall;
+  state.counters["cycle_model_cycles_per_s"] = static_cast<double>(cycles) / cycleWall;
+}
+
+void BM_RtlTiny(benchmark::State& state) { runPreset(state, "tiny", 20000000); }
+BENCHMARK(BM_RtlTiny)->Unit(benchmark::kSecond)->Iterations(1);
+
+void BM_RtlVtaDefault(benchmark::State& state) { runPreset(state, "vta-default", 20000000); }
+BENCHMARK(BM_RtlVtaDefault)->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+}  // namespace accelc
+
+BENCHMARK_MAIN();
