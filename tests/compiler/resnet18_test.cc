@@ -16,15 +16,20 @@ namespace {
 
 using namespace peer;  // NOLINT: test helpers
 
-TEST(PeerTest, ResNet18MatchesOnnxruntime) {
-  const std::string dir = std::string(ACCELC_BUILD_DIR) + "/models", model = dir + "/resnet18.onnx",
-                    x = dir + "/resnet18_input.npy";
+const std::string kModels = std::string(ACCELC_BUILD_DIR) + "/models", kModel = kModels + "/resnet18.onnx",
+                  kInput = kModels + "/resnet18_input.npy";
+
+/// Exports the model and its input into the build tree unless both are there.
+bool exported() {
   struct stat st;
-  if (::stat(model.c_str(), &st) != 0) {
-    ::mkdir(dir.c_str(), 0755);
-    ASSERT_EQ(sh("/usr/bin/python3 " + kSrc + "/models/resnet18/export_resnet18.py " + model + " " + x), 0)
-        << testing::readFile(kTmp + "/peer.log");
-  }
+  if (::stat(kModel.c_str(), &st) == 0 && ::stat(kInput.c_str(), &st) == 0) return true;
+  ::mkdir(kModels.c_str(), 0755);
+  return sh("/usr/bin/python3 " + kSrc + "/models/resnet18/export_resnet18.py " + kModel + " " + kInput) == 0;
+}
+
+TEST(PeerTest, ResNet18MatchesOnnxruntime) {
+  ASSERT_TRUE(exported()) << testing::readFile(kTmp + "/peer.log");
+  const std::string model = kModel, x = kInput;
   Tensor a = ours(model, x), b = ort(model, x, "logits", "resnet18");
   EXPECT_LE(worst(a, b), 1e-4);
 }
@@ -32,14 +37,8 @@ TEST(PeerTest, ResNet18MatchesOnnxruntime) {
 /// ResNet-18 compiled for vta-default, calibrated on the test input and a
 /// shifted copy of it (`calib`, two images).
 support::Expected<runtime::Bundle> compiledResNet18(Tensor& calib) {
-  const std::string dir = std::string(ACCELC_BUILD_DIR) + "/models", model = dir + "/resnet18.onnx",
-                    x = dir + "/resnet18_input.npy";
-  struct stat st;
-  if (::stat(model.c_str(), &st) != 0) {
-    ::mkdir(dir.c_str(), 0755);
-    if (sh("/usr/bin/python3 " + kSrc + "/models/resnet18/export_resnet18.py " + model + " " + x) != 0)
-      return support::error(support::Location::file(model), "export failed");
-  }
+  const std::string model = kModel, x = kInput;
+  if (!exported()) return support::error(support::Location::file(model), "export failed");
   Tensor in = load(x);
   calib = Tensor(support::DType::kFloat32, {2, 3, 224, 224});
   std::memcpy(calib.bytes().data(), in.bytes().data(), in.bytes().size());

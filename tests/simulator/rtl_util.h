@@ -5,7 +5,9 @@
 #define ACCELC_TESTS_SIMULATOR_RTL_UTIL_H_
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -22,11 +24,15 @@ namespace accelc::testing {
 /// run is a test failure and gives an empty string.
 inline std::string runVerilated(const std::string& preset, const std::string& model, const std::string& input) {
   const std::string harness = std::string(ACCELC_BUILD_DIR) + "/simulator/rtl/" + preset + "/" + model;
-  const std::string in = tempDir() + "/" + model + "_" + preset + ".in", out = in + ".out";
+  // The process id keeps tests that run at once (ctest -j) apart.
+  const std::string in = tempDir() + "/" + model + "_" + preset + "_" + std::to_string(::getpid()) + ".in", out = in + ".out";
   std::ofstream(in) << input;
   const int rc = std::system((harness + " < " + in + " > " + out).c_str());
   EXPECT_EQ(rc, 0) << harness;
-  return rc == 0 ? readFile(out) : std::string();
+  std::string got = rc == 0 ? readFile(out) : std::string();
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  return got;
 }
 
 /// Hex digits of `bytes`, two per byte.

@@ -64,6 +64,8 @@ TEST(CliTest, MainJobAssemblesAndSimulatesTheExample) {
 // the hwspec (progress on stderr), reused after; the cycle model's count and
 // outputs, bit for bit.
 TEST(CliTest, RtlEngineMatchesTheCycleModel) {
+  // A cache of this test's own, empty at its start.
+  ASSERT_EQ(std::system(("rm -rf " + kTmp + "/rtl-cache").c_str()), 0);
   ::setenv("ACCELC_RTL_CACHE", (kTmp + "/rtl-cache").c_str(), 1);
   const std::string bin = kTmp + "/dense-r.bin", in = " --input x=" + kSrc + "/examples/dense_relu_input.npy";
   ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + bin).rc, 0);
@@ -238,7 +240,7 @@ TEST(CliTest, CompileRunAndReportABundle) {
   EXPECT_NE(trace.find(":/c1/Conv\",\"ph\":\"X\",\"pid\":1,\"tid\":0,\"ts\":0,"), std::string::npos);
   std::smatch cm;
   ASSERT_TRUE(std::regex_search(cyc.out, cm, std::regex("\n(\\d+) cycles on the accelerator, "))) << cyc.out;
-  ::setenv("ACCELC_RTL_CACHE", (kTmp + "/rtl-cache").c_str(), 1);
+  ::setenv("ACCELC_RTL_CACHE", (kTmp + "/rtl-cache-run").c_str(), 1);
   Result rtl = sh("run " + acx + " --engine rtl --input input=" + kSrc + "/models/digits/input.npy");
   ASSERT_EQ(rtl.rc, 0) << rtl.out;
   EXPECT_NE(rtl.out.find("\n" + cm[1].str() + " cycles on the accelerator (RTL)"), std::string::npos) << rtl.out;
