@@ -127,12 +127,18 @@ module accelc_core (
   // ---- units ----
   logic [TW-1:0] tok[4];
   logic [2:0]    busy, is_dma;
-  logic [63:0]   count[3];  // GEMM/ALU cycles left: the product of three loop fields fits 64 bits
+  // A GEMM/ALU ends PIPELINE_DEPTH + II - 1 cycles after its last application
+  // issues (the contract's depth + N * II after its start): a down counter.
+  localparam int DRAIN_GEMM = accelc_hw_pkg::PIPELINE_DEPTH + accelc_hw_pkg::GEMM_II - 1;
+  localparam int DRAIN_ALU = accelc_hw_pkg::PIPELINE_DEPTH + accelc_hw_pkg::ALU_II - 1;
+  logic [7:0]    drain;      // cycles left after the last issue; 0: not draining
+  logic          cp_gemm;    // the compute unit runs a GEMM (else an ALU)
+  logic          ex_last;    // the running GEMM/ALU issues its last application now
   logic [3:0]    pushes[3];  // the running instruction's pushes, by queue
   logic          finishing;  // compute waits at FINISH
   logic [2:0]    end_now, free, idle;
   for (genvar u = 0; u < 3; u++) begin : ends
-    assign end_now[u] = busy[u] && (is_dma[u] ? dma_finish[u] : count[u] == 64'd1);
+    assign end_now[u] = busy[u] && (is_dma[u] ? dma_finish[u] : u == CP && drain == 8'd1);
     assign free[u] = !busy[u] || end_now[u];
     assign idle[u] = free[u] && cq_count[u] == '0;
   end
@@ -263,25 +269,6 @@ module accelc_core (
     end
   end
 
-  // GEMM and ALU: the pipeline depth plus one initiation interval per micro-op application.
-  function automatic logic [63:0] computeCycles(input logic [IW-1:0] w);
-    logic [63:0] iter_out, iter_in, bgn, fin, ii;
-    if (32'(opcodeOf(w)) == accelc_isa_pkg::OPCODE_GEMM) begin
-      iter_out = 64'(w[accelc_isa_pkg::GEMM_ITER_OUT_LO +: accelc_isa_pkg::GEMM_ITER_OUT_BITS]);
-      iter_in = 64'(w[accelc_isa_pkg::GEMM_ITER_IN_LO +: accelc_isa_pkg::GEMM_ITER_IN_BITS]);
-      bgn = 64'(w[accelc_isa_pkg::GEMM_UOP_BGN_LO +: accelc_isa_pkg::GEMM_UOP_BGN_BITS]);
-      fin = 64'(w[accelc_isa_pkg::GEMM_UOP_END_LO +: accelc_isa_pkg::GEMM_UOP_END_BITS]);
-      ii = 64'(accelc_hw_pkg::GEMM_II);
-    end else begin
-      iter_out = 64'(w[accelc_isa_pkg::ALU_ITER_OUT_LO +: accelc_isa_pkg::ALU_ITER_OUT_BITS]);
-      iter_in = 64'(w[accelc_isa_pkg::ALU_ITER_IN_LO +: accelc_isa_pkg::ALU_ITER_IN_BITS]);
-      bgn = 64'(w[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
-      fin = 64'(w[accelc_isa_pkg::ALU_UOP_END_LO +: accelc_isa_pkg::ALU_UOP_END_BITS]);
-      ii = 64'(accelc_hw_pkg::ALU_II);
-    end
-    computeCycles = 64'(accelc_hw_pkg::PIPELINE_DEPTH) + iter_out * iter_in * (fin - bgn) * ii;
-  endfunction
-
   // ---- the port's requesters ----
   always_comb begin
     rq_valid = '0;
@@ -398,7 +385,7 @@ module accelc_core (
   logic [E_ACC*8-1:0] acc_wdata;
   logic [E_OUT*8-1:0] out_wdata;
   accelc_exec #(.UW(UIW), .NW(NIW), .GW(GIW), .AW(AIW)) exec (
-      .clk, .rst, .start(ex_start), .insn(head[CP]), .uop_re, .uop_idx, .uop_data, .inp_re, .inp_idx, .inp_data,
+      .clk, .rst, .start(ex_start), .insn(head[CP]), .last_issue(ex_last), .uop_re, .uop_idx, .uop_data, .inp_re, .inp_idx, .inp_data,
       .wgt_re, .wgt_idx, .wgt_data, .acc_re, .acc_ridx, .acc_rdata, .acc_we, .acc_widx, .acc_wdata, .out_wdata);
 
   // The buffers' DMA writes (data beats) and entry writes (padding, GEMM/ALU rows).
@@ -516,11 +503,12 @@ module accelc_core (
       finishing <= 1'b0;
       busy <= '0;
       is_dma <= '0;
+      drain <= '0;
+      cp_gemm <= 1'b0;
       for (int u = 0; u < 3; u++) begin
         cq_head[u] <= '0;
         cq_tail[u] <= '0;
         cq_count[u] <= '0;
-        count[u] <= '0;
         pushes[u] <= '0;
       end
       for (int q = 0; q < 4; q++) tok[q] <= '0;
@@ -563,13 +551,14 @@ module accelc_core (
             end else begin
               busy[u] <= 1'b1;
               is_dma[u] <= 1'b0;
-              count[u] <= computeCycles(head[u]);
             end
-          end else begin
-            if (end_now[u]) busy[u] <= 1'b0;
-            if (busy[u] && !is_dma[u]) count[u] <= count[u] - 64'd1;
+          end else if (end_now[u]) begin
+            busy[u] <= 1'b0;
           end
         end
+        if (ex_start) cp_gemm <= 32'(opcodeOf(head[CP])) == accelc_isa_pkg::OPCODE_GEMM;
+        if (ex_last) drain <= 8'(cp_gemm ? DRAIN_GEMM : DRAIN_ALU);
+        else if (drain != '0) drain <= drain - 8'd1;
         for (int q = 0; q < 4; q++) tok[q] <= tok[q] + TW'(push_now[q]) - TW'(pop_now[q]);
       end
     end

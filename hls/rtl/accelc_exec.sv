@@ -19,6 +19,7 @@ module accelc_exec #(
     input  logic                                                rst,
     input  logic                                                start,  // a GEMM or ALU starts this cycle
     input  logic [accelc_isa_pkg::INSN_BITS-1:0]                insn,
+    output logic                                                last_issue,  // the instruction's last application issues
     output logic                                                uop_re,
     output logic [UW-1:0]                                       uop_idx,
     /* verilator lint_off UNUSEDSIGNAL */
@@ -61,6 +62,7 @@ module accelc_exec #(
   logic [31:0] odo, odi, oso, osi, owo, owi;  // offsets: i0 * f*o, then plus i1 * f*i
   logic        issue;
   assign issue = active && ii_left == '0;
+  assign last_issue = issue && u + 32'd1 == fin && i1 + 32'd1 == iter_in && i0 + 32'd1 == iter_out;
   assign uop_re = issue;
   assign uop_idx = UW'(u);
 
