@@ -236,7 +236,8 @@ module accelc_core (
   // The DMA engines' transfers, from the head instructions.
   always_comb begin
     for (int u = 0; u < 3; u++) begin
-      logic [31:0] ys, xs, yp0, yp1, xp0, xp1, entry;
+      logic [31:0] ys, xs, yp0, yp1, xp0, xp1;
+      logic [4:0]  le;  // log2 of the DRAM entry bytes
       logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] b;
       logic load;
       ys = 32'(head[u][accelc_isa_pkg::MEM_Y_SIZE_LO +: accelc_isa_pkg::MEM_Y_SIZE_BITS]);
@@ -247,20 +248,20 @@ module accelc_core (
       xp1 = 32'(head[u][accelc_isa_pkg::MEM_X_PAD_1_LO +: accelc_isa_pkg::MEM_X_PAD_1_BITS]);
       b = head[u][accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
       case (32'(b))
-        accelc_isa_pkg::BUFFER_UOP: entry = 32'(accelc_hw_pkg::ENTRY_BYTES_UOP);
-        accelc_isa_pkg::BUFFER_WGT: entry = 32'(accelc_hw_pkg::ENTRY_BYTES_WGT);
-        accelc_isa_pkg::BUFFER_INP: entry = 32'(accelc_hw_pkg::ENTRY_BYTES_INP);
-        accelc_isa_pkg::BUFFER_ACC: entry = 32'(accelc_hw_pkg::ENTRY_BYTES_ACC);
-        accelc_isa_pkg::BUFFER_OUT: entry = 32'(accelc_hw_pkg::ENTRY_BYTES_OUT);
-        default: entry = 32'(accelc_hw_pkg::ENTRY_BYTES_ACC8);
-      endcase
+        accelc_isa_pkg::BUFFER_UOP: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_UOP));
+        accelc_isa_pkg::BUFFER_WGT: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_WGT));
+        accelc_isa_pkg::BUFFER_INP: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_INP));
+        accelc_isa_pkg::BUFFER_ACC: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC));
+        accelc_isa_pkg::BUFFER_OUT: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_OUT));
+        default: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC8));
+      endcase  // entry sizes are powers of two: shifts
       load = 32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_LOAD;
       dma_write[u] = !load;
       dma_rows[u] = ys;
-      dma_row_bytes[u] = xs * entry;
+      dma_row_bytes[u] = xs << le;
       dma_pads[u] = load ? (yp0 + ys + yp1) * (xp0 + xs + xp1) - ys * xs : 32'd0;
-      dma_addr[u] = dram_base + 32'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) * entry;
-      dma_pitch[u] = 32'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) * entry;
+      dma_addr[u] = dram_base + (32'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) << le);
+      dma_pitch[u] = 32'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) << le;
       dma_yp0[u] = yp0;
       dma_xp0[u] = xp0;
       dma_xs[u] = xs;
@@ -342,22 +343,22 @@ module accelc_core (
       rd_unit <= 2'(32'(beat_req) == RQ_LOAD ? LD : CP);
       if (beat_valid && !beat_write && 32'(beat_req) != RQ_FETCH) begin
         logic [1:0] u;
-        logic [31:0] ed, es, g, entry, byte_in, bytes, x;
+        logic [4:0] led, les, lg;  // log2 of the DRAM entry bytes, the buffer's entry bytes, the word bytes
+        logic [31:0] entry, byte_in, bytes;
         u = 2'(32'(beat_req) == RQ_LOAD ? LD : CP);
-        case (32'(xfer_buf[u]))
-          accelc_isa_pkg::BUFFER_UOP: {ed, es, g} = {32'(E_UOP), 32'(E_UOP), 32'(G_UOP)};
-          accelc_isa_pkg::BUFFER_INP: {ed, es, g} = {32'(E_INP), 32'(E_INP), 32'(G_INP)};
-          accelc_isa_pkg::BUFFER_WGT: {ed, es, g} = {32'(E_WGT), 32'(E_WGT), 32'(G_WGT)};
-          accelc_isa_pkg::BUFFER_ACC: {ed, es, g} = {32'(E_ACC), 32'(E_ACC), 32'(G_ACC)};
-          default: {ed, es, g} = {32'(E_ACC8), 32'(E_ACC), 32'(G_ACC)};  // acc8: each byte widens to 4
+        case (32'(xfer_buf[u]))  // every size is a power of two: shifts, no division
+          accelc_isa_pkg::BUFFER_UOP: {led, les, lg} = {5'($clog2(E_UOP)), 5'($clog2(E_UOP)), 5'($clog2(G_UOP))};
+          accelc_isa_pkg::BUFFER_INP: {led, les, lg} = {5'($clog2(E_INP)), 5'($clog2(E_INP)), 5'($clog2(G_INP))};
+          accelc_isa_pkg::BUFFER_WGT: {led, les, lg} = {5'($clog2(E_WGT)), 5'($clog2(E_WGT)), 5'($clog2(G_WGT))};
+          accelc_isa_pkg::BUFFER_ACC: {led, les, lg} = {5'($clog2(E_ACC)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};
+          default: {led, les, lg} = {5'($clog2(E_ACC8)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};  // acc8: each byte widens to 4
         endcase
-        x = es / ed;
-        entry = xfer_first[u] + data_row[u] * xfer_cols[u] + data_off[u] / ed;
-        byte_in = (data_off[u] % ed) * x;
+        entry = xfer_first[u] + data_row[u] * xfer_cols[u] + (data_off[u] >> led);
+        byte_in = (data_off[u] & ((32'd1 << led) - 32'd1)) << (les - led);
         bytes = dma_row_bytes_q[u] - data_off[u] > 32'(W) ? 32'(W) : dma_row_bytes_q[u] - data_off[u];
         rd_buf <= xfer_buf[u];
-        rd_word <= FW'(entry * (es / g) + byte_in / g);
-        rd_words <= bytes * x / g;
+        rd_word <= FW'((entry << (les - lg)) + (byte_in >> lg));
+        rd_words <= (bytes << (les - led)) >> lg;
       end
     end
   end
