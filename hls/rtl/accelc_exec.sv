@@ -43,6 +43,16 @@ module accelc_exec #(
   localparam int BA = accelc_hw_pkg::BATCH, BI = accelc_hw_pkg::BLOCK_IN, BO = accelc_hw_pkg::BLOCK_OUT;
   localparam int EA = accelc_hw_pkg::ENTRY_BYTES_ACC * 8;
   localparam int IMMB = accelc_isa_pkg::ALU_IMM_BITS;
+  // Register widths: the loop fields', and the buffer indexes' for the offsets
+  // (an index is taken modulo its buffer's size, so its offset may wrap).
+  localparam int UB = accelc_isa_pkg::GEMM_UOP_END_BITS > accelc_isa_pkg::ALU_UOP_END_BITS
+                          ? accelc_isa_pkg::GEMM_UOP_END_BITS : accelc_isa_pkg::ALU_UOP_END_BITS;
+  localparam int LB = accelc_isa_pkg::GEMM_ITER_OUT_BITS > accelc_isa_pkg::GEMM_ITER_IN_BITS
+                          ? accelc_isa_pkg::GEMM_ITER_OUT_BITS : accelc_isa_pkg::GEMM_ITER_IN_BITS;
+  localparam int LBA = accelc_isa_pkg::ALU_ITER_OUT_BITS > accelc_isa_pkg::ALU_ITER_IN_BITS
+                           ? accelc_isa_pkg::ALU_ITER_OUT_BITS : accelc_isa_pkg::ALU_ITER_IN_BITS;
+  localparam int IB = LB > LBA ? LB : LBA;
+  localparam int SW = NW > AW ? NW : AW;  // source offsets index the input (GEMM) or accumulator (ALU) buffer
 
   // What a pipeline stage carries of its instruction.
   typedef struct packed {
@@ -56,19 +66,25 @@ module accelc_exec #(
   // ---- stage 0: the loop nest of the running instruction ----
   op_t         op0;
   logic        active;
-  logic [31:0] ii_left;                    // cycles to the next issue
-  logic [31:0] bgn, fin, u, iter_out, iter_in, i0, i1;
-  logic [31:0] fdo, fdi, fso, fsi, fwo, fwi;  // loop factors: dst, src, wgt by out and in
-  logic [31:0] odo, odi, oso, osi, owo, owi;  // offsets: i0 * f*o, then plus i1 * f*i
+  logic [6:0]    ii_left;                   // cycles to the next issue
+  logic [UB-1:0] bgn, fin, u;
+  logic [IB-1:0] iter_out, iter_in, i0, i1;
+  logic [AW-1:0] fdo, fdi, odo, odi;        // loop factors and offsets (i0 * f*o, then plus i1 * f*i): dst,
+  logic [SW-1:0] fso, fsi, oso, osi;        // src
+  logic [GW-1:0] fwo, fwi, owo, owi;        // and wgt
   logic        issue;
   assign issue = active && ii_left == '0;
-  assign last_issue = issue && u + 32'd1 == fin && i1 + 32'd1 == iter_in && i0 + 32'd1 == iter_out;
+  assign last_issue = issue && u + UB'(1) == fin && i1 + IB'(1) == iter_in && i0 + IB'(1) == iter_out;
   assign uop_re = issue;
   assign uop_idx = UW'(u);
 
   // The fields of a starting instruction (GEMM or ALU).
   op_t         op_in;
-  logic [31:0] bgn_in, fin_in, io_in, ii_in, fdo_in, fdi_in, fso_in, fsi_in, fwo_in, fwi_in;
+  logic [UB-1:0] bgn_in, fin_in;
+  logic [IB-1:0] io_in, ii_in;
+  logic [AW-1:0] fdo_in, fdi_in;
+  logic [SW-1:0] fso_in, fsi_in;
+  logic [GW-1:0] fwo_in, fwi_in;
   always_comb begin
     op_in = '0;
     fwo_in = '0;
@@ -76,16 +92,16 @@ module accelc_exec #(
     if (32'(insn[0 +: accelc_isa_pkg::OPCODE_BITS]) == accelc_isa_pkg::OPCODE_GEMM) begin
       op_in.gemm = 1'b1;
       op_in.reset = insn[accelc_isa_pkg::GEMM_RESET_LO];
-      bgn_in = 32'(insn[accelc_isa_pkg::GEMM_UOP_BGN_LO +: accelc_isa_pkg::GEMM_UOP_BGN_BITS]);
-      fin_in = 32'(insn[accelc_isa_pkg::GEMM_UOP_END_LO +: accelc_isa_pkg::GEMM_UOP_END_BITS]);
-      io_in = 32'(insn[accelc_isa_pkg::GEMM_ITER_OUT_LO +: accelc_isa_pkg::GEMM_ITER_OUT_BITS]);
-      ii_in = 32'(insn[accelc_isa_pkg::GEMM_ITER_IN_LO +: accelc_isa_pkg::GEMM_ITER_IN_BITS]);
-      fdo_in = 32'(insn[accelc_isa_pkg::GEMM_DST_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_DST_FACTOR_OUT_BITS]);
-      fdi_in = 32'(insn[accelc_isa_pkg::GEMM_DST_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_DST_FACTOR_IN_BITS]);
-      fso_in = 32'(insn[accelc_isa_pkg::GEMM_SRC_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_SRC_FACTOR_OUT_BITS]);
-      fsi_in = 32'(insn[accelc_isa_pkg::GEMM_SRC_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_SRC_FACTOR_IN_BITS]);
-      fwo_in = 32'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_BITS]);
-      fwi_in = 32'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_IN_BITS]);
+      bgn_in = UB'(insn[accelc_isa_pkg::GEMM_UOP_BGN_LO +: accelc_isa_pkg::GEMM_UOP_BGN_BITS]);
+      fin_in = UB'(insn[accelc_isa_pkg::GEMM_UOP_END_LO +: accelc_isa_pkg::GEMM_UOP_END_BITS]);
+      io_in = IB'(insn[accelc_isa_pkg::GEMM_ITER_OUT_LO +: accelc_isa_pkg::GEMM_ITER_OUT_BITS]);
+      ii_in = IB'(insn[accelc_isa_pkg::GEMM_ITER_IN_LO +: accelc_isa_pkg::GEMM_ITER_IN_BITS]);
+      fdo_in = AW'(insn[accelc_isa_pkg::GEMM_DST_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_DST_FACTOR_OUT_BITS]);
+      fdi_in = AW'(insn[accelc_isa_pkg::GEMM_DST_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_DST_FACTOR_IN_BITS]);
+      fso_in = SW'(insn[accelc_isa_pkg::GEMM_SRC_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_SRC_FACTOR_OUT_BITS]);
+      fsi_in = SW'(insn[accelc_isa_pkg::GEMM_SRC_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_SRC_FACTOR_IN_BITS]);
+      fwo_in = GW'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_BITS]);
+      fwi_in = GW'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_IN_BITS]);
     end else begin
       logic [IMMB-1:0] raw;
       op_in.reset = insn[accelc_isa_pkg::ALU_RESET_LO];
@@ -95,27 +111,26 @@ module accelc_exec #(
       // mulq's immediate is the multiplier's top bits; the others are sign-extended
       if (32'(op_in.op) == accelc_isa_pkg::ALU_OP_MULQ) op_in.imm = {raw, {(32 - IMMB){1'b0}}};
       else op_in.imm = 32'($signed(raw));
-      bgn_in = 32'(insn[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
-      fin_in = 32'(insn[accelc_isa_pkg::ALU_UOP_END_LO +: accelc_isa_pkg::ALU_UOP_END_BITS]);
-      io_in = 32'(insn[accelc_isa_pkg::ALU_ITER_OUT_LO +: accelc_isa_pkg::ALU_ITER_OUT_BITS]);
-      ii_in = 32'(insn[accelc_isa_pkg::ALU_ITER_IN_LO +: accelc_isa_pkg::ALU_ITER_IN_BITS]);
-      fdo_in = 32'(insn[accelc_isa_pkg::ALU_DST_FACTOR_OUT_LO +: accelc_isa_pkg::ALU_DST_FACTOR_OUT_BITS]);
-      fdi_in = 32'(insn[accelc_isa_pkg::ALU_DST_FACTOR_IN_LO +: accelc_isa_pkg::ALU_DST_FACTOR_IN_BITS]);
-      fso_in = 32'(insn[accelc_isa_pkg::ALU_SRC_FACTOR_OUT_LO +: accelc_isa_pkg::ALU_SRC_FACTOR_OUT_BITS]);
-      fsi_in = 32'(insn[accelc_isa_pkg::ALU_SRC_FACTOR_IN_LO +: accelc_isa_pkg::ALU_SRC_FACTOR_IN_BITS]);
+      bgn_in = UB'(insn[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
+      fin_in = UB'(insn[accelc_isa_pkg::ALU_UOP_END_LO +: accelc_isa_pkg::ALU_UOP_END_BITS]);
+      io_in = IB'(insn[accelc_isa_pkg::ALU_ITER_OUT_LO +: accelc_isa_pkg::ALU_ITER_OUT_BITS]);
+      ii_in = IB'(insn[accelc_isa_pkg::ALU_ITER_IN_LO +: accelc_isa_pkg::ALU_ITER_IN_BITS]);
+      fdo_in = AW'(insn[accelc_isa_pkg::ALU_DST_FACTOR_OUT_LO +: accelc_isa_pkg::ALU_DST_FACTOR_OUT_BITS]);
+      fdi_in = AW'(insn[accelc_isa_pkg::ALU_DST_FACTOR_IN_LO +: accelc_isa_pkg::ALU_DST_FACTOR_IN_BITS]);
+      fso_in = SW'(insn[accelc_isa_pkg::ALU_SRC_FACTOR_OUT_LO +: accelc_isa_pkg::ALU_SRC_FACTOR_OUT_BITS]);
+      fsi_in = SW'(insn[accelc_isa_pkg::ALU_SRC_FACTOR_IN_LO +: accelc_isa_pkg::ALU_SRC_FACTOR_IN_BITS]);
     end
   end
 
   // ---- stage 1: indices and operand reads ----
   logic        v1;
   op_t         op1;
-  logic [31:0] od1, os1, ow1;  // the loop offsets of the application
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] dst1, src1, wgt1;  // truncated to the buffers' index widths
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign dst1 = 32'(uop_data[accelc_isa_pkg::UOP_DST_LO +: accelc_isa_pkg::UOP_DST_BITS]) + od1;
-  assign src1 = 32'(uop_data[accelc_isa_pkg::UOP_SRC_LO +: accelc_isa_pkg::UOP_SRC_BITS]) + os1;
-  assign wgt1 = 32'(uop_data[accelc_isa_pkg::UOP_WGT_LO +: accelc_isa_pkg::UOP_WGT_BITS]) + ow1;
+  logic [AW-1:0] od1, dst1;  // the loop offsets of the application, and its indexes
+  logic [SW-1:0] os1, src1;
+  logic [GW-1:0] ow1, wgt1;
+  assign dst1 = AW'(uop_data[accelc_isa_pkg::UOP_DST_LO +: accelc_isa_pkg::UOP_DST_BITS]) + od1;
+  assign src1 = SW'(uop_data[accelc_isa_pkg::UOP_SRC_LO +: accelc_isa_pkg::UOP_SRC_BITS]) + os1;
+  assign wgt1 = GW'(uop_data[accelc_isa_pkg::UOP_WGT_LO +: accelc_isa_pkg::UOP_WGT_BITS]) + ow1;
   assign inp_re = v1 && op1.gemm;
   assign inp_idx = NW'(src1);
   assign wgt_re = v1 && op1.gemm;
@@ -126,58 +141,63 @@ module accelc_exec #(
   // ---- stage 2: compute and write ----
   logic        v2;
   op_t         op2;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] dst2;
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic [AW-1:0] dst2;
   assign acc_we = v2;
-  assign acc_widx = AW'(dst2);
+  assign acc_widx = dst2;
 
-  // One ALU lane (isa/arith.h).
+  // One ALU lane (isa/arith.h), in the widths each operation needs; an
+  // operation the hwspec leaves out (accelc_hw_pkg::ALU_HAS_*) is not built.
+  function automatic logic [31:0] sat32(input logic signed [32:0] v);  // saturate a 33-bit value
+    sat32 = v > 33'sd2147483647 ? 32'h7fffffff : v < -33'sd2147483648 ? 32'h80000000 : v[31:0];
+  endfunction
   function automatic logic [31:0] aluLane(input logic [2:0] op, input logic [31:0] a, input logic [31:0] b);
-    logic signed [63:0] sa, sb, v, half;
-    logic [5:0] n;
-    sa = 64'($signed(a));
-    sb = 64'($signed(b));
+    logic signed [32:0] sa, sb, v, half;
+    logic signed [63:0] p;
+    logic [31:0] l;
+    logic [4:0] n;
+    sa = 33'($signed(a));
+    sb = 33'($signed(b));
     aluLane = a;
     case (32'(op))
-      accelc_isa_pkg::ALU_OP_MIN: aluLane = sa < sb ? a : b;
-      accelc_isa_pkg::ALU_OP_MAX: aluLane = sa > sb ? a : b;
-      accelc_isa_pkg::ALU_OP_ADD: begin
-        v = sa + sb;
-        aluLane = v > 64'sd2147483647 ? 32'h7fffffff : v < -64'sd2147483648 ? 32'h80000000 : v[31:0];
-      end
-      accelc_isa_pkg::ALU_OP_MULQ: begin
-        if (a == 32'h80000000 && b == 32'h80000000) aluLane = 32'h7fffffff;
-        else begin
-          v = sa * sb;
-          v = v + (v >= 0 ? 64'sd1073741824 : 64'sd1 - 64'sd1073741824);
-          v = v < 0 ? -((-v) >>> 31) : v >>> 31;  // divide by 2^31, toward zero
-          aluLane = v[31:0];
+      accelc_isa_pkg::ALU_OP_MIN: if (accelc_hw_pkg::ALU_HAS_MIN) aluLane = sa < sb ? a : b;
+      accelc_isa_pkg::ALU_OP_MAX: if (accelc_hw_pkg::ALU_HAS_MAX) aluLane = sa > sb ? a : b;
+      accelc_isa_pkg::ALU_OP_ADD: if (accelc_hw_pkg::ALU_HAS_ADD) aluLane = sat32(sa + sb);
+      accelc_isa_pkg::ALU_OP_MULQ:
+        if (accelc_hw_pkg::ALU_HAS_MULQ) begin
+          if (a == 32'h80000000 && b == 32'h80000000) aluLane = 32'h7fffffff;
+          else begin
+            p = $signed(a) * $signed(b);
+            p = p + (p >= 0 ? 64'sd1073741824 : 64'sd1 - 64'sd1073741824);
+            p = p < 0 ? -((-p) >>> 31) : p >>> 31;  // divide by 2^31, toward zero
+            aluLane = p[31:0];
+          end
         end
-      end
-      accelc_isa_pkg::ALU_OP_SHR: begin
-        if (sb >= 0) begin
-          n = sb > 64'sd31 ? 6'd31 : 6'(sb);
-          aluLane = 32'($signed(a) >>> n);
-        end else begin
-          n = -sb > 64'sd31 ? 6'd31 : 6'(-sb);
-          v = sa <<< n;
-          aluLane = v > 64'sd2147483647 ? 32'h7fffffff : v < -64'sd2147483648 ? 32'h80000000 : v[31:0];
+      accelc_isa_pkg::ALU_OP_SHR:
+        if (accelc_hw_pkg::ALU_HAS_SHR) begin
+          if (!b[31]) begin
+            n = b[30:5] != '0 ? 5'd31 : b[4:0];
+            aluLane = 32'($signed(a) >>> n);
+          end else begin  // a left shift, saturated: it overflows when shifting back does not return a
+            n = b[30:5] != '1 || b[4:0] == 5'd0 ? 5'd31 : 5'(-b[4:0]);
+            l = a << n;
+            aluLane = 32'($signed(l) >>> n) == a ? l : a[31] ? 32'h80000000 : 32'h7fffffff;
+          end
         end
-      end
-      accelc_isa_pkg::ALU_OP_SHRR: begin
-        n = sb < 0 ? 6'd0 : sb > 64'sd31 ? 6'd31 : 6'(sb);
-        if (n != 6'd0) begin
-          half = 64'sd1 <<< (n - 6'd1);
-          v = sa >= 0 ? (sa + half) >>> n : -((-sa + half) >>> n);
-          aluLane = v[31:0];
+      accelc_isa_pkg::ALU_OP_SHRR:
+        if (accelc_hw_pkg::ALU_HAS_SHRR) begin
+          n = b[31] ? 5'd0 : b[30:5] != '0 ? 5'd31 : b[4:0];
+          if (n != 5'd0) begin
+            half = 33'sd1 <<< (n - 5'd1);
+            v = sa >= 0 ? (sa + half) >>> n : -((-sa + half) >>> n);
+            aluLane = v[31:0];
+          end
         end
-      end
-      accelc_isa_pkg::ALU_OP_CLIP: begin
-        v = sa < -sb ? -sb : sa;
-        aluLane = v > sb ? b : v[31:0];
-      end
-      accelc_isa_pkg::ALU_OP_MOV: aluLane = b;
+      accelc_isa_pkg::ALU_OP_CLIP:
+        if (accelc_hw_pkg::ALU_HAS_CLIP) begin
+          v = sa < -sb ? -sb : sa;
+          aluLane = v > sb ? b : v[31:0];
+        end
+      accelc_isa_pkg::ALU_OP_MOV: if (accelc_hw_pkg::ALU_HAS_MOV) aluLane = b;
       default: aluLane = a;
     endcase
   endfunction
@@ -242,21 +262,21 @@ module accelc_exec #(
         {fdo, fdi, fso, fsi, fwo, fwi} <= {fdo_in, fdi_in, fso_in, fsi_in, fwo_in, fwi_in};
         {odo, odi, oso, osi, owo, owi} <= '0;
       end else if (active) begin
-        ii_left <= issue ? 32'(op0.gemm ? accelc_hw_pkg::GEMM_II : accelc_hw_pkg::ALU_II) - 32'd1 : ii_left - 32'd1;
+        ii_left <= issue ? 7'(op0.gemm ? accelc_hw_pkg::GEMM_II : accelc_hw_pkg::ALU_II) - 7'd1 : ii_left - 7'd1;
         if (issue) begin
-          if (u + 32'd1 != fin) begin
-            u <= u + 32'd1;
+          if (u + UB'(1) != fin) begin
+            u <= u + UB'(1);
           end else begin
             u <= bgn;
-            if (i1 + 32'd1 != iter_in) begin
-              i1 <= i1 + 32'd1;
+            if (i1 + IB'(1) != iter_in) begin
+              i1 <= i1 + IB'(1);
               odi <= odi + fdi;
               osi <= osi + fsi;
               owi <= owi + fwi;
             end else begin
               i1 <= '0;
-              if (i0 + 32'd1 != iter_out) begin
-                i0 <= i0 + 32'd1;
+              if (i0 + IB'(1) != iter_out) begin
+                i0 <= i0 + IB'(1);
                 odo <= odo + fdo;
                 oso <= oso + fso;
                 owo <= owo + fwo;
