@@ -22,10 +22,12 @@ module accelc_dma (
     input  logic [31:0]                          pads,       // zero-padding entries written after the data
     input  logic [31:0]                          addr,       // DRAM byte address of row 0
     input  logic [31:0]                          pitch,      // DRAM bytes from one row to the next
+    /* verilator lint_off UNUSEDSIGNAL */  // the fields' widths are used
     input  logic [31:0]                          y_pad0,     // the padded window (loads)
     input  logic [31:0]                          x_pad0,
     input  logic [31:0]                          x_size,
     input  logic [31:0]                          x_pad1,
+    /* verilator lint_on UNUSEDSIGNAL */
     output logic [31:0]                          req_addr,
     input  logic                                 beat,       // a data beat of this engine's bursts goes now
     output logic [31:0]                          data_row,   // ... it carries this row of the transfer
@@ -43,65 +45,85 @@ module accelc_dma (
   localparam int MAXB = accelc_hw_pkg::MAX_BURST;
   localparam int W = accelc_hw_pkg::DRAM_BYTES_PER_CYCLE;
 
+  // Register widths from the instruction fields: rows and columns of the
+  // window (a pad on each side), and a row's bytes (the largest entry).
+  localparam int YB = accelc_isa_pkg::MEM_Y_SIZE_BITS, XB = accelc_isa_pkg::MEM_X_SIZE_BITS;
+  localparam int PB = accelc_isa_pkg::MEM_Y_PAD_0_BITS > accelc_isa_pkg::MEM_X_PAD_0_BITS
+                          ? accelc_isa_pkg::MEM_Y_PAD_0_BITS : accelc_isa_pkg::MEM_X_PAD_0_BITS;
+  localparam int RW = YB + 1, CW = XB + 1;  // a padded window's rows and columns
+  localparam int EMAX = accelc_hw_pkg::ENTRY_BYTES_WGT > accelc_hw_pkg::ENTRY_BYTES_ACC
+                            ? accelc_hw_pkg::ENTRY_BYTES_WGT : accelc_hw_pkg::ENTRY_BYTES_ACC;
+  localparam int BW = XB + $clog2(EMAX) + 1;  // a row's bytes
+  localparam int OW = $clog2(accelc_hw_pkg::OUTSTANDING + 2);
+
   typedef enum logic [1:0] {IDLE, REQ, WAIT, PAD} state_t;
   state_t state;
-  logic [31:0] rows_left, offset, row_len, outstanding, pads_left;
-  logic        wr;
-  logic [31:0] row_addr, row_pitch;             // DRAM address of the requesting row, row to row
-  logic [31:0] yp0, ys, xp0, xs, xp1;           // the padded window
-  logic [31:0] drow, doff;                      // the next data beat's place
+  logic [YB-1:0] rows_left;
+  logic [BW-1:0] offset, row_len;
+  logic [OW-1:0] outstanding;
+  logic [31:0]   pads_left;
+  logic          wr;
+  logic [31:0]   row_addr, row_pitch;  // DRAM address of the requesting row, row to row
+  logic [PB-1:0] yp0, xp0, xp1;        // the padded window
+  logic [YB-1:0] ys;
+  logic [XB-1:0] xs;
+  logic [YB-1:0] drow;                 // the next data beat's place
+  logic [BW-1:0] doff;
 
   // The first padding entry at or after (r, c) in row-major order: data rows
   // are skipped whole when they have no column padding, else their data columns.
-  function automatic logic [63:0] skipData(input logic [31:0] r, input logic [31:0] c, input logic [31:0] top,
-                                           input logic [31:0] h, input logic [31:0] left, input logic [31:0] w,
-                                           input logic [31:0] right);
-    logic [31:0] nr, nc;
+  function automatic logic [RW+CW-1:0] skipData(input logic [RW-1:0] r, input logic [CW-1:0] c);
+    logic [RW-1:0] nr, top, bottom;
+    logic [CW-1:0] nc, left, right;
     nr = r;
     nc = c;
-    if (nr >= top && nr < top + h) begin
-      if (left == '0 && right == '0) begin
-        nr = top + h;
+    top = RW'(yp0);
+    bottom = RW'(yp0) + RW'(ys);
+    left = CW'(xp0);
+    right = CW'(xp0) + CW'(xs);
+    if (nr >= top && nr < bottom) begin
+      if (xp0 == '0 && xp1 == '0) begin
+        nr = bottom;
         nc = '0;
-      end else if (nc >= left && nc < left + w) begin
-        nc = left + w;
-        if (right == '0) begin  // the next row starts with left padding
-          nr = nr + 32'd1;
+      end else if (nc >= left && nc < right) begin
+        nc = right;
+        if (xp1 == '0) begin  // the next row starts with left padding
+          nr = nr + RW'(1);
           nc = '0;
         end
       end
     end
     skipData = {nr, nc};
   endfunction
-  logic [31:0] pr, pc;  // the padding entry of this PAD cycle
-  logic [63:0] pad_next, pad_first;
-  assign pad_next = pc + 32'd1 == xp0 + xs + xp1 ? skipData(pr + 32'd1, 32'd0, yp0, ys, xp0, xs, xp1)
-                                                 : skipData(pr, pc + 32'd1, yp0, ys, xp0, xs, xp1);
-  assign pad_first = skipData(32'd0, 32'd0, yp0, ys, xp0, xs, xp1);
+  logic [RW-1:0] pr;  // the padding entry of this PAD cycle
+  logic [CW-1:0] pc;
+  logic [RW+CW-1:0] pad_next, pad_first;
+  assign pad_next = pc + CW'(1) == CW'(xp0) + CW'(xs) + CW'(xp1) ? skipData(pr + RW'(1), '0) : skipData(pr, pc + CW'(1));
+  assign pad_first = skipData('0, '0);
   assign pad_valid = state == PAD;
-  assign pad_row = pr;
-  assign pad_col = pc;
-  assign data_row = drow;
-  assign data_off = doff;
-  assign req_addr = row_addr + offset;
+  assign pad_row = 32'(pr);
+  assign pad_col = 32'(pc);
+  assign data_row = 32'(drow);
+  assign data_off = 32'(doff);
+  assign req_addr = row_addr + 32'(offset);
 
   // The current burst: the rest of the row, at most MAX_BURST bytes.
-  logic [31:0] rest, burst;
+  logic [BW-1:0] rest, burst;
   assign rest = row_len - offset;
-  assign burst = rest > 32'(MAXB) ? 32'(MAXB) : rest;
+  assign burst = rest > BW'(MAXB) ? BW'(MAXB) : rest;
   assign req_valid = state == REQ;
   assign req_write = wr;
-  assign req_beats = accelc_hw_pkg::BEAT_BITS'((burst + 32'(W - 1)) / 32'(W));
+  assign req_beats = accelc_hw_pkg::BEAT_BITS'((burst + BW'(W - 1)) / BW'(W));
 
   logic last_request, row_done;
   assign row_done = offset + burst >= row_len;
-  assign last_request = row_done && rows_left == 32'd1;
+  assign last_request = row_done && rows_left == YB'(1);
 
   // Completions still due after this cycle; the data is in when none is left in WAIT.
-  logic [31:0] due;
-  assign due = outstanding + 32'(req_valid && req_accept) - 32'(done);
+  logic [OW-1:0] due;
+  assign due = outstanding + OW'(req_valid && req_accept) - OW'(done);
   logic data_in;
-  assign data_in = state == WAIT && due == 32'd0;
+  assign data_in = state == WAIT && due == '0;
   assign finish = (data_in && pads_left == 32'd0) || (state == PAD && pads_left == 32'd1);
 
   always_ff @(posedge clk) begin
@@ -119,27 +141,27 @@ module accelc_dma (
       {drow, doff, pr, pc} <= '0;
     end else begin
       if (beat) begin
-        if (doff + 32'(W) >= row_len) begin
+        if (doff + BW'(W) >= row_len) begin
           doff <= '0;
-          drow <= drow + 32'd1;
+          drow <= drow + YB'(1);
         end else begin
-          doff <= doff + 32'(W);
+          doff <= doff + BW'(W);
         end
       end
       outstanding <= due;
       if (start && (state == IDLE || finish)) begin  // a unit may start its next transfer in the cycle one ends
-        rows_left <= rows;
-        row_len <= row_bytes;
+        rows_left <= YB'(rows);
+        row_len <= BW'(row_bytes);
         offset <= '0;
         wr <= write;
         pads_left <= pads;
         row_addr <= addr;
         row_pitch <= pitch;
-        yp0 <= y_pad0;
-        ys <= rows;
-        xp0 <= x_pad0;
-        xs <= x_size;
-        xp1 <= x_pad1;
+        yp0 <= PB'(y_pad0);
+        ys <= YB'(rows);
+        xp0 <= PB'(x_pad0);
+        xs <= XB'(x_size);
+        xp1 <= PB'(x_pad1);
         drow <= '0;
         doff <= '0;
         state <= rows == '0 || row_bytes == '0 ? WAIT : REQ;  // nothing to move: the data is in at once
@@ -149,7 +171,7 @@ module accelc_dma (
             if (req_accept) begin
               if (row_done) begin
                 offset <= '0;
-                rows_left <= rows_left - 32'd1;
+                rows_left <= rows_left - YB'(1);
                 row_addr <= row_addr + row_pitch;
               end else begin
                 offset <= offset + burst;
