@@ -233,6 +233,15 @@ module accelc_core (
     pop_now = popped;
   end
 
+  // a * b for a factor b no wider than a pad field plus one bit: shifts and
+  // adds, no multiplier.
+  localparam int PB = accelc_isa_pkg::MEM_Y_PAD_0_BITS + 1;
+  function automatic logic [31:0] mulPad(input logic [31:0] a, input logic [31:0] b);
+    mulPad = '0;
+    for (int i = 0; i < PB; i++)
+      if (b[i]) mulPad = mulPad + (a << i);
+  endfunction
+
   // The DMA engines' transfers, from the head instructions.
   always_comb begin
     for (int u = 0; u < 3; u++) begin
@@ -259,7 +268,8 @@ module accelc_core (
       dma_write[u] = !load;
       dma_rows[u] = ys;
       dma_row_bytes[u] = xs << le;
-      dma_pads[u] = load ? (yp0 + ys + yp1) * (xp0 + xs + xp1) - ys * xs : 32'd0;
+      // the window less the data: (yp0 + yp1) * cols + ys * (xp0 + xp1), by the narrow pad factors
+      dma_pads[u] = load ? mulPad(xp0 + xs + xp1, yp0 + yp1) + mulPad(ys, xp0 + xp1) : 32'd0;
       dma_addr[u] = dram_base + (32'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) << le);
       dma_pitch[u] = 32'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) << le;
       dma_yp0[u] = yp0;
@@ -307,18 +317,23 @@ module accelc_core (
 
   // What each unit's running transfer writes: the buffer, its first data
   // entry and the padded window's first entry and width. Latched at its start.
+  // Entry indexes are kept modulo 2^XW, XW the widest buffer index: a
+  // buffer takes its index's low bits, and in a legal program the window lies
+  // inside the buffer.
+  localparam int XW = UIW > NIW ? (UIW > GIW ? (UIW > AIW ? UIW : AIW) : (GIW > AIW ? GIW : AIW))
+                                : (NIW > GIW ? (NIW > AIW ? NIW : AIW) : (GIW > AIW ? GIW : AIW));
   logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] xfer_buf[3];
-  logic [31:0] xfer_first[3], xfer_base[3], xfer_cols[3];
+  logic [XW-1:0] xfer_first[3], xfer_base[3], xfer_cols[3];
   always_ff @(posedge clk)
     for (int u = 0; u < 3; u++)
       if (dma_start[u]) begin
-        logic [31:0] sb, cols;
-        sb = 32'(head[u][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
-        cols = dma_xp0[u] + dma_xs[u] + dma_xp1[u];
+        logic [XW-1:0] sb, cols;
+        sb = XW'(head[u][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
+        cols = XW'(dma_xp0[u] + dma_xs[u] + dma_xp1[u]);
         xfer_buf[u] <= head[u][accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
         xfer_base[u] <= sb;
         xfer_cols[u] <= cols;
-        xfer_first[u] <= sb + dma_yp0[u] * cols + dma_xp0[u];
+        xfer_first[u] <= sb + XW'(mulPad(32'(cols), dma_yp0[u])) + XW'(dma_xp0[u]);
       end
 
   // The row length of each unit's transfer (the DMA engine's), for partial beats.
@@ -344,6 +359,7 @@ module accelc_core (
       if (beat_valid && !beat_write && 32'(beat_req) != RQ_FETCH) begin
         logic [1:0] u;
         logic [4:0] led, les, lg;  // log2 of the DRAM entry bytes, the buffer's entry bytes, the word bytes
+        logic [XW-1:0] ent;
         logic [31:0] entry, byte_in, bytes;
         u = 2'(32'(beat_req) == RQ_LOAD ? LD : CP);
         case (32'(xfer_buf[u]))  // every size is a power of two: shifts, no division
@@ -353,7 +369,8 @@ module accelc_core (
           accelc_isa_pkg::BUFFER_ACC: {led, les, lg} = {5'($clog2(E_ACC)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};
           default: {led, les, lg} = {5'($clog2(E_ACC8)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};  // acc8: each byte widens to 4
         endcase
-        entry = xfer_first[u] + data_row[u] * xfer_cols[u] + (data_off[u] >> led);
+        ent = xfer_first[u] + XW'(data_row[u]) * xfer_cols[u] + XW'(data_off[u] >> led);
+        entry = 32'(ent);
         byte_in = (data_off[u] & ((32'd1 << led) - 32'd1)) << (les - led);
         bytes = dma_row_bytes_q[u] - data_off[u] > 32'(W) ? 32'(W) : dma_row_bytes_q[u] - data_off[u];
         rd_buf <= xfer_buf[u];
@@ -364,9 +381,9 @@ module accelc_core (
   end
 
   // Padding entries: the window position of the unit's PAD cycle.
-  logic [31:0] pad_entry[3];
+  logic [XW-1:0] pad_entry[3];
   always_comb
-    for (int u = 0; u < 3; u++) pad_entry[u] = xfer_base[u] + pad_row[u] * xfer_cols[u] + pad_col[u];
+    for (int u = 0; u < 3; u++) pad_entry[u] = xfer_base[u] + XW'(pad_row[u]) * xfer_cols[u] + XW'(pad_col[u]);
 
   // GEMM and ALU.
   logic          ex_start;
@@ -445,15 +462,17 @@ module accelc_core (
   logic [2:0]  sf_count;
   logic [1:0]  sf_head, sf_tail;
   logic        sf_pending;           // a read issued last cycle: its entry arrives now
-  logic [31:0] st_next, st_left;     // the next entry to read, entries left to read
+  logic [OIW-1:0] st_next;           // the next entry to read
+  logic [OIW:0] st_left;             // entries left to read (at most the buffer's)
   logic [31:0] st_beat;              // beats taken from the head entry
   logic        st_go, st_take;
-  logic [31:0] st_base, st_total;
+  logic [OIW-1:0] st_base;
+  logic [OIW:0] st_total;
   assign st_go = dma_start[ST];
-  assign st_base = 32'(head[ST][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
-  assign st_total = dma_rows[ST] * dma_xs[ST];
+  assign st_base = OIW'(head[ST][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
+  assign st_total = (OIW + 1)'(dma_rows[ST]) * (OIW + 1)'(dma_xs[ST]);
   assign st_re = st_go ? st_total != '0 : st_left != '0 && 32'(sf_count) + 32'(sf_pending) < SF;
-  assign st_idx = OIW'(st_go ? st_base : st_next);
+  assign st_idx = st_go ? st_base : st_next;
   assign st_take = beat_valid && beat_write && 32'(beat_req) == RQ_STORE;
   logic st_pop;
   assign st_pop = st_take && st_beat + 32'd1 == 32'(E_OUT / W);
@@ -473,11 +492,11 @@ module accelc_core (
       if (st_take) st_beat <= st_pop ? '0 : st_beat + 32'd1;
       if (st_pop) sf_head <= sf_head + 2'd1;
       if (st_go) begin
-        st_next <= st_base + 32'd1;
-        st_left <= st_total - 32'(st_total != '0);
+        st_next <= st_base + OIW'(1);
+        st_left <= st_total - (OIW + 1)'(st_total != '0);
       end else if (st_re) begin
-        st_next <= st_next + 32'd1;
-        st_left <= st_left - 32'd1;
+        st_next <= st_next + OIW'(1);
+        st_left <= st_left - (OIW + 1)'(1);
       end
     end
   end
