@@ -59,10 +59,18 @@ struct PresetName {
 
 }  // namespace accelc::testing
 
-/// Runs every TEST_P of `Suite` once per bundled preset.
+/// Runs every TEST_P of `Suite` once per general-purpose preset.
 #define ACCELC_INSTANTIATE_FOR_PRESETS(Suite)                                                              \
   INSTANTIATE_TEST_SUITE_P(Presets, Suite, ::testing::Values(std::string("tiny"), std::string("vta-default"), \
                                                              std::string("wide")),                         \
+                           ::accelc::testing::PresetName())
+
+/// Runs every TEST_P of `Suite` once per preset the RTL is verilated for: the
+/// general-purpose ones and ice40 (an FPGA-sized core whose ALU has no mulq,
+/// which the compiler's requantization needs).
+#define ACCELC_INSTANTIATE_FOR_RTL_PRESETS(Suite)                                                          \
+  INSTANTIATE_TEST_SUITE_P(Presets, Suite, ::testing::Values(std::string("tiny"), std::string("vta-default"), \
+                                                             std::string("wide"), std::string("ice40")),   \
                            ::accelc::testing::PresetName())
 
 #endif  // ACCELC_TESTS_TEST_UTIL_H_

@@ -10,7 +10,7 @@ namespace accelc::hls {
 namespace {
 
 TEST(RtlGenTest, EveryPresetIsImplemented) {
-  for (const char* preset : {"tiny", "vta-default", "wide"}) {
+  for (const char* preset : {"tiny", "vta-default", "wide", "ice40"}) {
     auto hw = hwspec::loadHwSpec(preset);
     ASSERT_TRUE(hw.isOk()) << hw.diag().str();
     EXPECT_TRUE(rtlSupports(*hw).isOk()) << preset << ": " << rtlSupports(*hw).diag().str();

@@ -134,7 +134,7 @@ TEST(HwSpecTest, InstructionWidthMustBe128Or256) {
 
 TEST(HwSpecTest, UnknownPresetOrFile) {
   EXPECT_EQ(loadHwSpec("nonesuch").diag().str(),
-            "nonesuch: error: no such hwspec file, and no preset by that name (presets: tiny, vta-default, wide)");
+            "nonesuch: error: no such hwspec file, and no preset by that name (presets: ice40, tiny, vta-default, wide)");
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ TEST(RandomProgramTest, SameSeedSameProgram) {
 }
 
 TEST(RandomProgramTest, ProgramsRoundTripOnEveryPreset) {
-  for (const char* preset : {"tiny", "vta-default", "wide"}) {
+  for (const char* preset : {"tiny", "vta-default", "wide", "ice40"}) {
     Target t = testing::presetTarget(preset);
     for (uint64_t seed = 1; seed <= 40; ++seed) {
       auto p = randomProgram(t, seed);

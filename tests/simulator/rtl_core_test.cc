@@ -92,7 +92,7 @@ TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
   expectSameRuns(t, {*p});
 }
 
-ACCELC_INSTANTIATE_FOR_PRESETS(RtlCoreTest);
+ACCELC_INSTANTIATE_FOR_RTL_PRESETS(RtlCoreTest);
 
 }  // namespace
 }  // namespace accelc::simulator

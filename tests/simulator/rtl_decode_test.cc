@@ -53,7 +53,7 @@ TEST_P(RtlDecodeTest, RandomLoadsAndStoresDecodeToTheirFields) {
   EXPECT_EQ(testing::runVerilated(GetParam(), "mem_decode", in.str()), want.str());
 }
 
-ACCELC_INSTANTIATE_FOR_PRESETS(RtlDecodeTest);
+ACCELC_INSTANTIATE_FOR_RTL_PRESETS(RtlDecodeTest);
 
 }  // namespace
 }  // namespace accelc::isa

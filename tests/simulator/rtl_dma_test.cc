@@ -32,7 +32,7 @@ TEST_P(RtlDmaTest, LoadsAndStoresAloneTakeTheContractsCycles) {
   EXPECT_EQ(testing::runVerilated(GetParam(), "dma_alone", in.str()), want.str());
 }
 
-ACCELC_INSTANTIATE_FOR_PRESETS(RtlDmaTest);
+ACCELC_INSTANTIATE_FOR_RTL_PRESETS(RtlDmaTest);
 
 }  // namespace
 }  // namespace accelc::simulator

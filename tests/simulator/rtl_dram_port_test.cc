@@ -102,7 +102,7 @@ TEST_P(RtlDramPortTest, TheModelGivesTheSameCyclesWhenDmasArriveAsTimeGoes) {
   }
 }
 
-ACCELC_INSTANTIATE_FOR_PRESETS(RtlDramPortTest);
+ACCELC_INSTANTIATE_FOR_RTL_PRESETS(RtlDramPortTest);
 
 }  // namespace
 }  // namespace accelc::simulator
