@@ -109,9 +109,12 @@ module accelc_core (
   endfunction
 
   // ---- command queues (registered FIFOs: a push is visible the next cycle) ----
-  logic [IW-1:0] cq[3][CD];
+  // Each keeps its commands in a memory (accelc_sram) read one cycle ahead;
+  // see "Command queue memories" below.
   logic [QI-1:0] cq_head[3], cq_tail[3];
   logic [CW-1:0] cq_count[3];
+  logic [IW-1:0] cq_rdata[3], cq_byp[3];
+  logic [2:0]    cq_use_byp;
 
   logic [31:0] arrived_now;
   assign arrived_now = arrived + 32'(rq_done[RQ_FETCH]);
@@ -149,7 +152,7 @@ module accelc_core (
   always_comb begin
     for (int u = 0; u < 3; u++) begin
       logic pp, pn, sp, sn;
-      head[u] = cq[u][cq_head[u]];
+      head[u] = cq_use_byp[u] ? cq_byp[u] : cq_rdata[u];
       case (32'(opcodeOf(head[u])))  // each format places its token flags where the ISA says
         accelc_isa_pkg::OPCODE_GEMM: begin
           pp = head[u][accelc_isa_pkg::GEMM_POP_PREV_LO];
@@ -231,6 +234,24 @@ module accelc_core (
     end
     go = can;
     pop_now = popped;
+  end
+
+  // Command queue memories: each reads the entry that is the head in the
+  // next cycle (one on when the unit starts now), so that the head command is
+  // there in the cycle it is visible; a command written this cycle into that
+  // entry comes through a bypass register instead (the memory returns the old
+  // word on a read of the word it writes).
+  for (genvar u = 0; u < 3; u++) begin : cqs
+    logic [QI-1:0] next_head;
+    logic          push;
+    assign next_head = go[u] ? (cq_head[u] == QI'(CD - 1) ? '0 : cq_head[u] + QI'(1)) : cq_head[u];
+    assign push = dispatch && target == u;
+    accelc_sram #(.DEPTH(CD), .WIDTH(IW), .READS(1), .AW(QI)) ram (
+        .clk, .we(push), .waddr(cq_tail[u]), .wdata(fetch_insn), .re(1'b1), .raddr(next_head), .rdata(cq_rdata[u]));
+    always_ff @(posedge clk) begin
+      cq_use_byp[u] <= !rst && push && cq_tail[u] == next_head;
+      cq_byp[u] <= fetch_insn;
+    end
   end
 
   // a * b for a factor b no wider than a pad field plus one bit: shifts and
@@ -551,7 +572,6 @@ module accelc_core (
         if (fetch_req && rq_accept[RQ_FETCH]) req_next <= req_next + 32'd1;
         arrived <= arrived_now;
         if (dispatch) begin
-          cq[target][cq_tail[target]] <= fetch_insn;
           cq_tail[target] <= cq_tail[target] == QI'(CD - 1) ? '0 : cq_tail[target] + QI'(1);
           pc <= pc + 32'd1;
           if (burst_last) allowed <= insn_burst + 32'd2;
