@@ -1,6 +1,7 @@
 // hls/synth_gen.cc — Yosys synthesis scripts and stat reports.
 #include "hls/synth_gen.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace accelc::hls {
@@ -46,6 +47,41 @@ int64_t* kindOf(Resources& r, const std::string& cell, FpgaFamily family) {
 }
 
 }  // namespace
+
+namespace {
+
+/// SB_RAM40_4K blocks for `depth` words of `width` bits, the best of its shapes.
+int64_t ice40Rams(int64_t depth, int64_t width) {
+  int64_t best = -1;
+  for (int64_t w : {16, 8, 4, 2}) {
+    const int64_t d = 4096 / w, n = ((width + w - 1) / w) * ((depth + d - 1) / d);
+    if (best < 0 || n < best) best = n;
+  }
+  return best;
+}
+
+}  // namespace
+
+Resources estimateIce40(const isa::Target& t) {
+  using hwspec::BufferKind;
+  const hwspec::HwSpec& hw = t.spec;
+  Resources r;
+  const int64_t w = hw.dramBytesPerCycle;
+  // Buffers as accelc_buffer banks them: words of G = min(E, W) bytes in
+  // NB = max(E, W) / G banks, each holding ceil(depth / (NB / (E / G))) words.
+  for (BufferKind b : {BufferKind::kUop, BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kOutput}) {
+    const int64_t e = hw.entryBytes(b), g = std::min(e, w), nb = std::max(e, w) / g, perAddr = nb / (e / g);
+    const int64_t reads = b == BufferKind::kAcc ? 2 : 1;  // the accumulator's ALU source port
+    r.brams += nb * reads * ice40Rams((hw.depth(b) + perAddr - 1) / perAddr, 8 * g);
+  }
+  int64_t used = 0;  // instruction bits a command queue keeps: Yosys drops the bits no field uses
+  for (const isa::FormatLayout& f : t.isa.formats)
+    if (f.hasOpcode)
+      for (const isa::FieldLayout& fl : f.fields) used = std::max<int64_t>(used, fl.lo + fl.bits);
+  if (hw.commandDepth >= 8) r.brams += 3 * ice40Rams(hw.commandDepth, used);  // shallower ones Yosys keeps in flip-flops
+  r.dsps = hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
+  return r;
+}
 
 support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily family, const std::string& where) {
   Resources r;

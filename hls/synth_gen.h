@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/target.h"
 #include "support/status.h"
 
 namespace accelc::hls {
@@ -36,6 +37,16 @@ struct Resources {
   int64_t carries = 0; ///< carry cells (SB_CARRY; CARRY4)
   int64_t cells = 0;   ///< every cell
 };
+
+/// What the RTL for `t` takes on iCE40 by the hwspec and the ISA alone: the
+/// block RAMs of every memory built from the memory template (each bank of
+/// each buffer, once per read port, and the three command queues, as wide as
+/// the instruction bits any format uses, when they hold 8 commands or more:
+/// Yosys keeps queues of two in flip-flops) in the fewest SB_RAM40_4K of one
+/// shape (256 x 16, 512 x 8, 1024 x 4, 2048 x 2), and the multipliers: the GEMM
+/// core's int8 products, and four 16 x 16 pieces of mulq's 32 x 32 product
+/// per ALU lane. Other fields are zero.
+Resources estimateIce40(const isa::Target& t);
 
 /// Reads the top module's cell counts from a Yosys `stat` report; an error
 /// names `where` when the report has no cell count.

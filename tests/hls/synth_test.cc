@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "hls/synth_gen.h"
+#include "tests/test_util.h"
 
 namespace accelc::hls {
 namespace {
@@ -43,6 +44,20 @@ TEST(SynthTest, ResourcesAreCountedPerFamily) {
   auto bad = resourcesOf("ERROR: nothing\n", FpgaFamily::kIce40, "stat.txt");
   ASSERT_FALSE(bad.isOk());
   EXPECT_EQ(bad.diag().str(), "stat.txt: error: no cell count in the Yosys report");
+}
+
+// By hand from the presets: tiny's uop, input and output buffers are 256 x
+// 32 bits (two 256 x 16 blocks each), its weights four banks of them (8) and
+// its accumulators four banks read twice (16); each command queue keeps the
+// 106 instruction bits the formats use (7 blocks). ice40's 16-bit words take
+// one block per bank: 2 + 2 + 4 + 8 + 1; its queues of two stay in flip-flops.
+TEST(SynthTest, TheIce40EstimateCountsBlockRamsAndMultipliersByHand) {
+  const Resources tiny = estimateIce40(testing::presetTarget("tiny"));
+  EXPECT_EQ(tiny.brams, 2 + 2 + 8 + 16 + 2 + 3 * 7);
+  EXPECT_EQ(tiny.dsps, 16 + 4 * 4);  // 1x4x4 products, mulq on four lanes
+  const Resources ice40 = estimateIce40(testing::presetTarget("ice40"));
+  EXPECT_EQ(ice40.brams, 2 + 2 + 4 + 8 + 1);
+  EXPECT_EQ(ice40.dsps, 8);  // no mulq
 }
 
 }  // namespace

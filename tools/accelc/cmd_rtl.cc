@@ -39,13 +39,18 @@ support::Status synth(const SynthArgs& a) {
   const std::pair<const char*, int64_t> rows[] = {{"luts", r.luts},       {"ffs", r.ffs},         {"dsps", r.dsps},
                                                   {"brams", r.brams},     {"lutrams", r.lutrams}, {"carries", r.carries},
                                                   {"cells", r.cells}};
+  // The whole core on iCE40: the hwspec's own estimate of block RAMs and DSPs beside.
+  const bool estimate = a.top == "accelc_core" && family == hls::FpgaFamily::kIce40;
+  const hls::Resources e = hls::estimateIce40(t);
   if (a.json) {
     nlohmann::ordered_json j{{"hwspec", t.spec.name}, {"target", a.target}, {"top", a.top}};
     for (const auto& [k, v] : rows) j[k] = v;
+    if (estimate) j["estimate"] = {{"dsps", e.dsps}, {"brams", e.brams}};
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << a.top << " for " << t.spec.name << " on " << a.target << ":\n";
     for (const auto& [k, v] : rows) std::cout << "  " << k << " " << v << "\n";
+    if (estimate) std::cout << "estimate from the hwspec: " << e.dsps << " dsps, " << e.brams << " brams\n";
   }
   return support::Status::ok();
 }
