@@ -133,6 +133,9 @@ support::Status rtlSupports(const hwspec::HwSpec& hw) {
   if (hw.entryBytes(BufferKind::kOutput) < w || acc8 < w)
     return no("dram.bytes_per_cycle", "an output row (batch x block_out bytes) must hold at least one beat");
   if (hw.timing.maxBurst % w) return no("timing.max_burst", "a whole number of beats is needed");
+  const int64_t ib = hw.insnBits / 8;
+  if (ib % w) return no("dram.bytes_per_cycle", "fetch assembles an instruction from whole beats: at most its bytes");
+  if (hw.timing.maxBurst % ib) return no("timing.max_burst", "fetch needs a whole number of instructions per burst");
   const int64_t ii = std::min(hw.timing.gemmIi, hw.timing.aluIi);
   if (hw.timing.pipelineDepth < 3 - ii)
     return no("timing.pipeline_depth", "its three-stage GEMM/ALU pipeline needs at least " + std::to_string(3 - ii));
@@ -140,6 +143,12 @@ support::Status rtlSupports(const hwspec::HwSpec& hw) {
     return no("timing.acc_hazard", "a row written in stage 2 is read in stage 1 two cycles on: at least " +
                                        std::to_string((2 + ii - 1) / ii) + " is needed");
   return support::Status::ok();
+}
+
+std::string rtlSourceTexts() {
+  std::string all;
+  for (const Embedded& e : kSources) all += e.text;
+  return all;
 }
 
 support::Status writeRtl(const isa::Target& t, const std::string& dir) {

@@ -45,6 +45,10 @@ support::Status rtlSupports(const hwspec::HwSpec& hw);
 /// after rtlSupports.
 support::Status writeRtl(const isa::Target& t, const std::string& dir);
 
+/// The RTL sources' texts, concatenated in rtlFiles() order (the generated
+/// packages aside): what a cache of verilated models keys on besides the hwspec.
+std::string rtlSourceTexts();
+
 }  // namespace accelc::hls
 
 #endif  // ACCELC_HLS_RTL_GEN_H_

@@ -4,9 +4,9 @@
 // and the datapath: the on-chip buffers (accelc_buffer), the GEMM core and
 // ALU (accelc_exec), the DMA data into the buffers and out of the output
 // buffer. DRAM is outside: each data beat of the port shows on mem_* in its
-// cycle (a read's W bytes come back on mem_rdata the next cycle). Instruction
-// words come from `fetch_insn`, the word at `fetch_pc`, once the text burst
-// that holds it has arrived through the port.
+// cycle (a read's W bytes come back on mem_rdata the next cycle), the text's
+// beats included: fetch assembles instructions from them into a text memory
+// of two bursts.
 //
 // Runs are separated by `rst`: a run's fetch bursts may still be in flight
 // when FINISH retires. Programs are assumed legal (the simulators diagnose
@@ -19,8 +19,6 @@ module accelc_core (
     input  logic [31:0]                          insn_count,  // instructions in the text
     input  logic [31:0]                          insn_addr,   // DRAM byte address of the text
     input  logic [31:0]                          dram_base,   // DRAM byte address that DMA addresses count from
-    output logic [31:0]                          fetch_pc,
-    input  logic [accelc_isa_pkg::INSN_BITS-1:0] fetch_insn,
     output logic                                 running,
     output logic                                 done,        // the cycle after FINISH retires: the run's count
     output logic [63:0]                          cycles,      // cycles since the run started
@@ -96,7 +94,6 @@ module accelc_core (
   assign req_bytes = 32'(text_bytes - 64'(req_next) * 64'(B) > 64'(B) ? 64'(B) : text_bytes - 64'(req_next) * 64'(B));
   logic fetch_req;
   assign fetch_req = running && req_next < text_bursts && req_next <= allowed;
-  assign fetch_pc = pc;
 
   // The unit an instruction runs on (LOADs to uop/acc/acc8 run on compute).
   function automatic int unitOf(input logic [IW-1:0] w);
@@ -120,12 +117,59 @@ module accelc_core (
   assign arrived_now = arrived + 32'(rq_done[RQ_FETCH]);
   logic [31:0] insn_burst;
   assign insn_burst = 32'((64'(pc) * 64'(IB)) / 64'(B));
+  logic [IW-1:0] fetch_insn;  // the instruction at pc, from the text memory below, once its burst is in
   int target;
   assign target = unitOf(fetch_insn);
   logic dispatch;
   assign dispatch = fetching && pc < insn_count && insn_burst < arrived_now && cq_count[target] < CW'(CD);
   logic burst_last;
   assign burst_last = pc + 32'd1 == insn_count || 32'(((64'(pc) + 64'd1) * 64'(IB)) / 64'(B)) != insn_burst;
+
+  // The text memory: the instructions of two bursts (fetch's buffer), in
+  // order. A fetch beat's W bytes arrive the cycle after the beat; IB / W of
+  // them make an instruction, written at the next entry. Dispatch reads the
+  // entry of `pc` one cycle ahead; an instruction completed in the cycle it
+  // is read comes straight from the beat, and one written into the entry read
+  // ahead through a bypass register (the memory returns the old word).
+  localparam int TE = 2 * B / IB;  // entries
+  localparam int TI = TE > 1 ? $clog2(TE) : 1;
+  localparam int BPI = IB / W;     // beats per instruction
+  localparam int BI = BPI > 1 ? $clog2(BPI) : 1;
+  logic          tb_v;             // a fetch beat's bytes are on mem_rdata
+  logic [BI-1:0] tb_k;             // beats of the instruction assembled so far
+  logic [IW-1:0] tb_word, tb_done; // the instruction so far; with this beat
+  logic          tb_last;          // this beat completes an instruction
+  logic [TI-1:0] tw_idx, tr_idx, tr_next;
+  logic [IW-1:0] t_rdata, t_byp;
+  logic          t_use_byp;
+  always_comb begin
+    tb_done = tb_word;
+    tb_done[32'(tb_k) * W * 8 +: W * 8] = mem_rdata;
+  end
+  assign tb_last = tb_v && (BPI == 1 || 32'(tb_k) == BPI - 1);
+  assign tr_next = !dispatch ? tr_idx : tr_idx == TI'(TE - 1) ? '0 : tr_idx + TI'(1);
+  accelc_sram #(.DEPTH(TE), .WIDTH(IW), .READS(1), .AW(TI)) text (
+      .clk, .we(tb_last), .waddr(tw_idx), .wdata(tb_done), .re(1'b1), .raddr(tr_next), .rdata(t_rdata));
+  assign fetch_insn = tb_last && tw_idx == tr_idx ? tb_done : t_use_byp ? t_byp : t_rdata;
+  always_ff @(posedge clk) begin
+    if (rst || (start && !running)) begin
+      tb_v <= 1'b0;
+      tb_k <= '0;
+      tw_idx <= '0;
+      tr_idx <= '0;
+      t_use_byp <= 1'b0;
+    end else begin
+      tb_v <= beat_valid && !beat_write && 32'(beat_req) == RQ_FETCH;
+      if (tb_v) begin
+        tb_word <= tb_done;
+        tb_k <= tb_last ? '0 : tb_k + BI'(1);
+      end
+      if (tb_last) tw_idx <= tw_idx == TI'(TE - 1) ? '0 : tw_idx + TI'(1);
+      tr_idx <= tr_next;
+      t_use_byp <= tb_last && tw_idx == tr_next;
+      t_byp <= tb_done;
+    end
+  end
 
   // ---- units ----
   logic [TW-1:0] tok[4];
@@ -523,7 +567,7 @@ module accelc_core (
   end
 
   // DRAM beats: the reads of the load and compute units, the STORE's writes.
-  assign mem_rd = beat_valid && !beat_write && 32'(beat_req) != RQ_FETCH;
+  assign mem_rd = beat_valid && !beat_write;
   assign mem_wr = st_take;
   assign mem_addr = beat_addr;
 

@@ -74,8 +74,13 @@ std::string rtlCacheDir(const isa::Target& t, bool vcd) {
   if (const char* c = std::getenv("ACCELC_RTL_CACHE"); c && *c) root = c;
   else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) root = std::string(x) + "/accelc/rtl";
   else root = std::string(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") + "/.cache/accelc/rtl";
+  // The hwspec's hash, mixed with the RTL's and the harness's texts (FNV-1a):
+  // a model verilated from other sources is not reused.
+  uint64_t h = t.hash;
+  for (const std::string& text : {hls::rtlSourceTexts(), simulator::rtlHarnessSource()})
+    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
   char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(t.hash));
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(h));
   return root + "/" + hash + (vcd ? "-vcd" : "");
 }
 

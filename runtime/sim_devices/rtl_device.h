@@ -1,7 +1,7 @@
 // runtime/sim_devices/rtl_device.h — the accelerator's RTL, verilated, as a device.
 //
 // The model for a hwspec is verilated once, on first use, into a cache folder
-// keyed by the hwspec and ISA hash (rtlCacheDir): accelc rtl's sources, the
+// keyed by the hwspec and ISA hash and the sources (rtlCacheDir): accelc rtl's sources, the
 // harness (simulator/rtl), and `verilator --cc --build -O2`, with progress on
 // standard error; later runs reuse it. Each run starts the model from reset
 // with empty buffers and returns its cycle count; the RTL counts cycles only,
@@ -19,8 +19,9 @@
 namespace accelc::runtime {
 
 /// The cache folder of the verilated model for `t`: $ACCELC_RTL_CACHE, else
-/// $XDG_CACHE_HOME/accelc/rtl, else ~/.cache/accelc/rtl; then the hash in
-/// hex, with "-vcd" for the model that writes waveforms.
+/// $XDG_CACHE_HOME/accelc/rtl, else ~/.cache/accelc/rtl; then a hash of the
+/// target, the RTL sources and the harness in hex, with "-vcd" for the model
+/// that writes waveforms.
 std::string rtlCacheDir(const isa::Target& t, bool vcd);
 
 /// Runs programs on the verilated RTL; lastCycles() is the last run's count.

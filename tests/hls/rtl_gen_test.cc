@@ -37,6 +37,9 @@ TEST(RtlGenTest, UnimplementedShapesNameTheirKey) {
   hwspec::HwSpec wideBeat = *base;
   wideBeat.dramBytesPerCycle = 8;  // tiny's output rows are 4 bytes
   expectError(wideBeat, "dram.bytes_per_cycle");
+  hwspec::HwSpec split = *base;
+  split.timing.maxBurst = 72;  // whole beats, but the fifth instruction would straddle two bursts
+  expectError(split, "fetch needs a whole number of instructions per burst");
 }
 
 }  // namespace
