@@ -78,7 +78,9 @@ Resources estimateIce40(const isa::Target& t) {
   for (const isa::FormatLayout& f : t.isa.formats)
     if (f.hasOpcode)
       for (const isa::FieldLayout& fl : f.fields) used = std::max<int64_t>(used, fl.lo + fl.bits);
-  if (hw.commandDepth >= 8) r.brams += 3 * ice40Rams(hw.commandDepth, used);  // shallower ones Yosys keeps in flip-flops
+  // Memories of whole instructions (Yosys keeps those of fewer than 8 in flip-flops).
+  auto insnRams = [&](int64_t depth) { return depth >= 8 ? ice40Rams(depth, used) : 0; };
+  r.brams += 3 * insnRams(hw.commandDepth) + insnRams(2 * hw.timing.maxBurst / (hw.insnBits / 8));
   r.dsps = hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
   return r;
 }

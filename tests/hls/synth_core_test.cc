@@ -1,6 +1,7 @@
 // tests/hls/synth_core_test.cc — the whole accelerator for tiny through
 // `accelc synth` on iCE40 (Yosys, about a minute and a half): every memory of
-// the memory template becomes block RAM, flip-flops hold only the small
+// the memory template (buffers, command queues, fetch's text memory) becomes
+// block RAM, flip-flops hold only the small
 // control FIFOs, and the block RAMs and DSPs are the hwspec's estimate.
 #include <gtest/gtest.h>
 
@@ -15,7 +16,7 @@
 namespace accelc::hls {
 namespace {
 
-TEST(SynthCoreTest, TinyOnIce40PutsEveryBufferAndQueueInBlockRam) {
+TEST(SynthCoreTest, TinyOnIce40PutsEveryBufferQueueAndTheTextInBlockRam) {
   const std::string dir = testing::tempDir() + "/synth-core-tiny";
   const std::string cmd = std::string(ACCELC_BINARY) + " synth --hw tiny --target ice40 --top accelc_core -o " + dir +
                           " > " + dir + ".out 2>&1";
@@ -38,7 +39,7 @@ TEST(SynthCoreTest, TinyOnIce40PutsEveryBufferAndQueueInBlockRam) {
       "uop_buf.bank[0].ram.mem", "inp_buf.bank[0].ram.mem", "wgt_buf.bank[0].ram.mem", "wgt_buf.bank[1].ram.mem",
       "wgt_buf.bank[2].ram.mem", "wgt_buf.bank[3].ram.mem", "acc_buf.bank[0].ram.mem", "acc_buf.bank[1].ram.mem",
       "acc_buf.bank[2].ram.mem", "acc_buf.bank[3].ram.mem", "out_buf.bank[0].ram.mem", "cqs[0].ram.mem",
-      "cqs[1].ram.mem",          "cqs[2].ram.mem"};
+      "cqs[1].ram.mem",          "cqs[2].ram.mem",          "text.mem"};
   EXPECT_EQ(inRam, buffersAndQueues);
   // In flip-flops: the command queues' tail pointers, the DRAM port's queues
   // of accepted bursts (outstanding: 2 deep) and the STORE's four-entry FIFO.

@@ -48,15 +48,17 @@ TEST(SynthTest, ResourcesAreCountedPerFamily) {
 
 // By hand from the presets: tiny's uop, input and output buffers are 256 x
 // 32 bits (two 256 x 16 blocks each), its weights four banks of them (8) and
-// its accumulators four banks read twice (16); each command queue keeps the
-// 106 instruction bits the formats use (7 blocks). ice40's 16-bit words take
-// one block per bank: 2 + 2 + 4 + 8 + 1; its queues of two stay in flip-flops.
+// its accumulators four banks read twice (16); each command queue and the
+// text memory (two bursts: 8 instructions) keep the 106 instruction bits the
+// formats use (7 blocks). ice40's 16-bit words take one block per bank:
+// 2 + 2 + 4 + 8 + 1; its queues of two stay in flip-flops, its text memory
+// of 16 takes 7.
 TEST(SynthTest, TheIce40EstimateCountsBlockRamsAndMultipliersByHand) {
   const Resources tiny = estimateIce40(testing::presetTarget("tiny"));
-  EXPECT_EQ(tiny.brams, 2 + 2 + 8 + 16 + 2 + 3 * 7);
+  EXPECT_EQ(tiny.brams, 2 + 2 + 8 + 16 + 2 + 3 * 7 + 7);
   EXPECT_EQ(tiny.dsps, 16 + 4 * 4);  // 1x4x4 products, mulq on four lanes
   const Resources ice40 = estimateIce40(testing::presetTarget("ice40"));
-  EXPECT_EQ(ice40.brams, 2 + 2 + 4 + 8 + 1);
+  EXPECT_EQ(ice40.brams, 2 + 2 + 4 + 8 + 1 + 7);
   EXPECT_EQ(ice40.dsps, 8);  // no mulq
 }
 
