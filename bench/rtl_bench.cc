@@ -6,6 +6,9 @@
 // 64 MiB where a preset's is smaller (tiny), so that the network fits. Each program runs on both
 // engines; a cycle count that differs stops the benchmark.
 //
+// The cycle model is elaborated once per process for one hwspec: run one
+// preset per process (--benchmark_filter=Tiny, --benchmark_filter=VtaDefault).
+//
 // Counters: sim_cycles (simulated), rtl_cycles_per_s (the Verilator model's
 // simulation alone), rtl_wall_cycles_per_s (with the DRAM window's transfer
 // to and from the harness), cycle_model_cycles_per_s.
