@@ -284,17 +284,27 @@ module accelc_core (
   // next cycle (one on when the unit starts now), so that the head command is
   // there in the cycle it is visible; a command written this cycle into that
   // entry comes through a bypass register instead (the memory returns the old
-  // word on a read of the word it writes).
+  // word on a read of the word it writes). Queues of fewer than 8 commands
+  // are registers read directly: block RAM would not pay.
   for (genvar u = 0; u < 3; u++) begin : cqs
-    logic [QI-1:0] next_head;
-    logic          push;
-    assign next_head = go[u] ? (cq_head[u] == QI'(CD - 1) ? '0 : cq_head[u] + QI'(1)) : cq_head[u];
+    logic push;
     assign push = dispatch && target == u;
-    accelc_sram #(.DEPTH(CD), .WIDTH(IW), .READS(1), .AW(QI)) ram (
-        .clk, .we(push), .waddr(cq_tail[u]), .wdata(fetch_insn), .re(1'b1), .raddr(next_head), .rdata(cq_rdata[u]));
-    always_ff @(posedge clk) begin
-      cq_use_byp[u] <= !rst && push && cq_tail[u] == next_head;
-      cq_byp[u] <= fetch_insn;
+    if (CD >= 8) begin : ram
+      logic [QI-1:0] next_head;
+      assign next_head = go[u] ? (cq_head[u] == QI'(CD - 1) ? '0 : cq_head[u] + QI'(1)) : cq_head[u];
+      accelc_sram #(.DEPTH(CD), .WIDTH(IW), .READS(1), .AW(QI)) ram (
+          .clk, .we(push), .waddr(cq_tail[u]), .wdata(fetch_insn), .re(1'b1), .raddr(next_head), .rdata(cq_rdata[u]));
+      always_ff @(posedge clk) begin
+        cq_use_byp[u] <= !rst && push && cq_tail[u] == next_head;
+        cq_byp[u] <= fetch_insn;
+      end
+    end else begin : regs
+      logic [IW-1:0] q[CD];
+      always_ff @(posedge clk)
+        if (push) q[cq_tail[u]] <= fetch_insn;
+      assign cq_rdata[u] = q[cq_head[u]];
+      assign cq_use_byp[u] = 1'b0;
+      assign cq_byp[u] = '0;
     end
   end
 
