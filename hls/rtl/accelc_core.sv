@@ -87,11 +87,11 @@ module accelc_core (
   // ---- fetch ----
   logic [31:0] pc, req_next, allowed, arrived;
   logic        fetching;
-  logic [63:0] text_bytes;
-  logic [31:0] text_bursts, req_bytes;
-  assign text_bytes = 64'(insn_count) * 64'(IB);
-  assign text_bursts = 32'((text_bytes + 64'(B) - 64'd1) / 64'(B));
-  assign req_bytes = 32'(text_bytes - 64'(req_next) * 64'(B) > 64'(B) ? 64'(B) : text_bytes - 64'(req_next) * 64'(B));
+  logic [31:0] text_bytes, text_bursts, req_bytes, req_rest;  // the text lies in the 32-bit DRAM space
+  assign text_bytes = insn_count * 32'(IB);
+  assign text_bursts = (text_bytes + 32'(B) - 32'd1) / 32'(B);
+  assign req_rest = text_bytes - req_next * 32'(B);
+  assign req_bytes = req_rest > 32'(B) ? 32'(B) : req_rest;
   logic fetch_req;
   assign fetch_req = running && req_next < text_bursts && req_next <= allowed;
 
@@ -116,14 +116,14 @@ module accelc_core (
   logic [31:0] arrived_now;
   assign arrived_now = arrived + 32'(rq_done[RQ_FETCH]);
   logic [31:0] insn_burst;
-  assign insn_burst = 32'((64'(pc) * 64'(IB)) / 64'(B));
+  assign insn_burst = pc * 32'(IB) / 32'(B);
   logic [IW-1:0] fetch_insn;  // the instruction at pc, from the text memory below, once its burst is in
   int target;
   assign target = unitOf(fetch_insn);
   logic dispatch;
   assign dispatch = fetching && pc < insn_count && insn_burst < arrived_now && cq_count[target] < CW'(CD);
   logic burst_last;
-  assign burst_last = pc + 32'd1 == insn_count || 32'(((64'(pc) + 64'd1) * 64'(IB)) / 64'(B)) != insn_burst;
+  assign burst_last = pc + 32'd1 == insn_count || (pc + 32'd1) * 32'(IB) / 32'(B) != insn_burst;
 
   // The text memory: the instructions of two bursts (fetch's buffer), in
   // order. A fetch beat's W bytes arrive the cycle after the beat; IB / W of
@@ -340,17 +340,17 @@ module accelc_core (
         default: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC8));
       endcase  // entry sizes are powers of two: shifts
       load = 32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_LOAD;
-      dma_write[u] = !load;
+      dma_write[u] = u == ST;  // LOADs run on the load and compute units, STOREs on the store unit
       dma_rows[u] = ys;
       dma_row_bytes[u] = xs << le;
       // the window less the data: (yp0 + yp1) * cols + ys * (xp0 + xp1), by the narrow pad factors
-      dma_pads[u] = load ? mulPad(xp0 + xs + xp1, yp0 + yp1) + mulPad(ys, xp0 + xp1) : 32'd0;
+      dma_pads[u] = u != ST ? mulPad(xp0 + xs + xp1, yp0 + yp1) + mulPad(ys, xp0 + xp1) : 32'd0;
       dma_addr[u] = dram_base + (32'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) << le);
       dma_pitch[u] = 32'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) << le;
-      dma_yp0[u] = yp0;
-      dma_xp0[u] = xp0;
+      dma_yp0[u] = u != ST ? yp0 : '0;  // a STORE has no padding
+      dma_xp0[u] = u != ST ? xp0 : '0;
       dma_xs[u] = xs;
-      dma_xp1[u] = xp1;
+      dma_xp1[u] = u != ST ? xp1 : '0;
       dma_start[u] = go[u] && (load || 32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_STORE);
     end
   end
