@@ -2,6 +2,7 @@
 #include "hls/synth_gen.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace accelc::hls {
@@ -74,13 +75,29 @@ Resources estimateIce40(const isa::Target& t) {
     const int64_t reads = b == BufferKind::kAcc ? 2 : 1;  // the accumulator's ALU source port
     r.brams += nb * reads * ice40Rams((hw.depth(b) + perAddr - 1) / perAddr, 8 * g);
   }
-  int64_t used = 0;  // instruction bits a command queue keeps: Yosys drops the bits no field uses
-  for (const isa::FormatLayout& f : t.isa.formats)
-    if (f.hasOpcode)
-      for (const isa::FieldLayout& fl : f.fields) used = std::max<int64_t>(used, fl.lo + fl.bits);
-  // Memories of whole instructions (Yosys keeps those of fewer than 8 in flip-flops).
-  auto insnRams = [&](int64_t depth) { return depth >= 8 ? ice40Rams(depth, used) : 0; };
-  r.brams += 3 * insnRams(hw.commandDepth) + insnRams(2 * hw.timing.maxBurst / (hw.insnBits / 8));
+  // Memories of whole instructions keep only the bits their readers use
+  // (Yosys drops the others): the text memory and the compute queue every
+  // field; the load queue the opcode, the token flags and LOAD/STORE's
+  // fields; the store queue those less the padding. Yosys keeps memories of
+  // fewer than 8 instructions in flip-flops.
+  auto bitsUsed = [&](bool allFormats, bool pads) {
+    std::set<int> bits;
+    for (int b = 0; b < t.isa.opcodeBits; ++b) bits.insert(b);
+    for (const isa::FormatLayout& f : t.isa.formats) {
+      if (!f.hasOpcode) continue;
+      for (const isa::FieldLayout& fl : f.fields) {
+        const bool flag = fl.name.rfind("pop_", 0) == 0 || fl.name.rfind("push_", 0) == 0;
+        const bool pad = fl.name.find("_pad_") != std::string::npos;
+        if (allFormats || flag || (f.name == "mem" && (pads || !pad)))
+          for (int b = fl.lo; b < fl.lo + fl.bits; ++b) bits.insert(b);
+      }
+    }
+    return static_cast<int64_t>(bits.size());
+  };
+  auto insnRams = [&](int64_t depth, int64_t bits) { return depth >= 8 ? ice40Rams(depth, bits) : 0; };
+  const int64_t all = bitsUsed(true, true), load = bitsUsed(false, true), store = bitsUsed(false, false);
+  r.brams += insnRams(hw.commandDepth, all) + insnRams(hw.commandDepth, load) + insnRams(hw.commandDepth, store) +
+             insnRams(2 * hw.timing.maxBurst / (hw.insnBits / 8), all);
   r.dsps = hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
   return r;
 }

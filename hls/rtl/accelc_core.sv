@@ -289,7 +289,7 @@ module accelc_core (
   for (genvar u = 0; u < 3; u++) begin : cqs
     logic push;
     assign push = dispatch && target == u;
-    if (CD >= 8) begin : ram
+    if (CD >= 8) begin : bram
       logic [QI-1:0] next_head;
       assign next_head = go[u] ? (cq_head[u] == QI'(CD - 1) ? '0 : cq_head[u] + QI'(1)) : cq_head[u];
       accelc_sram #(.DEPTH(CD), .WIDTH(IW), .READS(1), .AW(QI)) ram (

@@ -48,14 +48,15 @@ TEST(SynthTest, ResourcesAreCountedPerFamily) {
 
 // By hand from the presets: tiny's uop, input and output buffers are 256 x
 // 32 bits (two 256 x 16 blocks each), its weights four banks of them (8) and
-// its accumulators four banks read twice (16); each command queue and the
-// text memory (two bursts: 8 instructions) keep the 106 instruction bits the
-// formats use (7 blocks). ice40's 16-bit words take one block per bank:
-// 2 + 2 + 4 + 8 + 1; its queues of two stay in flip-flops, its text memory
-// of 16 takes 7.
+// its accumulators four banks read twice (16); the text memory (two bursts:
+// 8 instructions) and the compute and load queues keep the 106 instruction
+// bits the formats use (7 blocks each), the store queue those less the four
+// 4-bit padding fields (90 bits: 6 blocks). ice40's 16-bit words take one
+// block per bank: 2 + 2 + 4 + 8 + 1; its queues of two stay in flip-flops,
+// its text memory of 16 takes 7.
 TEST(SynthTest, TheIce40EstimateCountsBlockRamsAndMultipliersByHand) {
   const Resources tiny = estimateIce40(testing::presetTarget("tiny"));
-  EXPECT_EQ(tiny.brams, 2 + 2 + 8 + 16 + 2 + 3 * 7 + 7);
+  EXPECT_EQ(tiny.brams, 2 + 2 + 8 + 16 + 2 + 7 + 7 + 7 + 6);
   EXPECT_EQ(tiny.dsps, 16 + 4 * 4);  // 1x4x4 products, mulq on four lanes
   const Resources ice40 = estimateIce40(testing::presetTarget("ice40"));
   EXPECT_EQ(ice40.brams, 2 + 2 + 4 + 8 + 1 + 7);
