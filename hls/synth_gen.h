@@ -23,9 +23,12 @@ enum class FpgaFamily { kIce40, kXilinx7 };
 support::Expected<FpgaFamily> fpgaFamily(const std::string& name);
 
 /// A Yosys script that reads `files` (in order), synthesizes `top` for
-/// `family` and writes its statistics to `statFile`.
+/// `family` and writes its statistics to `statFile`. Without `share` (iCE40
+/// only) it skips Yosys's SAT-based resource sharing, which does not finish
+/// in reasonable time on the big presets' ALUs: the counts are then an upper
+/// bound.
 std::string yosysScript(const std::vector<std::string>& files, const std::string& top, FpgaFamily family,
-                        const std::string& statFile);
+                        const std::string& statFile, bool share = true);
 
 /// Cells of a synthesized design, by kind.
 struct Resources {

@@ -15,6 +15,12 @@ TEST(SynthTest, ScriptsReadEverySourceAndSynthesizeTheTop) {
   EXPECT_NE(yosysScript({"b.sv"}, "b", FpgaFamily::kXilinx7, "s.txt").find("synth_xilinx -family xc7 -top b\n"),
             std::string::npos);
   EXPECT_FALSE(fpgaFamily("ecp5").isOk());
+  // Without sharing: synth_ice40 up to its coarse step, that step less `share`, then the rest.
+  const std::string noShare = yosysScript({"b.sv"}, "b", FpgaFamily::kIce40, "s.txt", false);
+  EXPECT_NE(noShare.find("synth_ice40 -dsp -top b -run :coarse\nopt_expr\n"), std::string::npos) << noShare;
+  EXPECT_NE(noShare.find("opt_clean\nsynth_ice40 -dsp -top b -run map_ram:\ntee -q -o s.txt stat\n"), std::string::npos);
+  EXPECT_EQ(noShare.find("\nshare\n"), std::string::npos);
+  EXPECT_NE(noShare.find("\nwreduce\npeepopt\nopt_clean\ntechmap -map +/cmp2lut.v"), std::string::npos);
 }
 
 TEST(SynthTest, ResourcesAreCountedPerFamily) {

@@ -18,6 +18,7 @@ namespace {
 struct SynthArgs {
   std::string hw = "vta-default", target = "ice40", top = "accelc_dram_port", out;
   bool json = false;
+  bool noShare = false;  ///< skip Yosys's SAT-based resource sharing
 };
 
 /// Writes the RTL and a Yosys script into `a.out`, runs Yosys, prints the resources.
@@ -27,7 +28,9 @@ support::Status synth(const SynthArgs& a) {
   ACCELC_TRY(hls::writeRtl(t, a.out));
   const std::string script = a.out + "/synth_" + a.target + ".ys", stat = a.out + "/stat_" + a.target + ".txt";
   const std::string log = a.out + "/yosys_" + a.target + ".log";
-  std::ofstream(script) << hls::yosysScript(hls::rtlFiles(), a.top, family, "stat_" + a.target + ".txt");
+  if (a.noShare && family != hls::FpgaFamily::kIce40)
+    return support::error(support::Location(), "--no-share is for --target ice40");
+  std::ofstream(script) << hls::yosysScript(hls::rtlFiles(), a.top, family, "stat_" + a.target + ".txt", !a.noShare);
   const std::string cmd = "cd '" + a.out + "' && yosys -q -l 'yosys_" + a.target + ".log' -s 'synth_" + a.target +
                           ".ys' > /dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0)
@@ -82,6 +85,8 @@ void registerSynth(CLI::App& app, int& rc) {
   cmd->add_option("--top", a->top, "top module")->capture_default_str();
   cmd->add_option("-o,--out", a->out, "output folder: the RTL, the Yosys script, its log and report")->required();
   cmd->add_flag("--json", a->json, "print JSON");
+  cmd->add_flag("--no-share", a->noShare,
+                "ice40: skip Yosys's resource sharing (slow on large ALUs; the counts are an upper bound)");
   cmd->callback([a, &rc] { rc = report(synth(*a)); });
 }
 
