@@ -10,8 +10,9 @@
 // preset per process (--benchmark_filter=Tiny, --benchmark_filter=VtaDefault).
 //
 // Counters: sim_cycles (simulated), rtl_cycles_per_s (the Verilator model's
-// simulation alone), rtl_wall_cycles_per_s (with the DRAM window's transfer
-// to and from the harness), cycle_model_cycles_per_s.
+// simulation alone), rtl_wall_cycles_per_s (the RTL device's whole run: the
+// DRAM window's transfer to and from the harness, and the cycle model's run
+// of the program that the device makes first), cycle_model_cycles_per_s.
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_util.h"

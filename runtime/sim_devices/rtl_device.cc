@@ -87,8 +87,9 @@ std::string rtlCacheDir(const isa::Target& t, bool vcd) {
 support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t, bool vcd) {
   ACCELC_TRY(hls::rtlSupports(t.spec));
   const std::string dir = rtlCacheDir(t, vcd);
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> model, simulator::CycleSim::create(t));
   if (!exists(dir + "/core")) ACCELC_TRY(verilate(t, dir, vcd));
-  return std::unique_ptr<RtlDevice>(new RtlDevice(t, dir + "/core"));
+  return std::unique_ptr<RtlDevice>(new RtlDevice(t, dir + "/core", std::move(model)));
 }
 
 support::Status RtlDevice::write(uint64_t addr, const void* data, uint64_t n) {
@@ -110,7 +111,18 @@ support::Status RtlDevice::read(uint64_t addr, void* out, uint64_t n) {
 
 support::Expected<simulator::Counters> RtlDevice::run(const isa::Program& p, const std::string& name) {
   if (dram_.size() < p.window) dram_.resize(p.window, 0);
-  ACCELC_ASSIGN_OR_RETURN(simulator::RtlResult r, simulator::runOnRtl(harness_, t_, p, dram_, options_, name));
+  // The cycle model runs the program first, on the same DRAM: an illegal
+  // program ends with its diagnostic instead of the RTL running on to its
+  // cycle limit, and a legal one must end on the RTL in the same cycle.
+  ACCELC_TRY(model_->write(0, dram_.data(), dram_.size()));
+  ACCELC_ASSIGN_OR_RETURN(simulator::CycleStats expected, model_->run(p, name));
+  simulator::RtlRunOptions o = options_;
+  o.cycleLimit = 2 * expected.cycles + 1000;
+  ACCELC_ASSIGN_OR_RETURN(simulator::RtlResult r, simulator::runOnRtl(harness_, t_, p, dram_, o, name));
+  if (r.cycles != expected.cycles)
+    return support::error(support::Location::file(name), "the RTL ended in cycle " + std::to_string(r.cycles) +
+                                                             " and the cycle model in cycle " +
+                                                             std::to_string(expected.cycles) + ": they must agree");
   cycles_ = r.cycles;
   seconds_ = r.seconds;
   return simulator::Counters{};

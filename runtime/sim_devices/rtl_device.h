@@ -5,7 +5,9 @@
 // harness (simulator/rtl), and `verilator --cc --build -O2`, with progress on
 // standard error; later runs reuse it. Each run starts the model from reset
 // with empty buffers and returns its cycle count; the RTL counts cycles only,
-// so the functional counters of a run are zero.
+// so the functional counters of a run are zero. The cycle model runs each
+// program first on the same DRAM: an illegal program gets its diagnostic,
+// and the RTL must end in the same cycle (else the run is an error).
 #ifndef ACCELC_RUNTIME_SIM_DEVICES_RTL_DEVICE_H_
 #define ACCELC_RUNTIME_SIM_DEVICES_RTL_DEVICE_H_
 
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "simulator/cycle/cycle_sim.h"
 #include "simulator/rtl/rtl_sim.h"
 
 namespace accelc::runtime {
@@ -28,7 +31,8 @@ std::string rtlCacheDir(const isa::Target& t, bool vcd);
 class RtlDevice : public Device {
  public:
   /// The device, verilating the model first when the cache lacks it; `vcd`
-  /// selects the model that can write waveforms (setVcd).
+  /// selects the model that can write waveforms. The process's cycle model
+  /// must hold `t` (it is elaborated once per process).
   static support::Expected<std::unique_ptr<RtlDevice>> create(const isa::Target& t, bool vcd = false);
   const isa::Target& target() const override { return t_; }
   support::Status write(uint64_t addr, const void* data, uint64_t n) override;
@@ -42,9 +46,11 @@ class RtlDevice : public Device {
   double lastSeconds() const { return seconds_; }
 
  private:
-  RtlDevice(const isa::Target& t, std::string harness) : t_(t), harness_(std::move(harness)) {}
+  RtlDevice(const isa::Target& t, std::string harness, std::unique_ptr<simulator::CycleSim> model)
+      : t_(t), harness_(std::move(harness)), model_(std::move(model)) {}
   isa::Target t_;                     ///< the target
   std::string harness_;               ///< the verilated executable
+  std::unique_ptr<simulator::CycleSim> model_;  ///< runs each program first
   std::vector<uint8_t> dram_;         ///< the DRAM window
   uint64_t cycles_ = 0;               ///< the last run's count
   double seconds_ = 0.0;              ///< the last run's simulation time

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "compiler/driver/compile.h"
+#include "isa/builder.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/rtl_device.h"
 #include "support/npy.h"
 #include "tests/driver/layer_cycles.h"
 #include "tests/test_util.h"
@@ -34,6 +37,43 @@ std::pair<std::vector<Tensor>, runtime::RunStats> runOn(const runtime::Bundle& b
   auto out = (*e)->runBatched({x});
   EXPECT_TRUE(out.isOk()) << (out ? "" : out.diag().str());
   return {*out, (*e)->stats()};
+}
+
+// The RTL device runs each program on the cycle model first: a program that
+// deadlocks ends with the model's diagnostic, not a run to the cycle limit;
+// a legal one ends on the RTL in the model's cycle.
+TEST(RtlDeviceTest, AnIllegalProgramGetsTheCycleModelsDiagnostic) {
+  ::setenv("ACCELC_RTL_CACHE", (testing::tempDir() + "/rtl-cache-device").c_str(), 1);
+  isa::Target t = testing::presetTarget("tiny");
+  auto d = runtime::RtlDevice::create(t);
+  ASSERT_TRUE(d.isOk()) << d.diag().str();
+  auto build = [&](bool popPrev) {
+    isa::ProgramBuilder b(t);
+    b.uops("uops", 0x1000, {isa::Uop{0, 0, 0}});
+    b.text(0);
+    isa::Instruction uops = isa::makeInstruction(isa::Opcode::kLoad);
+    uops.mem().buffer = static_cast<int64_t>(isa::Buffer::kUop);
+    uops.mem().ySize = 1, uops.mem().xSize = 1, uops.mem().xStride = 1;
+    uops.mem().dramBase = 0x1000 / t.uopBytes();
+    b.add(uops);
+    isa::Instruction gemm = isa::makeInstruction(isa::Opcode::kGemm);
+    gemm.gemm().uopEnd = 1, gemm.gemm().iterOut = 1, gemm.gemm().iterIn = 1;
+    if (popPrev) isa::setDeps(gemm, {true, false, false, false});  // a token nobody pushes
+    b.add(gemm);
+    b.add(isa::makeInstruction(isa::Opcode::kFinish));
+    auto p = b.finish("device.bin");
+    EXPECT_TRUE(p.isOk()) << (p ? "" : p.diag().str());
+    return *p;
+  };
+  const isa::Program bad = build(true), good = build(false);
+  ASSERT_TRUE((*d)->loadProgram(bad).isOk());
+  auto r = (*d)->run(bad, "device.bin");
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.diag().str().find("token underflow"), std::string::npos) << r.diag().str();
+  ASSERT_TRUE((*d)->loadProgram(good).isOk());
+  auto ok = (*d)->run(good, "device.bin");
+  ASSERT_TRUE(ok.isOk()) << ok.diag().str();
+  EXPECT_GT((*d)->lastCycles(), 0u);
 }
 
 class CycleEngineTest : public ::testing::TestWithParam<std::string> {};
