@@ -4,7 +4,8 @@
 # on its calibration set) for the vta-default accelerator, runs the whole test
 # split on the functional simulator and on the reference engine, and prints
 # both accuracies and the per-layer report; then one image on the cycle model,
-# with its cycles and utilization.
+# with its cycles and utilization, and on the accelerator's RTL (verilated on
+# first use), which must give the same outputs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -24,3 +25,6 @@ for model in digits_int8 digits_fp32; do
 done
 echo "== digits_int8, one image, on the cycle model"
 "$ACCELC" run out/digits_int8.acx --engine cycle --input input="$DIGITS/input.npy" --output out/digits_int8-cycle
+echo "== digits_int8, the same image, on the RTL"
+"$ACCELC" run out/digits_int8.acx --engine rtl --input input="$DIGITS/input.npy" --output out/digits_int8-rtl
+cmp out/digits_int8-cycle/logits.npy out/digits_int8-rtl/logits.npy && echo "the RTL and the cycle model agree bit for bit"
