@@ -56,6 +56,7 @@ std::string hwPackage(const hwspec::HwSpec& hw) {
       {"ENTRY_BYTES_OUT", hw.entryBytes(BufferKind::kOutput)},
       {"ENTRY_BYTES_ACC8", hw.batch * hw.blockOut * hwspec::HwSpec::elemBits(hw.outputType) / 8},
       {"COMMAND_DEPTH", hw.commandDepth},
+      {"QUEUE_RAM_MIN_DEPTH", kQueueRamMinDepth},
       {"TOKEN_DEPTH", hw.tokenDepth},
       {"PIPELINE_DEPTH", hw.timing.pipelineDepth},
       {"GEMM_II", hw.timing.gemmIi},

@@ -22,6 +22,11 @@ namespace accelc::hls {
 /// Bits of a burst's beat count: the port's `BEAT_BITS`.
 int64_t beatBits(const hwspec::HwSpec& hw);
 
+/// Command queues at least this deep keep their commands in the memory
+/// template (block RAM); shallower ones are registers
+/// (accelc_hw_pkg::QUEUE_RAM_MIN_DEPTH).
+constexpr int64_t kQueueRamMinDepth = 8;
+
 /// The text of accelc_hw_pkg.sv: the HwSpec's parameters as localparams.
 std::string hwPackage(const hwspec::HwSpec& hw);
 

@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "hls/rtl_gen.h"
+
 namespace accelc::hls {
 
 support::Expected<FpgaFamily> fpgaFamily(const std::string& name) {
@@ -90,8 +92,7 @@ Resources estimateIce40(const isa::Target& t) {
   // Memories of whole instructions keep only the bits their readers use
   // (Yosys drops the others): the text memory and the compute queue every
   // field; the load queue the opcode, the token flags and LOAD/STORE's
-  // fields; the store queue those less the padding. Yosys keeps memories of
-  // fewer than 8 instructions in flip-flops.
+  // fields; the store queue those less the padding.
   auto bitsUsed = [&](bool allFormats, bool pads) {
     std::set<int> bits;
     for (int b = 0; b < t.isa.opcodeBits; ++b) bits.insert(b);
@@ -106,10 +107,11 @@ Resources estimateIce40(const isa::Target& t) {
     }
     return static_cast<int64_t>(bits.size());
   };
-  auto insnRams = [&](int64_t depth, int64_t bits) { return depth >= 8 ? ice40Rams(depth, bits) : 0; };
   const int64_t all = bitsUsed(true, true), load = bitsUsed(false, true), store = bitsUsed(false, false);
-  r.brams += insnRams(hw.commandDepth, all) + insnRams(hw.commandDepth, load) + insnRams(hw.commandDepth, store) +
-             insnRams(2 * hw.timing.maxBurst / (hw.insnBits / 8), all);
+  if (hw.commandDepth >= kQueueRamMinDepth)  // the RTL keeps shallower queues in registers
+    r.brams += ice40Rams(hw.commandDepth, all) + ice40Rams(hw.commandDepth, load) + ice40Rams(hw.commandDepth, store);
+  const int64_t text = 2 * hw.timing.maxBurst / (hw.insnBits / 8);  // fetch's two bursts of instructions
+  if (text >= 8) r.brams += ice40Rams(text, all);                  // Yosys keeps smaller memories in flip-flops
   r.dsps = hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
   return r;
 }

@@ -44,9 +44,9 @@ struct Resources {
 /// What the RTL for `t` takes on iCE40 by the hwspec and the ISA alone: the
 /// block RAMs of every memory built from the memory template (each bank of
 /// each buffer, once per read port; the three command queues and fetch's
-/// text memory of two bursts, in the instruction bits their readers use, when
-/// they hold 8 instructions or more: Yosys keeps queues of two in
-/// flip-flops) in the fewest SB_RAM40_4K of one
+/// text memory of two bursts, in the instruction bits their readers use; the
+/// RTL keeps queues shallower than kQueueRamMinDepth in registers, and Yosys
+/// a text memory of fewer than 8 in flip-flops) in the fewest SB_RAM40_4K of one
 /// shape (256 x 16, 512 x 8, 1024 x 4, 2048 x 2), and the multipliers: the GEMM
 /// core's int8 products, and four 16 x 16 pieces of mulq's 32 x 32 product
 /// per ALU lane. Other fields are zero.

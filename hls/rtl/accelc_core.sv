@@ -284,12 +284,12 @@ module accelc_core (
   // next cycle (one on when the unit starts now), so that the head command is
   // there in the cycle it is visible; a command written this cycle into that
   // entry comes through a bypass register instead (the memory returns the old
-  // word on a read of the word it writes). Queues of fewer than 8 commands
-  // are registers read directly: block RAM would not pay.
+  // word on a read of the word it writes). Shallower queues are registers
+  // read directly: block RAM would not pay.
   for (genvar u = 0; u < 3; u++) begin : cqs
     logic push;
     assign push = dispatch && target == u;
-    if (CD >= 8) begin : bram
+    if (CD >= accelc_hw_pkg::QUEUE_RAM_MIN_DEPTH) begin : bram
       logic [QI-1:0] next_head;
       assign next_head = go[u] ? (cq_head[u] == QI'(CD - 1) ? '0 : cq_head[u] + QI'(1)) : cq_head[u];
       accelc_sram #(.DEPTH(CD), .WIDTH(IW), .READS(1), .AW(QI)) ram (

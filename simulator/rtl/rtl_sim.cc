@@ -31,6 +31,22 @@ std::string tempName(const char* what) {
 
 }  // namespace
 
+std::string hexOf(const std::vector<uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string hex(2 * bytes.size(), '0');
+  for (size_t i = 0; i < bytes.size(); ++i) hex[2 * i] = digits[bytes[i] >> 4], hex[2 * i + 1] = digits[bytes[i] & 15];
+  return hex;
+}
+
+std::string harnessInput(const isa::Target& t, const std::vector<HarnessRun>& runs) {
+  std::ostringstream o;
+  o << t.insnBytes() / 4 << " " << runs.size() << "\n";
+  for (const HarnessRun& r : runs)
+    o << r.dram->size() << " " << r.program->text().addr << " " << r.program->insnCount(t) << " " << r.cycleLimit << "\n"
+      << hexOf(*r.dram) << "\n";
+  return o.str();
+}
+
 const std::string& rtlHarnessSource() {
   static const std::string s = kHarness[0].text;
   return s;
@@ -39,15 +55,10 @@ const std::string& rtlHarnessSource() {
 support::Expected<RtlResult> runOnRtl(const std::string& harness, const isa::Target& t, const isa::Program& p,
                                      std::vector<uint8_t>& dram, const RtlRunOptions& o, const std::string& name) {
   const support::Location at = support::Location::file(name);
-  static const char* digits = "0123456789abcdef";
   const std::string in = tempName("rtl-in"), out = tempName("rtl-out"), err = tempName("rtl-stats");
   {
     std::ofstream f(in, std::ios::binary);
-    f << t.insnBytes() / 4 << " 1\n" << dram.size() << " " << p.text().addr << " " << p.insnCount(t) << " "
-      << o.cycleLimit << "\n";
-    std::string hex(2 * dram.size(), '0');
-    for (size_t i = 0; i < dram.size(); ++i) hex[2 * i] = digits[dram[i] >> 4], hex[2 * i + 1] = digits[dram[i] & 15];
-    f << hex << "\n";
+    f << harnessInput(t, {HarnessRun{&p, &dram, o.cycleLimit}});
     if (!f) return support::error(at, "cannot write the RTL run's input " + in);
   }
   std::string cmd = "'" + harness + "'" + (o.stats ? " --stats" : "") + (o.vcd.empty() ? "" : " --vcd '" + o.vcd + "'") +

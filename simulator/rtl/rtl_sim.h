@@ -35,6 +35,21 @@ struct RtlResult {
   double seconds = 0.0;  ///< wall time of the simulation alone, without loading DRAM (with RtlRunOptions::stats)
 };
 
+/// One program for the harness: its DRAM window before the run (text
+/// included), and the cycles after which the run counts as stuck.
+struct HarnessRun {
+  const isa::Program* program = nullptr;
+  const std::vector<uint8_t>* dram = nullptr;
+  uint64_t cycleLimit = 0;
+};
+
+/// The harness's standard input for `runs`, run in order (the protocol that
+/// simulator/rtl/core_main.cc describes).
+std::string harnessInput(const isa::Target& t, const std::vector<HarnessRun>& runs);
+
+/// Two lower-case hex digits per byte: how the harness writes DRAM windows.
+std::string hexOf(const std::vector<uint8_t>& bytes);
+
 /// Runs `p` (its text already in `dram`) on the harness executable `harness`;
 /// `dram` is the DRAM window before the run and after it. `name` locates
 /// diagnostics.

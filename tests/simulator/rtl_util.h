@@ -16,6 +16,7 @@
 
 #include "isa/program.h"
 #include "isa/target.h"
+#include "simulator/rtl/rtl_sim.h"
 #include "tests/test_util.h"
 
 namespace accelc::testing {
@@ -35,14 +36,6 @@ inline std::string runVerilated(const std::string& preset, const std::string& mo
   return got;
 }
 
-/// Hex digits of `bytes`, two per byte.
-inline std::string hexBytes(const std::vector<uint8_t>& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s(2 * bytes.size(), '0');
-  for (size_t i = 0; i < bytes.size(); ++i) s[2 * i] = digits[bytes[i] >> 4], s[2 * i + 1] = digits[bytes[i] & 15];
-  return s;
-}
-
 /// A program's run on the verilated accelerator: its DRAM window before the
 /// run, and the cycle count and window the cycle model ended with.
 struct RtlRun {
@@ -54,20 +47,16 @@ struct RtlRun {
 /// Runs each of `runs` on build/simulator/rtl/<preset>/core and expects its
 /// cycle count and DRAM window afterwards to equal the cycle model's.
 inline void expectRtlMatches(const isa::Target& t, const std::vector<RtlRun>& runs) {
-  std::ostringstream in;
-  in << t.insnBytes() / 4 << " " << runs.size() << "\n";
-  for (const RtlRun& r : runs)
-    in << r.before.size() << " " << r.program->text().addr << " " << r.program->insnCount(t) << " "
-       << 2 * r.cycles + 100 << "\n"
-       << hexBytes(r.before) << "\n";
-  std::istringstream got(runVerilated(t.spec.name, "core", in.str()));
+  std::vector<simulator::HarnessRun> input;
+  for (const RtlRun& r : runs) input.push_back({r.program, &r.before, 2 * r.cycles + 100});
+  std::istringstream got(runVerilated(t.spec.name, "core", simulator::harnessInput(t, input)));
   for (size_t i = 0; i < runs.size(); ++i) {
     std::string cycles, dram;
     std::getline(got, cycles);
     EXPECT_EQ(cycles, std::to_string(runs[i].cycles)) << "program " << i << ": cycles";
     if (cycles != std::to_string(runs[i].cycles)) continue;
     std::getline(got, dram);
-    const std::string want = hexBytes(runs[i].after);
+    const std::string want = simulator::hexOf(runs[i].after);
     ASSERT_EQ(dram.size(), want.size()) << "program " << i;
     size_t first = 0;
     while (first < dram.size() && dram[first] == want[first]) ++first;
