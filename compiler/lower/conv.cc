@@ -103,8 +103,13 @@ int64_t dmaCycles(const hwspec::HwSpec& hw, int64_t rows, int64_t bytes, bool wr
   return simulator::DramPort::aloneCycles(hw, {rows, bytes, write});
 }
 
-/// The ALU passes of a tile: the bias, mulq, shrr, and the zero point and clamps it needs.
-int64_t aluPasses(const ConvLayer& l) { return 3 + (l.zeroPoint != 0) + (l.lo > -128) + (l.hi < 127); }
+/// Whether some output channel's requantization shifts (shrr is skipped when none does).
+bool shifts(const ConvLayer& l) {
+  return std::any_of(l.shift.begin(), l.shift.end(), [](int32_t s) { return s != 0; });
+}
+
+/// The ALU passes of a tile: the bias, mulq, shrr when shifting, and the zero point and clamps it needs.
+int64_t aluPasses(const ConvLayer& l) { return 2 + shifts(l) + (l.zeroPoint != 0) + (l.lo > -128) + (l.hi < 127); }
 
 int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
   const int64_t bi = hw.entryBytes(BufferKind::kInput), bw = hw.entryBytes(BufferKind::kWeight);
@@ -310,9 +315,9 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
                             .flag("pop_prev")
                             .flag("push_prev", g, INT64_MIN, totalChunks - 2));
   body.push_back(chunks);
-  // Requantize: mulq, shrr, add the zero point, clamp.
-  std::vector<Stmt> alus = {alu(isa::AluOp::kMulq, alu0, "per-channel multiplier"),
-                            alu(isa::AluOp::kShrr, alu0 + Expr(set), "shift right, rounding")};
+  // Requantize: mulq, shrr (unless no channel shifts), add the zero point, clamp.
+  std::vector<Stmt> alus = {alu(isa::AluOp::kMulq, alu0, "per-channel multiplier")};
+  if (shifts(l)) alus.push_back(alu(isa::AluOp::kShrr, alu0 + Expr(set), "shift right, rounding"));
   auto imm = [&](isa::AluOp op, int64_t v, const char* what) {
     alus.push_back(alu(op, alu0, what));
     alus.back().set("use_imm", 1).set("imm", v);

@@ -12,8 +12,8 @@
 // input and weight buffers while the accumulator and output buffers alternate
 // per tile. The accumulator rows of a tile are set to the bias (ALU mov from
 // the bias row), reduced by one GEMM per chunk, then requantized by ALU mulq
-// (per-channel multiplier row), shrr (shift row), add (zero point), max/min
-// (clamp), and stored one output block at a time.
+// (per-channel multiplier row), shrr (shift row; skipped when every shift is
+// 0), add (zero point), max/min (clamp), and stored one output block at a time.
 #ifndef ACCELC_COMPILER_LOWER_CONV_H_
 #define ACCELC_COMPILER_LOWER_CONV_H_
 

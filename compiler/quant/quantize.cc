@@ -15,6 +15,8 @@ using support::Status;
 
 std::optional<Requant> requantOf(double real) {
   if (!(real > 0.0) || real >= 1.0) return std::nullopt;
+  const int64_t unshifted = std::llround(real * static_cast<double>(int64_t{1} << 31));
+  if (unshifted >= (int64_t{1} << kShiftlessBits)) return Requant{static_cast<int32_t>(unshifted), 0};
   int exp = 0;
   const double frac = std::frexp(real, &exp);  // real = frac · 2^exp, frac in [0.5, 1)
   int64_t mult = std::llround(frac * (int64_t{1} << 31));

@@ -21,8 +21,12 @@
 
 namespace accelc::compiler {
 
-/// A Q31 multiplier and right shift: real ≈ mult · 2^-31 · 2^-shift, with
-/// mult in [2^30, 2^31) and shift in [0, 31].
+/// A factor whose unshifted Q31 multiplier round(real · 2^31) is at least
+/// 2^kShiftlessBits (over 20 significant bits) needs no shift.
+inline constexpr int kShiftlessBits = 20;
+/// A Q31 multiplier and right shift: real ≈ mult · 2^-31 · 2^-shift. Either
+/// shift 0 (the accelerator then skips the rounding shift), or mult normalized
+/// to [2^30, 2^31) with shift in [1, 31].
 struct Requant {
   int32_t mult = 0;   ///< Q31 multiplier
   int32_t shift = 0;  ///< rounding right shift

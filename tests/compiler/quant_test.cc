@@ -40,15 +40,19 @@ double accuracy(const Graph& g) {
   return 100.0 * correct / static_cast<double>(logits.dim(0));
 }
 
-TEST(QuantTest, RequantFactorsAreNormalized) {
+TEST(QuantTest, RequantFactorsAreShiftlessOrNormalized) {
   auto r = requantOf(0.75);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->mult, 3 << 29);
   EXPECT_EQ(r->shift, 0);
-  r = requantOf(0.001);
+  r = requantOf(0.001);  // 2^31 · 0.001 keeps 21 bits: no shift
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->shift, 0);
+  EXPECT_EQ(r->mult, 2147484);
+  r = requantOf(1e-5);  // normalized
   ASSERT_TRUE(r.has_value());
   EXPECT_GE(r->mult, 1 << 30);
-  EXPECT_NEAR(r->mult * std::ldexp(1.0, -31 - r->shift), 0.001, 1e-12);
+  EXPECT_NEAR(r->mult * std::ldexp(1.0, -31 - r->shift), 1e-5, 1e-14);
   EXPECT_FALSE(requantOf(1.5).has_value());
   EXPECT_FALSE(requantOf(0.0).has_value());
 }
