@@ -57,6 +57,7 @@ class Compiler {
   /// Places node `i` on the accelerator when `k` (lowered at address 0)
   /// encodes in the ISA's fields, otherwise on the host with the reason.
   bool accept(size_t i, const lower::Kernel& k, const std::string& why);
+  Expected<lower::ConvSchedule> replayBest(const lower::ConvLayer& l) const;
   /// The blocked layout of value `v` with the borders border_ holds now.
   BlockedLayout trialLayout(int v) const;
   /// What the borders of value `v` hold: its zero point.
@@ -238,7 +239,7 @@ void Compiler::partition() {
     }
     auto l = layerOf(n, border_[n.inputs[0]]);
     if (l && n.kind == OpKind::kQConv) l->y = trialLayout(n.outputs[0]), l->y.fill = static_cast<int8_t>(qa.zeroPoint);
-    auto s = l ? lower::chooseSchedule(*l, hw_) : Expected<lower::ConvSchedule>(l.diag());
+    auto s = l ? replayBest(*l) : Expected<lower::ConvSchedule>(l.diag());
     if (!s) {
       why_[i] = "host: " + s.diag().message;
       say(n.name + ": " + why_[i]);
@@ -247,6 +248,31 @@ void Compiler::partition() {
     sched_[i] = *s;
     if (!accept(i, lower::lowerConv(*l, *s, hw_, lower::ConvAddrs{0, 0, 0, 0}), s->why)) say(n.name + ": " + why_[i]);
   }
+}
+
+/// The tiling formulas rank every legal schedule; the best few are lowered and
+/// replayed (lower::estimateProgram), which also sees how loads, GEMMs and the
+/// requantization of one tile wait on each other, and the fastest is kept.
+Expected<lower::ConvSchedule> Compiler::replayBest(const lower::ConvLayer& l) const {
+  constexpr size_t kReplayed = 8;
+  ACCELC_ASSIGN_OR_RETURN(std::vector<lower::ConvSchedule> ranked, lower::rankSchedules(l, hw_));
+  std::optional<lower::ConvSchedule> best;
+  int64_t bestCycles = 0;
+  for (size_t c = 0; c < std::min(kReplayed, ranked.size()); ++c) {
+    isa::ProgramBuilder trial(t_);
+    const lower::Kernel k = lower::lowerConv(l, ranked[c], hw_, lower::ConvAddrs{0, 0, 0, 0});
+    if (!lower::emitKernel(k, t_, {0, 0}, serialize_, trial)) continue;
+    trial.text(k.uops.size() * t_.uopBytes());
+    auto program = trial.finish(l.name);
+    if (!program) continue;
+    auto cycles = lower::estimateProgram(*program, t_);
+    if (cycles && (!best || *cycles < bestCycles)) best = ranked[c], bestCycles = *cycles;
+  }
+  if (!best) best = ranked.front();  // none encodes: accept() reports why
+  best->why = std::to_string(ranked.size()) + " legal tilings; chose " + lower::describe(*best) + ", the lowest replayed estimate of the " +
+              std::to_string(std::min(kReplayed, ranked.size())) + " the tiling formulas rank best (" +
+              std::to_string(best->cycles) + " by the formulas)";
+  return *best;
 }
 
 bool Compiler::accept(size_t i, const lower::Kernel& k, const std::string& why) {

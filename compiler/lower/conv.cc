@@ -156,10 +156,9 @@ Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::Hw
   return Status::ok();
 }
 
-support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec::HwSpec& hw) {
-  std::optional<ConvSchedule> best;
+support::Expected<std::vector<ConvSchedule>> rankSchedules(const ConvLayer& l, const hwspec::HwSpec& hw) {
+  std::vector<ConvSchedule> legal;
   Status firstError;
-  int legal = 0;
   const int64_t cb = l.x.blocks();
   std::vector<int64_t> widths;  // whole rows, then halves, thirds, ... of a row
   for (int64_t parts = 1; parts <= l.ow; ++parts) {
@@ -178,21 +177,30 @@ support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec:
         if (firstError.isOk()) firstError = st;
         continue;
       }
-      ++legal;
       s.cycles = estimate(l, planOf(l, s, hw), hw);
-      if (!best || s.cycles < best->cycles) best = s;
+      legal.push_back(s);
     }
   }
-  if (!best) {  // report the smallest tiling's problem: the one no schedule can avoid
+  if (legal.empty()) {  // report the smallest tiling's problem: the one no schedule can avoid
     Status smallest = checkSchedule(l, ConvSchedule{1, 1, 1, 0, ""}, hw);
     return smallest ? firstError.diag() : smallest.diag();
   }
-  best->why = std::to_string(legal) + " legal tilings; chose " + std::to_string(best->tileRows) + " rows x " +
-              (best->tileCols ? std::to_string(best->tileCols) : std::string("all")) + " columns x " +
-              std::to_string(best->outBlocks) + " output blocks x " + std::to_string(best->chunkBlocks) +
-              " input blocks per chunk, the lowest estimate (" +
-              std::to_string(best->cycles) + " cycles)";
-  return *best;
+  std::stable_sort(legal.begin(), legal.end(), [](const ConvSchedule& a, const ConvSchedule& b) { return a.cycles < b.cycles; });
+  return legal;
+}
+
+std::string describe(const ConvSchedule& s) {
+  return std::to_string(s.tileRows) + " rows x " + (s.tileCols ? std::to_string(s.tileCols) : std::string("all")) +
+         " columns x " + std::to_string(s.outBlocks) + " output blocks x " + std::to_string(s.chunkBlocks) +
+         " input blocks per chunk";
+}
+
+support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec::HwSpec& hw) {
+  ACCELC_ASSIGN_OR_RETURN(std::vector<ConvSchedule> ranked, rankSchedules(l, hw));
+  ConvSchedule best = ranked.front();
+  best.why = std::to_string(ranked.size()) + " legal tilings; chose " + describe(best) + ", the lowest estimate (" +
+             std::to_string(best.cycles) + " cycles)";
+  return best;
 }
 
 std::vector<uint8_t> packConvWeights(const ConvLayer& l, const hwspec::HwSpec& hw) {

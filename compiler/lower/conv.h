@@ -61,9 +61,13 @@ struct ConvAddrs {
 /// buffered), the micro-op buffer, and the hazard padding. Errors name the
 /// layer and the buffer.
 support::Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw);
-/// The legal schedule with the lowest estimated cycles, or an error naming the
-/// layer and the buffer that no tiling fits.
+/// Every legal schedule, with its estimate from the tiling formulas, lowest
+/// first; or an error naming the layer and the buffer that no tiling fits.
+support::Expected<std::vector<ConvSchedule>> rankSchedules(const ConvLayer& l, const hwspec::HwSpec& hw);
+/// The legal schedule with the lowest estimated cycles (see rankSchedules).
 support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec::HwSpec& hw);
+/// "R rows x C columns x M output blocks x K input blocks per chunk".
+std::string describe(const ConvSchedule& s);
 /// The loop IR of `l` under `s`.
 Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw, const ConvAddrs& a);
 /// Weights as [MB][KH][CB][KW] entries.
