@@ -62,6 +62,12 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
           k.uops.push_back({dst + q, src + ((src == dst || (src == rb && dst == ra)) ? q : 0), 0});
     }
   k.body.push_back(uopTableLoad(static_cast<int64_t>(k.uops.size())));
+  for (int64_t as = 0; as < 2; ++as)  // the multiplier rows stay in both halves: the tiles never write them
+    k.body.push_back(Stmt::intrinsic(Opcode::kLoad, as ? "" : "the multiplier rows, into both halves")
+                         .set("buffer", static_cast<int64_t>(Buffer::kAcc))
+                         .set("sram_base", as * half + half - 2)
+                         .set("dram_base", static_cast<int64_t>(params / accE))
+                         .set("y_size", 1).set("x_size", 2).set("x_stride", 2));
   const RowTiles rt(k, l.y.n, cb, l.y.h, th);
   const int vn = rt.vn(), vb = rt.vb();
   rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
@@ -82,11 +88,6 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
     };
     body.push_back(rowsLoad(l.a, a, 0, true));
     body.push_back(rowsLoad(l.b, b, th * w, false));
-    body.push_back(Stmt::intrinsic(Opcode::kLoad, "the multiplier rows")
-                       .set("buffer", static_cast<int64_t>(Buffer::kAcc))
-                       .set("sram_base", base + Expr(half - 2))
-                       .set("dram_base", static_cast<int64_t>(params / accE))
-                       .set("y_size", 1).set("x_size", 2).set("x_stride", 2));
     const Expr s0 = Expr(set[kind][0]) + tileE.mod(2, set[kind][1] - set[kind][0]);
     auto alu = [&](int which, AluOp op, const char* what) {
       const Expr at = s0 + Expr(which * pix);

@@ -15,6 +15,33 @@ using isa::Opcode;
 
 namespace {
 
+/// How a MaxPool window splits into a column pass and a row pass. Each
+/// window's row `j` is its own (no other window of the tile reads it): the
+/// column pass folds the window's other rows, `count` of them from row `i0`
+/// every `step` rows, into row j in place; the row pass then moves each
+/// window's first column of row j into the output row and folds in the next
+/// kw - 1 columns. `ok` is false when no such row j exists (windows
+/// overlapping by more than half) or the other rows are not evenly spaced.
+struct Separable {
+  bool ok = false;
+  int64_t j = 0, i0 = 0, step = 1, count = 0;
+};
+
+Separable separable(const PoolLayer& l) {
+  Separable s;
+  if (l.average) return s;
+  for (int64_t j = std::max<int64_t>(0, l.kh - l.sh); j < std::min(l.kh, l.sh) && !s.ok; ++j) {
+    std::vector<int64_t> rest;
+    for (int64_t i = 0; i < l.kh; ++i)
+      if (i != j) rest.push_back(i);
+    bool even = true;
+    for (size_t r = 2; r < rest.size(); ++r) even = even && rest[r] - rest[r - 1] == rest[1] - rest[0];
+    if (!even) continue;
+    s = {true, j, rest.empty() ? 0 : rest[0], rest.size() > 1 ? rest[1] - rest[0] : 1, static_cast<int64_t>(rest.size())};
+  }
+  return s;
+}
+
 /// Accumulator rows one half needs for `rows` output rows: the input window
 /// rows, the output rows (padded to the hazard distance), and for an average
 /// the multiplier row.
@@ -23,15 +50,36 @@ int64_t halfRows(const PoolLayer& l, int64_t rows, int64_t hazard) {
   return inRows * win + std::max(rows * l.ow, hazard) + (l.average ? 1 : 0);
 }
 
-/// Micro-op sets per tile kind and half: the window corners; for an average
-/// also each output row onto itself and onto the multiplier row.
-int sets(const PoolLayer& l) { return l.average ? 3 : 1; }
+/// Micro-ops of one tile kind and accumulator half.
+int64_t uopCount(const PoolLayer& l, int64_t rows, int64_t hazard) {
+  const int64_t win = (l.ow - 1) * l.sw + l.kw, n = std::max(rows * l.ow, hazard);
+  if (separable(l).ok) return std::max(rows * win, hazard) + 2 * n;
+  return (l.average ? 3 : 1) * n;
+}
 
-/// Micro-ops of one tile kind and accumulator half (dst = output pixel): src =
-/// its window's corner; then (averages) src = itself; src = the multiplier row.
+/// Micro-ops of one tile kind and accumulator half, in the sets the ALU
+/// instructions walk: separable max: the column pass (dst = row j of each
+/// window, src = row i0), then per output pixel src = its window's first and
+/// second column of row j; otherwise per output pixel src = its window's
+/// corner, and for an average src = itself and src = the multiplier row.
+/// Padding up to the hazard distance writes output rows past the tile's.
 void pixelUops(std::vector<isa::Uop>& u, const PoolLayer& l, int64_t rows, int64_t base, int64_t half, int64_t hazard) {
   const int64_t win = (l.ow - 1) * l.sw + l.kw, out = base + ((rows - 1) * l.sh + l.kh) * win;
   const int64_t pix = rows * l.ow, n = std::max(pix, hazard);
+  const Separable sp = separable(l);
+  if (sp.ok) {
+    for (int64_t q = 0; q < std::max(rows * win, hazard); ++q) {
+      const int64_t r = q / win, x = q % win;
+      u.push_back(q < rows * win ? isa::Uop{base + (r * l.sh + sp.j) * win + x, base + (r * l.sh + sp.i0) * win + x, 0}
+                                 : isa::Uop{out + q - rows * win, base, 0});
+    }
+    for (int64_t first = 0; first < 2; ++first)
+      for (int64_t q = 0; q < n; ++q) {
+        const int64_t r = q / l.ow, c = q % l.ow;
+        u.push_back({out + q, q < pix ? base + (r * l.sh + sp.j) * win + c * l.sw + first : base, 0});
+      }
+    return;
+  }
   for (int64_t q = 0; q < n; ++q) {
     const int64_t r = q / l.ow, c = q % l.ow;
     u.push_back({out + q, q < pix ? base + r * l.sh * win + c * l.sw : base, 0});
@@ -41,15 +89,31 @@ void pixelUops(std::vector<isa::Uop>& u, const PoolLayer& l, int64_t rows, int64
   for (int64_t q = 0; q < n; ++q) u.push_back({out + q, base + half - 1, 0});
 }
 
-/// ALU over `u` output rows from micro-op set `set`: mov of the corners, max over the window.
-void aluMax(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u, int64_t win) {
-  body.push_back(Stmt::intrinsic(Opcode::kAlu, "each window's corner")
-                     .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", 1).set("iter_in", 1)
-                     .set("alu_op", static_cast<int64_t>(isa::AluOp::kMov)));
-  body.push_back(Stmt::intrinsic(Opcode::kAlu, "the maximum over the window")
-                     .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", l.kh).set("iter_in", l.kw)
-                     .set("src_factor_out", win).set("src_factor_in", 1)
-                     .set("alu_op", static_cast<int64_t>(isa::AluOp::kMax)));
+/// ALU over the output rows of a tile (`u` micro-ops per output pass,
+/// `v` in the column pass) from micro-op set `set`. Separable: the column pass,
+/// then mov of each window's first column and max over the next kw - 1;
+/// otherwise mov of the corners and max over the whole window.
+void aluMax(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u, int64_t v, int64_t win) {
+  auto alu = [&](const Expr& at, int64_t n, isa::AluOp op, const char* what) -> Stmt& {
+    body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
+                       .set("uop_bgn", at).set("uop_end", at + Expr(n)).set("iter_out", 1).set("iter_in", 1)
+                       .set("alu_op", static_cast<int64_t>(op)));
+    return body.back();
+  };
+  const Separable sp = separable(l);
+  if (!sp.ok) {
+    alu(set, u, isa::AluOp::kMov, "each window's corner");
+    alu(set, u, isa::AluOp::kMax, "the maximum over the window")
+        .set("iter_out", l.kh).set("iter_in", l.kw).set("src_factor_out", win).set("src_factor_in", 1);
+    return;
+  }
+  if (sp.count > 0)
+    alu(set, v, isa::AluOp::kMax, "the maximum over each window's rows, into its own row")
+        .set("iter_out", sp.count).set("src_factor_out", sp.step * win);
+  alu(set + Expr(v), u, isa::AluOp::kMov, "each window's first column");
+  if (l.kw > 1)
+    alu(set + Expr(v + u), u, isa::AluOp::kMax, "the maximum over the window's columns")
+        .set("iter_out", l.kw - 1).set("src_factor_out", 1);
 }
 
 /// ALU of an average: start at -K·zero_x, add the window, x2^8, mulq, shrr, zero point, clamp.
@@ -82,7 +146,7 @@ support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSp
   const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
   for (int64_t rows = l.oh; rows >= 1; --rows)
     if (2 * halfRows(l, rows, hw.timing.accHazard) <= depth &&
-        4 * sets(l) * std::max(rows * l.ow, hw.timing.accHazard) <= hw.depth(BufferKind::kUop))
+        4 * uopCount(l, rows, hw.timing.accHazard) <= hw.depth(BufferKind::kUop))
       return rows;
   return support::error(support::Location::node(l.name, l.name),
                         "no legal tiling: the accumulator buffer needs " +
@@ -115,6 +179,7 @@ Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint6
   const int vn = rt.vn(), vb = rt.vb();
   rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
     const int64_t rows = kind ? last : th, inRows = (rows - 1) * l.sh + l.kh, u = std::max(rows * l.ow, hazard);
+    const int64_t v = std::max(rows * win, hazard);  // the separable max's column pass
     const Expr tileE = rt.counter(t);
     // The tile's input rows into accumulator rows, one DMA row per image row.
     const Expr row = Expr(l.x.top - l.pt) + t * (th * l.sh);
@@ -137,7 +202,7 @@ Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint6
                          .set("y_size", 1).set("x_size", 1).set("x_stride", 1));
       aluAverage(body, l, set, u, win);
     }
-    else aluMax(body, l, set, u, win);
+    else aluMax(body, l, set, u, v, win);
     body.back().flag("push_next");
     body.push_back(rt.store(l.y, y, outE, tileE.mod(2, half) + Expr(inRows * win), t, rows, l.ow));
   });

@@ -1,10 +1,14 @@
 // compiler/lower/pool.h — int8 MaxPool and QAveragePool on the accelerator's ALU.
 //
 // A tile of output rows of one channel block: its input rows are loaded into
-// accumulator rows (LOAD acc8, sign-extending). MaxPool: one ALU `mov` copies
-// each window's corner into the output rows and one ALU `max` whose loops walk
-// the window (iter_out over kernel rows, iter_in over kernel columns) folds the
-// rest in. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
+// accumulator rows (LOAD acc8, sign-extending). MaxPool, when each window has
+// a row no other window reads (stride at least half the window, as 3x3 with
+// stride 2): a column pass folds the window's other rows into that row in
+// place (ALU `max`, its loop over the rows), then a `mov` of each window's
+// first column into the output rows and a `max` over its next kw - 1 columns
+// — kh - 1 operations per input column and kw per output pixel. Otherwise
+// one `mov` copies each window's corner into the output rows and one `max`
+// whose loops walk the whole window folds the rest in. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
 // the window, `shr` by -8 (x2^8, saturating), `mulq` by a multiplier row, `shrr`,
 // the zero point and the clamp — exactly runtime/kernels/qops.cc. The output
 // rows are stored. Padding (pt, pl, and windows past the bottom and right
