@@ -339,7 +339,7 @@ Expected<Target> loadTarget(const HwSpec& spec) {
   if (text.empty())
     return error(spec.locOf("isa.file"), "ISA file '" + spec.isaFile +
                                              "' not found next to the hwspec, and no bundled ISA by that name "
-                                             "(bundled: vta.isa.yaml)");
+                                             "(bundled: vta.isa.yaml, small.isa.yaml)");
   return makeTarget(spec, text, spec.isaFile);
 }
 

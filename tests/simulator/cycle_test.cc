@@ -22,7 +22,8 @@ namespace {
 
 using isa::Opcode;
 
-constexpr int64_t kUops = 1 << 20;  ///< where test programs keep their micro-ops
+/// Where test programs keep their micro-ops: 1 MiB, or half the DRAM window when smaller.
+int64_t uopsAt(const isa::Target& t) { return std::min<int64_t>(1 << 20, t.spec.dramWindowBytes / 2); }
 
 isa::Instruction mem(Opcode op, isa::Buffer b, int64_t rows, int64_t cols) {
   isa::Instruction i = isa::makeInstruction(op);
@@ -51,7 +52,7 @@ support::Expected<CycleStats> runOnCycle(CycleSim& sim, const isa::Program& p) {
 
 isa::Program build(const isa::Target& t, const std::vector<isa::Instruction>& insns, std::vector<isa::Uop> uops = {}) {
   isa::ProgramBuilder b(t);
-  if (!uops.empty()) b.uops("uops", kUops, std::move(uops));
+  if (!uops.empty()) b.uops("uops", uopsAt(t), std::move(uops));
   b.text(0);
   for (const isa::Instruction& i : insns) b.add(i);
   b.add(isa::makeInstruction(Opcode::kFinish));
@@ -83,7 +84,7 @@ std::vector<isa::Uop> hazardUops(const isa::Target& t) {
 /// The compute unit's LOAD of `uops` from where build() puts them.
 isa::Instruction uopTableLoad(const isa::Target& t, const std::vector<isa::Uop>& uops) {
   isa::Instruction i = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
-  i.mem().dramBase = kUops / t.uopBytes();
+  i.mem().dramBase = uopsAt(t) / t.uopBytes();
   return i;
 }
 

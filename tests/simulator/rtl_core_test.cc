@@ -63,12 +63,12 @@ TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
   isa::ProgramBuilder b(t);
   std::vector<isa::Uop> uops;
   for (int64_t i = 0; i < hazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  b.uops("uops", 1 << 20, uops);
+  b.uops("uops", 1 << 16, uops);
   b.text(0);
   isa::Instruction uopLoad = isa::makeInstruction(isa::Opcode::kLoad);
   uopLoad.mem().buffer = static_cast<int64_t>(isa::Buffer::kUop);
   uopLoad.mem().ySize = 1, uopLoad.mem().xSize = hazard, uopLoad.mem().xStride = hazard;
-  uopLoad.mem().dramBase = (1 << 20) / t.uopBytes();
+  uopLoad.mem().dramBase = (1 << 16) / t.uopBytes();
   b.add(uopLoad);
   isa::Instruction load = isa::makeInstruction(isa::Opcode::kLoad);
   load.mem().buffer = static_cast<int64_t>(isa::Buffer::kInp);
