@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -48,6 +49,10 @@ std::string hwPackage(const hwspec::HwSpec& hw) {
       {"MAX_BURST", hw.timing.maxBurst},
       {"OUTSTANDING", hw.timing.outstanding},
       {"BEAT_BITS", beatBits(hw)},
+      {"DRAM_ADDR_BITS", bitsFor(hw.dramWindowBytes - 1)},  // a DRAM byte address inside the window
+      // a transfer's padding entries: a legal one fits the largest buffer
+      {"PAD_COUNT_BITS", bitsFor(std::max({hw.depth(BufferKind::kUop), hw.depth(BufferKind::kInput), hw.depth(BufferKind::kWeight),
+                                            hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput)}))},
       {"NUM_REQUESTERS", 4},  // fetch, compute, load, store: the contract's DRAM port
       {"ENTRY_BYTES_UOP", hw.entryBytes(BufferKind::kUop)},  // DRAM bytes per entry of each buffer
       {"ENTRY_BYTES_WGT", hw.entryBytes(BufferKind::kWeight)},

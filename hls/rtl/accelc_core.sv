@@ -16,9 +16,11 @@ module accelc_core (
     input  logic                                 clk,
     input  logic                                 rst,
     input  logic                                 start,       // a run begins: the next cycle is its cycle 0
+    /* verilator lint_off UNUSEDSIGNAL */  // bits past the DRAM window's
     input  logic [31:0]                          insn_count,  // instructions in the text
     input  logic [31:0]                          insn_addr,   // DRAM byte address of the text
     input  logic [31:0]                          dram_base,   // DRAM byte address that DMA addresses count from
+    /* verilator lint_on UNUSEDSIGNAL */
     output logic                                 running,
     output logic                                 done,        // the cycle after FINISH retires: the run's count
     output logic [63:0]                          cycles,      // cycles since the run started
@@ -39,6 +41,9 @@ module accelc_core (
   localparam int CW = $clog2(CD + 1) + 1;
   localparam int TW = $clog2(TD + 1) + 1;
   localparam int QI = CD > 1 ? $clog2(CD) : 1;
+  localparam int AB = accelc_hw_pkg::DRAM_ADDR_BITS;  // DRAM byte addresses lie in the window
+  localparam int PW = AB + 1;                         // instruction and burst counts, text bytes
+  localparam int NP = accelc_hw_pkg::PAD_COUNT_BITS;
   // Units (load, compute, store), DRAM requesters, token queues.
   localparam int LD = 0, CP = 1, ST = 2;
   localparam int RQ_FETCH = 0, RQ_COMPUTE = 1, RQ_LOAD = 2, RQ_STORE = 3;
@@ -54,19 +59,21 @@ module accelc_core (
   // ---- the DRAM port and the DMA engines ----
   logic [NR-1:0]    rq_valid, rq_write, rq_accept, rq_done;
   logic [NR*BB-1:0] rq_beats;
-  logic [NR*32-1:0] rq_addr;
+  logic [NR*AB-1:0] rq_addr;
   logic             beat_valid, beat_write;
   logic [1:0]       beat_req;
-  logic [31:0]      beat_addr;
+  logic [AB-1:0]    beat_addr;
   accelc_dram_port port (
       .clk, .rst, .req_valid(rq_valid), .req_write(rq_write), .req_beats(rq_beats), .req_addr(rq_addr),
       .req_accept(rq_accept), .done(rq_done), .beat_valid, .beat_write, .beat_req, .beat_addr);
 
   logic [2:0]      dma_start, dma_finish, dma_valid, dma_wr;
   logic [BB-1:0]   dma_beats[3];
-  logic [31:0]     dma_rows[3], dma_row_bytes[3], dma_pads[3];
+  logic [31:0]     dma_rows[3], dma_row_bytes[3];
+  logic [NP-1:0]   dma_pads[3];
   logic            dma_write[3];
-  logic [31:0]     dma_addr[3], dma_pitch[3], dma_yp0[3], dma_xp0[3], dma_xs[3], dma_xp1[3], dma_req_addr[3];
+  logic [AB-1:0]   dma_addr[3], dma_pitch[3], dma_req_addr[3];
+  logic [31:0]     dma_yp0[3], dma_xp0[3], dma_xs[3], dma_xp1[3];
   logic [31:0]     data_row[3], data_off[3], pad_row[3], pad_col[3];
   logic [2:0]      pad_valid, unit_beat;
   // The port requester of each unit.
@@ -85,13 +92,14 @@ module accelc_core (
   end
 
   // ---- fetch ----
-  logic [31:0] pc, req_next, allowed, arrived;
+  logic [PW-1:0] pc, req_next, allowed, arrived, n_insn;
+  assign n_insn = PW'(insn_count);
   logic        fetching;
-  logic [31:0] text_bytes, text_bursts, req_bytes, req_rest;  // the text lies in the 32-bit DRAM space
-  assign text_bytes = insn_count * 32'(IB);
-  assign text_bursts = (text_bytes + 32'(B) - 32'd1) / 32'(B);
-  assign req_rest = text_bytes - req_next * 32'(B);
-  assign req_bytes = req_rest > 32'(B) ? 32'(B) : req_rest;
+  logic [PW-1:0] text_bytes, text_bursts, req_bytes, req_rest;  // the text lies in the DRAM window
+  assign text_bytes = n_insn * PW'(IB);
+  assign text_bursts = (text_bytes + PW'(B) - PW'(1)) / PW'(B);
+  assign req_rest = text_bytes - req_next * PW'(B);
+  assign req_bytes = req_rest > PW'(B) ? PW'(B) : req_rest;
   logic fetch_req;
   assign fetch_req = running && req_next < text_bursts && req_next <= allowed;
 
@@ -113,17 +121,17 @@ module accelc_core (
   logic [IW-1:0] cq_rdata[3], cq_byp[3];
   logic [2:0]    cq_use_byp;
 
-  logic [31:0] arrived_now;
-  assign arrived_now = arrived + 32'(rq_done[RQ_FETCH]);
-  logic [31:0] insn_burst;
-  assign insn_burst = pc * 32'(IB) / 32'(B);
+  logic [PW-1:0] arrived_now;
+  assign arrived_now = arrived + PW'(rq_done[RQ_FETCH]);
+  logic [PW-1:0] insn_burst;
+  assign insn_burst = pc * PW'(IB) / PW'(B);
   logic [IW-1:0] fetch_insn;  // the instruction at pc, from the text memory below, once its burst is in
   int target;
   assign target = unitOf(fetch_insn);
   logic dispatch;
-  assign dispatch = fetching && pc < insn_count && insn_burst < arrived_now && cq_count[target] < CW'(CD);
+  assign dispatch = fetching && pc < n_insn && insn_burst < arrived_now && cq_count[target] < CW'(CD);
   logic burst_last;
-  assign burst_last = pc + 32'd1 == insn_count || (pc + 32'd1) * 32'(IB) / 32'(B) != insn_burst;
+  assign burst_last = pc + PW'(1) == n_insn || (pc + PW'(1)) * PW'(IB) / PW'(B) != insn_burst;
 
   // The text memory: the instructions of two bursts (fetch's buffer), in
   // order. A fetch beat's W bytes arrive the cycle after the beat; IB / W of
@@ -311,7 +319,9 @@ module accelc_core (
   // a * b for a factor b no wider than a pad field plus one bit: shifts and
   // adds, no multiplier.
   localparam int PB = accelc_isa_pkg::MEM_Y_PAD_0_BITS + 1;
-  function automatic logic [31:0] mulPad(input logic [31:0] a, input logic [31:0] b);
+  // Its operands and product are counts of one transfer's entries: in a legal
+  // program they fit the largest buffer (NP bits).
+  function automatic logic [NP-1:0] mulPad(input logic [NP-1:0] a, input logic [NP-1:0] b);
     mulPad = '0;
     for (int i = 0; i < PB; i++)
       if (b[i]) mulPad = mulPad + (a << i);
@@ -344,9 +354,9 @@ module accelc_core (
       dma_rows[u] = ys;
       dma_row_bytes[u] = xs << le;
       // the window less the data: (yp0 + yp1) * cols + ys * (xp0 + xp1), by the narrow pad factors
-      dma_pads[u] = u != ST ? mulPad(xp0 + xs + xp1, yp0 + yp1) + mulPad(ys, xp0 + xp1) : 32'd0;
-      dma_addr[u] = dram_base + (32'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) << le);
-      dma_pitch[u] = 32'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) << le;
+      dma_pads[u] = u != ST ? mulPad(NP'(xp0 + xs + xp1), NP'(yp0 + yp1)) + mulPad(NP'(ys), NP'(xp0 + xp1)) : '0;
+      dma_addr[u] = AB'(dram_base) + (AB'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) << le);
+      dma_pitch[u] = AB'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) << le;
       dma_yp0[u] = u != ST ? yp0 : '0;  // a STORE has no padding
       dma_xp0[u] = u != ST ? xp0 : '0;
       dma_xs[u] = xs;
@@ -361,11 +371,11 @@ module accelc_core (
     rq_write = '0;
     rq_beats = '0;
     rq_valid[RQ_FETCH] = fetch_req;
-    rq_beats[RQ_FETCH*BB +: BB] = BB'((req_bytes + 32'(W - 1)) / 32'(W));
+    rq_beats[RQ_FETCH*BB +: BB] = BB'((req_bytes + PW'(W - 1)) / PW'(W));
     rq_addr = '0;
-    rq_addr[RQ_FETCH*32 +: 32] = insn_addr + req_next * 32'(B);
+    rq_addr[RQ_FETCH*AB +: AB] = AB'(insn_addr) + AB'(req_next * PW'(B));
     for (int u = 0; u < 3; u++) begin
-      rq_addr[rqOf(u)*32 +: 32] = dma_req_addr[u];
+      rq_addr[rqOf(u)*AB +: AB] = dma_req_addr[u];
       rq_valid[rqOf(u)] = dma_valid[u];
       rq_write[rqOf(u)] = dma_wr[u];
       rq_beats[rqOf(u)*BB +: BB] = dma_beats[u];
@@ -408,7 +418,7 @@ module accelc_core (
         xfer_buf[u] <= head[u][accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
         xfer_base[u] <= sb;
         xfer_cols[u] <= cols;
-        xfer_first[u] <= sb + XW'(mulPad(32'(cols), dma_yp0[u])) + XW'(dma_xp0[u]);
+        xfer_first[u] <= sb + XW'(mulPad(NP'(cols), NP'(dma_yp0[u]))) + XW'(dma_xp0[u]);
       end
 
   // The row length of each unit's transfer (the DMA engine's), for partial beats.
@@ -579,7 +589,7 @@ module accelc_core (
   // DRAM beats: the reads of the load and compute units, the STORE's writes.
   assign mem_rd = beat_valid && !beat_write;
   assign mem_wr = st_take;
-  assign mem_addr = beat_addr;
+  assign mem_addr = 32'(beat_addr);
 
   logic finish_now;  // FINISH retires this cycle: the load and store units are idle
   assign finish_now = running && idle[LD] && idle[ST] &&
@@ -616,19 +626,19 @@ module accelc_core (
         fetching <= 1'b1;
         pc <= '0;
         req_next <= '0;
-        allowed <= 32'd1;  // bursts 0 and 1 in cycle 0: a buffer of two bursts
+        allowed <= PW'(1);  // bursts 0 and 1 in cycle 0: a buffer of two bursts
         arrived <= '0;
       end else begin
         if (finish_now) begin
           running <= 1'b0;
           finishing <= 1'b0;
         end
-        if (fetch_req && rq_accept[RQ_FETCH]) req_next <= req_next + 32'd1;
+        if (fetch_req && rq_accept[RQ_FETCH]) req_next <= req_next + PW'(1);
         arrived <= arrived_now;
         if (dispatch) begin
           cq_tail[target] <= cq_tail[target] == QI'(CD - 1) ? '0 : cq_tail[target] + QI'(1);
-          pc <= pc + 32'd1;
-          if (burst_last) allowed <= insn_burst + 32'd2;
+          pc <= pc + PW'(1);
+          if (burst_last) allowed <= insn_burst + PW'(2);
           if (32'(opcodeOf(fetch_insn)) == accelc_isa_pkg::OPCODE_FINISH) fetching <= 1'b0;
         end
         for (int u = 0; u < 3; u++) begin

@@ -19,16 +19,16 @@ module accelc_dma (
     input  logic                                 write,      // a STORE
     input  logic [31:0]                          rows,       // y_size
     input  logic [31:0]                          row_bytes,  // x_size times the buffer's DRAM entry bytes
-    input  logic [31:0]                          pads,       // zero-padding entries written after the data
-    input  logic [31:0]                          addr,       // DRAM byte address of row 0
-    input  logic [31:0]                          pitch,      // DRAM bytes from one row to the next
+    input  logic [accelc_hw_pkg::PAD_COUNT_BITS-1:0] pads,   // zero-padding entries written after the data
+    input  logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] addr,   // DRAM byte address of row 0
+    input  logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] pitch,  // DRAM bytes from one row to the next
     /* verilator lint_off UNUSEDSIGNAL */  // the fields' widths are used
     input  logic [31:0]                          y_pad0,     // the padded window (loads)
     input  logic [31:0]                          x_pad0,
     input  logic [31:0]                          x_size,
     input  logic [31:0]                          x_pad1,
     /* verilator lint_on UNUSEDSIGNAL */
-    output logic [31:0]                          req_addr,
+    output logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr,
     input  logic                                 beat,       // a data beat of this engine's bursts goes now
     output logic [31:0]                          data_row,   // ... it carries this row of the transfer
     output logic [31:0]                          data_off,   // ... from this byte of the row
@@ -55,15 +55,16 @@ module accelc_dma (
                             ? accelc_hw_pkg::ENTRY_BYTES_WGT : accelc_hw_pkg::ENTRY_BYTES_ACC;
   localparam int BW = XB + $clog2(EMAX) + 1;  // a row's bytes
   localparam int OW = $clog2(accelc_hw_pkg::OUTSTANDING + 2);
+  localparam int AB = accelc_hw_pkg::DRAM_ADDR_BITS, NP = accelc_hw_pkg::PAD_COUNT_BITS;
 
   typedef enum logic [1:0] {IDLE, REQ, WAIT, PAD} state_t;
   state_t state;
   logic [YB-1:0] rows_left;
   logic [BW-1:0] offset, row_len;
   logic [OW-1:0] outstanding;
-  logic [31:0]   pads_left;
+  logic [NP-1:0] pads_left;
   logic          wr;
-  logic [31:0]   row_addr, row_pitch;  // DRAM address of the requesting row, row to row
+  logic [AB-1:0] row_addr, row_pitch;  // DRAM address of the requesting row, row to row
   logic [PB-1:0] yp0, xp0, xp1;        // the padded window
   logic [YB-1:0] ys;
   logic [XB-1:0] xs;
@@ -105,7 +106,7 @@ module accelc_dma (
   assign pad_col = 32'(pc);
   assign data_row = 32'(drow);
   assign data_off = 32'(doff);
-  assign req_addr = row_addr + 32'(offset);
+  assign req_addr = row_addr + AB'(offset);
 
   // The current burst: the rest of the row, at most MAX_BURST bytes.
   logic [BW-1:0] rest, burst;
@@ -124,7 +125,7 @@ module accelc_dma (
   assign due = outstanding + OW'(req_valid && req_accept) - OW'(done);
   logic data_in;
   assign data_in = state == WAIT && due == '0;
-  assign finish = (data_in && pads_left == 32'd0) || (state == PAD && pads_left == 32'd1);
+  assign finish = (data_in && pads_left == '0) || (state == PAD && pads_left == NP'(1));
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -180,13 +181,13 @@ module accelc_dma (
             end
           WAIT:
             if (data_in) begin
-              state <= pads_left == 32'd0 ? IDLE : PAD;
+              state <= pads_left == '0 ? IDLE : PAD;
               {pr, pc} <= pad_first;
             end
           PAD: begin
-            pads_left <= pads_left - 32'd1;
+            pads_left <= pads_left - NP'(1);
             {pr, pc} <= pad_next;
-            if (pads_left == 32'd1) state <= IDLE;
+            if (pads_left == NP'(1)) state <= IDLE;
           end
           default: state <= IDLE;
         endcase

@@ -18,13 +18,13 @@ module accelc_dram_port (
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_valid,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_write,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::BEAT_BITS-1:0] req_beats,
-    input  logic [accelc_hw_pkg::NUM_REQUESTERS*32-1:0]                   req_addr,
+    input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr,
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_accept,
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      done,
     output logic                                                          beat_valid,
     output logic                                                          beat_write,
     output logic [$clog2(accelc_hw_pkg::NUM_REQUESTERS)-1:0]              beat_req,
-    output logic [31:0]                                                   beat_addr
+    output logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0]                      beat_addr
 );
   localparam int NR = accelc_hw_pkg::NUM_REQUESTERS;
   localparam int N = accelc_hw_pkg::OUTSTANDING;
@@ -32,22 +32,26 @@ module accelc_dram_port (
   localparam int IW = N > 1 ? $clog2(N) : 1;  // FIFO indexes
   localparam int CW = $clog2(N + 1) + 1;      // counts up to N, and N plus one accept
   localparam int RW = $clog2(NR);
+  localparam int AB = accelc_hw_pkg::DRAM_ADDR_BITS;
+  // Cycle stamps count modulo 2^SW: a burst waits at most for the N bursts
+  // ahead of it and the latency, so the signed distance to now never wraps.
+  localparam int SW = $clog2(N * (1 << BB) + accelc_hw_pkg::DRAM_LATENCY + 4) + 1;
 
   // The cycle counter: FIFO entries carry the cycle they may start or complete.
-  logic [31:0] now;
+  logic [SW-1:0] now;
 
   // Accepted bursts, in order: requester, direction, beats, first cycle a beat may go.
   logic [RW-1:0]   bq_req  [N];
   logic            bq_wr   [N];
   logic [BB-1:0]   bq_beats[N];
-  logic [31:0]     bq_at   [N];
-  logic [31:0]     bq_addr [N];
+  logic [SW-1:0]   bq_at   [N];
+  logic [AB-1:0]   bq_addr [N];
   logic [IW-1:0]   bq_head, bq_tail;
   logic [CW-1:0]   bq_count;
 
   // Write acknowledgements, in order: requester and the cycle the write completes.
   logic [RW-1:0]   aq_req[N];
-  logic [31:0]     aq_at [N];
+  logic [SW-1:0]   aq_at [N];
   logic [IW-1:0]   aq_head, aq_tail;
   logic [CW-1:0]   aq_count;
 
@@ -55,7 +59,7 @@ module accelc_dram_port (
   logic [BB-1:0]   beats_left;
   logic [RW-1:0]   cur_req;
   logic            cur_wr;
-  logic [31:0]     cur_addr;  // the next beat's address
+  logic [AB-1:0]   cur_addr;  // the next beat's address
 
   // A read's completion, registered from its last beat.
   logic            rd_done;
@@ -136,7 +140,7 @@ module accelc_dram_port (
       rd_req <= '0;
       inflight <= '0;
     end else begin
-      now <= now + 32'd1;
+      now <= now + SW'(1);
       inflight <= inflight + CW'(accepting) - completions;
       bq_count <= bq_count + CW'(accepting) - CW'(start);
       aq_count <= aq_count + CW'(push_ack) - CW'(ack_now);
@@ -144,11 +148,11 @@ module accelc_dram_port (
         bq_req[bq_tail] <= acc_req;
         bq_wr[bq_tail] <= req_write[acc_req];
         bq_beats[bq_tail] <= req_beats[acc_req*BB +: BB];
-        bq_addr[bq_tail] <= req_addr[acc_req*32 +: 32];
-        bq_at[bq_tail] <= now + (req_write[acc_req] ? 32'd1 : 32'(accelc_hw_pkg::DRAM_LATENCY));
+        bq_addr[bq_tail] <= req_addr[32'(acc_req)*AB +: AB];
+        bq_at[bq_tail] <= now + (req_write[acc_req] ? SW'(1) : SW'(accelc_hw_pkg::DRAM_LATENCY));
         bq_tail <= bq_tail_next;
       end
-      if (beat_valid) cur_addr <= beat_addr + 32'(accelc_hw_pkg::DRAM_BYTES_PER_CYCLE);
+      if (beat_valid) cur_addr <= beat_addr + AB'(accelc_hw_pkg::DRAM_BYTES_PER_CYCLE);
       if (start) begin
         bq_head <= bq_head_next;
         beats_left <= head_beats - BB'(1);
@@ -161,7 +165,7 @@ module accelc_dram_port (
       rd_req <= beat_req;
       if (push_ack) begin
         aq_req[aq_tail] <= beat_req;
-        aq_at[aq_tail] <= now + 32'd1 + 32'(accelc_hw_pkg::DRAM_LATENCY);
+        aq_at[aq_tail] <= now + SW'(1) + SW'(accelc_hw_pkg::DRAM_LATENCY);
         aq_tail <= aq_tail_next;
       end
       if (ack_now) aq_head <= aq_head_next;

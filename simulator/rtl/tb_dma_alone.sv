@@ -8,7 +8,9 @@ module tb_dma_alone (
     input  logic        write,
     input  logic [31:0] rows,
     input  logic [31:0] row_bytes,
-    input  logic [31:0] pads,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  logic [31:0] pads,  // at most a buffer's entries
+    /* verilator lint_on UNUSEDSIGNAL */
     output logic        finish
 );
   localparam int NR = accelc_hw_pkg::NUM_REQUESTERS;
@@ -28,12 +30,13 @@ module tb_dma_alone (
   end
   // Addresses and data places are not timed here.
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] req_addr, data_row, data_off, pad_row, pad_col, beat_addr;
+  logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr, beat_addr;
+  logic [31:0] data_row, data_off, pad_row, pad_col;
   logic pad_valid, beat_valid, beat_write;
   logic [1:0] beat_req;
   /* verilator lint_on UNUSEDSIGNAL */
   accelc_dma dma (
-      .clk, .rst, .start, .write, .rows, .row_bytes, .pads, .addr('0), .pitch('0), .y_pad0('0), .x_pad0('0),
+      .clk, .rst, .start, .write, .rows, .row_bytes, .pads(accelc_hw_pkg::PAD_COUNT_BITS'(pads)), .addr('0), .pitch('0), .y_pad0('0), .x_pad0('0),
       .x_size('0), .x_pad1('0), .req_addr, .req_valid(dma_valid), .req_write(dma_write), .req_beats(dma_beats),
       .req_accept(accept[LOAD]), .done(done[LOAD]), .finish, .beat(beat_valid && beat_req == 2'(LOAD)), .data_row,
       .data_off, .pad_valid, .pad_row, .pad_col);
