@@ -43,18 +43,22 @@ module accelc_buffer #(
   logic [READS*WB-1:0] bank_rdata[NB];  // an array, not one wide vector: simulators assemble it cheaply
 
   // The write port of each bank: the DMA's word for it, or the entry's.
+  localparam int JW = NB > 1 ? $clog2(NB) : 1;  // NB is a power of two
   always_comb begin
     for (int b = 0; b < NB; b++) begin
-      logic [FW-1:0] j, f;
-      j = FW'((b + NB - 32'(dw_word) % NB) % NB);  // which word of the DMA write lands in bank b
-      f = dw_word + j;
+      logic [JW-1:0] j;
+      logic [FW-1:0] f;
+      j = JW'(b) - JW'(dw_word);  // which word of the DMA write lands in bank b (mod NB)
+      if (NB == 1) j = '0;
+      f = dw_word + FW'(j);
       we[b] = 1'b0;
       waddr[b*BW +: BW] = '0;
       wdata[b*WB +: WB] = '0;
       if (dw_en && 32'(j) < 32'(dw_n)) begin
         we[b] = 1'b1;
         waddr[b*BW +: BW] = BW'(f / FW'(NB));
-        wdata[b*WB +: WB] = dw_data[32'(j)*WB +: WB];
+        for (int k = 0; k < NB; k++)  // constant slices: no shifter
+          if (32'(j) == k) wdata[b*WB +: WB] = dw_data[k*WB +: WB];
       end else if (ew_en && (IL == 1 || 32'(ew_idx) % IL == b)) begin
         we[b] = 1'b1;
         waddr[b*BW +: BW] = BW'(ew_idx / IW'(IL));

@@ -152,7 +152,8 @@ module accelc_core (
   logic          t_use_byp;
   always_comb begin
     tb_done = tb_word;
-    tb_done[32'(tb_k) * W * 8 +: W * 8] = mem_rdata;
+    for (int k = 0; k < BPI; k++)  // constant slices: no shifter
+      if (32'(tb_k) == k) tb_done[k * W * 8 +: W * 8] = mem_rdata;
   end
   assign tb_last = tb_v && (BPI == 1 || 32'(tb_k) == BPI - 1);
   assign tr_next = !dispatch ? tr_idx : tr_idx == TI'(TE - 1) ? '0 : tr_idx + TI'(1);
@@ -398,7 +399,6 @@ module accelc_core (
   localparam int UIW = D_UOP > 1 ? $clog2(D_UOP) : 1, NIW = D_INP > 1 ? $clog2(D_INP) : 1;
   localparam int GIW = D_WGT > 1 ? $clog2(D_WGT) : 1, AIW = D_ACC > 1 ? $clog2(D_ACC) : 1;
   localparam int OIW = D_OUT > 1 ? $clog2(D_OUT) : 1;
-  localparam int FW = 32;  // word indexes
 
   // What each unit's running transfer writes: the buffer, its first data
   // entry and the padded window's first entry and width. Latched at its start.
@@ -407,6 +407,7 @@ module accelc_core (
   // inside the buffer.
   localparam int XW = UIW > NIW ? (UIW > GIW ? (UIW > AIW ? UIW : AIW) : (GIW > AIW ? GIW : AIW))
                                 : (NIW > GIW ? (NIW > AIW ? NIW : AIW) : (GIW > AIW ? GIW : AIW));
+  localparam int FW = XW + 7;  // word indexes: an entry's index times its words (at most 64)
   logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] xfer_buf[3];
   logic [XW-1:0] xfer_first[3], xfer_base[3], xfer_cols[3];
   always_ff @(posedge clk)
@@ -561,7 +562,11 @@ module accelc_core (
   assign st_take = beat_valid && beat_write && 32'(beat_req) == RQ_STORE;
   logic st_pop;
   assign st_pop = st_take && st_beat + 32'd1 == 32'(E_OUT / W);
-  assign mem_wdata = sf_data[sf_head][32'(st_beat)*W*8 +: W*8];
+  always_comb begin
+    mem_wdata = '0;
+    for (int k = 0; k < E_OUT / W; k++)
+      if (32'(st_beat) == k) mem_wdata = sf_data[sf_head][k*W*8 +: W*8];
+  end
   always_ff @(posedge clk) begin
     if (rst) begin
       {sf_count, sf_head, sf_tail} <= '0;

@@ -83,13 +83,23 @@ module accelc_dram_port (
       for (int r = NR - 1; r >= 0; r--)
         if (req_valid[r]) req_accept = NR'(1) << r;
   end
-  logic          accepting;
+  logic          accepting, acc_wr;
   logic [RW-1:0] acc_req;
-  always_comb begin
+  logic [BB-1:0] acc_beats;
+  logic [AB-1:0] acc_addr;
+  always_comb begin  // the accepted request's fields, by constant slices
     accepting = |req_accept;
     acc_req = '0;
+    acc_wr = 1'b0;
+    acc_beats = '0;
+    acc_addr = '0;
     for (int r = 0; r < NR; r++)
-      if (req_accept[r]) acc_req = RW'(r);
+      if (req_accept[r]) begin
+        acc_req = RW'(r);
+        acc_wr = req_write[r];
+        acc_beats = req_beats[r*BB +: BB];
+        acc_addr = req_addr[r*AB +: AB];
+      end
   end
 
   always_comb begin
@@ -146,10 +156,10 @@ module accelc_dram_port (
       aq_count <= aq_count + CW'(push_ack) - CW'(ack_now);
       if (accepting) begin
         bq_req[bq_tail] <= acc_req;
-        bq_wr[bq_tail] <= req_write[acc_req];
-        bq_beats[bq_tail] <= req_beats[acc_req*BB +: BB];
-        bq_addr[bq_tail] <= req_addr[32'(acc_req)*AB +: AB];
-        bq_at[bq_tail] <= now + (req_write[acc_req] ? SW'(1) : SW'(accelc_hw_pkg::DRAM_LATENCY));
+        bq_wr[bq_tail] <= acc_wr;
+        bq_beats[bq_tail] <= acc_beats;
+        bq_addr[bq_tail] <= acc_addr;
+        bq_at[bq_tail] <= now + (acc_wr ? SW'(1) : SW'(accelc_hw_pkg::DRAM_LATENCY));
         bq_tail <= bq_tail_next;
       end
       if (beat_valid) cur_addr <= beat_addr + AB'(accelc_hw_pkg::DRAM_BYTES_PER_CYCLE);
