@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "hls/ice40_board.h"
 #include "hls/rtl_gen.h"
 #include "hls/synth_gen.h"
 #include "tools/accelc/commands.h"
@@ -58,6 +59,55 @@ support::Status synth(const SynthArgs& a) {
   return support::Status::ok();
 }
 
+struct BitstreamArgs {
+  std::string program, out;
+  bool json = false;
+};
+
+/// Runs `cmd` in `dir`; its output goes to its log.
+int runIn(const std::string& dir, const std::string& cmd) { return std::system(("cd '" + dir + "' && " + cmd).c_str()); }
+
+/// The program's UP5K board through Yosys, nextpnr-ice40 and icepack; prints
+/// nextpnr's utilization and achieved clock.
+support::Status bitstream(const BitstreamArgs& a) {
+  ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::loadProgramFile(a.program));
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::programTarget(p, a.program));
+  ACCELC_TRY(isa::validateProgram(p, t, a.program));
+  ACCELC_TRY(hls::writeIce40Board(t, p, a.program, a.out));
+  if (runIn(a.out, "yosys -q -l yosys_board.log -s synth_board.ys > /dev/null 2>&1") != 0)
+    return support::error(support::Location::file(a.out + "/synth_board.ys"), "yosys failed; its log is " + a.out + "/yosys_board.log");
+  const std::string log = a.out + "/nextpnr.log";
+  const int pnr = runIn(a.out, "nextpnr-ice40 --up5k --package sg48 --json accelc_board.json --pcf accelc_ice40.pcf "
+                               "--asc accelc_board.asc --freq " + std::to_string(t.spec.clockMhz) + " -q -l nextpnr.log > /dev/null 2>&1");
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  ACCELC_ASSIGN_OR_RETURN(hls::PnrReport r, hls::pnrReportOf(text.str(), log));
+  if (a.json) {
+    nlohmann::ordered_json j{{"hwspec", t.spec.name}, {"program", a.program}, {"fits", r.fits}, {"fmax_mhz", r.fmaxMhz}};
+    for (const hls::BelUse& u : r.utilization) j["utilization"][u.bel] = {{"used", u.used}, {"available", u.available}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "accelc_ice40_top for " << t.spec.name << " on an iCE40 UP5K (nextpnr-ice40):\n";
+    for (const hls::BelUse& u : r.utilization)
+      if (u.used > 0) std::cout << "  " << u.bel << " " << u.used << " of " << u.available << "\n";
+  }
+  if (!r.fits) {
+    std::string over;
+    for (const hls::BelUse& u : r.utilization)
+      if (u.used > u.available)
+        over += (over.empty() ? "" : ", ") + u.bel + " " + std::to_string(u.used) + " of " + std::to_string(u.available);
+    return support::error(support::Location::file(log), "the design does not fit the UP5K: " + over);
+  }
+  if (pnr != 0) return support::error(support::Location::file(log), "nextpnr-ice40 failed");
+  if (!a.json)
+    std::cout << "achieved clock " << r.fmaxMhz << " MHz (the hwspec's clock_mhz: " << t.spec.clockMhz << ")\n";
+  if (runIn(a.out, "icepack accelc_board.asc accelc_board.bin > icepack.log 2>&1") != 0)
+    return support::error(support::Location::file(a.out + "/icepack.log"), "icepack failed");
+  if (!a.json) std::cout << "wrote " << a.out << "/accelc_board.bin\n";
+  return support::Status::ok();
+}
+
 }  // namespace
 
 void registerRtl(CLI::App& app, int& rc) {
@@ -88,6 +138,21 @@ void registerSynth(CLI::App& app, int& rc) {
   cmd->add_flag("--no-share", a->noShare,
                 "ice40: skip Yosys's resource sharing (slow on large ALUs; the counts are an upper bound)");
   cmd->callback([a, &rc] { rc = report(synth(*a)); });
+}
+
+}  // namespace accelc::tools
+
+namespace accelc::tools {
+
+void registerBitstream(CLI::App& app, int& rc) {
+  auto* cmd = app.add_subcommand(
+      "bitstream", "Build an iCE40 UP5K bitstream of the accelerator with a program preloaded (Yosys, nextpnr-ice40, icepack)");
+  auto a = std::make_shared<BitstreamArgs>();
+  cmd->add_option("program", a->program, "program (.bin) whose DRAM image the bitstream holds; its hwspec is the design")
+      ->required();
+  cmd->add_option("-o,--out", a->out, "output folder: the RTL, the top level, the logs and accelc_board.bin")->required();
+  cmd->add_flag("--json", a->json, "print JSON");
+  cmd->callback([a, &rc] { rc = report(bitstream(*a)); });
 }
 
 }  // namespace accelc::tools

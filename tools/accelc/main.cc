@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   accelc::tools::registerReport(app, rc);
   accelc::tools::registerRtl(app, rc);
   accelc::tools::registerSynth(app, rc);
+  accelc::tools::registerBitstream(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
