@@ -550,7 +550,8 @@ module accelc_core (
   logic        sf_pending;           // a read issued last cycle: its entry arrives now
   logic [OIW-1:0] st_next;           // the next entry to read
   logic [OIW:0] st_left;             // entries left to read (at most the buffer's)
-  logic [31:0] st_beat;              // beats taken from the head entry
+  localparam int SBW = E_OUT / W > 1 ? $clog2(E_OUT / W) : 1;
+  logic [SBW-1:0] st_beat;           // beats taken from the head entry
   logic        st_go, st_take;
   logic [OIW-1:0] st_base;
   logic [OIW:0] st_total;
@@ -561,7 +562,7 @@ module accelc_core (
   assign st_idx = st_go ? st_base : st_next;
   assign st_take = beat_valid && beat_write && 32'(beat_req) == RQ_STORE;
   logic st_pop;
-  assign st_pop = st_take && st_beat + 32'd1 == 32'(E_OUT / W);
+  assign st_pop = st_take && 32'(st_beat) + 1 == E_OUT / W;
   always_comb begin
     mem_wdata = '0;
     for (int k = 0; k < E_OUT / W; k++)
@@ -579,7 +580,7 @@ module accelc_core (
         sf_tail <= sf_tail + 2'd1;  // SF = 4: wraps
       end
       sf_count <= sf_count + 3'(sf_pending) - 3'(st_pop);
-      if (st_take) st_beat <= st_pop ? '0 : st_beat + 32'd1;
+      if (st_take) st_beat <= st_pop ? '0 : st_beat + SBW'(1);
       if (st_pop) sf_head <= sf_head + 2'd1;
       if (st_go) begin
         st_next <= st_base + OIW'(1);

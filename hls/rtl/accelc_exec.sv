@@ -148,7 +148,7 @@ module accelc_exec #(
   // One ALU lane (isa/arith.h), in the widths each operation needs; an
   // operation the hwspec leaves out (accelc_hw_pkg::ALU_HAS_*) is not built.
   function automatic logic [31:0] sat32(input logic signed [32:0] v);  // saturate a 33-bit value
-    sat32 = v > 33'sd2147483647 ? 32'h7fffffff : v < -33'sd2147483648 ? 32'h80000000 : v[31:0];
+    sat32 = v[32] == v[31] ? v[31:0] : v[32] ? 32'h80000000 : 32'h7fffffff;  // out of range: bits 32 and 31 differ
   endfunction
   function automatic logic [31:0] aluLane(input logic [2:0] op, input logic [31:0] a, input logic [31:0] b);
     logic signed [32:0] sa, sb, v, half;
@@ -229,8 +229,8 @@ module accelc_exec #(
   always_comb
     for (int i = 0; i < BA * BO; i++) begin
       logic signed [31:0] v;
-      v = $signed(acc_new[32*i +: 32]);
-      out_wdata[8*i +: 8] = v > 32'sd127 ? 8'd127 : v < -32'sd128 ? 8'h80 : v[7:0];
+      v = $signed(acc_new[32*i +: 32]);  // int8 range: bits 31..7 all equal the sign
+      out_wdata[8*i +: 8] = v[31:7] == {25{v[31]}} ? v[7:0] : v[31] ? 8'h80 : 8'h7f;
     end
 
   always_ff @(posedge clk) begin
