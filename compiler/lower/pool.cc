@@ -70,8 +70,9 @@ void pixelUops(std::vector<isa::Uop>& u, const PoolLayer& l, int64_t rows, int64
   if (sp.ok) {
     for (int64_t q = 0; q < std::max(rows * win, hazard); ++q) {
       const int64_t r = q / win, x = q % win;
+      const int64_t pad = out + q - rows * win;  // onto itself: it reads no row the pass writes
       u.push_back(q < rows * win ? isa::Uop{base + (r * l.sh + sp.j) * win + x, base + (r * l.sh + sp.i0) * win + x, 0}
-                                 : isa::Uop{out + q - rows * win, base, 0});
+                                 : isa::Uop{pad, pad, 0});
     }
     for (int64_t first = 0; first < 2; ++first)
       for (int64_t q = 0; q < n; ++q) {
