@@ -41,13 +41,13 @@ support::Status writeFile(const std::string& path, const std::string& text) {
 }  // namespace
 
 support::Status checkIce40Board(const isa::Target& t, const isa::Program& p, const std::string& name) {
-  const auto where = support::Location::file(t.spec.name);
   if (t.spec.dramBytesPerCycle != 2)
-    return support::error(where, "the UP5K board needs dram.bytes_per_cycle 2 (one SPRAM word per beat), not " +
-                                     std::to_string(t.spec.dramBytesPerCycle));
+    return support::error(t.spec.locOf("dram.bytes_per_cycle"),
+                          "the UP5K board needs dram.bytes_per_cycle 2 (one SPRAM word per beat), not " +
+                              std::to_string(t.spec.dramBytesPerCycle));
   if (t.spec.dramWindowBytes > kUp5kSpramBytes)
-    return support::error(where, "the UP5K board holds a DRAM window of at most 128 KiB (its SPRAM), not " +
-                                     std::to_string(t.spec.dramWindowBytes) + " bytes");
+    return support::error(t.spec.locOf("dram.window"), "the UP5K board holds a DRAM window of at most 128 KiB (its SPRAM), not " +
+                                                           std::to_string(t.spec.dramWindowBytes) + " bytes");
   const int64_t romBytes = (kUp5kBrams - estimateIce40(t).brams) * 512, imageBytes = static_cast<int64_t>(imageOf(p).size());
   if (imageBytes > romBytes)
     return support::error(support::Location::file(name),
