@@ -32,7 +32,7 @@ std::string yosysScript(const std::vector<std::string>& files, const std::string
       << "chtype -set $mul t:$__soft_mul\nalumacc\nopt\nmemory -nomap\nopt_clean\n"
       << "synth_ice40 -dsp -top " << top << " -run map_ram:\n";
   } else {
-    o << (family == FpgaFamily::kIce40 ? "synth_ice40 -dsp -top " : "synth_xilinx -family xc7 -top ") << top << "\n";
+    o << (family == FpgaFamily::kIce40 ? "synth_ice40 -dsp -top " : "synth_xilinx -family xc7 -flatten -top ") << top << "\n";
   }
   o << "tee -q -o " << statFile << " stat\n";
   return o.str();

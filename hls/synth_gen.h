@@ -1,7 +1,7 @@
 // hls/synth_gen.h — Yosys scripts for the RTL, and their resource reports read back.
 //
 // The open synthesis flow: `synth_ice40` for Lattice iCE40 parts and
-// `synth_xilinx -family xc7` for Zynq-7000-class parts, each ending in a
+// `synth_xilinx -family xc7 -flatten` for Zynq-7000-class parts, each ending in a
 // `stat` report that resourcesOf() turns into LUTs, flip-flops, DSPs and
 // block RAMs.
 #ifndef ACCELC_HLS_SYNTH_GEN_H_
