@@ -116,6 +116,37 @@ Resources estimateIce40(const isa::Target& t) {
   return r;
 }
 
+namespace {
+
+/// RAMB18E1 blocks for `depth` words of `width` bits, the best of its shapes.
+int64_t xilinxRams(int64_t depth, int64_t width) {
+  int64_t best = -1;
+  for (const auto& [d, w] : {std::pair<int64_t, int64_t>{16384, 1}, {8192, 2}, {4096, 4}, {2048, 9}, {1024, 18}, {512, 36}}) {
+    const int64_t n = ((width + w - 1) / w) * ((depth + d - 1) / d);
+    if (best < 0 || n < best) best = n;
+  }
+  return best;
+}
+
+}  // namespace
+
+Resources estimateXilinx7(const isa::Target& t) {
+  using hwspec::BufferKind;
+  const hwspec::HwSpec& hw = t.spec;
+  Resources r;
+  const int64_t w = hw.dramBytesPerCycle;
+  for (BufferKind b : {BufferKind::kUop, BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kOutput}) {
+    const int64_t e = hw.entryBytes(b), g = std::min(e, w), nb = std::max(e, w) / g, perAddr = nb / (e / g);
+    const int64_t reads = b == BufferKind::kAcc ? 2 : 1;
+    const int64_t depth = (hw.depth(b) + perAddr - 1) / perAddr;
+    if (depth >= kXilinxBramMinDepth) r.brams += nb * reads * xilinxRams(depth, 8 * g);
+  }
+  if (hw.commandDepth >= kXilinxBramMinDepth)  // whole instructions: an upper bound on the bits kept
+    r.brams += 3 * xilinxRams(hw.commandDepth, hw.insnBits);
+  r.dsps = hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
+  return r;
+}
+
 support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily family, const std::string& where) {
   Resources r;
   bool counted = false, inCells = false;

@@ -52,6 +52,16 @@ struct Resources {
 /// per ALU lane. Other fields are zero.
 Resources estimateIce40(const isa::Target& t);
 
+/// Memories shallower than this go to LUT RAM on 7-series parts (Yosys's
+/// choice for the command queues and the text memory of the small presets).
+inline constexpr int64_t kXilinxBramMinDepth = 128;
+/// The same for a Zynq-7000-class part (synth_xilinx): block RAMs as
+/// RAMB18E1 (each buffer bank once per read port, and command queues of
+/// kXilinxBramMinDepth or more at whole instructions, in the fewest blocks of
+/// one shape, 16K x 1 to 512 x 36), and DSP48E1s: one per int8 product and four
+/// per ALU lane for mulq's 32 x 32 product. Other fields are zero.
+Resources estimateXilinx7(const isa::Target& t);
+
 /// Reads the top module's cell counts from a Yosys `stat` report; an error
 /// names `where` when the report has no cell count.
 support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily family, const std::string& where);

@@ -70,5 +70,17 @@ TEST(SynthTest, TheIce40EstimateCountsBlockRamsAndMultipliersByHand) {
   EXPECT_EQ(ice40.dsps, 8);  // no mulq
 }
 
+// By hand: tiny's banks are 256 x 32 bits, one RAMB18E1 each: uop 1, input 1,
+// weight 4, accumulator 4 twice, output 1; its queues of 8 and its text memory
+// go to LUT RAM. ice40's 256 x 16 banks: 2 + 2 + 4 + 8 + 1.
+TEST(SynthTest, TheXilinxEstimateCountsBlockRamsAndMultipliersByHand) {
+  const Resources tiny = estimateXilinx7(testing::presetTarget("tiny"));
+  EXPECT_EQ(tiny.brams, 1 + 1 + 4 + 8 + 1);
+  EXPECT_EQ(tiny.dsps, 16 + 4 * 4);
+  const Resources ice40 = estimateXilinx7(testing::presetTarget("ice40"));
+  EXPECT_EQ(ice40.brams, 2 + 2 + 4 + 8 + 1);
+  EXPECT_EQ(ice40.dsps, 8);
+}
+
 }  // namespace
 }  // namespace accelc::hls

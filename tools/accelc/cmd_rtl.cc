@@ -43,9 +43,9 @@ support::Status synth(const SynthArgs& a) {
   const std::pair<const char*, int64_t> rows[] = {{"luts", r.luts},       {"ffs", r.ffs},         {"dsps", r.dsps},
                                                   {"brams", r.brams},     {"lutrams", r.lutrams}, {"carries", r.carries},
                                                   {"cells", r.cells}};
-  // The whole core on iCE40: the hwspec's own estimate of block RAMs and DSPs beside.
-  const bool estimate = a.top == "accelc_core" && family == hls::FpgaFamily::kIce40;
-  const hls::Resources e = hls::estimateIce40(t);
+  // The whole core: the hwspec's own estimate of block RAMs and DSPs beside.
+  const bool estimate = a.top == "accelc_core";
+  const hls::Resources e = family == hls::FpgaFamily::kIce40 ? hls::estimateIce40(t) : hls::estimateXilinx7(t);
   if (a.json) {
     nlohmann::ordered_json j{{"hwspec", t.spec.name}, {"target", a.target}, {"top", a.top}};
     for (const auto& [k, v] : rows) j[k] = v;
