@@ -203,22 +203,24 @@ module accelc_exec #(
   endfunction
 
   // Only the operation in stage 2 is evaluated (a simulation's speed depends on it).
+  // A row's BI products (each within +-2^14) are summed exactly at DW bits, then added to the accumulator.
+  localparam int DW = 16 + $clog2(BI) + 1;
   logic [EA-1:0] acc_new;
   always_comb begin
-    logic [31:0] sum;
+    logic signed [DW-1:0] dot;
     logic signed [15:0] p;
     acc_new = '0;
-    sum = '0;
+    dot = '0;
     p = '0;
     if (v2 && !op2.reset && op2.gemm) begin
       for (int b = 0; b < BA; b++)
         for (int o = 0; o < BO; o++) begin
-          sum = acc_rdata[32*(b*BO + o) +: 32];
+          dot = '0;
           for (int k = 0; k < BI; k++) begin
             p = $signed(inp_data[8*(b*BI + k) +: 8]) * $signed(wgt_data[8*(o*BI + k) +: 8]);
-            sum = sum + 32'(p);
+            dot = dot + DW'(p);
           end
-          acc_new[32*(b*BO + o) +: 32] = sum;
+          acc_new[32*(b*BO + o) +: 32] = acc_rdata[32*(b*BO + o) +: 32] + 32'(dot);
         end
     end else if (v2 && !op2.reset) begin
       for (int i = 0; i < BA * BO; i++)
