@@ -60,8 +60,14 @@ module accelc_exec #(
     logic        reset;
     logic [2:0]  op;       // ALU operation (isa alu_op code)
     logic        use_imm;
-    logic [31:0] imm;      // the immediate's operand value
+    logic [IMMB-1:0] imm;  // the immediate field, widened where it is used (immOperand)
   } op_t;
+
+  // The operand an immediate stands for: mulq's is the multiplier's top bits, the others are sign-extended.
+  function automatic logic [31:0] immOperand(input logic [2:0] op, input logic [IMMB-1:0] raw);
+    if (32'(op) == accelc_isa_pkg::ALU_OP_MULQ && accelc_hw_pkg::ALU_HAS_MULQ) immOperand = {raw, {(32 - IMMB){1'b0}}};
+    else immOperand = 32'($signed(raw));
+  endfunction
 
   // ---- stage 0: the loop nest of the running instruction ----
   op_t         op0;
@@ -103,14 +109,10 @@ module accelc_exec #(
       fwo_in = GW'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_OUT_BITS]);
       fwi_in = GW'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_IN_BITS]);
     end else begin
-      logic [IMMB-1:0] raw;
       op_in.reset = insn[accelc_isa_pkg::ALU_RESET_LO];
       op_in.op = 3'(insn[accelc_isa_pkg::ALU_ALU_OP_LO +: accelc_isa_pkg::ALU_ALU_OP_BITS]);
       op_in.use_imm = insn[accelc_isa_pkg::ALU_USE_IMM_LO];
-      raw = insn[accelc_isa_pkg::ALU_IMM_LO +: IMMB];
-      // mulq's immediate is the multiplier's top bits; the others are sign-extended
-      if (32'(op_in.op) == accelc_isa_pkg::ALU_OP_MULQ) op_in.imm = {raw, {(32 - IMMB){1'b0}}};
-      else op_in.imm = 32'($signed(raw));
+      op_in.imm = insn[accelc_isa_pkg::ALU_IMM_LO +: IMMB];
       bgn_in = UB'(insn[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
       fin_in = UB'(insn[accelc_isa_pkg::ALU_UOP_END_LO +: accelc_isa_pkg::ALU_UOP_END_BITS]);
       io_in = IB'(insn[accelc_isa_pkg::ALU_ITER_OUT_LO +: accelc_isa_pkg::ALU_ITER_OUT_BITS]);
@@ -224,7 +226,8 @@ module accelc_exec #(
         end
     end else if (v2 && !op2.reset) begin
       for (int i = 0; i < BA * BO; i++)
-        acc_new[32*i +: 32] = aluLane(op2.op, acc_rdata[32*i +: 32], op2.use_imm ? op2.imm : acc_rdata[EA + 32*i +: 32]);
+        acc_new[32*i +: 32] = aluLane(op2.op, acc_rdata[32*i +: 32],
+                                     op2.use_imm ? immOperand(op2.op, op2.imm) : acc_rdata[EA + 32*i +: 32]);
     end
   end
   assign acc_wdata = acc_new;
