@@ -10,6 +10,8 @@
 #include <string>
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
+
 #include "hls/ice40_board.h"
 #include "hls/synth_gen.h"
 #include "tests/test_util.h"
@@ -22,8 +24,9 @@ TEST(BitstreamTest, TheIce40PresetThroughYosysNextpnrAndIcepack) {
   const std::string accelc = ACCELC_BINARY;
   const std::string asmCmd = accelc + " asm " + ACCELC_SOURCE_DIR + "/examples/ice40_dense.s -o " + bin;
   ASSERT_EQ(std::system(asmCmd.c_str()), 0);
-  const int rc = std::system((accelc + " bitstream " + bin + " -o " + dir + " > " + dir + ".out 2>&1").c_str());
-  const std::string out = testing::readFile(dir + ".out");
+  const int rc = std::system(
+      (accelc + " bitstream " + bin + " -o " + dir + " --json > " + dir + ".json 2> " + dir + ".err").c_str());
+  const std::string out = testing::readFile(dir + ".json") + testing::readFile(dir + ".err");
   auto r = pnrReportOf(testing::readFile(dir + "/nextpnr.log"), dir + "/nextpnr.log");
   ASSERT_TRUE(r.isOk()) << r.diag().str() << "\n" << out;
   const isa::Target t = testing::presetTarget("ice40");
@@ -34,7 +37,12 @@ TEST(BitstreamTest, TheIce40PresetThroughYosysNextpnrAndIcepack) {
   const BelUse* lc = r->find("ICESTORM_LC");
   ASSERT_NE(lc, nullptr);
   EXPECT_EQ(lc->available, 5280);
-  EXPECT_NE(out.find("ICESTORM_LC " + std::to_string(lc->used) + " of 5280"), std::string::npos) << out;
+  // The command's JSON says the same.
+  const nlohmann::json j = nlohmann::json::parse(testing::readFile(dir + ".json"));
+  EXPECT_EQ(j["hwspec"], "ice40");
+  EXPECT_EQ(j["fits"], r->fits);
+  EXPECT_EQ(j["utilization"]["ICESTORM_LC"]["used"], lc->used);
+  EXPECT_EQ(j["utilization"]["ICESTORM_LC"]["available"], 5280);
   if (r->fits) {
     EXPECT_EQ(rc, 0) << out;
     EXPECT_GT(r->fmaxMhz, 0.0) << out;
