@@ -150,13 +150,15 @@ Resources estimateXilinx7(const isa::Target& t) {
 support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily family, const std::string& where) {
   Resources r;
   bool counted = false, inCells = false;
+  int modules = 0;
   std::istringstream in(statText);
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind("=== ", 0) == 0 && line != "=== design hierarchy ===") ++modules;
     std::istringstream words(line);
     std::string a, b, c;
     words >> a >> b >> c;
     if (a == "Number" && b == "of" && c == "cells:") {
-      if (counted) break;  // a second module's report: the top's came first
+      if (counted) continue;  // the first module's count is the design's when it is the only one
       words >> r.cells;
       counted = inCells = true;
       continue;
@@ -172,6 +174,9 @@ support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily
     if (int64_t* field = kindOf(r, type, family)) *field += n;
   }
   if (!counted) return support::error(support::Location::file(where), "no cell count in the Yosys report");
+  if (modules > 1)
+    return support::error(support::Location::file(where), "the Yosys report lists " + std::to_string(modules) +
+                                                               " modules: the counts need a flattened design");
   return r;
 }
 

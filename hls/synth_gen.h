@@ -62,8 +62,8 @@ inline constexpr int64_t kXilinxBramMinDepth = 128;
 /// per ALU lane for mulq's 32 x 32 product. Other fields are zero.
 Resources estimateXilinx7(const isa::Target& t);
 
-/// Reads the top module's cell counts from a Yosys `stat` report; an error
-/// names `where` when the report has no cell count.
+/// Reads the cell counts from a Yosys `stat` report of a flattened design; an
+/// error names `where` when the report has no cell count or several modules.
 support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily family, const std::string& where);
 
 }  // namespace accelc::hls

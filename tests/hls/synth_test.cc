@@ -50,6 +50,12 @@ TEST(SynthTest, ResourcesAreCountedPerFamily) {
   auto bad = resourcesOf("ERROR: nothing\n", FpgaFamily::kIce40, "stat.txt");
   ASSERT_FALSE(bad.isOk());
   EXPECT_EQ(bad.diag().str(), "stat.txt: error: no cell count in the Yosys report");
+  // A design synthesized with its hierarchy: the first module is not the design.
+  auto hier = resourcesOf("=== sub ===\n   Number of cells: 2\n     LUT2 2\n\n=== top ===\n   Number of cells: 9\n"
+                          "     LUT6 8\n     sub 1\n\n=== design hierarchy ===\n",
+                          FpgaFamily::kXilinx7, "stat.txt");
+  ASSERT_FALSE(hier.isOk());
+  EXPECT_EQ(hier.diag().str(), "stat.txt: error: the Yosys report lists 2 modules: the counts need a flattened design");
 }
 
 // By hand from the presets: tiny's uop, input and output buffers are 256 x
