@@ -57,8 +57,7 @@ module accelc_buffer #(
       if (dw_en && 32'(j) < 32'(dw_n)) begin
         we[b] = 1'b1;
         waddr[b*BW +: BW] = BW'(f / FW'(NB));
-        for (int k = 0; k < NB; k++)  // constant slices: no shifter
-          if (32'(j) == k) wdata[b*WB +: WB] = dw_data[k*WB +: WB];
+        wdata[b*WB +: WB] = dw_data[32'(j)*WB +: WB];
       end else if (ew_en && (IL == 1 || 32'(ew_idx) % IL == b)) begin
         we[b] = 1'b1;
         waddr[b*BW +: BW] = BW'(ew_idx / IW'(IL));
