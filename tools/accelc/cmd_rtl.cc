@@ -82,7 +82,10 @@ support::Status bitstream(const BitstreamArgs& a) {
   std::ifstream in(log);
   std::stringstream text;
   text << in.rdbuf();
-  ACCELC_ASSIGN_OR_RETURN(hls::PnrReport r, hls::pnrReportOf(text.str(), log));
+  auto parsed = hls::pnrReportOf(text.str(), log);
+  if (!parsed && pnr != 0)  // it stopped before packing: no utilization to show
+    return support::error(support::Location::file(log), "nextpnr-ice40 failed before packing; see its log");
+  ACCELC_ASSIGN_OR_RETURN(hls::PnrReport r, std::move(parsed));
   if (a.json) {
     nlohmann::ordered_json j{{"hwspec", t.spec.name}, {"program", a.program}, {"fits", r.fits}, {"fmax_mhz", r.fmaxMhz}};
     for (const hls::BelUse& u : r.utilization) j["utilization"][u.bel] = {{"used", u.used}, {"available", u.available}};
