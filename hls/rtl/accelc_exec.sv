@@ -211,9 +211,11 @@ module accelc_exec #(
   always_comb begin
     logic signed [DW-1:0] dot;
     logic signed [15:0] p;
+    logic [31:0] imm2;  // the immediate's operand, once for every lane
     acc_new = '0;
     dot = '0;
     p = '0;
+    imm2 = '0;
     if (v2 && !op2.reset && op2.gemm) begin
       for (int b = 0; b < BA; b++)
         for (int o = 0; o < BO; o++) begin
@@ -225,9 +227,9 @@ module accelc_exec #(
           acc_new[32*(b*BO + o) +: 32] = acc_rdata[32*(b*BO + o) +: 32] + 32'(dot);
         end
     end else if (v2 && !op2.reset) begin
+      imm2 = immOperand(op2.op, op2.imm);
       for (int i = 0; i < BA * BO; i++)
-        acc_new[32*i +: 32] = aluLane(op2.op, acc_rdata[32*i +: 32],
-                                     op2.use_imm ? immOperand(op2.op, op2.imm) : acc_rdata[EA + 32*i +: 32]);
+        acc_new[32*i +: 32] = aluLane(op2.op, acc_rdata[32*i +: 32], op2.use_imm ? imm2 : acc_rdata[EA + 32*i +: 32]);
     end
   end
   assign acc_wdata = acc_new;
