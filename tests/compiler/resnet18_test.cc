@@ -1,6 +1,9 @@
 // tests/compiler/resnet18_test.cc — ResNet-18 (seeded random weights, exported
 // by models/resnet18/export_resnet18.py and cached in the build tree) on the
 // reference engine against onnxruntime. Heavy: about ten seconds.
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -20,11 +23,19 @@ const std::string kModels = std::string(ACCELC_BUILD_DIR) + "/models", kModel = 
                   kInput = kModels + "/resnet18_input.npy";
 
 /// Exports the model and its input into the build tree unless both are there.
+/// Tests run in parallel: each exports into a folder of its own and renames
+/// the files into place, so no test reads a file another is still writing.
 bool exported() {
   struct stat st;
   if (::stat(kModel.c_str(), &st) == 0 && ::stat(kInput.c_str(), &st) == 0) return true;
   ::mkdir(kModels.c_str(), 0755);
-  return sh("/usr/bin/python3 " + kSrc + "/models/resnet18/export_resnet18.py " + kModel + " " + kInput) == 0;
+  const std::string own = kModels + "/export-" + std::to_string(::getpid()), model = own + "/resnet18.onnx",
+                    input = own + "/resnet18_input.npy";
+  ::mkdir(own.c_str(), 0755);
+  const bool ok = sh("/usr/bin/python3 " + kSrc + "/models/resnet18/export_resnet18.py " + model + " " + input) == 0 &&
+                  std::rename(input.c_str(), kInput.c_str()) == 0 && std::rename(model.c_str(), kModel.c_str()) == 0;
+  sh("rm -rf '" + own + "'");  // the folder of a failed export
+  return ok;
 }
 
 TEST(PeerTest, ResNet18MatchesOnnxruntime) {
