@@ -2,6 +2,7 @@
 #include "hls/synth_gen.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -75,20 +76,33 @@ int64_t ice40Rams(int64_t depth, int64_t width) {
   return best;
 }
 
-}  // namespace
-
-Resources estimateIce40(const isa::Target& t) {
+/// Block RAMs of every buffer as accelc_buffer banks them: words of
+/// G = min(E, W) bytes in NB = max(E, W) / G banks, each holding
+/// ceil(depth / (NB / (E / G))) words, once per read port; `blocks(depth,
+/// width)` counts one bank's blocks on the family.
+int64_t bufferBlocks(const hwspec::HwSpec& hw, const std::function<int64_t(int64_t, int64_t)>& blocks) {
   using hwspec::BufferKind;
-  const hwspec::HwSpec& hw = t.spec;
-  Resources r;
   const int64_t w = hw.dramBytesPerCycle;
-  // Buffers as accelc_buffer banks them: words of G = min(E, W) bytes in
-  // NB = max(E, W) / G banks, each holding ceil(depth / (NB / (E / G))) words.
+  int64_t n = 0;
   for (BufferKind b : {BufferKind::kUop, BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kOutput}) {
     const int64_t e = hw.entryBytes(b), g = std::min(e, w), nb = std::max(e, w) / g, perAddr = nb / (e / g);
     const int64_t reads = b == BufferKind::kAcc ? 2 : 1;  // the accumulator's ALU source port
-    r.brams += nb * reads * ice40Rams((hw.depth(b) + perAddr - 1) / perAddr, 8 * g);
+    n += nb * reads * blocks((hw.depth(b) + perAddr - 1) / perAddr, 8 * g);
   }
+  return n;
+}
+
+/// The multipliers: the GEMM core's int8 products, and four pieces of mulq's 32 x 32 product per ALU lane.
+int64_t multipliers(const hwspec::HwSpec& hw) {
+  return hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
+}
+
+}  // namespace
+
+Resources estimateIce40(const isa::Target& t) {
+  const hwspec::HwSpec& hw = t.spec;
+  Resources r;
+  r.brams = bufferBlocks(hw, ice40Rams);
   // Memories of whole instructions keep only the bits their readers use
   // (Yosys drops the others): the text memory and the compute queue every
   // field; the load queue the opcode, the token flags and LOAD/STORE's
@@ -112,7 +126,7 @@ Resources estimateIce40(const isa::Target& t) {
     r.brams += ice40Rams(hw.commandDepth, all) + ice40Rams(hw.commandDepth, load) + ice40Rams(hw.commandDepth, store);
   const int64_t text = 2 * hw.timing.maxBurst / (hw.insnBits / 8);  // fetch's two bursts of instructions
   if (text >= 8) r.brams += ice40Rams(text, all);                  // Yosys keeps smaller memories in flip-flops
-  r.dsps = hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
+  r.dsps = multipliers(hw);
   return r;
 }
 
@@ -131,19 +145,14 @@ int64_t xilinxRams(int64_t depth, int64_t width) {
 }  // namespace
 
 Resources estimateXilinx7(const isa::Target& t) {
-  using hwspec::BufferKind;
   const hwspec::HwSpec& hw = t.spec;
   Resources r;
-  const int64_t w = hw.dramBytesPerCycle;
-  for (BufferKind b : {BufferKind::kUop, BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kOutput}) {
-    const int64_t e = hw.entryBytes(b), g = std::min(e, w), nb = std::max(e, w) / g, perAddr = nb / (e / g);
-    const int64_t reads = b == BufferKind::kAcc ? 2 : 1;
-    const int64_t depth = (hw.depth(b) + perAddr - 1) / perAddr;
-    if (depth >= kXilinxBramMinDepth) r.brams += nb * reads * xilinxRams(depth, 8 * g);
-  }
+  r.brams = bufferBlocks(hw, [](int64_t depth, int64_t width) {  // shallow banks go to LUT RAM
+    return depth >= kXilinxBramMinDepth ? xilinxRams(depth, width) : 0;
+  });
   if (hw.commandDepth >= kXilinxBramMinDepth)  // whole instructions: an upper bound on the bits kept
     r.brams += 3 * xilinxRams(hw.commandDepth, hw.insnBits);
-  r.dsps = hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
+  r.dsps = multipliers(hw);
   return r;
 }
 
