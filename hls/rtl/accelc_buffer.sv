@@ -44,19 +44,23 @@ module accelc_buffer #(
 
   // The write port of each bank: the DMA's word for it, or the entry's.
   localparam int JW = NB > 1 ? $clog2(NB) : 1;  // NB is a power of two
+  // The DMA's words from dw_word on fill the banks from dw_word mod NB up,
+  // at the first word's bank address and, past bank NB - 1, the next one.
+  logic [JW-1:0] dw_bank;
+  logic [BW-1:0] dw_row, dw_row1;
+  assign dw_bank = NB == 1 ? '0 : JW'(dw_word);
+  assign dw_row = BW'(dw_word / FW'(NB));
+  assign dw_row1 = dw_row + BW'(1);
   always_comb begin
     for (int b = 0; b < NB; b++) begin
       logic [JW-1:0] j;
-      logic [FW-1:0] f;
-      j = JW'(b) - JW'(dw_word);  // which word of the DMA write lands in bank b (mod NB)
-      if (NB == 1) j = '0;
-      f = dw_word + FW'(j);
+      j = JW'(b) - dw_bank;  // which word of the DMA write lands in bank b (mod NB)
       we[b] = 1'b0;
       waddr[b*BW +: BW] = '0;
       wdata[b*WB +: WB] = '0;
       if (dw_en && 32'(j) < 32'(dw_n)) begin
         we[b] = 1'b1;
-        waddr[b*BW +: BW] = BW'(f / FW'(NB));
+        waddr[b*BW +: BW] = NB > 1 && JW'(b) < dw_bank ? dw_row1 : dw_row;
         wdata[b*WB +: WB] = dw_data[32'(j)*WB +: WB];
       end else if (ew_en && (IL == 1 || 32'(ew_idx) % IL == b)) begin
         we[b] = 1'b1;

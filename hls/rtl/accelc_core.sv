@@ -56,6 +56,29 @@ module accelc_core (
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
+  // ---- the buffers' shapes ----
+  // Buffers: entries of E bytes in words of G = min(E, W) bytes, NB = max(E, W) / G banks.
+  localparam int E_UOP = accelc_hw_pkg::ENTRY_BYTES_UOP, E_INP = accelc_hw_pkg::ENTRY_BYTES_INP;
+  localparam int E_WGT = accelc_hw_pkg::ENTRY_BYTES_WGT, E_ACC = accelc_hw_pkg::ENTRY_BYTES_ACC;
+  localparam int E_OUT = accelc_hw_pkg::ENTRY_BYTES_OUT, E_ACC8 = accelc_hw_pkg::ENTRY_BYTES_ACC8;
+  localparam int G_UOP = E_UOP < W ? E_UOP : W, G_INP = E_INP < W ? E_INP : W, G_WGT = E_WGT < W ? E_WGT : W;
+  localparam int G_ACC = E_ACC < W ? E_ACC : W, G_OUT = E_OUT < W ? E_OUT : W;
+  localparam int NB_UOP = (E_UOP < W ? W : E_UOP) / G_UOP, NB_INP = (E_INP < W ? W : E_INP) / G_INP;
+  localparam int NB_WGT = (E_WGT < W ? W : E_WGT) / G_WGT, NB_ACC = (E_ACC < W ? W : E_ACC) / G_ACC;
+  localparam int NB_OUT = (E_OUT < W ? W : E_OUT) / G_OUT;
+  localparam int D_UOP = accelc_hw_pkg::UOP_DEPTH, D_INP = accelc_hw_pkg::INP_DEPTH;
+  localparam int D_WGT = accelc_hw_pkg::WGT_DEPTH, D_ACC = accelc_hw_pkg::ACC_DEPTH;
+  localparam int D_OUT = accelc_hw_pkg::OUT_DEPTH;
+  localparam int UIW = D_UOP > 1 ? $clog2(D_UOP) : 1, NIW = D_INP > 1 ? $clog2(D_INP) : 1;
+  localparam int GIW = D_WGT > 1 ? $clog2(D_WGT) : 1, AIW = D_ACC > 1 ? $clog2(D_ACC) : 1;
+  localparam int OIW = D_OUT > 1 ? $clog2(D_OUT) : 1;
+  // Entry indexes are kept modulo 2^XW, XW the widest buffer index: a
+  // buffer takes its index's low bits, and in a legal program the window lies
+  // inside the buffer.
+  localparam int XW = UIW > NIW ? (UIW > GIW ? (UIW > AIW ? UIW : AIW) : (GIW > AIW ? GIW : AIW))
+                                : (NIW > GIW ? (NIW > AIW ? NIW : AIW) : (GIW > AIW ? GIW : AIW));
+  localparam int FW = XW + 7;  // word indexes: an entry's index times its words (at most 64)
+
   // ---- the DRAM port and the DMA engines ----
   logic [NR-1:0]    rq_valid, rq_write, rq_accept, rq_done;
   logic [NR*BB-1:0] rq_beats;
@@ -74,20 +97,23 @@ module accelc_core (
   logic            dma_write[3];
   logic [AB-1:0]   dma_addr[3], dma_pitch[3], dma_req_addr[3];
   logic [31:0]     dma_yp0[3], dma_xp0[3], dma_xs[3], dma_xp1[3];
-  logic [31:0]     data_row[3], data_off[3], pad_row[3], pad_col[3];
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0]     data_off[3];  // below a row's bytes
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [XW-1:0]   data_base[3], pad_idx[3];
   logic [2:0]      pad_valid, unit_beat;
   // The port requester of each unit.
   function automatic int rqOf(input int u);
     rqOf = u == LD ? RQ_LOAD : u == CP ? RQ_COMPUTE : RQ_STORE;
   endfunction
   for (genvar u = 0; u < 3; u++) begin : dma
-    accelc_dma engine (
+    accelc_dma #(.XW(XW)) engine (
         .clk, .rst, .start(dma_start[u]), .write(dma_write[u]), .rows(dma_rows[u]), .row_bytes(dma_row_bytes[u]),
         .pads(dma_pads[u]), .addr(dma_addr[u]), .pitch(dma_pitch[u]), .y_pad0(dma_yp0[u]), .x_pad0(dma_xp0[u]),
         .x_size(dma_xs[u]), .x_pad1(dma_xp1[u]), .req_addr(dma_req_addr[u]), .req_valid(dma_valid[u]),
         .req_write(dma_wr[u]), .req_beats(dma_beats[u]), .req_accept(rq_accept[rqOf(u)]),
-        .done(rq_done[rqOf(u)]), .finish(dma_finish[u]), .beat(unit_beat[u]), .data_row(data_row[u]),
-        .data_off(data_off[u]), .pad_valid(pad_valid[u]), .pad_row(pad_row[u]), .pad_col(pad_col[u]));
+        .done(rq_done[rqOf(u)]), .finish(dma_finish[u]), .beat(unit_beat[u]), .data_base(data_base[u]),
+        .data_off(data_off[u]), .pad_valid(pad_valid[u]), .pad_idx(pad_idx[u]));
     assign unit_beat[u] = beat_valid && 32'(beat_req) == rqOf(u);
   end
 
@@ -384,32 +410,11 @@ module accelc_core (
   end
 
   // ---- the datapath ----
-  // Buffers: entries of E bytes in words of G = min(E, W) bytes, NB = max(E, W) / G banks.
-  localparam int E_UOP = accelc_hw_pkg::ENTRY_BYTES_UOP, E_INP = accelc_hw_pkg::ENTRY_BYTES_INP;
-  localparam int E_WGT = accelc_hw_pkg::ENTRY_BYTES_WGT, E_ACC = accelc_hw_pkg::ENTRY_BYTES_ACC;
-  localparam int E_OUT = accelc_hw_pkg::ENTRY_BYTES_OUT, E_ACC8 = accelc_hw_pkg::ENTRY_BYTES_ACC8;
-  localparam int G_UOP = E_UOP < W ? E_UOP : W, G_INP = E_INP < W ? E_INP : W, G_WGT = E_WGT < W ? E_WGT : W;
-  localparam int G_ACC = E_ACC < W ? E_ACC : W, G_OUT = E_OUT < W ? E_OUT : W;
-  localparam int NB_UOP = (E_UOP < W ? W : E_UOP) / G_UOP, NB_INP = (E_INP < W ? W : E_INP) / G_INP;
-  localparam int NB_WGT = (E_WGT < W ? W : E_WGT) / G_WGT, NB_ACC = (E_ACC < W ? W : E_ACC) / G_ACC;
-  localparam int NB_OUT = (E_OUT < W ? W : E_OUT) / G_OUT;
-  localparam int D_UOP = accelc_hw_pkg::UOP_DEPTH, D_INP = accelc_hw_pkg::INP_DEPTH;
-  localparam int D_WGT = accelc_hw_pkg::WGT_DEPTH, D_ACC = accelc_hw_pkg::ACC_DEPTH;
-  localparam int D_OUT = accelc_hw_pkg::OUT_DEPTH;
-  localparam int UIW = D_UOP > 1 ? $clog2(D_UOP) : 1, NIW = D_INP > 1 ? $clog2(D_INP) : 1;
-  localparam int GIW = D_WGT > 1 ? $clog2(D_WGT) : 1, AIW = D_ACC > 1 ? $clog2(D_ACC) : 1;
-  localparam int OIW = D_OUT > 1 ? $clog2(D_OUT) : 1;
 
   // What each unit's running transfer writes: the buffer, its first data
-  // entry and the padded window's first entry and width. Latched at its start.
-  // Entry indexes are kept modulo 2^XW, XW the widest buffer index: a
-  // buffer takes its index's low bits, and in a legal program the window lies
-  // inside the buffer.
-  localparam int XW = UIW > NIW ? (UIW > GIW ? (UIW > AIW ? UIW : AIW) : (GIW > AIW ? GIW : AIW))
-                                : (NIW > GIW ? (NIW > AIW ? NIW : AIW) : (GIW > AIW ? GIW : AIW));
-  localparam int FW = XW + 7;  // word indexes: an entry's index times its words (at most 64)
+  // entry and the padded window's first entry. Latched at its start.
   logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] xfer_buf[3];
-  logic [XW-1:0] xfer_first[3], xfer_base[3], xfer_cols[3];
+  logic [XW-1:0] xfer_first[3], xfer_base[3];
   always_ff @(posedge clk)
     for (int u = 0; u < 3; u++)
       if (dma_start[u]) begin
@@ -418,15 +423,17 @@ module accelc_core (
         cols = XW'(dma_xp0[u] + dma_xs[u] + dma_xp1[u]);
         xfer_buf[u] <= head[u][accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
         xfer_base[u] <= sb;
-        xfer_cols[u] <= cols;
         xfer_first[u] <= sb + XW'(mulPad(NP'(cols), NP'(dma_yp0[u]))) + XW'(dma_xp0[u]);
       end
 
   // The row length of each unit's transfer (the DMA engine's), for partial beats.
-  logic [31:0] dma_row_bytes_q[3];
+  // A row's bytes fit the DMA engine's count: x_size entries of the largest entry.
+  localparam int EMAX = E_WGT > E_ACC ? E_WGT : E_ACC;
+  localparam int RB = accelc_isa_pkg::MEM_X_SIZE_BITS + $clog2(EMAX) + 1;
+  logic [RB-1:0] dma_row_bytes_q[3];
   always_ff @(posedge clk)
     for (int u = 0; u < 3; u++)
-      if (dma_start[u]) dma_row_bytes_q[u] <= dma_row_bytes[u];
+      if (dma_start[u]) dma_row_bytes_q[u] <= RB'(dma_row_bytes[u]);
 
   // A read beat's destination, from its unit's data cursor: the buffer, the
   // first word, the number of words. The data comes the next cycle.
@@ -446,7 +453,8 @@ module accelc_core (
         logic [1:0] u;
         logic [4:0] led, les, lg;  // log2 of the DRAM entry bytes, the buffer's entry bytes, the word bytes
         logic [XW-1:0] ent;
-        logic [31:0] entry, byte_in, bytes;
+        logic [31:0] entry, byte_in;
+        logic [RB-1:0] off, rest, bytes;
         u = 2'(32'(beat_req) == RQ_LOAD ? LD : CP);
         case (32'(xfer_buf[u]))  // every size is a power of two: shifts, no division
           accelc_isa_pkg::BUFFER_UOP: {led, les, lg} = {5'($clog2(E_UOP)), 5'($clog2(E_UOP)), 5'($clog2(G_UOP))};
@@ -455,13 +463,15 @@ module accelc_core (
           accelc_isa_pkg::BUFFER_ACC: {led, les, lg} = {5'($clog2(E_ACC)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};
           default: {led, les, lg} = {5'($clog2(E_ACC8)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};  // acc8: each byte widens to 4
         endcase
-        ent = xfer_first[u] + XW'(data_row[u]) * xfer_cols[u] + XW'(data_off[u] >> led);
+        ent = xfer_first[u] + data_base[u] + XW'(data_off[u] >> led);
         entry = 32'(ent);
         byte_in = (data_off[u] & ((32'd1 << led) - 32'd1)) << (les - led);
-        bytes = dma_row_bytes_q[u] - data_off[u] > 32'(W) ? 32'(W) : dma_row_bytes_q[u] - data_off[u];
+        off = RB'(data_off[u]);
+        rest = dma_row_bytes_q[u] - off;
+        bytes = rest > RB'(W) ? RB'(W) : rest;
         rd_buf <= xfer_buf[u];
         rd_word <= FW'((entry << (les - lg)) + (byte_in >> lg));
-        rd_words <= (bytes << (les - led)) >> lg;
+        rd_words <= (32'(bytes) << (les - led)) >> lg;
       end
     end
   end
@@ -469,7 +479,7 @@ module accelc_core (
   // Padding entries: the window position of the unit's PAD cycle.
   logic [XW-1:0] pad_entry[3];
   always_comb
-    for (int u = 0; u < 3; u++) pad_entry[u] = xfer_base[u] + XW'(pad_row[u]) * xfer_cols[u] + XW'(pad_col[u]);
+    for (int u = 0; u < 3; u++) pad_entry[u] = xfer_base[u] + pad_idx[u];
 
   // GEMM and ALU.
   logic          ex_start;
@@ -549,16 +559,18 @@ module accelc_core (
   logic [1:0]  sf_head, sf_tail;
   logic        sf_pending;           // a read issued last cycle: its entry arrives now
   logic [OIW-1:0] st_next;           // the next entry to read
-  logic [OIW:0] st_left;             // entries left to read (at most the buffer's)
+  localparam int YB = accelc_isa_pkg::MEM_Y_SIZE_BITS, XB = accelc_isa_pkg::MEM_X_SIZE_BITS;
+  logic [YB-1:0] st_rows;            // entries left to read: st_rows rows of st_xs after st_cols
+  logic [XB-1:0] st_cols, st_xs;
   localparam int SBW = E_OUT / W > 1 ? $clog2(E_OUT / W) : 1;
   logic [SBW-1:0] st_beat;           // beats taken from the head entry
   logic        st_go, st_take;
   logic [OIW-1:0] st_base;
-  logic [OIW:0] st_total;
+  logic        st_any;             // the STORE moves entries
   assign st_go = dma_start[ST];
   assign st_base = OIW'(head[ST][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
-  assign st_total = (OIW + 1)'(dma_rows[ST]) * (OIW + 1)'(dma_xs[ST]);
-  assign st_re = st_go ? st_total != '0 : st_left != '0 && 32'(sf_count) + 32'(sf_pending) < SF;
+  assign st_any = dma_rows[ST] != '0 && dma_xs[ST] != '0;
+  assign st_re = st_go ? st_any : (st_cols != '0 || st_rows != '0) && 32'(sf_count) + 32'(sf_pending) < SF;
   assign st_idx = st_go ? st_base : st_next;
   assign st_take = beat_valid && beat_write && 32'(beat_req) == RQ_STORE;
   logic st_pop;
@@ -572,7 +584,7 @@ module accelc_core (
     if (rst) begin
       {sf_count, sf_head, sf_tail} <= '0;
       sf_pending <= 1'b0;
-      {st_next, st_left, st_beat} <= '0;
+      {st_next, st_rows, st_cols, st_beat} <= '0;
     end else begin
       sf_pending <= st_re;
       if (sf_pending) begin
@@ -584,10 +596,16 @@ module accelc_core (
       if (st_pop) sf_head <= sf_head + 2'd1;
       if (st_go) begin
         st_next <= st_base + OIW'(1);
-        st_left <= st_total - (OIW + 1)'(st_total != '0);
+        st_rows <= st_any ? YB'(dma_rows[ST]) - YB'(1) : '0;
+        st_cols <= st_any ? XB'(dma_xs[ST]) - XB'(1) : '0;
+        st_xs <= XB'(dma_xs[ST]);
       end else if (st_re) begin
         st_next <= st_next + OIW'(1);
-        st_left <= st_left - (OIW + 1)'(1);
+        if (st_cols != '0) st_cols <= st_cols - XB'(1);
+        else begin
+          st_rows <= st_rows - YB'(1);
+          st_cols <= st_xs - XB'(1);
+        end
       end
     end
   end

@@ -8,11 +8,16 @@
 //
 // It also says where the data goes: each burst's DRAM address (row r at
 // `addr` + r * `pitch`, cut every MAX_BURST bytes); for each beat of its own
-// (`beat`: the port serves a unit's bursts in order) the row and byte offset
-// in the transfer it carries; and in each padding cycle the padding entry it
-// writes, as a row and column of the padded window (y_pad0 + rows + y_pad1
-// rows of x_pad0 + x_size + x_pad1 entries), in row-major order.
-module accelc_dma (
+// (`beat`: the port serves a unit's bursts in order) the entries from the
+// window's first data entry to the first of its row (row times the window's
+// width) and the byte offset in the row it carries; and in each padding cycle
+// the padding entry it writes, as an entry of the padded window (y_pad0 + rows
+// + y_pad1 rows of x_pad0 + x_size + x_pad1 entries) counted in row-major
+// order, visiting the padding in that order. Both entry counts are kept
+// modulo 2^XW and stepped by adders: no multiplier.
+module accelc_dma #(
+    parameter int XW = 16  // entry index bits (the widest buffer's)
+) (
     input  logic                                 clk,
     input  logic                                 rst,
     input  logic                                 start,      // the unit starts the instruction this cycle
@@ -30,11 +35,10 @@ module accelc_dma (
     /* verilator lint_on UNUSEDSIGNAL */
     output logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr,
     input  logic                                 beat,       // a data beat of this engine's bursts goes now
-    output logic [31:0]                          data_row,   // ... it carries this row of the transfer
+    output logic [XW-1:0]                        data_base,  // ... it carries the row this many window entries on
     output logic [31:0]                          data_off,   // ... from this byte of the row
     output logic                                 pad_valid,  // a padding entry is written now
-    output logic [31:0]                          pad_row,    // ... at this row
-    output logic [31:0]                          pad_col,    // ... and column of the padded window
+    output logic [XW-1:0]                        pad_idx,    // ... at this entry of the padded window
     output logic                                 req_valid,
     output logic                                 req_write,
     output logic [accelc_hw_pkg::BEAT_BITS-1:0]  req_beats,
@@ -68,16 +72,23 @@ module accelc_dma (
   logic [PB-1:0] yp0, xp0, xp1;        // the padded window
   logic [YB-1:0] ys;
   logic [XB-1:0] xs;
-  logic [YB-1:0] drow;                 // the next data beat's place
-  logic [BW-1:0] doff;
+  logic [XW-1:0] drow;                 // the next data beat's place: its row's first window entry,
+  logic [BW-1:0] doff;                 // and its byte in the row
+  logic [CW-1:0] cols;                 // the window's width
+  assign cols = CW'(xp0) + CW'(xs) + CW'(xp1);
 
-  // The first padding entry at or after (r, c) in row-major order: data rows
-  // are skipped whole when they have no column padding, else their data columns.
-  function automatic logic [RW+CW-1:0] skipData(input logic [RW-1:0] r, input logic [CW-1:0] c);
+  // Padding is visited in row-major order from (0, 0), skipping the data:
+  // data rows are skipped whole when they have no column padding, else their
+  // data columns. The walk enters the data only at its top-left corner (a
+  // whole data row) or at a data row's left edge, so a skip moves on by the
+  // data's entries (rows * x_size, the data rows' window entries that the
+  // data cursor `drow` has stepped over once the data is in) or by x_size.
+  function automatic logic [RW+CW+XW-1:0] skipData(input logic [RW-1:0] r, input logic [CW-1:0] c,
+                                                   input logic [XW-1:0] i);
     logic [RW-1:0] nr, top, bottom;
     logic [CW-1:0] nc, left, right;
-    nr = r;
-    nc = c;
+    logic [XW-1:0] ni;
+    {nr, nc, ni} = {r, c, i};
     top = RW'(yp0);
     bottom = RW'(yp0) + RW'(ys);
     left = CW'(xp0);
@@ -86,25 +97,28 @@ module accelc_dma (
       if (xp0 == '0 && xp1 == '0) begin
         nr = bottom;
         nc = '0;
+        ni = ni + drow;
       end else if (nc >= left && nc < right) begin
         nc = right;
+        ni = ni + XW'(xs);
         if (xp1 == '0) begin  // the next row starts with left padding
           nr = nr + RW'(1);
           nc = '0;
         end
       end
     end
-    skipData = {nr, nc};
+    skipData = {nr, nc, ni};
   endfunction
-  logic [RW-1:0] pr;  // the padding entry of this PAD cycle
+  logic [RW-1:0] pr;  // the padding entry of this PAD cycle: row, column, window entry
   logic [CW-1:0] pc;
-  logic [RW+CW-1:0] pad_next, pad_first;
-  assign pad_next = pc + CW'(1) == CW'(xp0) + CW'(xs) + CW'(xp1) ? skipData(pr + RW'(1), '0) : skipData(pr, pc + CW'(1));
-  assign pad_first = skipData('0, '0);
+  logic [XW-1:0] pi;
+  logic [RW+CW+XW-1:0] pad_next;
+  logic wrap;
+  assign wrap = pc + CW'(1) == cols;
+  assign pad_next = skipData(wrap ? pr + RW'(1) : pr, wrap ? '0 : pc + CW'(1), pi + XW'(1));
   assign pad_valid = state == PAD;
-  assign pad_row = 32'(pr);
-  assign pad_col = 32'(pc);
-  assign data_row = 32'(drow);
+  assign pad_idx = pi;
+  assign data_base = drow;
   assign data_off = 32'(doff);
   assign req_addr = row_addr + AB'(offset);
 
@@ -139,12 +153,12 @@ module accelc_dma (
       row_addr <= '0;
       row_pitch <= '0;
       {yp0, ys, xp0, xs, xp1} <= '0;
-      {drow, doff, pr, pc} <= '0;
+      {drow, doff, pr, pc, pi} <= '0;
     end else begin
       if (beat) begin
         if (doff + BW'(W) >= row_len) begin
           doff <= '0;
-          drow <= drow + YB'(1);
+          drow <= drow + XW'(cols);
         end else begin
           doff <= doff + BW'(W);
         end
@@ -182,11 +196,11 @@ module accelc_dma (
           WAIT:
             if (data_in) begin
               state <= pads_left == '0 ? IDLE : PAD;
-              {pr, pc} <= pad_first;
+              {pr, pc, pi} <= skipData('0, '0, '0);
             end
           PAD: begin
             pads_left <= pads_left - NP'(1);
-            {pr, pc} <= pad_next;
+            {pr, pc, pi} <= pad_next;
             if (pads_left == NP'(1)) state <= IDLE;
           end
           default: state <= IDLE;

@@ -2,7 +2,8 @@
 // from: DEPTH words of WIDTH bits, one write port and READS registered read
 // ports (data the cycle after the address), each port its own always_ff so
 // that Yosys infers block RAM (a second read port duplicates the RAM). A read
-// of the word written in the same cycle returns the old word.
+// of the word written in the same cycle returns the old word in simulation and
+// is undefined in the synthesized memory.
 module accelc_sram #(
     parameter int DEPTH = 16,
     parameter int WIDTH = 8,
@@ -17,7 +18,10 @@ module accelc_sram #(
     input  logic [READS*AW-1:0]    raddr,
     output logic [READS*WIDTH-1:0] rdata
 );
-  logic [WIDTH-1:0] mem[DEPTH];
+  // A read and a write of one word in one cycle is left to the memory
+  // (no_rw_check: Yosys adds no logic for it): every user either never does
+  // it or bypasses the read (docs/microarchitecture.md, "Buffers").
+  (* no_rw_check *) logic [WIDTH-1:0] mem[DEPTH];
 
   always_ff @(posedge clk)
     if (we) mem[waddr] <= wdata;
