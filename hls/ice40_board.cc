@@ -115,7 +115,8 @@ support::Expected<PnrReport> pnrReportOf(const std::string& log, const std::stri
       inTable = false, tableDone = !r.utilization.empty();
     }
     // "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 28.52 MHz (PASS at 24.00 MHz)"
-    const size_t at = line.find("Max frequency for clock");
+    // (the clock net is the top's `clk`; constant nets nextpnr times as clocks are not)
+    const size_t at = line.find("Max frequency for clock 'clk");
     if (at != std::string::npos) {
       const size_t colon = line.find("': ", at);
       double mhz = 0.0;

@@ -160,50 +160,54 @@ module accelc_core (
   assign burst_last = pc + PW'(1) == n_insn || (pc + PW'(1)) * PW'(IB) / PW'(B) != insn_burst;
 
   // The text memory: the instructions of two bursts (fetch's buffer), in
-  // order. A fetch beat's W bytes arrive the cycle after the beat; IB / W of
-  // them make an instruction, written at the next entry. Dispatch reads the
-  // entry of `pc` one cycle ahead; an instruction completed in the cycle it
-  // is read comes straight from the beat, and one written into the entry read
-  // ahead through a bypass register (the memory returns the old word).
+  // order, in one bank per beat of an instruction: a fetch beat's W bytes
+  // arrive the cycle after the beat and go straight into their bank at the
+  // instruction's entry. Dispatch reads the entry of `pc` one cycle ahead; in
+  // the instruction completed in the cycle it is read the last beat comes
+  // straight from mem_rdata, and a beat written into the entry read ahead
+  // through a bypass register (a memory's read of the word it writes is not
+  // defined).
   localparam int TE = 2 * B / IB;  // entries
   localparam int TI = TE > 1 ? $clog2(TE) : 1;
   localparam int BPI = IB / W;     // beats per instruction
   localparam int BI = BPI > 1 ? $clog2(BPI) : 1;
   logic          tb_v;             // a fetch beat's bytes are on mem_rdata
-  logic [BI-1:0] tb_k;             // beats of the instruction assembled so far
-  logic [IW-1:0] tb_word, tb_done; // the instruction so far; with this beat
+  logic [BI-1:0] tb_k;             // beats of the instruction written so far
   logic          tb_last;          // this beat completes an instruction
   logic [TI-1:0] tw_idx, tr_idx, tr_next;
-  logic [IW-1:0] t_rdata, t_byp;
-  logic          t_use_byp;
-  always_comb begin
-    tb_done = tb_word;
-    for (int k = 0; k < BPI; k++)  // constant slices: no shifter
-      if (32'(tb_k) == k) tb_done[k * W * 8 +: W * 8] = mem_rdata;
-  end
+  logic [IW-1:0] t_rdata;
+  logic          tp_hit;           // last cycle's beat went into the entry read then
+  logic [BI-1:0] tp_k;             // ... into this bank
+  logic [W*8-1:0] tp_data;         // ... these bytes
   assign tb_last = tb_v && (BPI == 1 || 32'(tb_k) == BPI - 1);
   assign tr_next = !dispatch ? tr_idx : tr_idx == TI'(TE - 1) ? '0 : tr_idx + TI'(1);
-  accelc_sram #(.DEPTH(TE), .WIDTH(IW), .READS(1), .AW(TI)) text (
-      .clk, .we(tb_last), .waddr(tw_idx), .wdata(tb_done), .re(1'b1), .raddr(tr_next), .rdata(t_rdata));
-  assign fetch_insn = tb_last && tw_idx == tr_idx ? tb_done : t_use_byp ? t_byp : t_rdata;
+  for (genvar k = 0; k < BPI; k++) begin : text
+    accelc_sram #(.DEPTH(TE), .WIDTH(W * 8), .READS(1), .AW(TI)) ram (
+        .clk, .we(tb_v && 32'(tb_k) == k), .waddr(tw_idx), .wdata(mem_rdata), .re(1'b1), .raddr(tr_next),
+        .rdata(t_rdata[k*W*8 +: W*8]));
+  end
+  always_comb begin
+    fetch_insn = t_rdata;
+    for (int k = 0; k < BPI; k++)  // constant slices: no shifter
+      if (tp_hit && 32'(tp_k) == k) fetch_insn[k*W*8 +: W*8] = tp_data;
+    if (tb_last && tw_idx == tr_idx) fetch_insn[(BPI-1)*W*8 +: W*8] = mem_rdata;
+  end
   always_ff @(posedge clk) begin
     if (rst || (start && !running)) begin
       tb_v <= 1'b0;
       tb_k <= '0;
       tw_idx <= '0;
       tr_idx <= '0;
-      t_use_byp <= 1'b0;
+      tp_hit <= 1'b0;
     end else begin
       tb_v <= beat_valid && !beat_write && 32'(beat_req) == RQ_FETCH;
-      if (tb_v) begin
-        tb_word <= tb_done;
-        tb_k <= tb_last ? '0 : tb_k + BI'(1);
-      end
+      if (tb_v) tb_k <= tb_last ? '0 : tb_k + BI'(1);
       if (tb_last) tw_idx <= tw_idx == TI'(TE - 1) ? '0 : tw_idx + TI'(1);
       tr_idx <= tr_next;
-      t_use_byp <= tb_last && tw_idx == tr_next;
-      t_byp <= tb_done;
+      tp_hit <= tb_v && tw_idx == tr_next;
     end
+    tp_k <= tb_k;
+    tp_data <= mem_rdata;
   end
 
   // ---- units ----

@@ -81,8 +81,9 @@ TEST(Ice40BoardTest, RefusesWhatTheBoardCannotHold) {
       << st.diag().str();
 }
 
-// From a real nextpnr-ice40 log of a design that fits: the first utilization
-// table, then the clock before and after routing (the last one counts).
+// From real nextpnr-ice40 logs of designs that fit: the first utilization
+// table, then the clock before and after routing (the last one counts), and a
+// constant net nextpnr times as a clock (not the design's clock).
 constexpr const char* kFitLog =
     "Info: Device utilisation:\n"
     "Info: \t         ICESTORM_LC:    28/ 5280     0%\n"
@@ -93,7 +94,8 @@ constexpr const char* kFitLog =
     "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 83.85 MHz (PASS at 24.00 MHz)\n"
     "Info: Device utilisation:\n"
     "Info: \t         ICESTORM_LC:    99/ 5280     1%\n"
-    "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 79.76 MHz (PASS at 24.00 MHz)\n";
+    "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 79.76 MHz (PASS at 24.00 MHz)\n"
+    "Info: Max frequency for clock '$PACKER_GND_NET': 256.08 MHz (PASS at 24.00 MHz)\n";
 
 // From a real log of the ice40 preset's top level, which packing stopped.
 constexpr const char* kOverLog =

@@ -59,7 +59,9 @@ TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
   // path, so a cycle lost in that start shows in the count.
   isa::Target t = testing::presetTarget(GetParam());
   const int64_t hazard = t.spec.timing.accHazard, n = t.spec.tokenDepth + t.spec.tokenDepth / 2 + 10;
-  ASSERT_GE(t.spec.commandDepth, t.spec.tokenDepth);  // the ALUs waiting in their queue leave fetch free to go on
+  // The ALUs waiting in their queue leave fetch free to go on: with a shorter
+  // command queue (ice40) fetch stops behind an ALU before the token queue fills.
+  if (t.spec.commandDepth < t.spec.tokenDepth) GTEST_SKIP() << "command queues shorter than token queues";
   isa::ProgramBuilder b(t);
   std::vector<isa::Uop> uops;
   for (int64_t i = 0; i < hazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
