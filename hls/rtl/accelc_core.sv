@@ -297,6 +297,14 @@ module accelc_core (
   // start reaches the same answer as letting each wait for the others' pops.
   logic [2:0] go;
   logic [3:0] pop_now;
+  // Each queue's room is worked out once, with and without a pop this cycle,
+  // so that the iterations are a few gates deep.
+  logic [3:0] room, room_if_pop;
+  always_comb
+    for (int q = 0; q < 4; q++) begin
+      room[q] = (TW + 1)'(tok[q]) + (TW + 1)'(push_now[q]) < (TW + 1)'(TD);
+      room_if_pop[q] = (TW + 1)'(tok[q]) + (TW + 1)'(push_now[q]) <= (TW + 1)'(TD);
+    end
   always_comb begin
     logic [2:0] can;
     logic [3:0] popped;
@@ -307,8 +315,7 @@ module accelc_core (
         can[u] = free[u] && cq_count[u] != '0 && !(u == CP && finishing);
         for (int q = 0; q < 4; q++) begin
           if (pops_of[u][q] && tok[q] == '0) can[u] = 1'b0;
-          if (pushes_of[u][q] && (TW + 1)'(tok[q]) + (TW + 1)'(push_now[q]) - (TW + 1)'(popped[q]) >= (TW + 1)'(TD))
-            can[u] = 1'b0;
+          if (pushes_of[u][q] && !(room[q] || (popped[q] && room_if_pop[q]))) can[u] = 1'b0;
         end
       end
       popped = '0;
