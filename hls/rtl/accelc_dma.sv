@@ -137,8 +137,8 @@ module accelc_dma #(
   // Completions still due after this cycle; the data is in when none is left in WAIT.
   logic [OW-1:0] due;
   assign due = outstanding + OW'(req_valid && req_accept) - OW'(done);
-  logic data_in;
-  assign data_in = state == WAIT && due == '0;
+  logic data_in;  // (no request is made in WAIT: only completions count)
+  assign data_in = state == WAIT && outstanding == OW'(done);
   assign finish = (data_in && pads_left == '0) || (state == PAD && pads_left == NP'(1));
 
   always_ff @(posedge clk) begin

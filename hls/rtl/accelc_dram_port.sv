@@ -67,9 +67,9 @@ module accelc_dram_port (
 
   logic [CW-1:0]   inflight;
 
-  // Completions this cycle.
+  // Completions this cycle. Whether the head acknowledgement is due is
+  // worked out the cycle before (ack_next), so that `done` comes from registers.
   logic ack_now;
-  assign ack_now = (aq_count != '0) && (aq_at[aq_head] == now);
 
   logic [CW-1:0] completions;
   assign completions = CW'(rd_done) + CW'(ack_now);
@@ -133,8 +133,22 @@ module accelc_dram_port (
   assign aq_head_next = aq_head == IW'(N - 1) ? '0 : aq_head + IW'(1);
   assign aq_tail_next = aq_tail == IW'(N - 1) ? '0 : aq_tail + IW'(1);
 
+  // The acknowledgement queue after this cycle: its head, whether it holds
+  // one, and the head's cycle (the acknowledgement pushed now when it is the
+  // only one).
+  logic [IW-1:0] aq_head_after;
+  logic [CW-1:0] aq_count_after;
+  logic [SW-1:0] aq_at_after;
+  logic          ack_next;
+  assign aq_head_after = ack_now ? aq_head_next : aq_head;
+  assign aq_count_after = aq_count + CW'(push_ack) - CW'(ack_now);
+  assign aq_at_after = push_ack && aq_count == CW'(ack_now) ? now + SW'(1) + SW'(accelc_hw_pkg::DRAM_LATENCY)
+                                                              : aq_at[aq_head_after];
+  assign ack_next = aq_count_after != '0 && aq_at_after == now + SW'(1);
+
   always_ff @(posedge clk) begin
     if (rst) begin
+      ack_now <= 1'b0;
       now <= '0;
       bq_head <= '0;
       bq_tail <= '0;
@@ -151,9 +165,10 @@ module accelc_dram_port (
       inflight <= '0;
     end else begin
       now <= now + SW'(1);
+      ack_now <= ack_next;
       inflight <= inflight + CW'(accepting) - completions;
       bq_count <= bq_count + CW'(accepting) - CW'(start);
-      aq_count <= aq_count + CW'(push_ack) - CW'(ack_now);
+      aq_count <= aq_count_after;
       if (accepting) begin
         bq_req[bq_tail] <= acc_req;
         bq_wr[bq_tail] <= acc_wr;
