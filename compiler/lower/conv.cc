@@ -2,6 +2,8 @@
 #include "compiler/lower/conv.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "compiler/lower/row_tiles.h"
@@ -108,8 +110,27 @@ bool shifts(const ConvLayer& l) {
   return std::any_of(l.shift.begin(), l.shift.end(), [](int32_t s) { return s != 0; });
 }
 
-/// The ALU passes of a tile: the bias, mulq, shrr when shifting, and the zero point and clamps it needs.
-int64_t aluPasses(const ConvLayer& l) { return 2 + shifts(l) + (l.zeroPoint != 0) + (l.lo > -128) + (l.hi < 127); }
+/// Whether the requantization multiplies. mulq by 2^31 - 1 returns every
+/// value below 2^30 in magnitude unchanged (isa/arith.h rounds half away from
+/// zero), so it is left out when every channel's multiplier is 2^31 - 1 and
+/// the accumulators provably stay below 2^30: an ALU without mulq (ice40) can
+/// then run the layer.
+bool multiplies(const ConvLayer& l) {
+  if (!std::all_of(l.mult.begin(), l.mult.end(), [](int32_t m) { return m == INT32_MAX; })) return true;
+  int64_t bias = 0;
+  for (int32_t v : l.bias) bias = std::max<int64_t>(bias, std::abs(static_cast<int64_t>(v)));
+  return l.x.c * l.kh * l.kw > ((int64_t{1} << 30) - bias) / (128 * 128);  // products of at most 2^14
+}
+
+/// The requantization's ALU passes: mulq unless left out, shrr when shifting,
+/// the zero point and the clamps it needs; when none is needed, the clamp
+/// above alone (an identity before the output's saturation) ends the tile.
+int64_t requantPasses(const ConvLayer& l) {
+  return std::max<int64_t>(1, multiplies(l) + shifts(l) + (l.zeroPoint != 0) + (l.lo > -128) + (l.hi < 127));
+}
+
+/// The ALU passes of a tile: the bias and the requantization.
+int64_t aluPasses(const ConvLayer& l) { return 1 + requantPasses(l); }
 
 int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
   const int64_t bi = hw.entryBytes(BufferKind::kInput), bw = hw.entryBytes(BufferKind::kWeight);
@@ -323,8 +344,9 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
                             .flag("pop_prev")
                             .flag("push_prev", g, INT64_MIN, totalChunks - 2));
   body.push_back(chunks);
-  // Requantize: mulq, shrr (unless no channel shifts), add the zero point, clamp.
-  std::vector<Stmt> alus = {alu(isa::AluOp::kMulq, alu0, "per-channel multiplier")};
+  // Requantize: mulq (unless left out), shrr (unless no channel shifts), add the zero point, clamp.
+  std::vector<Stmt> alus;
+  if (multiplies(l)) alus.push_back(alu(isa::AluOp::kMulq, alu0, "per-channel multiplier"));
   if (shifts(l)) alus.push_back(alu(isa::AluOp::kShrr, alu0 + Expr(set), "shift right, rounding"));
   auto imm = [&](isa::AluOp op, int64_t v, const char* what) {
     alus.push_back(alu(op, alu0, what));
@@ -332,7 +354,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   };
   if (l.zeroPoint) imm(isa::AluOp::kAdd, l.zeroPoint, "output zero point");
   if (l.lo > -128) imm(isa::AluOp::kMax, l.lo, "clamp below (ReLU)");
-  if (l.hi < 127) imm(isa::AluOp::kMin, l.hi, "clamp above");
+  if (l.hi < 127 || alus.empty()) imm(isa::AluOp::kMin, l.hi, "clamp above");
   alus.back().flag("push_next");
   body.insert(body.end(), alus.begin(), alus.end());
   // One STORE per output block: the first waits for the requantization, the last frees the tile.

@@ -320,6 +320,30 @@ TEST_P(ConvLowerTest, ResidualAddOnTheAluIsBitExact) {
 
 ACCELC_INSTANTIATE_FOR_PRESETS(ConvLowerTest);
 
+TEST(ConvLowerIce40, ALayerThatDoesNotRescaleRunsWithoutMulq) {
+  // ice40's ALU has no mulq and no shifts. A layer whose multipliers are all
+  // 2^31 - 1 with no shift, and whose accumulators stay far below 2^30,
+  // requantizes by its bias, zero point and clamps alone; without either (the
+  // second layer) a clamp to 127 ends each tile. fsim would reject a mulq
+  // here, and onFsim also holds the cycle model and the RTL to fsim.
+  isa::Target t = testing::presetTarget("ice40");
+  for (uint64_t seed : {31, 32}) {
+    ConvLayer l = randomLayer(t.spec, seed, 2 * t.spec.blockIn, 2 * t.spec.blockOut + 1, 6, 5, 3, 1, 1);
+    std::mt19937_64 g(seed);
+    for (uint8_t& b : l.weight.bytes()) b = static_cast<uint8_t>(static_cast<int>(g() % 3) - 1);
+    for (size_t i = 0; i < l.bias.size(); ++i) l.bias[i] = static_cast<int32_t>(g() % 61) - 30, l.mult[i] = INT32_MAX, l.shift[i] = 0;
+    if (seed == 32) l.zeroPoint = 0, l.lo = -128, l.hi = 127;
+    Tensor x(DType::kInt8, {1, l.x.c, l.x.h, l.x.w});
+    for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(static_cast<int>(g() % 21) - 10);
+    auto got = onFsim(l, t, x);
+    ASSERT_TRUE(got.isOk()) << got.diag().str();
+    const Tensor want = reference(l, x);
+    std::set<uint8_t> distinct(want.bytes().begin(), want.bytes().end());
+    EXPECT_GT(distinct.size(), 8u) << "a degenerate layer tests little";
+    EXPECT_EQ(got->bytes(), want.bytes()) << "layer " << seed;
+  }
+}
+
 TEST(ConvLowerGolden, LoopIrOfAConvAndADenseLayer) {
   isa::Target t = testing::presetTarget("vta-default");
   ConvLayer conv = randomLayer(t.spec, 5, 32, 16, 6, 6, 3, 1, 1);
