@@ -39,7 +39,8 @@ TEST(SynthCoreTest, TinyOnIce40PutsEveryBufferQueueAndTheTextInBlockRam) {
       "uop_buf.bank[0].ram.mem", "inp_buf.bank[0].ram.mem", "wgt_buf.bank[0].ram.mem", "wgt_buf.bank[1].ram.mem",
       "wgt_buf.bank[2].ram.mem", "wgt_buf.bank[3].ram.mem", "acc_buf.bank[0].ram.mem", "acc_buf.bank[1].ram.mem",
       "acc_buf.bank[2].ram.mem", "acc_buf.bank[3].ram.mem", "out_buf.bank[0].ram.mem", "cqs[0].bram.ram.mem",
-      "cqs[1].bram.ram.mem", "cqs[2].bram.ram.mem", "text.mem"};
+      "cqs[1].bram.ram.mem", "cqs[2].bram.ram.mem", "text[0].ram.mem",        "text[1].ram.mem",
+      "text[2].ram.mem",     "text[3].ram.mem"};  // the text memory: a bank per beat of an instruction (16 / 4 bytes)
   EXPECT_EQ(inRam, buffersAndQueues);
   // In flip-flops: the command queues' tail pointers, the DRAM port's queues
   // of accepted bursts (outstanding: 2 deep) and the STORE's four-entry FIFO.
