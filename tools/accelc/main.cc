@@ -6,9 +6,9 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "accelc: a toolkit for deep-learning accelerators described in YAML.\n"
-      "Describe the hardware in a hwspec file (or use a preset: tiny, vta-default, wide),\n"
-      "assemble programs for it, and run them bit-exactly on the functional simulator;\n"
-      "import ONNX models and run them on the reference engine.",
+      "Describe the hardware in a hwspec file (or use a preset: tiny, vta-default, wide, ice40),\n"
+      "compile ONNX models or assemble programs for it, run them on the functional simulator,\n"
+      "the cycle model or the RTL, and generate, synthesize and build the hardware itself.",
       "accelc"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "accelc 0.1.0");
