@@ -38,9 +38,10 @@ std::string tail(const std::string& path, size_t lines) {
   return out;
 }
 
-/// Verilates the RTL and the harness for `t` into `dir`; the executable is
-/// dir/core. The work happens in a folder of this process's own, renamed to
-/// `dir` when done, so that processes verilating at once do not meet.
+/// Verilates the RTL and the harness for `t` into `dir`; the model is the
+/// shared library dir/model.so. The work happens in a folder of this
+/// process's own, renamed to `dir` when done, so that processes verilating at
+/// once do not meet.
 support::Status verilate(const isa::Target& t, const std::string& dir, bool vcd) {
   const support::Location at = support::Location::file(dir);
   if (std::system("command -v verilator > /dev/null 2>&1") != 0)
@@ -48,22 +49,26 @@ support::Status verilate(const isa::Target& t, const std::string& dir, bool vcd)
   std::cerr << "accelc: verilating the RTL for hwspec '" << t.spec.name << "' into " << dir
             << " (once per hwspec; a minute or two)..." << std::endl;
   const std::string work = dir + ".partial-" + std::to_string(::getpid());
-  makeDirs(work);
+  makeDirs(work + "/simulator/rtl");
   ACCELC_TRY(hls::writeRtl(t, work + "/src"));
-  std::ofstream(work + "/core_main.cc") << simulator::rtlHarnessSource();
+  for (const auto& [path, text] : simulator::rtlHarnessSources()) std::ofstream(work + "/" + path) << text;
   std::string sources;
   for (const std::string& f : hls::rtlFiles()) sources += " src/" + f;
+  // A shared library that exports only the model's factory: its Verilator
+  // runtime stays its own (-Bsymbolic, --exclude-libs).
   const std::string log = work + "/verilate.log";
   const std::string cmd = "cd '" + work + "' && OBJCACHE=$(command -v ccache) verilator --cc --exe --build -j 2 -O2 " +
-                          "-Wno-fatal" + (vcd ? " --trace" : "") + " --top-module accelc_core -Mdir obj -o '" + work +
-                          "/core'" + sources + " core_main.cc > '" + log + "' 2>&1";
-  if (std::system(cmd.c_str()) != 0 || !exists(work + "/core"))
+                          "-Wno-fatal" + (vcd ? " --trace" : "") + " --prefix Vaccelc_model --top-module accelc_core" +
+                          " -CFLAGS -fPIC -CFLAGS '-I" + work + "' -LDFLAGS '-shared -Wl,-Bsymbolic -Wl,--exclude-libs,ALL'" +
+                          " -Mdir obj -o '" + work + "/model.so'" + sources + " simulator/rtl/core_model.cc > '" + log +
+                          "' 2>&1";
+  if (std::system(cmd.c_str()) != 0 || !exists(work + "/model.so"))
     return support::error(at, "verilating the RTL failed; the end of " + log + ":" + tail(log, 15));
   // Another process may have finished first: its model is as good as ours.
-  if (::rename(work.c_str(), dir.c_str()) != 0 && exists(dir + "/core"))
+  if (::rename(work.c_str(), dir.c_str()) != 0 && exists(dir + "/model.so"))
     std::system(("rm -rf '" + work + "'").c_str());
-  if (!exists(dir + "/core")) return support::error(at, "cannot move the verilated model from " + work);
-  std::cerr << "accelc: the verilated model is " << dir << "/core" << std::endl;
+  if (!exists(dir + "/model.so")) return support::error(at, "cannot move the verilated model from " + work);
+  std::cerr << "accelc: the verilated model is " << dir << "/model.so" << std::endl;
   return support::Status::ok();
 }
 
@@ -77,8 +82,11 @@ std::string rtlCacheDir(const isa::Target& t, bool vcd) {
   // The hwspec's hash, mixed with the RTL's and the harness's texts (FNV-1a):
   // a model verilated from other sources is not reused.
   uint64_t h = t.hash;
-  for (const std::string& text : {hls::rtlSourceTexts(), simulator::rtlHarnessSource()})
+  auto mix = [&h](const std::string& text) {
     for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  };
+  mix(hls::rtlSourceTexts());
+  for (const auto& file : simulator::rtlHarnessSources()) mix(file.second);
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(h));
   return root + "/" + hash + (vcd ? "-vcd" : "");
@@ -87,9 +95,15 @@ std::string rtlCacheDir(const isa::Target& t, bool vcd) {
 support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t, bool vcd) {
   ACCELC_TRY(hls::rtlSupports(t.spec));
   const std::string dir = rtlCacheDir(t, vcd);
+  if (!exists(dir + "/model.so")) ACCELC_TRY(verilate(t, dir, vcd));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::RtlModel> rtl, simulator::loadRtlModel(dir + "/model.so"));
+  return create(t, std::move(rtl));
+}
+
+support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t,
+                                                              std::unique_ptr<simulator::RtlModel> rtl) {
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> model, simulator::CycleSim::create(t));
-  if (!exists(dir + "/core")) ACCELC_TRY(verilate(t, dir, vcd));
-  return std::unique_ptr<RtlDevice>(new RtlDevice(t, dir + "/core", std::move(model)));
+  return std::unique_ptr<RtlDevice>(new RtlDevice(t, std::move(rtl), std::move(model)));
 }
 
 support::Status RtlDevice::write(uint64_t addr, const void* data, uint64_t n) {
@@ -118,7 +132,7 @@ support::Expected<simulator::Counters> RtlDevice::run(const isa::Program& p, con
   ACCELC_ASSIGN_OR_RETURN(simulator::CycleStats expected, model_->run(p, name));
   simulator::RtlRunOptions o = options_;
   o.cycleLimit = 2 * expected.cycles + 1000;
-  ACCELC_ASSIGN_OR_RETURN(simulator::RtlResult r, simulator::runOnRtl(harness_, t_, p, dram_, o, name));
+  ACCELC_ASSIGN_OR_RETURN(simulator::RtlResult r, simulator::runOnRtl(*rtl_, t_, p, dram_, o, name));
   if (r.cycles != expected.cycles)
     return support::error(support::Location::file(name), "the RTL ended in cycle " + std::to_string(r.cycles) +
                                                              " and the cycle model in cycle " +

@@ -1,9 +1,11 @@
 // runtime/sim_devices/rtl_device.h — the accelerator's RTL, verilated, as a device.
 //
 // The model for a hwspec is verilated once, on first use, into a cache folder
-// keyed by the hwspec and ISA hash and the sources (rtlCacheDir): accelc rtl's sources, the
-// harness (simulator/rtl), and `verilator --cc --build -O2`, with progress on
-// standard error; later runs reuse it. Each run starts the model from reset
+// keyed by the hwspec and ISA hash and the sources (rtlCacheDir): accelc rtl's
+// sources and the harness (simulator/rtl) built by `verilator --cc --build -O2`
+// into a shared library, with progress on standard error; later runs load it.
+// A program that links a model already (simulator/rtl/builtin_models.h) hands
+// it over instead. Each run starts the model from reset
 // with empty buffers and returns its cycle count; the RTL counts cycles only,
 // so the functional counters of a run are zero. The cycle model runs each
 // program first on the same DRAM: an illegal program gets its diagnostic,
@@ -34,22 +36,25 @@ class RtlDevice : public Device {
   /// selects the model that can write waveforms. The process's cycle model
   /// must hold `t` (it is elaborated once per process).
   static support::Expected<std::unique_ptr<RtlDevice>> create(const isa::Target& t, bool vcd = false);
+  /// The device on a model of `t` the caller has (a linked-in one).
+  static support::Expected<std::unique_ptr<RtlDevice>> create(const isa::Target& t,
+                                                              std::unique_ptr<simulator::RtlModel> rtl);
   const isa::Target& target() const override { return t_; }
   support::Status write(uint64_t addr, const void* data, uint64_t n) override;
   support::Status read(uint64_t addr, void* out, uint64_t n) override;
   support::Expected<simulator::Counters> run(const isa::Program& p, const std::string& name) override;
   std::string kind() const override { return "rtl"; }
   uint64_t lastCycles() const override { return cycles_; }
-  /// Options of the next runs (waveform file, timing).
+  /// Options of the next runs (waveform file).
   simulator::RtlRunOptions& options() { return options_; }
-  /// The last run's simulation time in seconds (with options().stats).
+  /// The last run's simulation time in seconds.
   double lastSeconds() const { return seconds_; }
 
  private:
-  RtlDevice(const isa::Target& t, std::string harness, std::unique_ptr<simulator::CycleSim> model)
-      : t_(t), harness_(std::move(harness)), model_(std::move(model)) {}
+  RtlDevice(const isa::Target& t, std::unique_ptr<simulator::RtlModel> rtl, std::unique_ptr<simulator::CycleSim> model)
+      : t_(t), rtl_(std::move(rtl)), model_(std::move(model)) {}
   isa::Target t_;                     ///< the target
-  std::string harness_;               ///< the verilated executable
+  std::unique_ptr<simulator::RtlModel> rtl_;    ///< the verilated accelerator
   std::unique_ptr<simulator::CycleSim> model_;  ///< runs each program first
   std::vector<uint8_t> dram_;         ///< the DRAM window
   uint64_t cycles_ = 0;               ///< the last run's count

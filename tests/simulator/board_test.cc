@@ -9,16 +9,24 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "hls/ice40_board.h"
 #include "hls/rtl_gen.h"
 #include "isa/assembler.h"
 #include "simulator/cycle/cycle_sim.h"
-#include "simulator/rtl/rtl_sim.h"
 #include "tests/test_util.h"
 
 namespace accelc::simulator {
 namespace {
+
+/// Two lower-case hex digits per byte: how the board's harness writes DRAM.
+std::string hexOf(const std::vector<uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string hex;
+  for (uint8_t b : bytes) hex += digits[b >> 4], hex += digits[b & 15];
+  return hex;
+}
 
 TEST(BoardTest, TheUp5kTopLevelRunsItsProgramAsTheCycleModelDoes) {
   const isa::Target t = testing::presetTarget("ice40");

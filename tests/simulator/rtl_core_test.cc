@@ -9,6 +9,7 @@
 #include "isa/random_program.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/cycle/timing.h"
+#include "simulator/rtl/builtin_models.h"
 #include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 
@@ -95,6 +96,29 @@ TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
 }
 
 ACCELC_INSTANTIATE_FOR_RTL_PRESETS(RtlCoreTest);
+
+TEST_P(RtlCoreTest, TheLinkedModelIsThePresetsOwn) {
+  isa::Target t = testing::presetTarget(GetParam());
+  auto model = builtinRtlModel(t);
+  ASSERT_TRUE(model.isOk()) << model.diag().str();
+  EXPECT_EQ((*model)->beatBytes(), static_cast<uint64_t>(t.spec.dramBytesPerCycle));
+  // A preset with a wider DRAM window has other address widths: the model
+  // verilated from the preset would run its programs wrong.
+  hwspec::HwSpec wider = t.spec;
+  wider.dramWindowBytes *= 2, wider.dramAddrBits += 1;
+  auto changed = isa::loadTarget(wider);
+  ASSERT_TRUE(changed.isOk()) << changed.diag().str();
+  auto refused = builtinRtlModel(*changed);
+  ASSERT_FALSE(refused.isOk());
+  EXPECT_EQ(refused.diag().str(),
+            GetParam() + ": error: the target differs from preset '" + GetParam() + "', whose verilated model is linked in");
+  wider.name = "custom";
+  auto other = isa::loadTarget(wider);
+  ASSERT_TRUE(other.isOk()) << other.diag().str();
+  auto none = builtinRtlModel(*other);
+  ASSERT_FALSE(none.isOk());
+  EXPECT_EQ(none.diag().str(), "custom: error: no verilated model of this hwspec is linked in (presets tiny, vta-default, wide, ice40)");
+}
 
 }  // namespace
 }  // namespace accelc::simulator

@@ -1,6 +1,6 @@
-// tests/simulator/rtl_util.h — runs a verilated harness that simulator/rtl
+// tests/simulator/rtl_util.h — runs a verilated test bench that simulator/rtl
 // built for a preset, on a text input, and returns its output; and runs
-// programs on the verilated accelerator with a DRAM window.
+// programs on a preset's verilated accelerator (linked in) with a DRAM window.
 #ifndef ACCELC_TESTS_SIMULATOR_RTL_UTIL_H_
 #define ACCELC_TESTS_SIMULATOR_RTL_UTIL_H_
 
@@ -10,12 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "isa/program.h"
 #include "isa/target.h"
+#include "simulator/rtl/builtin_models.h"
 #include "simulator/rtl/rtl_sim.h"
 #include "tests/test_util.h"
 
@@ -44,23 +44,23 @@ struct RtlRun {
   uint64_t cycles = 0;
 };
 
-/// Runs each of `runs` on build/simulator/rtl/<preset>/core and expects its
-/// cycle count and DRAM window afterwards to equal the cycle model's.
+/// Runs each of `runs` on the preset's verilated accelerator (linked in) and
+/// expects its cycle count and DRAM window afterwards to equal the cycle
+/// model's.
 inline void expectRtlMatches(const isa::Target& t, const std::vector<RtlRun>& runs) {
-  std::vector<simulator::HarnessRun> input;
-  for (const RtlRun& r : runs) input.push_back({r.program, &r.before, 2 * r.cycles + 100});
-  std::istringstream got(runVerilated(t.spec.name, "core", simulator::harnessInput(t, input)));
+  auto model = simulator::builtinRtlModel(t);
+  ASSERT_TRUE(model.isOk()) << model.diag().str();
   for (size_t i = 0; i < runs.size(); ++i) {
-    std::string cycles, dram;
-    std::getline(got, cycles);
-    EXPECT_EQ(cycles, std::to_string(runs[i].cycles)) << "program " << i << ": cycles";
-    if (cycles != std::to_string(runs[i].cycles)) continue;
-    std::getline(got, dram);
-    const std::string want = simulator::hexOf(runs[i].after);
-    ASSERT_EQ(dram.size(), want.size()) << "program " << i;
+    std::vector<uint8_t> dram = runs[i].before;
+    simulator::RtlRunOptions o;
+    o.cycleLimit = 2 * runs[i].cycles + 100;
+    auto r = simulator::runOnRtl(**model, t, *runs[i].program, dram, o, "program " + std::to_string(i));
+    ASSERT_TRUE(r.isOk()) << r.diag().str();
+    EXPECT_EQ(r->cycles, runs[i].cycles) << "program " << i << ": cycles";
+    ASSERT_EQ(dram.size(), runs[i].after.size()) << "program " << i;
     size_t first = 0;
-    while (first < dram.size() && dram[first] == want[first]) ++first;
-    EXPECT_EQ(first, dram.size()) << "program " << i << ": DRAM differs first at byte " << first / 2;
+    while (first < dram.size() && dram[first] == runs[i].after[first]) ++first;
+    EXPECT_EQ(first, dram.size()) << "program " << i << ": DRAM differs first at byte " << first;
   }
 }
 
