@@ -3,32 +3,22 @@
 // bytes arrive the cycle after the beat, a write beat's bytes are stored in
 // its cycle.
 //
-// Compiled once per verilated model: ACCELC_RTL_TOP names the model's class
-// (Verilator's --prefix; Vaccelc_model when not defined), and the factory is
-// the extern "C" function accelc_rtl_create_<ACCELC_RTL_TOP>.
+// Compiled once per verilated model (verilated_top.h); the factory is the
+// extern "C" function accelc_rtl_create_<prefix>.
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
 
 #include "simulator/rtl/rtl_model.h"
-#include "verilated.h"
-
-#ifndef ACCELC_RTL_TOP
-#define ACCELC_RTL_TOP Vaccelc_model
-#endif
-#define ACCELC_RTL_STR2(x) #x
-#define ACCELC_RTL_HEADER(top) ACCELC_RTL_STR2(top.h)
-#define ACCELC_RTL_CAT2(a, b) a##b
-#define ACCELC_RTL_CAT(a, b) ACCELC_RTL_CAT2(a, b)
-#include ACCELC_RTL_HEADER(ACCELC_RTL_TOP)
+#include "simulator/rtl/verilated_top.h"
 #if VM_TRACE
 #include "verilated_vcd_c.h"
 #endif
 
 namespace {
 
-using Top = ACCELC_RTL_TOP;
+using Top = VerilatedTop;
 using accelc::simulator::RtlOutcome;
 
 class CoreModel final : public accelc::simulator::RtlModel {
@@ -133,4 +123,4 @@ class CoreModel final : public accelc::simulator::RtlModel {
 
 }  // namespace
 
-extern "C" accelc::simulator::RtlModel* ACCELC_RTL_CAT(accelc_rtl_create_, ACCELC_RTL_TOP)() { return new CoreModel; }
+extern "C" accelc::simulator::RtlModel* ACCELC_RTL_ENTRY(accelc_rtl_create_)() { return new CoreModel; }

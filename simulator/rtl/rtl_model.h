@@ -11,6 +11,7 @@
 #define ACCELC_SIMULATOR_RTL_RTL_MODEL_H_
 
 #include <cstdint>
+#include <iosfwd>
 
 namespace accelc::simulator {
 
@@ -47,6 +48,11 @@ class RtlModel {
 /// The factory a model's shared library exports (extern "C"); the caller
 /// owns the model.
 using RtlModelFactory = RtlModel* (*)();
+
+/// A test bench of one part of the accelerator (simulator/rtl/*_bench.cc): it
+/// reads its stimulus from `in`, writes what the part did to `out`, and
+/// returns 0, or non-zero for bad input or a part that never answered.
+using RtlTestBench = int (*)(std::istream& in, std::ostream& out);
 
 /// The name of that factory in a shared library the runtime verilates.
 inline constexpr const char* kRtlModelFactorySymbol = "accelc_rtl_create_Vaccelc_model";

@@ -1,15 +1,12 @@
-// tests/simulator/rtl_util.h — runs a verilated test bench that simulator/rtl
-// built for a preset, on a text input, and returns its output; and runs
-// programs on a preset's verilated accelerator (linked in) with a DRAM window.
+// tests/simulator/rtl_util.h — runs a test bench that simulator/rtl verilated
+// for a preset on a text input and returns its output; and runs programs on a
+// preset's verilated accelerator with a DRAM window. Both are linked in.
 #ifndef ACCELC_TESTS_SIMULATOR_RTL_UTIL_H_
 #define ACCELC_TESTS_SIMULATOR_RTL_UTIL_H_
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,19 +18,18 @@
 
 namespace accelc::testing {
 
-/// The output of build/simulator/rtl/<preset>/<model> run on `input`; a failed
-/// run is a test failure and gives an empty string.
-inline std::string runVerilated(const std::string& preset, const std::string& model, const std::string& input) {
-  const std::string harness = std::string(ACCELC_BUILD_DIR) + "/simulator/rtl/" + preset + "/" + model;
-  // The process id keeps tests that run at once (ctest -j) apart.
-  const std::string in = tempDir() + "/" + model + "_" + preset + "_" + std::to_string(::getpid()) + ".in", out = in + ".out";
-  std::ofstream(in) << input;
-  const int rc = std::system((harness + " < " + in + " > " + out).c_str());
-  EXPECT_EQ(rc, 0) << harness;
-  std::string got = rc == 0 ? readFile(out) : std::string();
-  std::remove(in.c_str());
-  std::remove(out.c_str());
-  return got;
+/// The output of test bench `bench` (simulator/rtl/<bench>_bench.cc, linked
+/// in) verilated for `preset`, run on `input`; a failed run is a test failure
+/// and gives an empty string.
+inline std::string runVerilated(const std::string& preset, const std::string& bench, const std::string& input) {
+  auto tb = simulator::builtinRtlTestBench(bench, preset);
+  EXPECT_TRUE(tb.isOk()) << tb.diag().str();
+  if (!tb) return "";
+  std::istringstream in(input);
+  std::ostringstream out;
+  const int rc = (*tb)(in, out);
+  EXPECT_EQ(rc, 0) << bench << " for " << preset;
+  return rc == 0 ? out.str() : std::string();
 }
 
 /// A program's run on the verilated accelerator: its DRAM window before the

@@ -1,6 +1,7 @@
-// simulator/rtl/mem_decode_main.cc — feeds instruction words to the verilated
-// LOAD/STORE decoder (hls/rtl/accelc_mem_decode.sv) and prints its fields, so
-// that tests can hold the RTL's decoding to the C++ encoder.
+// simulator/rtl/mem_decode_bench.cc — feeds instruction words to the verilated
+// LOAD/STORE decoder (hls/rtl/accelc_mem_decode.sv) and writes its fields, so
+// that tests can hold the RTL's decoding to the C++ encoder (an RtlTestBench,
+// rtl_model.h).
 //
 // Input: 32-bit words per instruction and a count, then per instruction its
 // words, least significant first, in hex. Output: per instruction one line of
@@ -9,23 +10,21 @@
 #include <iostream>
 #include <memory>
 
-#include "Vaccelc_mem_decode.h"
-#include "verilated.h"
+#include "simulator/rtl/verilated_top.h"
 
-int main(int argc, char** argv) {
+int ACCELC_RTL_ENTRY(accelc_rtl_bench_)(std::istream& in, std::ostream& out) {
   size_t words = 0, count = 0;
-  if (!(std::cin >> words >> count) || words * 32 != sizeof(Vaccelc_mem_decode::insn) * 8) return 2;
+  if (!(in >> words >> count) || words * 32 != sizeof(VerilatedTop::insn) * 8) return 2;
   auto ctx = std::make_unique<VerilatedContext>();
-  ctx->commandArgs(argc, argv);
-  auto top = std::make_unique<Vaccelc_mem_decode>(ctx.get(), "decode");
+  auto top = std::make_unique<VerilatedTop>(ctx.get(), "decode");
   for (size_t i = 0; i < count; ++i) {
     for (size_t w = 0; w < words; ++w) {
       uint32_t v = 0;
-      if (!(std::cin >> std::hex >> v)) return 2;
+      if (!(in >> std::hex >> v)) return 2;
       top->insn[w] = v;
     }
     top->eval();
-    std::cout << std::dec << +top->opcode << " " << +top->pop_prev << " " << +top->pop_next << " " << +top->push_prev << " "
+    out << std::dec << +top->opcode << " " << +top->pop_prev << " " << +top->pop_next << " " << +top->push_prev << " "
               << +top->push_next << " " << +top->buffer << " " << +top->sram_base << " " << +top->dram_base << " "
               << +top->y_size << " " << +top->x_size << " " << +top->x_stride << " " << +top->y_pad_0 << " "
               << +top->y_pad_1 << " " << +top->x_pad_0 << " " << +top->x_pad_1 << "\n";

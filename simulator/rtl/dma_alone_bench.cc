@@ -1,5 +1,6 @@
-// simulator/rtl/dma_alone_main.cc — times single transfers on the verilated
-// DMA engine and DRAM port (simulator/rtl/tb_dma_alone.sv).
+// simulator/rtl/dma_alone_bench.cc — times single transfers on the verilated
+// DMA engine and DRAM port (simulator/rtl/tb_dma_alone.sv); an RtlTestBench
+// (rtl_model.h).
 //
 // Input: a count, then per transfer "write rows row_bytes pads". Output: per
 // transfer the cycles from its start to the cycle it ends, each started on an
@@ -8,15 +9,13 @@
 #include <iostream>
 #include <memory>
 
-#include "Vtb_dma_alone.h"
-#include "verilated.h"
+#include "simulator/rtl/verilated_top.h"
 
-int main(int argc, char** argv) {
+int ACCELC_RTL_ENTRY(accelc_rtl_bench_)(std::istream& in, std::ostream& out) {
   size_t count = 0;
-  if (!(std::cin >> count)) return 2;
+  if (!(in >> count)) return 2;
   auto ctx = std::make_unique<VerilatedContext>();
-  ctx->commandArgs(argc, argv);
-  auto top = std::make_unique<Vtb_dma_alone>(ctx.get(), "tb");
+  auto top = std::make_unique<VerilatedTop>(ctx.get(), "tb");
   auto tick = [&] {
     top->clk = 1, top->eval();
     top->clk = 0, top->eval();
@@ -24,7 +23,7 @@ int main(int argc, char** argv) {
   top->rst = 1, top->start = 0, tick(), top->rst = 0;
   for (size_t i = 0; i < count; ++i) {
     uint32_t write = 0, rows = 0, rowBytes = 0, pads = 0;
-    if (!(std::cin >> write >> rows >> rowBytes >> pads)) return 2;
+    if (!(in >> write >> rows >> rowBytes >> pads)) return 2;
     for (int k = 0; k < 4; ++k) tick();  // an idle port
     top->write = write, top->rows = rows, top->row_bytes = rowBytes, top->pads = pads;
     top->start = 1;
@@ -39,7 +38,7 @@ int main(int argc, char** argv) {
       top->start = 0;
       if (++cycles > 10000000) return 1;
     }
-    std::cout << cycles << "\n";
+    out << cycles << "\n";
   }
   top->final();
   return 0;

@@ -1,6 +1,7 @@
-// simulator/rtl/dram_port_main.cc — drives the verilated DRAM port
-// (hls/rtl/accelc_dram_port.sv) with DMAs read from stdin and prints the cycle
-// each completes, so that tests can hold the RTL to the contract's C++ model.
+// simulator/rtl/dram_port_bench.cc — drives the verilated DRAM port
+// (hls/rtl/accelc_dram_port.sv) with DMAs read from `in` and writes the cycle
+// each completes, so that tests can hold the RTL to the contract's C++ model
+// (an RtlTestBench, rtl_model.h).
 //
 // Input: the port's BEAT_BITS and a count, then per DMA "requester write from
 // bursts beats...". Each
@@ -15,8 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "Vaccelc_dram_port.h"
-#include "verilated.h"
+#include "simulator/rtl/verilated_top.h"
 
 namespace {
 
@@ -35,28 +35,27 @@ constexpr uint64_t kLimit = 100000000;  ///< cycles before the harness gives up
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int ACCELC_RTL_ENTRY(accelc_rtl_bench_)(std::istream& in, std::ostream& out) {
   size_t count = 0;
   int beatBits = 0;
-  if (!(std::cin >> beatBits >> count) || beatBits < 1 || beatBits * kRequesters > 64) return 2;
+  if (!(in >> beatBits >> count) || beatBits < 1 || beatBits * kRequesters > 64) return 2;
   std::vector<Dma> dmas(count);
   std::deque<size_t> issue[kRequesters], waiting[kRequesters];  // DMAs to request, DMAs with bursts in flight
   for (size_t i = 0; i < count; ++i) {
     Dma& d = dmas[i];
     size_t bursts = 0;
     int write = 0;
-    if (!(std::cin >> d.requester >> write >> d.from >> bursts) || d.requester < 0 || d.requester >= kRequesters) return 2;
+    if (!(in >> d.requester >> write >> d.from >> bursts) || d.requester < 0 || d.requester >= kRequesters) return 2;
     d.write = write != 0;
     d.beats.resize(bursts);
-    for (uint32_t& b : d.beats) std::cin >> b;
+    for (uint32_t& b : d.beats) in >> b;
     // Each requester reads or writes, never both: its bursts then complete in the order they were accepted.
     const bool mixed = !issue[d.requester].empty() && dmas[issue[d.requester].front()].write != d.write;
     if (bursts == 0 || mixed) return 2;
     issue[d.requester].push_back(i);
   }
   auto ctx = std::make_unique<VerilatedContext>();
-  ctx->commandArgs(argc, argv);
-  auto top = std::make_unique<Vaccelc_dram_port>(ctx.get(), "port");
+  auto top = std::make_unique<VerilatedTop>(ctx.get(), "port");
   top->rst = 1;
   top->clk = 0, top->eval(), top->clk = 1, top->eval();
   top->rst = 0;
@@ -97,6 +96,6 @@ int main(int argc, char** argv) {
     ctx->timeInc(1);
   }
   top->final();
-  for (const Dma& d : dmas) std::cout << d.done << "\n";
+  for (const Dma& d : dmas) out << d.done << "\n";
   return 0;
 }
