@@ -16,36 +16,159 @@ using isa::Opcode;
 
 namespace {
 
-/// Accumulator rows of one half: operand A's pixels, operand B's, the two multiplier rows.
-int64_t halfRows(const AddLayer& l, int64_t rows) { return 2 * rows * l.y.w + 2; }
+/// Parameter rows at the end of each accumulator half: mult_a and mult_b
+/// (ALU form), or -2·mult_a, -2·mult_b, 128·zero_a and 128·zero_b (GEMM form).
+int64_t paramRows(bool gemm) { return gemm ? 4 : 2; }
 
-// Micro-op sets per (tile kind, acc half): A self, B self, A x mult_a, B x mult_b, A + B.
+/// Accumulator rows of one half: operand A's pixels, operand B's, the parameter rows.
+int64_t halfRows(const AddLayer& l, int64_t rows, bool gemm) { return 2 * rows * l.y.w + paramRows(gemm); }
+
+// ALU form: micro-op sets per (tile kind, acc half): A self, B self, A x mult_a, B x mult_b, A + B.
 constexpr int kSets = 5;
+// GEMM form: sets of th·w micro-ops per acc half (the shorter last tile uses
+// their prefixes): A self, A x mult, B x mult, A + B, A + zero row, B + zero
+// row, and the GEMM's (acc A <- inp A; its outer loop steps to B).
+constexpr int kGemmSets = 7;
+
+/// Bytes before the parameter rows in the GEMM form's parameters: the weight
+/// block, rounded up to accumulator entries.
+int64_t weightBlockBytes(const hwspec::HwSpec& hw) {
+  const int64_t accE = hw.entryBytes(BufferKind::kAcc);
+  return (hw.entryBytes(BufferKind::kWeight) + accE - 1) / accE * accE;
+}
 
 }  // namespace
 
+bool addOnGemm(const AddLayer& l, const hwspec::HwSpec& hw) {
+  auto fits = [](int64_t m) { return m > -(int64_t{1} << 30) && m < (int64_t{1} << 30); };
+  return hw.batch == 1 && hw.blockIn == hw.blockOut && fits(l.attrs.multA) && fits(l.attrs.multB);
+}
+
 support::Expected<int64_t> chooseAddRows(const AddLayer& l, const hwspec::HwSpec& hw) {
+  const bool gemm = addOnGemm(l, hw);
   const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
-  for (int64_t rows = l.y.h; rows >= 1; --rows)
-    if (2 * halfRows(l, rows) <= depth && 4 * kSets * rows * l.y.w <= hw.depth(BufferKind::kUop)) return rows;
+  for (int64_t rows = l.y.h; rows >= 1; --rows) {
+    const int64_t pix = rows * l.y.w;
+    const bool fits = gemm ? 2 * kGemmSets * pix <= hw.depth(BufferKind::kUop) && 4 * pix <= hw.depth(BufferKind::kInput)
+                           : 4 * kSets * pix <= hw.depth(BufferKind::kUop);
+    if (2 * halfRows(l, rows, gemm) <= depth && fits) return rows;
+  }
   return support::error(support::Location::node(l.name, l.name),
-                        "no legal tiling: the accumulator buffer needs " + std::to_string(2 * halfRows(l, 1)) +
+                        "no legal tiling: the accumulator buffer needs " + std::to_string(2 * halfRows(l, 1, gemm)) +
                             " entries for this layer (double-buffered) but has " + std::to_string(depth));
 }
 
 std::vector<uint8_t> packAddParams(const AddLayer& l, const hwspec::HwSpec& hw) {
   const int64_t lanes = hw.batch * hw.blockOut;
-  std::vector<int32_t> rows(static_cast<size_t>(2 * lanes));
-  std::fill(rows.begin(), rows.begin() + lanes, static_cast<int32_t>(l.attrs.multA));
-  std::fill(rows.begin() + lanes, rows.end(), static_cast<int32_t>(l.attrs.multB));
-  std::vector<uint8_t> out(rows.size() * 4);
-  std::memcpy(out.data(), rows.data(), out.size());
+  const auto& q = l.attrs;
+  const bool gemm = addOnGemm(l, hw);
+  std::vector<int64_t> values = {q.multA, q.multB};
+  if (gemm) values = {-2 * q.multA, -2 * q.multB, 128 * q.zeroA, 128 * q.zeroB};
+  std::vector<int32_t> rows;
+  for (int64_t v : values) rows.insert(rows.end(), static_cast<size_t>(lanes), static_cast<int32_t>(v));
+  const int64_t head = gemm ? weightBlockBytes(hw) : 0;
+  std::vector<uint8_t> out(static_cast<size_t>(head) + rows.size() * 4, 0);
+  // The weight block: -128 on the diagonal (w[o][i], o-major), so that a GEMM makes -128·x.
+  for (int64_t o = 0; gemm && o < hw.blockOut; ++o) out[static_cast<size_t>(o * hw.blockIn + o)] = 0x80;
+  std::memcpy(out.data() + head, rows.data(), rows.size() * 4);
   return out;
 }
 
+namespace {
+
+/// The GEMM form (addOnGemm): per tile the load unit brings both operands'
+/// rows into the input buffer; the compute unit zeroes the tile's
+/// accumulator rows and accumulates each operand times -128 on the diagonal
+/// (a GEMM with reset, then one without), adds 128·zero, and multiplies by
+/// -2·mult: mulq(-128·(a - za), -2·Ma) = mulq((a - za)·2^8, Ma) exactly.
+Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t a, uint64_t b, uint64_t y,
+                      uint64_t params) {
+  const int64_t w = l.y.w, tw = th * w, half = halfRows(l, th, true), cb = l.y.blocks();
+  const int64_t inE = hw.entryBytes(BufferKind::kInput), outE = hw.entryBytes(BufferKind::kOutput);
+  const int64_t accE = hw.entryBytes(BufferKind::kAcc), wgtE = hw.entryBytes(BufferKind::kWeight);
+  Kernel k;
+  k.name = l.name;
+  int64_t set[2] = {};  // [acc half] -> first of its kGemmSets sets
+  for (int as = 0; as < 2; ++as) {
+    set[as] = static_cast<int64_t>(k.uops.size());
+    const int64_t ra = as * half, rb = ra + tw, pr = ra + 2 * tw, ia = as * 2 * tw;
+    const int64_t sets[kGemmSets][2] = {{ra, ra}, {ra, pr}, {rb, pr + 1}, {ra, rb}, {ra, pr + 2}, {rb, pr + 3}, {ra, ia}};
+    for (int s = 0; s < kGemmSets; ++s)
+      for (int64_t q = 0; q < tw; ++q) {
+        const bool perPixel = s == 0 || s == 3 || s == 6;  // the source steps with the pixel
+        k.uops.push_back({sets[s][0] + q, sets[s][1] + (perPixel ? q : 0), 0});
+      }
+  }
+  k.body.push_back(uopTableLoad(static_cast<int64_t>(k.uops.size())));
+  k.body.push_back(Stmt::intrinsic(Opcode::kLoad, "-128 on the diagonal: the weight block")
+                       .set("buffer", static_cast<int64_t>(Buffer::kWgt))
+                       .set("sram_base", 0)
+                       .set("dram_base", static_cast<int64_t>(params / wgtE))
+                       .set("y_size", 1).set("x_size", 1).set("x_stride", 1));
+  for (int64_t as = 0; as < 2; ++as)  // the parameter rows stay in both halves: the tiles never write them
+    k.body.push_back(Stmt::intrinsic(Opcode::kLoad, as ? "" : "the parameter rows, into both halves")
+                         .set("buffer", static_cast<int64_t>(Buffer::kAcc))
+                         .set("sram_base", as * half + 2 * tw)
+                         .set("dram_base", static_cast<int64_t>((params + weightBlockBytes(hw)) / accE))
+                         .set("y_size", 1).set("x_size", 4).set("x_stride", 4));
+  const RowTiles rt(k, l.y.n, cb, l.y.h, th);
+  const int vn = rt.vn(), vb = rt.vb();
+  const int64_t total = l.y.n * cb * (rt.full() + (rt.last() > 0));
+  rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
+    const int64_t rows = kind ? rt.last() : th, pix = rows * w;
+    const Expr tileE = rt.counter(t);
+    // An operand's rows of the tile into input rows, one DMA row per image row.
+    auto rowsLoad = [&](const runtime::BlockedLayout& x, uint64_t addr, int64_t at) {
+      return Stmt::intrinsic(Opcode::kLoad, at ? "" : "both operands' rows into the input buffer")
+          .set("buffer", static_cast<int64_t>(Buffer::kInp))
+          .set("sram_base", tileE.mod(2, 2 * tw) + Expr(at))
+          .set("dram_base", Expr(static_cast<int64_t>(addr / inE) + x.left) + Expr::var(vn, x.rows() * cb * x.cols()) +
+                                (Expr(x.top) + t * th) * (cb * x.cols()) + Expr::var(vb, x.cols()))
+          .set("y_size", rows).set("x_size", w).set("x_stride", cb * x.cols());
+    };
+    body.push_back(rowsLoad(l.a, a, 0).flag("pop_next", tileE, 2));
+    body.push_back(rowsLoad(l.b, b, tw).flag("push_next"));
+    const Expr s0 = Expr(set[0]) + tileE.mod(2, set[1] - set[0]);
+    auto gemm = [&](bool reset, const char* what) {
+      const Expr at = s0 + Expr(6 * tw);
+      Stmt g = Stmt::intrinsic(Opcode::kGemm, what);
+      g.set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 2).set("iter_in", 1)
+          .set("dst_factor_out", tw).set("src_factor_out", tw);
+      if (reset) g.set("reset", 1);
+      return g;
+    };
+    body.push_back(gemm(true, "zero the tile's rows of A and B").flag("pop_next", tileE, 2));
+    body.push_back(gemm(false, "A, B = -128·a, -128·b").flag("pop_prev").flag("push_prev", tileE, INT64_MIN, total - 2));
+    auto alu = [&](int which, AluOp op, const char* what) {
+      const Expr at = s0 + Expr(which * tw);
+      body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
+                         .set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 1).set("iter_in", 1)
+                         .set("alu_op", static_cast<int64_t>(op)));
+      return &body.back();
+    };
+    const auto& q = l.attrs;
+    if (q.zeroA) alu(4, AluOp::kAdd, "-128·(a - zero_a)");
+    if (q.zeroB) alu(5, AluOp::kAdd, "-128·(b - zero_b)");
+    alu(1, AluOp::kMulq, "a x mult_a");
+    alu(2, AluOp::kMulq, "b x mult_b");
+    alu(3, AluOp::kAdd, "a + b");
+    auto imm = [&](AluOp op, int64_t v, const char* what) { alu(0, op, what)->set("use_imm", 1).set("imm", v); };
+    imm(AluOp::kShrr, q.shift, "shift right, rounding");
+    if (q.zeroPoint) imm(AluOp::kAdd, q.zeroPoint, "output zero point");
+    if (q.lo > -128) imm(AluOp::kMax, q.lo, "clamp below (ReLU)");
+    if (q.hi < 127) imm(AluOp::kMin, q.hi, "clamp above");
+    body.back().flag("push_next");
+    body.push_back(rt.store(l.y, y, outE, tileE.mod(2, half), t, rows, w));
+  });
+  return k;
+}
+
+}  // namespace
+
 Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t a, uint64_t b, uint64_t y,
                 uint64_t params) {
-  const int64_t w = l.y.w, half = halfRows(l, th), cb = l.y.blocks();
+  if (addOnGemm(l, hw)) return lowerAddOnGemm(l, th, hw, a, b, y, params);
+  const int64_t w = l.y.w, half = halfRows(l, th, false), cb = l.y.blocks();
   const int64_t full = l.y.h / th, last = l.y.h - full * th;
   const int64_t inE = isa::dramEntryBytes(hw, Buffer::kAcc8), outE = hw.entryBytes(BufferKind::kOutput);
   const int64_t accE = hw.entryBytes(BufferKind::kAcc);

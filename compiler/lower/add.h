@@ -1,10 +1,18 @@
 // compiler/lower/add.h — the residual QAdd on the accelerator's ALU.
 //
-// Per tile of image rows of one channel block: both operands' rows are loaded
-// into accumulator rows (LOAD acc8), their zero points subtracted (add imm),
-// scaled by 2^8 (`shr` by -8), multiplied by their Q31 multipliers
-// (mulq with a multiplier row), added, shifted (shrr), offset by the output
-// zero point and clamped — exactly runtime/kernels/qops.cc's QAdd — and stored.
+// Per tile of image rows of one channel block, exactly runtime/kernels/qops.cc's
+// QAdd: each operand's rows minus its zero point, times 2^8, times its Q31
+// multiplier (mulq with a multiplier row); the two added, shifted (shrr),
+// offset by the output zero point, clamped and stored. Two forms:
+// - GEMM form, when both multipliers are below 2^30 in magnitude (the
+//   quantizer makes them so): the load unit brings the operands into the
+//   input buffer, and the compute unit makes -128·x with a GEMM on a weight
+//   block of -128 on the diagonal (after a GEMM with reset), adds 128·zero
+//   and multiplies by -2·mult, which gives the same products. The operands'
+//   DMA overlaps the compute unit's work.
+// - ALU form, otherwise: the compute unit loads both operands into
+//   accumulator rows (LOAD acc8), subtracts the zero points (add imm) and
+//   scales by 2^8 (`shr` by -8) before the mulq.
 #ifndef ACCELC_COMPILER_LOWER_ADD_H_
 #define ACCELC_COMPILER_LOWER_ADD_H_
 
@@ -26,9 +34,14 @@ struct AddLayer {
   runtime::QAddAttrs attrs;        ///< zero points, multipliers, shift, clamp
 };
 
+/// Whether `l` takes the GEMM form on `hw`.
+bool addOnGemm(const AddLayer& l, const hwspec::HwSpec& hw);
 /// Image rows per tile that fit the accumulator halves, or an error naming the buffer.
 support::Expected<int64_t> chooseAddRows(const AddLayer& l, const hwspec::HwSpec& hw);
-/// The two multiplier rows (mult_a, mult_b in every lane) as accumulator entries.
+/// The parameters in DRAM: the ALU form's two multiplier rows (mult_a,
+/// mult_b in every lane) as accumulator entries; the GEMM form's weight block
+/// (rounded up to accumulator entries), then rows of -2·mult_a, -2·mult_b,
+/// 128·zero_a and 128·zero_b. Place them at a weight-entry boundary.
 std::vector<uint8_t> packAddParams(const AddLayer& l, const hwspec::HwSpec& hw);
 /// The loop IR; addresses are bytes.
 Kernel lowerAdd(const AddLayer& l, int64_t rows, const hwspec::HwSpec& hw, uint64_t a, uint64_t b, uint64_t y,

@@ -264,8 +264,9 @@ bool Quantizer::emitAdd(const Node& n, const Node* act) {
   if (!pa || !pb || !py || src_.values[a].shape != src_.values[b].shape || src_.values[a].constant || src_.values[b].constant)
     return note(n, "Add is quantized only for two quantized activations of one shape"), false;
   const double ra = pa->scale / py->scale, rb = pb->scale / py->scale, mx = std::max(ra, rb);
-  // mulq((a - za)·2^8, Ma)·2^-shift = (a - za)·ra  =>  Ma = ra·2^(23 + shift), the larger multiplier in [2^30, 2^31).
-  const int shift = std::min(31, 7 - static_cast<int>(std::floor(std::log2(mx))));
+  // mulq((a - za)·2^8, Ma)·2^-shift = (a - za)·ra  =>  Ma = ra·2^(23 + shift), the larger multiplier in
+  // [2^29, 2^30): 30 bits, and -2·Ma still fits, which the accelerator's GEMM form needs (compiler/lower/add.h).
+  const int shift = std::min(31, 6 - static_cast<int>(std::floor(std::log2(mx))));
   if (shift < 0) return note(n, "its scales differ too much for the integer add"), false;
   runtime::QAddAttrs qa;
   qa.zeroA = pa->zero, qa.zeroB = pb->zero, qa.shift = shift, qa.zeroPoint = py->zero;

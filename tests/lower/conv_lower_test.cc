@@ -284,38 +284,46 @@ TEST_P(ConvLowerTest, AveragePoolOnTheAluIsBitExact) {
   }
 }
 
-TEST_P(ConvLowerTest, ResidualAddOnTheAluIsBitExact) {
+TEST_P(ConvLowerTest, ResidualAddIsBitExactInBothForms) {
+  // Multipliers of at least 2^30 take the ALU form; smaller ones the GEMM form
+  // (compiler/lower/add.h), whose operands come through the input buffer.
   isa::Target t = testing::presetTarget(GetParam());
-  AddLayer l;
-  l.name = "add";
-  const int64_t c = 2 * t.spec.blockIn + 1, h = 5, w = 6;
-  l.a = {2, c, h, w, t.spec.blockIn, 1, 1, 1, 1, -3};
-  l.b = {2, c, h, w, t.spec.blockIn, 0, 0, 0, 0, 5};
-  l.y = {2, c, h, w, t.spec.blockOut, 0, 2, 1, 0, 0};
-  l.attrs = {-3, 1518500250, 5, 1200000000, 8, 4, 4, 127};  // zero_a, mult_a, zero_b, mult_b, shift, zp, lo, hi
-  Tensor a(DType::kInt8, {2, c, h, w}), b(DType::kInt8, {2, c, h, w});
-  std::mt19937_64 g(5);
-  for (uint8_t& v : a.bytes()) v = static_cast<uint8_t>(g());
-  for (uint8_t& v : b.bytes()) v = static_cast<uint8_t>(g());
-  auto rows = chooseAddRows(l, t.spec);
-  ASSERT_TRUE(rows.isOk()) << rows.diag().str();
-  std::vector<uint8_t> params = packAddParams(l, t.spec);
-  Kernel k = lowerAdd(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 32768, 65536, 98304);
-  isa::ProgramBuilder pb(t);
-  pb.symbol({"params", isa::SymbolRole::kConst, 98304, DType::kInt8, {static_cast<int64_t>(params.size())}}, params);
-  ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, pb).isOk());
-  auto p = pb.finish("add.bin");
-  ASSERT_TRUE(p.isOk()) << p.diag().str();
-  const uint64_t n = static_cast<uint64_t>(l.y.bytes());
-  auto yp = runOnBoth(t, *p,
-                      {{0, runtime::packBlocked(a, l.a)}, {32768, runtime::packBlocked(b, l.b)}, {65536, std::vector<uint8_t>(n, 0)}},
-                      65536, n);
-  ASSERT_TRUE(yp.isOk()) << yp.diag().str();
-  std::vector<Tensor> want(1);
-  ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAdd, l.attrs, {&a, &b}, want, {}).isOk());
-  std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
-  EXPECT_GT(distinct.size(), 20u);
-  EXPECT_EQ(runtime::unpackBlocked(yp->data(), l.y).bytes(), want[0].bytes());
+  for (bool gemmForm : {false, true}) {
+    SCOPED_TRACE(gemmForm ? "GEMM form" : "ALU form");
+    AddLayer l;
+    l.name = "add";
+    const int64_t c = 2 * t.spec.blockIn + 1, h = 5, w = 6;
+    l.a = {2, c, h, w, t.spec.blockIn, 1, 1, 1, 1, -3};
+    l.b = {2, c, h, w, t.spec.blockIn, 0, 0, 0, 0, 5};
+    l.y = {2, c, h, w, t.spec.blockOut, 0, 2, 1, 0, 0};
+    // zero_a, mult_a, zero_b, mult_b, shift, zp, lo, hi
+    l.attrs = gemmForm ? runtime::QAddAttrs{-3, 759250125, 5, 600000000, 7, 4, 4, 127}
+                       : runtime::QAddAttrs{-3, 1518500250, 5, 1200000000, 8, 4, 4, 127};
+    ASSERT_EQ(addOnGemm(l, t.spec), gemmForm);
+    Tensor a(DType::kInt8, {2, c, h, w}), b(DType::kInt8, {2, c, h, w});
+    std::mt19937_64 g(5);
+    for (uint8_t& v : a.bytes()) v = static_cast<uint8_t>(g());
+    for (uint8_t& v : b.bytes()) v = static_cast<uint8_t>(g());
+    auto rows = chooseAddRows(l, t.spec);
+    ASSERT_TRUE(rows.isOk()) << rows.diag().str();
+    std::vector<uint8_t> params = packAddParams(l, t.spec);
+    Kernel k = lowerAdd(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 32768, 65536, 98304);
+    isa::ProgramBuilder pb(t);
+    pb.symbol({"params", isa::SymbolRole::kConst, 98304, DType::kInt8, {static_cast<int64_t>(params.size())}}, params);
+    ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, pb).isOk());
+    auto p = pb.finish("add.bin");
+    ASSERT_TRUE(p.isOk()) << p.diag().str();
+    const uint64_t n = static_cast<uint64_t>(l.y.bytes());
+    auto yp = runOnBoth(t, *p,
+                        {{0, runtime::packBlocked(a, l.a)}, {32768, runtime::packBlocked(b, l.b)}, {65536, std::vector<uint8_t>(n, 0)}},
+                        65536, n);
+    ASSERT_TRUE(yp.isOk()) << yp.diag().str();
+    std::vector<Tensor> want(1);
+    ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAdd, l.attrs, {&a, &b}, want, {}).isOk());
+    std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
+    EXPECT_GT(distinct.size(), 20u);
+    EXPECT_EQ(runtime::unpackBlocked(yp->data(), l.y).bytes(), want[0].bytes());
+  }
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(ConvLowerTest);
