@@ -8,7 +8,8 @@
 // first column into the output rows and a `max` over its next kw - 1 columns
 // — kh - 1 operations per input column and kw per output pixel. Otherwise
 // one `mov` copies each window's corner into the output rows and one `max`
-// whose loops walk the whole window folds the rest in. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
+// whose loops walk the whole window folds the rest in. A clamp below (`lo`)
+// ends with a `max` by an immediate. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
 // the window, `shr` by -8 (x2^8, saturating), `mulq` by a multiplier row, `shrr`,
 // the zero point and the clamp — exactly runtime/kernels/qops.cc. The output
 // rows are stored. Padding (pt, pl, and windows past the bottom and right
@@ -35,6 +36,7 @@ struct PoolLayer {
   int64_t pt = 0, pl = 0;       ///< top and left padding, read from x's border
   int64_t oh = 1, ow = 1;       ///< output size
   bool average = false;         ///< QAveragePool (else MaxPool)
+  int64_t lo = -128;            ///< MaxPool: a clamp below on its maxima (its producer's, moved here)
   runtime::QPoolAttrs avg;      ///< the average's requantization
 };
 

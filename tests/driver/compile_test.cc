@@ -229,11 +229,19 @@ TEST(CompileTest, AConvThatPadsWithAnotherValueThanTheZeroPointStaysOnTheHost) {
 }
 
 TEST(CompileTest, APaddedMaxPoolRunsOnTheAcceleratorOnlyAfterAClampAtTheZeroPoint) {
+  // Behind a clamp at the zero point the pool runs on the accelerator and
+  // applies the clamp itself; the results stay the reference engine's.
   isa::Target t = testing::presetTarget("vta-default");
   for (int64_t lo : {-128, 0}) {
     runtime::QConvAttrs a;
     a.lo = lo;
     Graph g = oneConv({1, 16, 8, 8}, 0, a, 1);
+    for (Value& v : g.values) {  // outputs of both signs, so that the clamp matters
+      if (v.name == "w")
+        for (size_t i = 0; i < v.constant->bytes().size(); ++i) v.constant->bytes()[i] = static_cast<uint8_t>(i * 37 % 11 - 5);
+      for (const auto& [name, value] : {std::make_pair("m", 1 << 30), std::make_pair("s", 2)})
+        if (v.name == name) std::fill_n(v.constant->data<int32_t>(), v.constant->numel(), value);
+    }
     runtime::PoolAttrs pa;
     pa.kernelShape = {3, 3}, pa.strides = {2, 2}, pa.pads = {1, 1, 1, 1};
     g.values[g.outputs[0]].quant = {{0.1f}, {0}, -1, support::DType::kInt8};
@@ -246,6 +254,9 @@ TEST(CompileTest, APaddedMaxPoolRunsOnTheAcceleratorOnlyAfterAClampAtTheZeroPoin
     EXPECT_EQ(b->layers[1].where, lo == 0 ? "accelerator" : "host") << b->layers[1].why;
     if (lo < 0) {
       EXPECT_EQ(b->layers[1].why, "host: padded MaxPool runs on the accelerator only when its input never lies below its zero point");
+    } else {  // the pool, the convolution's only reader, takes over its clamp below
+      EXPECT_NE(b->layers[0].why.find("; its clamp below moves to pool"), std::string::npos) << b->layers[0].why;
+      EXPECT_NE(b->layers[1].why.find("; it clamps below at 0 for conv"), std::string::npos) << b->layers[1].why;
     }
     runtime::FsimDevice device(t);
     auto e = runtime::Executor::create(*b, device, "pool.acx");
@@ -257,6 +268,10 @@ TEST(CompileTest, APaddedMaxPoolRunsOnTheAcceleratorOnlyAfterAClampAtTheZeroPoin
     auto ref = runReferenceBatched(*parseGraph(b->graphText, "graph"), {x});
     ASSERT_TRUE(ref.isOk());
     EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
+    const auto& out = (*ref)[0].bytes();
+    const auto below = [](uint8_t v) { return static_cast<int8_t>(v) <= 0; };
+    EXPECT_GT(std::count_if(out.begin(), out.end(), below), 0) << "no window's maximum is at or below the clamp";
+    EXPECT_LT(std::count_if(out.begin(), out.end(), below), static_cast<long>(out.size()));
   }
 }
 

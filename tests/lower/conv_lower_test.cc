@@ -213,12 +213,15 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
   isa::Target t = testing::presetTarget(GetParam());
   struct Case {
     int64_t c, h, w, k, s, p;  ///< p: padding, read from a border of zeros (the input is >= 0 then)
+    int64_t lo = -128;         ///< a clamp below on the maxima
   };
   for (const Case& cs : {Case{t.spec.blockIn + 2, 8, 8, 2, 2, 0}, Case{3, 9, 7, 3, 2, 0},
                          Case{2 * t.spec.blockIn, 5, 6, 3, 1, 0}, Case{5, 8, 9, 3, 2, 1},
-                         Case{3, 2, 3, 2, 2, 0}}) {  // one output column: tiles shorter than the hazard distance
+                         Case{3, 2, 3, 2, 2, 0},  // one output column: tiles shorter than the hazard distance
+                         Case{5, 8, 9, 3, 2, 0, 90}, Case{2 * t.spec.blockIn, 5, 6, 3, 1, 0, 70}}) {
     PoolLayer l;
     l.name = "pool";
+    l.lo = cs.lo;
     l.kh = l.kw = cs.k, l.sh = l.sw = cs.s, l.pt = l.pl = cs.p;
     l.oh = (cs.h + 2 * cs.p - cs.k) / cs.s + 1, l.ow = (cs.w + 2 * cs.p - cs.k) / cs.s + 1;
     l.x = {2, cs.c, cs.h, cs.w, t.spec.blockIn, 1 + cs.p, cs.p, cs.p, 1 + cs.p, 0};
@@ -240,6 +243,12 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
     pa.kernelShape = {cs.k, cs.k}, pa.strides = {cs.s, cs.s}, pa.pads = {cs.p, cs.p, cs.p, cs.p};
     std::vector<Tensor> want(1);
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kMaxPool, pa, {&x}, want, {}).isOk());
+    int64_t clamped = 0;
+    for (uint8_t& v : want[0].bytes())
+      if (static_cast<int8_t>(v) < cs.lo) v = static_cast<uint8_t>(cs.lo), ++clamped;
+    if (cs.lo > -128) {
+      EXPECT_GT(clamped, 0) << "the clamp below never acts";
+    }
     EXPECT_EQ(runtime::unpackBlocked(yp->data(), l.y).bytes(), want[0].bytes()) << "c" << cs.c << " k" << cs.k;
   }
 }
