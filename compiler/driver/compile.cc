@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <numeric>
 #include <cstring>
+#include <numeric>
 
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
