@@ -145,7 +145,7 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
     const int64_t gemm = hw.timing.pipelineDepth + apps * l.kh * p.cbT * l.kw * hw.timing.gemmIi;
     const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + p.mbT * rows * cols * hw.timing.aluIi);
     load += count * p.chunks * chunkLoad;
-    compute += count * (p.chunks * gemm + alu + dmaCycles(hw, 1, 3 * p.mbT * hw.entryBytes(BufferKind::kAcc)));
+    compute += count * (p.chunks * gemm + alu + (p.groups > 1 ? dmaCycles(hw, 1, 3 * p.mbT * hw.entryBytes(BufferKind::kAcc)) : 0));
     store += count * p.mbT * dmaCycles(hw, rows, cols * hw.entryBytes(BufferKind::kOutput), true);
   }
   const int64_t steps = std::max<int64_t>(1, l.x.n * p.groups * p.tiles() * p.chunks);
@@ -253,13 +253,27 @@ std::vector<uint8_t> packConvParams(const ConvLayer& l, const hwspec::HwSpec& hw
 
 namespace {
 
+/// LOAD of the bias, multiplier and shift rows of the output blocks at
+/// `blocks` (a row offset into the parameters) into the parameter rows of the
+/// accumulator half at `accBase`.
+Stmt paramsLoad(const Plan& p, const hwspec::HwSpec& hw, const ConvAddrs& a, const Expr& accBase, const Expr& blocks,
+                const char* what) {
+  return Stmt::intrinsic(Opcode::kLoad, what)
+      .set("buffer", static_cast<int64_t>(Buffer::kAcc))
+      .set("sram_base", accBase + Expr(paramRow(p, 0)))
+      .set("dram_base", Expr(static_cast<int64_t>(a.params / hw.entryBytes(BufferKind::kAcc))) + blocks)
+      .set("y_size", 1)
+      .set("x_size", 3 * p.mbT)
+      .set("x_stride", 3 * p.mbT);
+}
+
 /// Emits one tile of `kind` at tile row `tr` and tile column `tc`: bias and
 /// parameter rows, the chunks' loads and GEMMs, the requantization, the store.
 void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw,
               const ConvAddrs& a, int kind, Expr tr, Expr tc, int vn, int vmb) {
   const int64_t rows = p.rows(kind), cols = p.cols(kind), pix = rows * cols, u = padded(pix, p.hazard);
   const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
-  const int64_t accE = hw.entryBytes(BufferKind::kAcc), inpE = hw.entryBytes(BufferKind::kInput);
+  const int64_t inpE = hw.entryBytes(BufferKind::kInput);
   const int64_t wgtE = hw.entryBytes(BufferKind::kWeight), outE = hw.entryBytes(BufferKind::kOutput);
   const int64_t totalTiles = l.x.n * p.groups * p.tiles(), totalChunks = totalTiles * p.chunks;
   const std::string suffix = kind ? "_" + std::to_string(kind) : "";
@@ -274,15 +288,10 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   Expr tileE;
   tileE.terms = {tt};
   const Expr accBase = tileE.mod(2, p.accHalf);
-  const int64_t params = static_cast<int64_t>(a.params / accE);
-  body.push_back(Stmt::intrinsic(Opcode::kLoad, "bias, multiplier and shift rows")
-                     .set("buffer", static_cast<int64_t>(Buffer::kAcc))
-                     .set("sram_base", accBase + Expr(paramRow(p, 0)))
-                     .set("dram_base", Expr(params) + Expr::var(vmb, 3 * p.mbT))
-                     .set("y_size", 1)
-                     .set("x_size", 3 * p.mbT)
-                     .set("x_stride", 3 * p.mbT)
-                     .flag("pop_next", tileE, 2));
+  // A tile's first compute instruction waits for the store unit to free its accumulator half.
+  if (p.groups > 1)
+    body.push_back(paramsLoad(p, hw, a, accBase, Expr::var(vmb, 3 * p.mbT), "bias, multiplier and shift rows")
+                       .flag("pop_next", tileE, 2));
   const int64_t set = p.mbT * pix;  // ALU micro-ops per pass
   const Expr alu0 = Expr(p.aluOff[kind]) + tileE.mod(2, 3 * set);
   auto alu = [&](isa::AluOp op, Expr at, const char* what) {
@@ -291,6 +300,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
     return s;
   };
   body.push_back(alu(isa::AluOp::kMov, alu0 + Expr(2 * set), "bias into the tile's accumulator rows"));
+  if (p.groups == 1) body.back().flag("pop_next", tileE, 2);
   const int vc = k.newVar("c" + suffix);
   Stmt chunks = Stmt::loop(vc, p.chunks);
   Term gt = tt;  // chunk counter g = tile · chunks + c
@@ -403,6 +413,9 @@ Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec
   k.name = l.name;
   k.uops = uopTable(p, l);
   k.body.push_back(uopTableLoad(p.uops));
+  // One group of output blocks: its parameter rows stay in both halves, which the tiles never write.
+  for (int64_t as = 0; p.groups == 1 && as < 2; ++as)
+    k.body.push_back(paramsLoad(p, hw, a, Expr(as * p.accHalf), Expr(0), as ? "" : "bias, multiplier and shift rows, into both halves"));
   const int vn = k.newVar("n"), vmb = k.newVar("mb");
   Stmt images = Stmt::loop(vn, l.x.n), blocks = Stmt::loop(vmb, p.groups);
   if (p.fullRows > 0) {
