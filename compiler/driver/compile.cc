@@ -295,14 +295,19 @@ Expected<lower::ConvSchedule> Compiler::replayBest(const lower::ConvLayer& l) co
   std::optional<lower::ConvSchedule> best;
   int64_t bestCycles = 0;
   for (size_t c = 0; c < std::min(kReplayed, ranked.size()); ++c) {
-    isa::ProgramBuilder trial(t_);
-    const lower::Kernel k = lower::lowerConv(l, ranked[c], hw_, lower::ConvAddrs{0, 0, 0, 0});
-    if (!lower::emitKernel(k, t_, {0, 0}, serialize_, trial)) continue;
-    trial.text(k.uops.size() * t_.uopBytes());
-    auto program = trial.finish(l.name);
-    if (!program) continue;
-    auto cycles = lower::estimateProgram(*program, t_);
-    if (cycles && (!best || *cycles < bestCycles)) best = ranked[c], bestCycles = *cycles;
+    // The ALU passes in loops when the ISA's loop fields hold the tile, else one micro-op per pixel.
+    for (bool loops : {true, false}) {
+      ranked[c].aluLoops = loops;
+      isa::ProgramBuilder trial(t_);
+      const lower::Kernel k = lower::lowerConv(l, ranked[c], hw_, lower::ConvAddrs{0, 0, 0, 0});
+      if (!lower::emitKernel(k, t_, {0, 0}, serialize_, trial)) continue;
+      trial.text(k.uops.size() * t_.uopBytes());
+      auto program = trial.finish(l.name);
+      if (!program) continue;
+      auto cycles = lower::estimateProgram(*program, t_);
+      if (cycles && (!best || *cycles < bestCycles)) best = ranked[c], bestCycles = *cycles;
+      break;
+    }
   }
   if (!best) best = ranked.front();  // none encodes: accept() reports why
   best->why = std::to_string(ranked.size()) + " legal tilings; chose " + lower::describe(*best) + ", the lowest replayed estimate of the " +

@@ -30,6 +30,9 @@ struct Plan {
   int64_t inpHalf = 0, wgtHalf = 0, accHalf = 0;  ///< entries per buffer half
   int64_t hazard = 1;                             ///< accumulator hazard distance
   int64_t gemmOff[4] = {}, aluOff[4] = {}, uops = 0;  ///< micro-op sets per tile kind
+  bool aluLoops = false;                          ///< ALU passes: one micro-op per block, the pixels in loops
+  /// Micro-ops per output block in an ALU set of tile kind `kind`.
+  int64_t aluPixels(int kind) const { return aluLoops ? 1 : rows(kind) * cols(kind); }
   int64_t rows(int kind) const { return kind & 1 ? thLast : th; }
   int64_t cols(int kind) const { return kind & 2 ? twLast : tw; }
   bool exists(int kind) const { return rows(kind) > 0 && cols(kind) > 0; }
@@ -60,9 +63,10 @@ Plan planOf(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw)
     p.gemmOff[k] = p.uops;
     if (p.exists(k)) p.uops += 4 * p.mbT * padded(p.rows(k) * p.cols(k), p.hazard);
   }
+  p.aluLoops = s.aluLoops;
   for (int k = 0; k < 4; ++k) {  // ALU sets: 6 per kind (acc half x mulq/shrr/bias)
     p.aluOff[k] = p.uops;
-    if (p.exists(k)) p.uops += 6 * p.mbT * p.rows(k) * p.cols(k);
+    if (p.exists(k)) p.uops += 6 * p.mbT * p.aluPixels(k);
   }
   return p;
 }
@@ -88,12 +92,13 @@ std::vector<isa::Uop> uopTable(const Plan& p, const ConvLayer& l) {
             u[at + j * n + q] = {acc + accRow(j, n, q), ls * p.inpHalf + src, ls * p.wgtHalf + j * wgtBlock};
           }
       }
+    const int64_t per = p.aluPixels(kind);
     for (int as = 0; as < 2; ++as)
       for (int op = 0; op < 3; ++op) {  // sources: the multiplier, shift and bias rows
-        const int64_t at = p.aluOff[kind] + (as * 3 + op) * p.mbT * pix, acc = as * p.accHalf;
+        const int64_t at = p.aluOff[kind] + (as * 3 + op) * p.mbT * per, acc = as * p.accHalf;
         for (int64_t j = 0; j < p.mbT; ++j) {
           const int64_t src = acc + paramRow(p, j) + (op == 2 ? 0 : 1 + op);
-          for (int64_t q = 0; q < pix; ++q) u[at + j * pix + q] = {acc + accRow(j, n, q), src, 0};
+          for (int64_t q = 0; q < per; ++q) u[at + j * per + q] = {acc + accRow(j, n, q), src, 0};
         }
       }
   }
@@ -292,12 +297,16 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   if (p.groups > 1)
     body.push_back(paramsLoad(p, hw, a, accBase, Expr::var(vmb, 3 * p.mbT), "bias, multiplier and shift rows")
                        .flag("pop_next", tileE, 2));
-  const int64_t set = p.mbT * pix;  // ALU micro-ops per pass
+  const int64_t set = p.mbT * p.aluPixels(kind);  // ALU micro-ops per pass
   const Expr alu0 = Expr(p.aluOff[kind]) + tileE.mod(2, 3 * set);
   auto alu = [&](isa::AluOp op, Expr at, const char* what) {
     Stmt s = Stmt::intrinsic(Opcode::kAlu, what);
-    s.set("uop_bgn", at).set("uop_end", at + Expr(set)).set("iter_out", 1).set("iter_in", 1).set("alu_op", static_cast<int64_t>(op));
-    return s;
+    s.set("uop_bgn", at).set("uop_end", at + Expr(set));
+    if (p.aluLoops)  // per block's micro-op: its rows, then its columns; the source row stays
+      s.set("iter_out", rows).set("iter_in", cols).set("dst_factor_out", cols).set("dst_factor_in", 1);
+    else
+      s.set("iter_out", 1).set("iter_in", 1);
+    return s.set("alu_op", static_cast<int64_t>(op));
   };
   body.push_back(alu(isa::AluOp::kMov, alu0 + Expr(2 * set), "bias into the tile's accumulator rows"));
   if (p.groups == 1) body.back().flag("pop_next", tileE, 2);

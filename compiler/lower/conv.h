@@ -50,6 +50,11 @@ struct ConvSchedule {
   int64_t cycles = 0;       ///< estimated cycles (docs/microarchitecture.md formulas)
   std::string why;          ///< how it was chosen, for --report
   int64_t outBlocks = 1;    ///< output channel blocks per tile (divides MB)
+  /// The bias and requantization passes walk a tile's pixels with the ALU's
+  /// two loops (one micro-op per output block) instead of one micro-op per
+  /// pixel: a far smaller micro-op table, when the ISA's loop fields hold
+  /// the tile's rows and columns.
+  bool aluLoops = false;
 };
 
 /// Byte addresses of everything the kernel touches in DRAM.

@@ -158,13 +158,20 @@ TEST_P(ConvLowerTest, RandomConvolutionsAreBitExactOnFsim) {
   for (const Shape& s : shapes) {
     ConvLayer l = randomLayer(t.spec, seed, s.c, s.m, s.h, s.w, s.k, s.stride, s.pad);
     Tensor x = randomInput(l, seed + 100);
-    auto got = onFsim(l, t, x);
-    ASSERT_TRUE(got.isOk()) << got.diag().str();
     Tensor want = reference(l, x);
     std::set<uint8_t> distinct(want.bytes().begin(), want.bytes().end());
     EXPECT_GT(distinct.size(), 8u) << "a degenerate layer tests little";
-    EXPECT_EQ(got->bytes(), want.bytes()) << GetParam() << " layer " << seed << " c" << s.c << " m" << s.m << " " << s.h
-                                          << "x" << s.w << " k" << s.k << " s" << s.stride << " p" << s.pad;
+    auto chosen = chooseSchedule(l, t.spec);
+    ASSERT_TRUE(chosen.isOk()) << chosen.diag().str();
+    for (bool loops : {false, true}) {  // the ALU passes per pixel, and in the ALU's loops
+      ConvSchedule sched = *chosen;
+      sched.aluLoops = loops;
+      auto got = onFsim(l, t, x, false, sched);
+      ASSERT_TRUE(got.isOk()) << got.diag().str();
+      EXPECT_EQ(got->bytes(), want.bytes()) << GetParam() << " layer " << seed << " c" << s.c << " m" << s.m << " " << s.h
+                                            << "x" << s.w << " k" << s.k << " s" << s.stride << " p" << s.pad
+                                            << (loops ? " (ALU loops)" : "");
+    }
     ++seed;
   }
 }
@@ -200,10 +207,14 @@ TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
                          ConvSchedule{2, 1, 4, 0, ""}, ConvSchedule{3, 4, 5, 0, ""}, ConvSchedule{7, 2, 1, 0, ""},
                          ConvSchedule{2, 1, 0, 0, "", 3}, ConvSchedule{1, 2, 4, 0, "", 3}}) {  // 3 output blocks per tile
     if (!checkSchedule(l, s, t.spec)) continue;  // too big for this preset's buffers
-    auto got = onFsim(l, t, x, false, s);
-    ASSERT_TRUE(got.isOk()) << got.diag().str();
-    EXPECT_EQ(got->bytes(), want.bytes()) << s.tileRows << " rows, " << s.tileCols << " columns, " << s.chunkBlocks
-                                          << " blocks per chunk, " << s.outBlocks << " output blocks";
+    for (bool loops : {false, true}) {
+      s.aluLoops = loops;
+      auto got = onFsim(l, t, x, false, s);
+      ASSERT_TRUE(got.isOk()) << got.diag().str();
+      EXPECT_EQ(got->bytes(), want.bytes()) << s.tileRows << " rows, " << s.tileCols << " columns, " << s.chunkBlocks
+                                            << " blocks per chunk, " << s.outBlocks << " output blocks"
+                                            << (loops ? ", ALU loops" : "");
+    }
     ++ran;
   }
   EXPECT_GE(ran, 4);
