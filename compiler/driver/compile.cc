@@ -95,6 +95,7 @@ class Compiler {
   std::vector<std::string> why_;                  ///< per node: why it runs where it runs
   std::vector<lower::ConvSchedule> sched_;        ///< per accelerator convolution
   std::vector<int64_t> poolRows_;                 ///< per accelerator MaxPool or QAdd: rows per tile
+  std::vector<bool> addLoops_;                    ///< per accelerator QAdd: its passes in the instructions' loops
   std::vector<int64_t> poolLo_;                   ///< per accelerator MaxPool: the clamp below it took over (-128: none)
   std::vector<bool> loMoved_;                     ///< per accelerator QConv: its clamp below moved to its MaxPool
   std::vector<Shape> border_;                     ///< per value: conv border (top, left, bottom, right)
@@ -194,6 +195,7 @@ void Compiler::partition() {
   why_.assign(g_.nodes.size(), "host: not an accelerator operator");
   sched_.assign(g_.nodes.size(), {});
   poolRows_.assign(g_.nodes.size(), 0);
+  addLoops_.assign(g_.nodes.size(), false);
   for (size_t i = 0; i < g_.nodes.size(); ++i) {
     const Node& n = g_.nodes[i];
     if (n.kind == OpKind::kQAdd && hw_.batch == 1 && hw_.blockIn == hw_.blockOut) {
@@ -212,7 +214,13 @@ void Compiler::partition() {
         continue;
       }
       poolRows_[i] = *rows;
-      accept(i, lower::lowerAdd(l, *rows, hw_, 0, 0, 0, 0), "ALU add over " + std::to_string(*rows) + "-row tiles");
+      // The GEMM form's passes in loops when the ISA's loop fields hold a tile, else one micro-op per pixel.
+      l.loops = lower::addOnGemm(l, hw_);
+      const std::string why = std::string(l.loops ? "GEMM-form" : "ALU-form") + " add over " + std::to_string(*rows) +
+                              "-row tiles";
+      if (!accept(i, lower::lowerAdd(l, *rows, hw_, 0, 0, 0, 0), why) && l.loops)
+        l.loops = false, accept(i, lower::lowerAdd(l, *rows, hw_, 0, 0, 0, 0), why);
+      addLoops_[i] = l.loops;
       continue;
     }
     const bool pool = n.kind == OpKind::kMaxPool || n.kind == OpKind::kQAveragePool;
@@ -527,6 +535,7 @@ Status Compiler::programs() {
       al.name = n.name;
       al.a = *xs.blocked, al.b = *b_.tensors[s.inputs[1]].blocked, al.y = *ys.blocked;
       al.attrs = std::get<runtime::QAddAttrs>(n.attrs);
+      al.loops = addLoops_[i];
       const std::vector<uint8_t> params = lower::packAddParams(al, hw_);
       const uint64_t pa = alloc(params.size());
       b_.constants.push_back({n.name + ":params", pa, params});

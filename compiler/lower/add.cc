@@ -88,16 +88,16 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
   const int64_t accE = hw.entryBytes(BufferKind::kAcc), wgtE = hw.entryBytes(BufferKind::kWeight);
   Kernel k;
   k.name = l.name;
+  // A set is one micro-op whose pixels the instruction's loops walk, or one per pixel.
+  const int64_t per = l.loops ? 1 : tw;
+  auto perPixel = [](int s) { return s == 0 || s == 3 || s == 6; };  // the source steps with the pixel
   int64_t set[2] = {};  // [acc half] -> first of its kGemmSets sets
   for (int as = 0; as < 2; ++as) {
     set[as] = static_cast<int64_t>(k.uops.size());
     const int64_t ra = as * half, rb = ra + tw, pr = ra + 2 * tw, ia = as * 2 * tw;
     const int64_t sets[kGemmSets][2] = {{ra, ra}, {ra, pr}, {rb, pr + 1}, {ra, rb}, {ra, pr + 2}, {rb, pr + 3}, {ra, ia}};
     for (int s = 0; s < kGemmSets; ++s)
-      for (int64_t q = 0; q < tw; ++q) {
-        const bool perPixel = s == 0 || s == 3 || s == 6;  // the source steps with the pixel
-        k.uops.push_back({sets[s][0] + q, sets[s][1] + (perPixel ? q : 0), 0});
-      }
+      for (int64_t q = 0; q < per; ++q) k.uops.push_back({sets[s][0] + q, sets[s][1] + (perPixel(s) ? q : 0), 0});
   }
   k.body.push_back(uopTableLoad(static_cast<int64_t>(k.uops.size())));
   k.body.push_back(Stmt::intrinsic(Opcode::kLoad, "-128 on the diagonal: the weight block")
@@ -130,20 +130,27 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
     body.push_back(rowsLoad(l.b, b, tw).flag("push_next"));
     const Expr s0 = Expr(set[0]) + tileE.mod(2, set[1] - set[0]);
     auto gemm = [&](bool reset, const char* what) {
-      const Expr at = s0 + Expr(6 * tw);
+      const Expr at = s0 + Expr(6 * per);
       Stmt g = Stmt::intrinsic(Opcode::kGemm, what);
-      g.set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 2).set("iter_in", 1)
+      g.set("uop_bgn", at).set("uop_end", at + Expr(l.loops ? 1 : pix)).set("iter_out", 2).set("iter_in", l.loops ? pix : 1)
           .set("dst_factor_out", tw).set("src_factor_out", tw);
+      if (l.loops) g.set("dst_factor_in", 1).set("src_factor_in", 1);
       if (reset) g.set("reset", 1);
       return g;
     };
     body.push_back(gemm(true, "zero the tile's rows of A and B").flag("pop_next", tileE, 2));
     body.push_back(gemm(false, "A, B = -128·a, -128·b").flag("pop_prev").flag("push_prev", tileE, INT64_MIN, total - 2));
     auto alu = [&](int which, AluOp op, const char* what) {
-      const Expr at = s0 + Expr(which * tw);
-      body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
-                         .set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 1).set("iter_in", 1)
-                         .set("alu_op", static_cast<int64_t>(op)));
+      const Expr at = s0 + Expr(which * per);
+      Stmt a = Stmt::intrinsic(Opcode::kAlu, what);
+      if (l.loops) {  // the tile's rows, then its columns
+        a.set("uop_bgn", at).set("uop_end", at + Expr(1)).set("iter_out", rows).set("iter_in", w)
+            .set("dst_factor_out", w).set("dst_factor_in", 1);
+        if (perPixel(which)) a.set("src_factor_out", w).set("src_factor_in", 1);
+      } else {
+        a.set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 1).set("iter_in", 1);
+      }
+      body.push_back(a.set("alu_op", static_cast<int64_t>(op)));
       return &body.back();
     };
     const auto& q = l.attrs;

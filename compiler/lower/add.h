@@ -32,6 +32,10 @@ struct AddLayer {
   std::string name;                ///< layer name
   runtime::BlockedLayout a, b, y;  ///< operand and output layouts (same logical shape)
   runtime::QAddAttrs attrs;        ///< zero points, multipliers, shift, clamp
+  /// GEMM form: the passes walk a tile's pixels with the instructions' loops
+  /// (one micro-op per pass) rather than one micro-op per pixel; the ISA's
+  /// loop fields must hold the tile.
+  bool loops = false;
 };
 
 /// Whether `l` takes the GEMM form on `hw`.

@@ -306,12 +306,15 @@ TEST_P(ConvLowerTest, AveragePoolOnTheAluIsBitExact) {
 
 TEST_P(ConvLowerTest, ResidualAddIsBitExactInBothForms) {
   // Multipliers of at least 2^30 take the ALU form; smaller ones the GEMM form
-  // (compiler/lower/add.h), whose operands come through the input buffer.
+  // (compiler/lower/add.h), whose operands come through the input buffer and
+  // whose passes may walk the pixels in the instructions' loops.
   isa::Target t = testing::presetTarget(GetParam());
-  for (bool gemmForm : {false, true}) {
-    SCOPED_TRACE(gemmForm ? "GEMM form" : "ALU form");
+  for (int form = 0; form < 3; ++form) {  // ALU form; GEMM form per pixel; GEMM form in loops
+    const bool gemmForm = form > 0;
+    SCOPED_TRACE(form == 0 ? "ALU form" : form == 1 ? "GEMM form" : "GEMM form in loops");
     AddLayer l;
     l.name = "add";
+    l.loops = form == 2;
     const int64_t c = 2 * t.spec.blockIn + 1, h = 5, w = 6;
     l.a = {2, c, h, w, t.spec.blockIn, 1, 1, 1, 1, -3};
     l.b = {2, c, h, w, t.spec.blockIn, 0, 0, 0, 0, 5};
