@@ -17,12 +17,11 @@
 // runtime verilates into its cache (on the first run only).
 #include <benchmark/benchmark.h>
 
-#include "bench/bench_util.h"
-
 #include <chrono>
 #include <memory>
 #include <string>
 
+#include "bench/bench_util.h"
 #include "runtime/sim_devices/cycle_device.h"
 #include "runtime/sim_devices/rtl_device.h"
 #include "simulator/rtl/builtin_models.h"

@@ -10,12 +10,12 @@
 
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/lower/add.h"
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
 #include "compiler/lower/cost.h"
-#include "compiler/passes/im2col.h"
-#include "compiler/lower/add.h"
 #include "compiler/lower/pool.h"
+#include "compiler/passes/im2col.h"
 #include "compiler/passes/passes.h"
 #include "compiler/passes/rewrite.h"
 #include "compiler/quant/quantize.h"
@@ -96,7 +96,7 @@ class Compiler {
   std::vector<lower::ConvSchedule> sched_;        ///< per accelerator convolution
   std::vector<int64_t> poolRows_;                 ///< per accelerator MaxPool or QAdd: rows per tile
   std::vector<bool> addLoops_;                    ///< per accelerator QAdd: its passes in the instructions' loops
-  std::vector<int64_t> poolLo_;                   ///< per accelerator MaxPool: the clamp below it took over (-128: none)
+  std::vector<int64_t> poolLo_;                   ///< per accelerator MaxPool: the clamp below it took over
   std::vector<bool> loMoved_;                     ///< per accelerator QConv: its clamp below moved to its MaxPool
   std::vector<Shape> border_;                     ///< per value: conv border (top, left, bottom, right)
   std::map<std::pair<int, int>, int> slots_;      ///< (value, storage) -> tensor slot
@@ -216,8 +216,8 @@ void Compiler::partition() {
       poolRows_[i] = *rows;
       // The GEMM form's passes in loops when the ISA's loop fields hold a tile, else one micro-op per pixel.
       l.loops = lower::addOnGemm(l, hw_);
-      const std::string why = std::string(l.loops ? "GEMM-form" : "ALU-form") + " add over " + std::to_string(*rows) +
-                              "-row tiles";
+      const std::string why =
+          std::string(l.loops ? "GEMM-form" : "ALU-form") + " add over " + std::to_string(*rows) + "-row tiles";
       if (!accept(i, lower::lowerAdd(l, *rows, hw_, 0, 0, 0, 0), why) && l.loops)
         l.loops = false, accept(i, lower::lowerAdd(l, *rows, hw_, 0, 0, 0, 0), why);
       addLoops_[i] = l.loops;

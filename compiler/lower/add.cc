@@ -49,8 +49,9 @@ support::Expected<int64_t> chooseAddRows(const AddLayer& l, const hwspec::HwSpec
   const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
   for (int64_t rows = l.y.h; rows >= 1; --rows) {
     const int64_t pix = rows * l.y.w;
-    const bool fits = gemm ? 2 * kGemmSets * pix <= hw.depth(BufferKind::kUop) && 4 * pix <= hw.depth(BufferKind::kInput)
-                           : 4 * kSets * pix <= hw.depth(BufferKind::kUop);
+    const bool fits = gemm
+                          ? 2 * kGemmSets * pix <= hw.depth(BufferKind::kUop) && 4 * pix <= hw.depth(BufferKind::kInput)
+                          : 4 * kSets * pix <= hw.depth(BufferKind::kUop);
     if (2 * halfRows(l, rows, gemm) <= depth && fits) return rows;
   }
   return support::error(support::Location::node(l.name, l.name),
@@ -90,12 +91,14 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
   k.name = l.name;
   // A set is one micro-op whose pixels the instruction's loops walk, or one per pixel.
   const int64_t per = l.loops ? 1 : tw;
-  auto perPixel = [](int s) { return s == 0 || s == 3 || s == 6; };  // the source steps with the pixel
+  // Sets whose source steps with the pixel (the others read a parameter row).
+  auto perPixel = [](int s) { return s == 0 || s == 3 || s == 6; };
   int64_t set[2] = {};  // [acc half] -> first of its kGemmSets sets
   for (int as = 0; as < 2; ++as) {
     set[as] = static_cast<int64_t>(k.uops.size());
     const int64_t ra = as * half, rb = ra + tw, pr = ra + 2 * tw, ia = as * 2 * tw;
-    const int64_t sets[kGemmSets][2] = {{ra, ra}, {ra, pr}, {rb, pr + 1}, {ra, rb}, {ra, pr + 2}, {rb, pr + 3}, {ra, ia}};
+    const int64_t sets[kGemmSets][2] = {{ra, ra},     {ra, pr},     {rb, pr + 1}, {ra, rb},
+                                        {ra, pr + 2}, {rb, pr + 3}, {ra, ia}};
     for (int s = 0; s < kGemmSets; ++s)
       for (int64_t q = 0; q < per; ++q) k.uops.push_back({sets[s][0] + q, sets[s][1] + (perPixel(s) ? q : 0), 0});
   }
@@ -104,13 +107,17 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
                        .set("buffer", static_cast<int64_t>(Buffer::kWgt))
                        .set("sram_base", 0)
                        .set("dram_base", static_cast<int64_t>(params / wgtE))
-                       .set("y_size", 1).set("x_size", 1).set("x_stride", 1));
+                       .set("y_size", 1)
+                       .set("x_size", 1)
+                       .set("x_stride", 1));
   for (int64_t as = 0; as < 2; ++as)  // the parameter rows stay in both halves: the tiles never write them
     k.body.push_back(Stmt::intrinsic(Opcode::kLoad, as ? "" : "the parameter rows, into both halves")
                          .set("buffer", static_cast<int64_t>(Buffer::kAcc))
                          .set("sram_base", as * half + 2 * tw)
                          .set("dram_base", static_cast<int64_t>((params + weightBlockBytes(hw)) / accE))
-                         .set("y_size", 1).set("x_size", 4).set("x_stride", 4));
+                         .set("y_size", 1)
+                         .set("x_size", 4)
+                         .set("x_stride", 4));
   const RowTiles rt(k, l.y.n, cb, l.y.h, th);
   const int vn = rt.vn(), vb = rt.vb();
   const int64_t total = l.y.n * cb * (rt.full() + (rt.last() > 0));
@@ -124,7 +131,9 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
           .set("sram_base", tileE.mod(2, 2 * tw) + Expr(at))
           .set("dram_base", Expr(static_cast<int64_t>(addr / inE) + x.left) + Expr::var(vn, x.rows() * cb * x.cols()) +
                                 (Expr(x.top) + t * th) * (cb * x.cols()) + Expr::var(vb, x.cols()))
-          .set("y_size", rows).set("x_size", w).set("x_stride", cb * x.cols());
+          .set("y_size", rows)
+          .set("x_size", w)
+          .set("x_stride", cb * x.cols());
     };
     body.push_back(rowsLoad(l.a, a, 0).flag("pop_next", tileE, 2));
     body.push_back(rowsLoad(l.b, b, tw).flag("push_next"));
@@ -132,20 +141,29 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
     auto gemm = [&](bool reset, const char* what) {
       const Expr at = s0 + Expr(6 * per);
       Stmt g = Stmt::intrinsic(Opcode::kGemm, what);
-      g.set("uop_bgn", at).set("uop_end", at + Expr(l.loops ? 1 : pix)).set("iter_out", 2).set("iter_in", l.loops ? pix : 1)
-          .set("dst_factor_out", tw).set("src_factor_out", tw);
+      g.set("uop_bgn", at)
+          .set("uop_end", at + Expr(l.loops ? 1 : pix))
+          .set("iter_out", 2)
+          .set("iter_in", l.loops ? pix : 1)
+          .set("dst_factor_out", tw)
+          .set("src_factor_out", tw);
       if (l.loops) g.set("dst_factor_in", 1).set("src_factor_in", 1);
       if (reset) g.set("reset", 1);
       return g;
     };
     body.push_back(gemm(true, "zero the tile's rows of A and B").flag("pop_next", tileE, 2));
-    body.push_back(gemm(false, "A, B = -128·a, -128·b").flag("pop_prev").flag("push_prev", tileE, INT64_MIN, total - 2));
+    body.push_back(
+        gemm(false, "A, B = -128·a, -128·b").flag("pop_prev").flag("push_prev", tileE, INT64_MIN, total - 2));
     auto alu = [&](int which, AluOp op, const char* what) {
       const Expr at = s0 + Expr(which * per);
       Stmt a = Stmt::intrinsic(Opcode::kAlu, what);
       if (l.loops) {  // the tile's rows, then its columns
-        a.set("uop_bgn", at).set("uop_end", at + Expr(1)).set("iter_out", rows).set("iter_in", w)
-            .set("dst_factor_out", w).set("dst_factor_in", 1);
+        a.set("uop_bgn", at)
+            .set("uop_end", at + Expr(1))
+            .set("iter_out", rows)
+            .set("iter_in", w)
+            .set("dst_factor_out", w)
+            .set("dst_factor_in", 1);
         if (perPixel(which)) a.set("src_factor_out", w).set("src_factor_in", 1);
       } else {
         a.set("uop_bgn", at).set("uop_end", at + Expr(pix)).set("iter_out", 1).set("iter_in", 1);

@@ -30,7 +30,7 @@ struct Plan {
   int64_t inpHalf = 0, wgtHalf = 0, accHalf = 0;  ///< entries per buffer half
   int64_t hazard = 1;                             ///< accumulator hazard distance
   int64_t gemmOff[4] = {}, aluOff[4] = {}, uops = 0;  ///< micro-op sets per tile kind
-  bool aluLoops = false;                          ///< ALU passes: one micro-op per block, the pixels in loops
+  bool aluLoops = false;                              ///< ALU passes: one micro-op per block, the pixels in loops
   /// Micro-ops per output block in an ALU set of tile kind `kind`.
   int64_t aluPixels(int kind) const { return aluLoops ? 1 : rows(kind) * cols(kind); }
   int64_t rows(int kind) const { return kind & 1 ? thLast : th; }
@@ -150,7 +150,8 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
     const int64_t gemm = hw.timing.pipelineDepth + apps * l.kh * p.cbT * l.kw * hw.timing.gemmIi;
     const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + p.mbT * rows * cols * hw.timing.aluIi);
     load += count * p.chunks * chunkLoad;
-    compute += count * (p.chunks * gemm + alu + (p.groups > 1 ? dmaCycles(hw, 1, 3 * p.mbT * hw.entryBytes(BufferKind::kAcc)) : 0));
+    compute += count * (p.chunks * gemm + alu +
+                        (p.groups > 1 ? dmaCycles(hw, 1, 3 * p.mbT * hw.entryBytes(BufferKind::kAcc)) : 0));
     store += count * p.mbT * dmaCycles(hw, rows, cols * hw.entryBytes(BufferKind::kOutput), true);
   }
   const int64_t steps = std::max<int64_t>(1, l.x.n * p.groups * p.tiles() * p.chunks);
@@ -424,7 +425,8 @@ Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec
   k.body.push_back(uopTableLoad(p.uops));
   // One group of output blocks: its parameter rows stay in both halves, which the tiles never write.
   for (int64_t as = 0; p.groups == 1 && as < 2; ++as)
-    k.body.push_back(paramsLoad(p, hw, a, Expr(as * p.accHalf), Expr(0), as ? "" : "bias, multiplier and shift rows, into both halves"));
+    k.body.push_back(paramsLoad(p, hw, a, Expr(as * p.accHalf), Expr(0),
+                                as ? "" : "bias, multiplier and shift rows, into both halves"));
   const int vn = k.newVar("n"), vmb = k.newVar("mb");
   Stmt images = Stmt::loop(vn, l.x.n), blocks = Stmt::loop(vmb, p.groups);
   if (p.fullRows > 0) {

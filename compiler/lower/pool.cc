@@ -110,13 +110,16 @@ void aluMax(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_
   } else {
     if (sp.count > 0)
       alu(set, v, isa::AluOp::kMax, "the maximum over each window's rows, into its own row")
-          .set("iter_out", sp.count).set("src_factor_out", sp.step * win);
+          .set("iter_out", sp.count)
+          .set("src_factor_out", sp.step * win);
     alu(set + Expr(v), u, isa::AluOp::kMov, "each window's first column");
     if (l.kw > 1)
       alu(set + Expr(v + u), u, isa::AluOp::kMax, "the maximum over the window's columns")
-          .set("iter_out", l.kw - 1).set("src_factor_out", 1);
+          .set("iter_out", l.kw - 1)
+          .set("src_factor_out", 1);
   }
-  if (l.lo > -128) alu(outputs, u, isa::AluOp::kMax, "clamp below (the producer's ReLU)").set("use_imm", 1).set("imm", l.lo);
+  if (l.lo > -128)
+    alu(outputs, u, isa::AluOp::kMax, "clamp below (the producer's ReLU)").set("use_imm", 1).set("imm", l.lo);
 }
 
 /// ALU of an average: start at -K·zero_x, add the window, x2^8, mulq, shrr, zero point, clamp.

@@ -59,9 +59,9 @@ support::Status verilate(const isa::Target& t, const std::string& dir, bool vcd)
   const std::string log = work + "/verilate.log";
   const std::string cmd = "cd '" + work + "' && OBJCACHE=$(command -v ccache) verilator --cc --exe --build -j 2 -O2 " +
                           "-Wno-fatal" + (vcd ? " --trace" : "") + " --prefix Vaccelc_model --top-module accelc_core" +
-                          " -CFLAGS -fPIC -CFLAGS '-I" + work + "' -LDFLAGS '-shared -Wl,-Bsymbolic -Wl,--exclude-libs,ALL'" +
-                          " -Mdir obj -o '" + work + "/model.so'" + sources + " simulator/rtl/core_model.cc > '" + log +
-                          "' 2>&1";
+                          " -CFLAGS -fPIC -CFLAGS '-I" + work +
+                          "' -LDFLAGS '-shared -Wl,-Bsymbolic -Wl,--exclude-libs,ALL'" + " -Mdir obj -o '" + work +
+                          "/model.so'" + sources + " simulator/rtl/core_model.cc > '" + log + "' 2>&1";
   if (std::system(cmd.c_str()) != 0 || !exists(work + "/model.so"))
     return support::error(at, "verilating the RTL failed; the end of " + log + ":" + tail(log, 15));
   // Another process may have finished first: its model is as good as ours.
@@ -101,7 +101,7 @@ support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Targe
 }
 
 support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t,
-                                                              std::unique_ptr<simulator::RtlModel> rtl) {
+                                                                std::unique_ptr<simulator::RtlModel> rtl) {
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> model, simulator::CycleSim::create(t));
   return std::unique_ptr<RtlDevice>(new RtlDevice(t, std::move(rtl), std::move(model)));
 }

@@ -14,7 +14,6 @@
 
 namespace accelc::simulator {
 
-
 /// A fresh model of target `t`, which must be a linked preset unchanged (its
 /// name and hash); an error otherwise.
 support::Expected<std::unique_ptr<RtlModel>> builtinRtlModel(const isa::Target& t);

@@ -74,8 +74,10 @@ class CoreModel final : public accelc::simulator::RtlModel {
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     closeWave();
-    if (r.cycles == limit) r.kind = RtlOutcome::kStuck;
-    else if (top_->cycles != r.cycles) r.kind = RtlOutcome::kCycleRegister, r.addr = top_->cycles;
+    if (r.cycles == limit)
+      r.kind = RtlOutcome::kStuck;
+    else if (top_->cycles != r.cycles)
+      r.kind = RtlOutcome::kCycleRegister, r.addr = top_->cycles;
     return r;
   }
 
@@ -108,9 +110,9 @@ class CoreModel final : public accelc::simulator::RtlModel {
   void closeWave() {
     if (wave_) wave_->close(), wave_.reset();
   }
-  std::string vcd_;                        ///< the next run's waveform file
+  std::string vcd_;                      ///< the next run's waveform file
   std::unique_ptr<VerilatedVcdC> wave_;  ///< this run's waveform
-  uint64_t time_ = 0;                      ///< its time, in half cycles
+  uint64_t time_ = 0;                    ///< its time, in half cycles
 #else
   void openWave() {}
   void dump() {}

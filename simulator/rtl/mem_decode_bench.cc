@@ -25,9 +25,9 @@ int ACCELC_RTL_ENTRY(accelc_rtl_bench_)(std::istream& in, std::ostream& out) {
     }
     top->eval();
     out << std::dec << +top->opcode << " " << +top->pop_prev << " " << +top->pop_next << " " << +top->push_prev << " "
-              << +top->push_next << " " << +top->buffer << " " << +top->sram_base << " " << +top->dram_base << " "
-              << +top->y_size << " " << +top->x_size << " " << +top->x_stride << " " << +top->y_pad_0 << " "
-              << +top->y_pad_1 << " " << +top->x_pad_0 << " " << +top->x_pad_1 << "\n";
+        << +top->push_next << " " << +top->buffer << " " << +top->sram_base << " " << +top->dram_base << " "
+        << +top->y_size << " " << +top->x_size << " " << +top->x_stride << " " << +top->y_pad_0 << " " << +top->y_pad_1
+        << " " << +top->x_pad_0 << " " << +top->x_pad_1 << "\n";
   }
   top->final();
   return 0;

@@ -24,9 +24,9 @@ struct RtlOutcome {
     kCycleRegister,  ///< `done` rose in cycle `cycles` but the cycle register read `addr`
   };
   Kind kind = kDone;
-  uint64_t cycles = 0;    ///< the cycle the run ended in, counted from the cycle after start
-  uint64_t addr = 0;      ///< see Kind
-  double seconds = 0.0;   ///< wall time of the simulation alone
+  uint64_t cycles = 0;   ///< the cycle the run ended in, counted from the cycle after start
+  uint64_t addr = 0;     ///< see Kind
+  double seconds = 0.0;  ///< wall time of the simulation alone
 };
 
 /// One verilated accelerator. Each run starts it from reset with zeroed

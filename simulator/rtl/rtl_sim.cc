@@ -51,8 +51,8 @@ support::Expected<RtlResult> runOnRtl(RtlModel& model, const isa::Target& t, con
     case RtlOutcome::kOutOfWindow:
       return support::error(at, "a DMA beat of the RTL left the DRAM window at byte " + std::to_string(out.addr));
     case RtlOutcome::kCycleRegister:
-      return support::error(at, "the RTL's cycle register read " + std::to_string(out.addr) + " when done rose in cycle " +
-                                    std::to_string(out.cycles));
+      return support::error(at, "the RTL's cycle register read " + std::to_string(out.addr) +
+                                    " when done rose in cycle " + std::to_string(out.cycles));
     case RtlOutcome::kDone:
       break;
   }

@@ -238,7 +238,8 @@ TEST(CompileTest, APaddedMaxPoolRunsOnTheAcceleratorOnlyAfterAClampAtTheZeroPoin
     Graph g = oneConv({1, 16, 8, 8}, 0, a, 1);
     for (Value& v : g.values) {  // outputs of both signs, so that the clamp matters
       if (v.name == "w")
-        for (size_t i = 0; i < v.constant->bytes().size(); ++i) v.constant->bytes()[i] = static_cast<uint8_t>(i * 37 % 11 - 5);
+        for (size_t i = 0; i < v.constant->bytes().size(); ++i)
+          v.constant->bytes()[i] = static_cast<uint8_t>(i * 37 % 11 - 5);
       for (const auto& [name, value] : {std::make_pair("m", 1 << 30), std::make_pair("s", 2)})
         if (v.name == name) std::fill_n(v.constant->data<int32_t>(), v.constant->numel(), value);
     }

@@ -168,9 +168,9 @@ TEST_P(ConvLowerTest, RandomConvolutionsAreBitExactOnFsim) {
       sched.aluLoops = loops;
       auto got = onFsim(l, t, x, false, sched);
       ASSERT_TRUE(got.isOk()) << got.diag().str();
-      EXPECT_EQ(got->bytes(), want.bytes()) << GetParam() << " layer " << seed << " c" << s.c << " m" << s.m << " " << s.h
-                                            << "x" << s.w << " k" << s.k << " s" << s.stride << " p" << s.pad
-                                            << (loops ? " (ALU loops)" : "");
+      EXPECT_EQ(got->bytes(), want.bytes())
+          << GetParam() << " layer " << seed << " c" << s.c << " m" << s.m << " " << s.h << "x" << s.w << " k" << s.k
+          << " s" << s.stride << " p" << s.pad << (loops ? " (ALU loops)" : "");
     }
     ++seed;
   }
@@ -211,9 +211,9 @@ TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
       s.aluLoops = loops;
       auto got = onFsim(l, t, x, false, s);
       ASSERT_TRUE(got.isOk()) << got.diag().str();
-      EXPECT_EQ(got->bytes(), want.bytes()) << s.tileRows << " rows, " << s.tileCols << " columns, " << s.chunkBlocks
-                                            << " blocks per chunk, " << s.outBlocks << " output blocks"
-                                            << (loops ? ", ALU loops" : "");
+      EXPECT_EQ(got->bytes(), want.bytes())
+          << s.tileRows << " rows, " << s.tileCols << " columns, " << s.chunkBlocks << " blocks per chunk, "
+          << s.outBlocks << " output blocks" << (loops ? ", ALU loops" : "");
     }
     ++ran;
   }
@@ -226,10 +226,10 @@ TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
     int64_t c, h, w, k, s, p;  ///< p: padding, read from a border of zeros (the input is >= 0 then)
     int64_t lo = -128;         ///< a clamp below on the maxima
   };
-  for (const Case& cs : {Case{t.spec.blockIn + 2, 8, 8, 2, 2, 0}, Case{3, 9, 7, 3, 2, 0},
-                         Case{2 * t.spec.blockIn, 5, 6, 3, 1, 0}, Case{5, 8, 9, 3, 2, 1},
-                         Case{3, 2, 3, 2, 2, 0},  // one output column: tiles shorter than the hazard distance
-                         Case{5, 8, 9, 3, 2, 0, 90}, Case{2 * t.spec.blockIn, 5, 6, 3, 1, 0, 70}}) {
+  for (const Case& cs :
+       {Case{t.spec.blockIn + 2, 8, 8, 2, 2, 0}, Case{3, 9, 7, 3, 2, 0}, Case{2 * t.spec.blockIn, 5, 6, 3, 1, 0},
+        Case{5, 8, 9, 3, 2, 1}, Case{3, 2, 3, 2, 2, 0},  // one output column: tiles shorter than the hazard distance
+        Case{5, 8, 9, 3, 2, 0, 90}, Case{2 * t.spec.blockIn, 5, 6, 3, 1, 0, 70}}) {
     PoolLayer l;
     l.name = "pool";
     l.lo = cs.lo;
@@ -337,9 +337,10 @@ TEST_P(ConvLowerTest, ResidualAddIsBitExactInBothForms) {
     auto p = pb.finish("add.bin");
     ASSERT_TRUE(p.isOk()) << p.diag().str();
     const uint64_t n = static_cast<uint64_t>(l.y.bytes());
-    auto yp = runOnBoth(t, *p,
-                        {{0, runtime::packBlocked(a, l.a)}, {32768, runtime::packBlocked(b, l.b)}, {65536, std::vector<uint8_t>(n, 0)}},
-                        65536, n);
+    auto yp = runOnBoth(
+        t, *p,
+        {{0, runtime::packBlocked(a, l.a)}, {32768, runtime::packBlocked(b, l.b)}, {65536, std::vector<uint8_t>(n, 0)}},
+        65536, n);
     ASSERT_TRUE(yp.isOk()) << yp.diag().str();
     std::vector<Tensor> want(1);
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAdd, l.attrs, {&a, &b}, want, {}).isOk());

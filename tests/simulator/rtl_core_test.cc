@@ -110,14 +110,15 @@ TEST_P(RtlCoreTest, TheLinkedModelIsThePresetsOwn) {
   ASSERT_TRUE(changed.isOk()) << changed.diag().str();
   auto refused = builtinRtlModel(*changed);
   ASSERT_FALSE(refused.isOk());
-  EXPECT_EQ(refused.diag().str(),
-            GetParam() + ": error: the target differs from preset '" + GetParam() + "', whose verilated model is linked in");
+  EXPECT_EQ(refused.diag().str(), GetParam() + ": error: the target differs from preset '" + GetParam() +
+                                      "', whose verilated model is linked in");
   wider.name = "custom";
   auto other = isa::loadTarget(wider);
   ASSERT_TRUE(other.isOk()) << other.diag().str();
   auto none = builtinRtlModel(*other);
   ASSERT_FALSE(none.isOk());
-  EXPECT_EQ(none.diag().str(), "custom: error: no verilated model of this hwspec is linked in (presets tiny, vta-default, wide, ice40)");
+  EXPECT_EQ(none.diag().str(),
+            "custom: error: no verilated model of this hwspec is linked in (presets tiny, vta-default, wide, ice40)");
 }
 
 }  // namespace
