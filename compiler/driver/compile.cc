@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
@@ -274,11 +273,7 @@ void Compiler::moveClamps() {
     const Node& pool = g_.nodes[p];
     if (pool.kind != OpKind::kMaxPool || !accel_[p]) continue;
     const int v = pool.inputs[0];
-    const auto reads = [v](const Node& m) { return std::count(m.inputs.begin(), m.inputs.end(), v); };
-    if (std::count(g_.outputs.begin(), g_.outputs.end(), v) ||
-        std::accumulate(g_.nodes.begin(), g_.nodes.end(), int64_t{0},
-                        [&](int64_t sum, const Node& m) { return sum + reads(m); }) != 1)
-      continue;
+    if (useCount(g_, v) != 1) continue;  // the pool alone reads it, and it is no graph output
     for (size_t c = 0; c < g_.nodes.size(); ++c) {
       const Node& conv = g_.nodes[c];
       if (conv.outputs.empty() || conv.outputs[0] != v) continue;

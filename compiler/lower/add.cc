@@ -37,6 +37,21 @@ int64_t weightBlockBytes(const hwspec::HwSpec& hw) {
   return (hw.entryBytes(BufferKind::kWeight) + accE - 1) / accE * accE;
 }
 
+/// The parameter rows into both accumulator halves, after each half's
+/// operand rows: they stay there, as the tiles never write them.
+void loadParamRows(Kernel& k, const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t params, bool gemm) {
+  const int64_t half = halfRows(l, th, gemm), n = paramRows(gemm), accE = hw.entryBytes(BufferKind::kAcc);
+  const uint64_t at = params + static_cast<uint64_t>(gemm ? weightBlockBytes(hw) : 0);
+  for (int64_t as = 0; as < 2; ++as)
+    k.body.push_back(Stmt::intrinsic(Opcode::kLoad, as ? "" : "the parameter rows, into both halves")
+                         .set("buffer", static_cast<int64_t>(Buffer::kAcc))
+                         .set("sram_base", as * half + 2 * th * l.y.w)
+                         .set("dram_base", static_cast<int64_t>(at / static_cast<uint64_t>(accE)))
+                         .set("y_size", 1)
+                         .set("x_size", n)
+                         .set("x_stride", n));
+}
+
 }  // namespace
 
 bool addOnGemm(const AddLayer& l, const hwspec::HwSpec& hw) {
@@ -86,7 +101,7 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
                       uint64_t params) {
   const int64_t w = l.y.w, tw = th * w, half = halfRows(l, th, true), cb = l.y.blocks();
   const int64_t inE = hw.entryBytes(BufferKind::kInput), outE = hw.entryBytes(BufferKind::kOutput);
-  const int64_t accE = hw.entryBytes(BufferKind::kAcc), wgtE = hw.entryBytes(BufferKind::kWeight);
+  const int64_t wgtE = hw.entryBytes(BufferKind::kWeight);
   Kernel k;
   k.name = l.name;
   // A set is one micro-op whose pixels the instruction's loops walk, or one per pixel.
@@ -110,33 +125,17 @@ Kernel lowerAddOnGemm(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, u
                        .set("y_size", 1)
                        .set("x_size", 1)
                        .set("x_stride", 1));
-  for (int64_t as = 0; as < 2; ++as)  // the parameter rows stay in both halves: the tiles never write them
-    k.body.push_back(Stmt::intrinsic(Opcode::kLoad, as ? "" : "the parameter rows, into both halves")
-                         .set("buffer", static_cast<int64_t>(Buffer::kAcc))
-                         .set("sram_base", as * half + 2 * tw)
-                         .set("dram_base", static_cast<int64_t>((params + weightBlockBytes(hw)) / accE))
-                         .set("y_size", 1)
-                         .set("x_size", 4)
-                         .set("x_stride", 4));
+  loadParamRows(k, l, th, hw, params, true);
   const RowTiles rt(k, l.y.n, cb, l.y.h, th);
-  const int vn = rt.vn(), vb = rt.vb();
   const int64_t total = l.y.n * cb * (rt.full() + (rt.last() > 0));
   rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
     const int64_t rows = kind ? rt.last() : th, pix = rows * w;
     const Expr tileE = rt.counter(t);
-    // An operand's rows of the tile into input rows, one DMA row per image row.
-    auto rowsLoad = [&](const runtime::BlockedLayout& x, uint64_t addr, int64_t at) {
-      return Stmt::intrinsic(Opcode::kLoad, at ? "" : "both operands' rows into the input buffer")
-          .set("buffer", static_cast<int64_t>(Buffer::kInp))
-          .set("sram_base", tileE.mod(2, 2 * tw) + Expr(at))
-          .set("dram_base", Expr(static_cast<int64_t>(addr / inE) + x.left) + Expr::var(vn, x.rows() * cb * x.cols()) +
-                                (Expr(x.top) + t * th) * (cb * x.cols()) + Expr::var(vb, x.cols()))
-          .set("y_size", rows)
-          .set("x_size", w)
-          .set("x_stride", cb * x.cols());
-    };
-    body.push_back(rowsLoad(l.a, a, 0).flag("pop_next", tileE, 2));
-    body.push_back(rowsLoad(l.b, b, tw).flag("push_next"));
+    // Both operands' rows of the tile into the input buffer half; the first load waits for the compute unit.
+    const Expr in = tileE.mod(2, 2 * tw);
+    body.push_back(rt.load(l.a, a, inE, Buffer::kInp, in, t, rows, w, "both operands' rows into the input buffer")
+                       .flag("pop_next", tileE, 2));
+    body.push_back(rt.load(l.b, b, inE, Buffer::kInp, in + Expr(tw), t, rows, w, "").flag("push_next"));
     const Expr s0 = Expr(set[0]) + tileE.mod(2, set[1] - set[0]);
     auto gemm = [&](bool reset, const char* what) {
       const Expr at = s0 + Expr(6 * per);
@@ -196,7 +195,6 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
   const int64_t w = l.y.w, half = halfRows(l, th, false), cb = l.y.blocks();
   const int64_t full = l.y.h / th, last = l.y.h - full * th;
   const int64_t inE = isa::dramEntryBytes(hw, Buffer::kAcc8), outE = hw.entryBytes(BufferKind::kOutput);
-  const int64_t accE = hw.entryBytes(BufferKind::kAcc);
   Kernel k;
   k.name = l.name;
   int64_t set[2][2] = {};  // [last][acc half] -> first of its kSets sets
@@ -210,32 +208,17 @@ Kernel lowerAdd(const AddLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_
           k.uops.push_back({dst + q, src + ((src == dst || (src == rb && dst == ra)) ? q : 0), 0});
     }
   k.body.push_back(uopTableLoad(static_cast<int64_t>(k.uops.size())));
-  for (int64_t as = 0; as < 2; ++as)  // the multiplier rows stay in both halves: the tiles never write them
-    k.body.push_back(Stmt::intrinsic(Opcode::kLoad, as ? "" : "the multiplier rows, into both halves")
-                         .set("buffer", static_cast<int64_t>(Buffer::kAcc))
-                         .set("sram_base", as * half + half - 2)
-                         .set("dram_base", static_cast<int64_t>(params / accE))
-                         .set("y_size", 1).set("x_size", 2).set("x_stride", 2));
+  loadParamRows(k, l, th, hw, params, false);
   const RowTiles rt(k, l.y.n, cb, l.y.h, th);
-  const int vn = rt.vn(), vb = rt.vb();
   rt.emit(k, [&](std::vector<Stmt>& body, int kind, const Expr& t) {
     const int64_t rows = kind ? last : th, pix = rows * w;
     const Expr tileE = rt.counter(t);
     const Expr base = tileE.mod(2, half);
-    // An operand's rows of the tile into accumulator rows, one DMA row per image row; the first load of
-    // the tile waits for the store unit.
-    auto rowsLoad = [&](const runtime::BlockedLayout& x, uint64_t addr, int64_t at, bool first) {
-      Stmt ld = Stmt::intrinsic(Opcode::kLoad, first ? "operand rows, sign-extended into accumulator rows" : "");
-      ld.set("buffer", static_cast<int64_t>(Buffer::kAcc8))
-          .set("sram_base", base + Expr(at))
-          .set("dram_base", Expr(static_cast<int64_t>(addr / inE) + x.left) + Expr::var(vn, x.rows() * cb * x.cols()) +
-                                (Expr(x.top) + t * th) * (cb * x.cols()) + Expr::var(vb, x.cols()))
-          .set("y_size", rows).set("x_size", w).set("x_stride", cb * x.cols());
-      if (first) ld.flag("pop_next", tileE, 2);
-      return ld;
-    };
-    body.push_back(rowsLoad(l.a, a, 0, true));
-    body.push_back(rowsLoad(l.b, b, th * w, false));
+    // Both operands' rows of the tile into accumulator rows; the first load waits for the store unit.
+    body.push_back(
+        rt.load(l.a, a, inE, Buffer::kAcc8, base, t, rows, w, "operand rows, sign-extended into accumulator rows")
+            .flag("pop_next", tileE, 2));
+    body.push_back(rt.load(l.b, b, inE, Buffer::kAcc8, base + Expr(th * w), t, rows, w, ""));
     const Expr s0 = Expr(set[kind][0]) + tileE.mod(2, set[kind][1] - set[kind][0]);
     auto alu = [&](int which, AluOp op, const char* what) {
       const Expr at = s0 + Expr(which * pix);

@@ -34,14 +34,29 @@ Expr RowTiles::counter(const Expr& t) const {
   return c;
 }
 
+Expr RowTiles::dramEntry(const runtime::BlockedLayout& x, uint64_t addr, int64_t entryBytes, const Expr& t) const {
+  return Expr(static_cast<int64_t>(addr / static_cast<uint64_t>(entryBytes)) + x.left) +
+         Expr::var(vn_, x.rows() * cb_ * x.cols()) + (Expr(x.top) + t * th_) * (cb_ * x.cols()) +
+         Expr::var(vb_, x.cols());
+}
+
+Stmt RowTiles::load(const runtime::BlockedLayout& x, uint64_t addr, int64_t entryBytes, Buffer buffer, const Expr& sram,
+                    const Expr& t, int64_t rows, int64_t cols, const std::string& comment) const {
+  return Stmt::intrinsic(Opcode::kLoad, comment)
+      .set("buffer", static_cast<int64_t>(buffer))
+      .set("sram_base", sram)
+      .set("dram_base", dramEntry(x, addr, entryBytes, t))
+      .set("y_size", rows)
+      .set("x_size", cols)
+      .set("x_stride", cb_ * x.cols());
+}
+
 Stmt RowTiles::store(const runtime::BlockedLayout& y, uint64_t addr, int64_t entryBytes, const Expr& base,
                      const Expr& t, int64_t rows, int64_t cols) const {
   return Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
       .set("buffer", static_cast<int64_t>(Buffer::kOut))
       .set("sram_base", base)
-      .set("dram_base", Expr(static_cast<int64_t>(addr / static_cast<uint64_t>(entryBytes)) + y.left) +
-                            Expr::var(vn_, y.rows() * cb_ * y.cols()) + (Expr(y.top) + t * th_) * (cb_ * y.cols()) +
-                            Expr::var(vb_, y.cols()))
+      .set("dram_base", dramEntry(y, addr, entryBytes, t))
       .set("y_size", rows)
       .set("x_size", cols)
       .set("x_stride", cb_ * y.cols())

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "compiler/lower/loop_ir.h"
+#include "isa/instruction.h"
 #include "runtime/layout.h"
 
 namespace accelc::compiler::lower {
@@ -29,6 +31,11 @@ class RowTiles {
   int64_t last() const { return last_; }  ///< rows of the shorter last tile (0: none)
   /// The linear counter of the tile at tile row `t` (0, 1, 2, ... in program order).
   Expr counter(const Expr& t) const;
+  /// LOAD into `buffer` at `sram` of the tile's `rows` × `cols` pixels of
+  /// `x` (one DMA row per image row) at byte address `addr` (entries of
+  /// `entryBytes`), for the tile at tile row `t`.
+  Stmt load(const runtime::BlockedLayout& x, uint64_t addr, int64_t entryBytes, isa::Buffer buffer, const Expr& sram,
+            const Expr& t, int64_t rows, int64_t cols, const std::string& comment) const;
   /// STORE of the tile's `rows` × `cols` output pixels from accumulator rows
   /// at `base` into `y` at byte address `addr` (entries of `entryBytes`); it
   /// pops the compute unit's token and, but for the last two tiles, returns one.
@@ -42,6 +49,8 @@ class RowTiles {
   int vn_, vb_;
   int64_t n_, cb_, th_, full_, last_;
   int64_t tiles() const { return full_ + (last_ > 0); }
+  /// The DRAM entry of the tile's first pixel in `x` at byte address `addr`.
+  Expr dramEntry(const runtime::BlockedLayout& x, uint64_t addr, int64_t entryBytes, const Expr& t) const;
 };
 
 }  // namespace accelc::compiler::lower

@@ -103,6 +103,17 @@ support::Expected<std::vector<uint8_t>> runOnBoth(const isa::Target& t, const is
   return a;
 }
 
+/// An ALU kernel's program: `params` (may be empty) at byte 98304, the
+/// micro-op table and the text above it.
+support::Expected<isa::Program> aluProgram(const isa::Target& t, const Kernel& k, const std::vector<uint8_t>& params,
+                                           const std::string& name) {
+  isa::ProgramBuilder b(t);
+  if (!params.empty())
+    b.symbol({"params", isa::SymbolRole::kConst, 98304, DType::kInt8, {static_cast<int64_t>(params.size())}}, params);
+  ACCELC_TRY(emitKernel(k, t, {131072, 196608}, false, b));
+  return b.finish(name);
+}
+
 /// The layer compiled for `t`, run on fsim on `x`.
 support::Expected<Tensor> onFsim(const ConvLayer& l, const isa::Target& t, const Tensor& x, bool serialize = false,
                                  std::optional<ConvSchedule> forced = std::nullopt) {
@@ -288,10 +299,7 @@ TEST_P(ConvLowerTest, AveragePoolOnTheAluIsBitExact) {
     ASSERT_TRUE(rows.isOk()) << rows.diag().str();
     const std::vector<uint8_t> params = packPoolParams(l, t.spec);
     Kernel k = lowerPool(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 65536, 98304);
-    isa::ProgramBuilder b(t);
-    b.symbol({"params", isa::SymbolRole::kConst, 98304, DType::kInt8, {static_cast<int64_t>(params.size())}}, params);
-    ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, b).isOk());
-    auto p = b.finish("avg.bin");
+    auto p = aluProgram(t, k, params, "avg.bin");
     ASSERT_TRUE(p.isOk()) << p.diag().str();
     const uint64_t n = static_cast<uint64_t>(l.y.bytes());
     auto yp = runOnBoth(t, *p, {{0, runtime::packBlocked(x, l.x)}, {65536, std::vector<uint8_t>(n, 0)}}, 65536, n);
@@ -331,10 +339,7 @@ TEST_P(ConvLowerTest, ResidualAddIsBitExactInBothForms) {
     ASSERT_TRUE(rows.isOk()) << rows.diag().str();
     std::vector<uint8_t> params = packAddParams(l, t.spec);
     Kernel k = lowerAdd(l, std::max<int64_t>(1, *rows / 2), t.spec, 0, 32768, 65536, 98304);
-    isa::ProgramBuilder pb(t);
-    pb.symbol({"params", isa::SymbolRole::kConst, 98304, DType::kInt8, {static_cast<int64_t>(params.size())}}, params);
-    ASSERT_TRUE(emitKernel(k, t, {131072, 196608}, false, pb).isOk());
-    auto p = pb.finish("add.bin");
+    auto p = aluProgram(t, k, params, "add.bin");
     ASSERT_TRUE(p.isOk()) << p.diag().str();
     const uint64_t n = static_cast<uint64_t>(l.y.bytes());
     auto yp = runOnBoth(
