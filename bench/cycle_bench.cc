@@ -4,14 +4,13 @@
 // simulated cycles per wall second, and the two engines' wall times.
 #include <benchmark/benchmark.h>
 
-#include "bench/bench_util.h"
-
 #include <memory>
 #include <string>
 
+#include "bench/bench_util.h"
 #include "compiler/lower/cost.h"
 #include "runtime/executor.h"
-#include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/make_device.h"
 
 namespace accelc {
 namespace {
@@ -30,7 +29,7 @@ void runOn(benchmark::State& state, runtime::Device& d) {
     auto out = (*e)->run({c.input});
     if (!out) return state.SkipWithError(out.diag().str().c_str());
   }
-  const uint64_t cycles = (*e)->stats().cycles / static_cast<uint64_t>(state.iterations());
+  const uint64_t cycles = (*e)->stats().cycles.value_or(0) / static_cast<uint64_t>(state.iterations());
   if (cycles) {
     // The yardstick: the accelerator layers' summed roofline bound over their measured cycles.
     // Beside it the datapath bound: per layer the roofline or, when larger, its GEMM and ALU cycles.
@@ -48,20 +47,22 @@ void runOn(benchmark::State& state, runtime::Device& d) {
     state.counters["pct_of_roofline"] = 100.0 * static_cast<double>(bound) / static_cast<double>(cycles);
     state.counters["pct_of_datapath_bound"] = 100.0 * static_cast<double>(datapath) / static_cast<double>(cycles);
     state.counters["sim_cycles"] = static_cast<double>(cycles);
-    state.counters["sim_cycles_per_s"] = benchmark::Counter(static_cast<double>((*e)->stats().cycles), benchmark::Counter::kIsRate);
+    state.counters["sim_cycles_per_s"] =
+        benchmark::Counter(static_cast<double>(*(*e)->stats().cycles), benchmark::Counter::kIsRate);
   }
 }
 
 void BM_ResNet18OnFsim(benchmark::State& state) {
   if (resnet18().bundle.steps.empty()) return state.SkipWithError("ResNet-18 did not compile");
-  runtime::FsimDevice d(*resnet18().target);
-  runOn(state, d);
+  auto d = runtime::makeDevice(runtime::Engine::kFsim, *resnet18().target);
+  if (!d) return state.SkipWithError(d.diag().str().c_str());
+  runOn(state, **d);
 }
 BENCHMARK(BM_ResNet18OnFsim)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 void BM_ResNet18OnCycleModel(benchmark::State& state) {
   if (resnet18().bundle.steps.empty()) return state.SkipWithError("ResNet-18 did not compile");
-  auto d = runtime::CycleDevice::create(*resnet18().target);
+  auto d = runtime::makeDevice(runtime::Engine::kCycle, *resnet18().target);
   if (!d) return state.SkipWithError(d.diag().str().c_str());
   runOn(state, **d);
 }

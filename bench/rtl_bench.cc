@@ -22,7 +22,7 @@
 #include <string>
 
 #include "bench/bench_util.h"
-#include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/make_device.h"
 #include "runtime/sim_devices/rtl_device.h"
 #include "simulator/rtl/builtin_models.h"
 
@@ -36,7 +36,7 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 void runPreset(benchmark::State& state, const std::string& preset, uint64_t budget) {
   const bench::CompiledResNet18 c = bench::compileResNet18(preset, int64_t{64} << 20);
   if (c.bundle.steps.empty()) return state.SkipWithError(("ResNet-18 did not compile for " + preset).c_str());
-  auto cyc = runtime::CycleDevice::create(*c.target);
+  auto cyc = runtime::makeDevice(runtime::Engine::kCycle, *c.target);
   if (!cyc) return state.SkipWithError(cyc.diag().str().c_str());
   // The preset's model linked in; a preset widened for the network gets its own.
   auto model = simulator::builtinRtlModel(*c.target);
@@ -51,15 +51,16 @@ void runPreset(benchmark::State& state, const std::string& preset, uint64_t budg
       const isa::Program& p = c.bundle.programs[static_cast<size_t>(s.program)];
       if (!(*cyc)->loadProgram(p) || !(*rtl)->loadProgram(p)) return state.SkipWithError("cannot load a program");
       auto t0 = std::chrono::steady_clock::now();
-      if (!(*cyc)->run(p, "resnet18.acx")) return state.SkipWithError("the cycle model failed");
+      auto expected = (*cyc)->run(p, "resnet18.acx");
+      if (!expected) return state.SkipWithError("the cycle model failed");
       cycleWall += secondsSince(t0);
       t0 = std::chrono::steady_clock::now();
       auto r = (*rtl)->run(p, "resnet18.acx");
       if (!r) return state.SkipWithError(r.diag().str().c_str());
       rtlWall += secondsSince(t0);
-      rtlSim += (*rtl)->lastSeconds();
-      if ((*rtl)->lastCycles() != (*cyc)->lastCycles()) return state.SkipWithError("the RTL's cycle count differs");
-      cycles += (*rtl)->lastCycles();
+      rtlSim += r->simSeconds.value_or(0);
+      if (r->cycles != expected->cycles) return state.SkipWithError("the RTL's cycle count differs");
+      cycles += r->cycles.value_or(0);
     }
   }
   state.counters["sim_cycles"] = static_cast<double>(cycles);

@@ -73,12 +73,24 @@ Status Executor::writeSlot(int id, const Tensor& t) {
   return d_.write(s.addr, packed.data(), packed.size());
 }
 
-Status Executor::step(const Step& s) {
+void Executor::account(size_t i, const RunResult& r) {
+  ++stats_.accelSteps;
+  if (r.events) {
+    if (!stats_.accel) stats_.accel.emplace();
+    *stats_.accel += *r.events;
+  }
+  if (r.cycles) {
+    stats_.stepCycles[i] += *r.cycles;
+    stats_.cycles = stats_.cycles.value_or(0) + *r.cycles;
+  }
+}
+
+Status Executor::step(size_t i) {
+  const Step& s = b_.steps[i];
   switch (s.kind) {
     case Step::Kind::kAccel: {
-      ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, d_.run(b_.programs[s.program], name_ + ":" + s.name));
-      stats_.accel += c;
-      ++stats_.accelSteps;
+      ACCELC_ASSIGN_OR_RETURN(RunResult r, d_.run(b_.programs[s.program], name_ + ":" + s.name));
+      account(i, r);
       return Status::ok();
     }
     case Step::Kind::kPack:
@@ -127,12 +139,8 @@ Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
   stats_.stepCycles.resize(b_.steps.size(), 0);
   for (size_t i = 0; i < b_.steps.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
-    ACCELC_TRY(step(b_.steps[i]));
+    ACCELC_TRY(step(i));
     stats_.stepSeconds[i] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (b_.steps[i].kind == Step::Kind::kAccel) {
-      stats_.stepCycles[i] += d_.lastCycles();
-      stats_.cycles += d_.lastCycles();
-    }
   }
   std::vector<Tensor> out;
   for (int id : b_.outputs) {

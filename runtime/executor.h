@@ -12,6 +12,7 @@
 #define ACCELC_RUNTIME_EXECUTOR_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,11 @@ namespace accelc::runtime {
 
 /// Time and work per step kind, summed over runs.
 struct RunStats {
-  simulator::Counters accel;  ///< the device's counters
+  std::optional<isa::Counters> accel;                    ///< the device's event counts, on devices that count events
   int64_t accelSteps = 0, hostSteps = 0, packSteps = 0;  ///< steps run
   std::vector<double> stepSeconds;  ///< per bundle step: wall time, summed over inferences
   std::vector<uint64_t> stepCycles; ///< per bundle step: device cycles (timed devices), summed
-  uint64_t cycles = 0;              ///< device cycles of every accelerator step
+  std::optional<uint64_t> cycles;   ///< device cycles of every accelerator step, on timed devices
 };
 
 class Executor {
@@ -46,7 +47,10 @@ class Executor {
   support::Status load();
   support::Expected<Tensor> readSlot(int id);
   support::Status writeSlot(int id, const Tensor& t);
-  support::Status step(const Step& s);
+  /// Runs step `i`, adding what it measured to the statistics.
+  support::Status step(size_t i);
+  /// Adds one program run's figures to step `i`'s.
+  void account(size_t i, const RunResult& r);
 
   const Bundle& b_;    ///< the bundle (outlives the executor)
   Device& d_;          ///< the device

@@ -7,9 +7,9 @@
 
 namespace accelc::support {
 
-/// FNV-1a over the bytes of `text`; identical on every platform.
-inline uint64_t fnv1a64(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ull;
+/// FNV-1a over the bytes of `text`, from the offset basis or from the hash
+/// `h` of what came before; identical on every platform.
+inline uint64_t fnv1a64(const std::string& text, uint64_t h = 0xcbf29ce484222325ull) {
   for (unsigned char c : text) {
     h ^= c;
     h *= 0x100000001b3ull;

@@ -8,7 +8,7 @@
 
 #include "compiler/lower/row_tiles.h"
 #include "isa/semantics.h"
-#include "simulator/cycle/dram_port.h"
+#include "simulator/timing/dram_port.h"
 
 namespace accelc::compiler::lower {
 

@@ -2,13 +2,12 @@
 #include "compiler/lower/cost.h"
 
 #include <algorithm>
-#include <deque>
 #include <vector>
 
 #include "isa/encoding.h"
 #include "isa/semantics.h"
-#include "simulator/cycle/timing.h"
-#include "simulator/functional/tokens.h"
+#include "isa/tokens.h"
+#include "simulator/timing/timing.h"
 
 namespace accelc::compiler::lower {
 
@@ -26,7 +25,7 @@ void addDma(ProgramCycles& c, const simulator::DmaShape& d, const hwspec::HwSpec
 int64_t dataflowCycles(const std::vector<isa::Instruction>& insns, const hwspec::HwSpec& hw, int64_t startup) {
   std::vector<size_t> order[isa::kNumUnits];
   for (size_t pc = 0; pc < insns.size(); ++pc) order[static_cast<int>(isa::unitOf(insns[pc]))].push_back(pc);
-  std::deque<int64_t> tokens[simulator::kNumTokenQueues];  // visible cycles
+  isa::TokenMachine<int64_t> tokens(0);  // each token: the cycle it becomes visible
   int64_t free[isa::kNumUnits] = {0, 0, 0}, finished = 0;
   size_t next[isa::kNumUnits] = {0, 0, 0};
   for (bool progress = true; progress;) {
@@ -35,23 +34,14 @@ int64_t dataflowCycles(const std::vector<isa::Instruction>& insns, const hwspec:
       while (next[u] < order[u].size()) {
         const size_t pc = order[u][next[u]];
         const isa::Instruction& insn = insns[pc];
-        const isa::Unit unit = isa::unitOf(insn);
-        const isa::Deps d = isa::depsOf(insn);
-        const int pops[2] = {d.popPrev ? simulator::popPrevQ(unit) : simulator::kNoQueue,
-                             d.popNext ? simulator::popNextQ(unit) : simulator::kNoQueue};
-        if ((pops[0] != simulator::kNoQueue && tokens[pops[0]].empty()) ||
-            (pops[1] != simulator::kNoQueue && tokens[pops[1]].empty()))
-          break;
+        if (tokens.wait(insn)) break;
         // FINISH waits for the load and store units: replay it after their last instruction.
         if (insn.opcode == isa::Opcode::kFinish && (next[0] < order[0].size() || next[2] < order[2].size())) break;
         int64_t start = std::max(free[u], startup + static_cast<int64_t>(pc) + 1);
-        for (int q : pops)
-          if (q != simulator::kNoQueue) start = std::max(start, tokens[q].front()), tokens[q].pop_front();
+        tokens.pop(insn, [&](int64_t visible) { start = std::max(start, visible); });
         if (insn.opcode == isa::Opcode::kFinish) start = std::max({start, free[0], free[2]});
         free[u] = start + simulator::instructionCycles(insn, hw);
-        for (int q : {d.pushPrev ? simulator::pushPrevQ(unit) : simulator::kNoQueue,
-                      d.pushNext ? simulator::pushNextQ(unit) : simulator::kNoQueue})
-          if (q != simulator::kNoQueue) tokens[q].push_back(free[u] + 1);
+        tokens.push(insn, free[u] + 1);
         if (insn.opcode == isa::Opcode::kFinish) finished = free[u];
         ++next[u], progress = true;
       }

@@ -1,6 +1,6 @@
 // compiler/lower/cost.h — estimated cycles of an encoded accelerator program.
 //
-// Applies the per-instruction formulas (simulator/cycle/timing.h) to every
+// Applies the per-instruction formulas (simulator/timing/timing.h) to every
 // instruction of a program: sums per unit (load, compute, store) and for the
 // DRAM data channel and outstanding-request slots that all DMAs and
 // instruction fetch share, and a replay of the program's token dependencies.

@@ -2,6 +2,7 @@
 //
 // Its own target (it links SystemC), so that only what runs the cycle model
 // links it. One per process, for one HwSpec (simulator/cycle/cycle_sim.h).
+// A run returns the model's events, cycles, per-unit time and label spans.
 #ifndef ACCELC_RUNTIME_SIM_DEVICES_CYCLE_DEVICE_H_
 #define ACCELC_RUNTIME_SIM_DEVICES_CYCLE_DEVICE_H_
 
@@ -15,28 +16,26 @@
 
 namespace accelc::runtime {
 
-/// Runs programs on the cycle model; lastCycles() is the last run's count.
+/// The figures a run of the cycle model gives, as a device reports them.
+RunResult runResultOf(const simulator::CycleStats& s);
+
 class CycleDevice : public Device {
  public:
-  /// The device, or why this process cannot elaborate the model for `t`.
-  static support::Expected<std::unique_ptr<CycleDevice>> create(const isa::Target& t);
+  /// The device, or why this process cannot elaborate the model for `t`;
+  /// `trace`: record every run, end to end on one time line, for trace().
+  static support::Expected<std::unique_ptr<CycleDevice>> create(const isa::Target& t, bool trace = false);
   const isa::Target& target() const override { return sim_->target(); }
   support::Status write(uint64_t addr, const void* data, uint64_t n) override { return sim_->write(addr, data, n); }
   support::Status read(uint64_t addr, void* out, uint64_t n) override { return sim_->read(addr, out, n); }
-  support::Expected<simulator::Counters> run(const isa::Program& p, const std::string& name) override;
+  support::Expected<RunResult> run(const isa::Program& p, const std::string& name) override;
   std::string kind() const override { return "cycle"; }
-  uint64_t lastCycles() const override { return last_.cycles; }
-  /// Everything the last run measured.
-  const simulator::CycleStats& lastStats() const { return last_; }
-  /// Records every run, end to end on one time line, for a trace.
-  void trace(bool on) { sim_->trace(on), tracing_ = on; }
-  /// The runs recorded so far.
-  const std::vector<simulator::TracedRun>& traced() const { return traced_; }
+  std::optional<std::string> trace() const override;
 
  private:
-  explicit CycleDevice(std::unique_ptr<simulator::CycleSim> sim) : sim_(std::move(sim)) {}
+  CycleDevice(std::unique_ptr<simulator::CycleSim> sim, bool trace) : sim_(std::move(sim)), tracing_(trace) {
+    sim_->trace(trace);
+  }
   std::unique_ptr<simulator::CycleSim> sim_;  ///< the model
-  simulator::CycleStats last_;                ///< the last run
   bool tracing_ = false;                      ///< record runs
   std::vector<simulator::TracedRun> traced_;  ///< recorded runs
   uint64_t timeline_ = 0;                     ///< cycles recorded so far

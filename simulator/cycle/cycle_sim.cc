@@ -11,12 +11,12 @@
 
 #include "isa/encoding.h"
 #include "isa/semantics.h"
-#include "simulator/cycle/dram_port.h"
-#include "simulator/cycle/timing.h"
+#include "isa/tokens.h"
 #include "simulator/functional/datapath.h"
 #include "simulator/functional/race.h"
 #include "simulator/functional/state.h"
-#include "simulator/functional/tokens.h"
+#include "simulator/timing/dram_port.h"
+#include "simulator/timing/timing.h"
 
 // The binaries that link the model bring their own main(); SystemC's library
 // still needs this symbol to link.
@@ -37,7 +37,7 @@ const sc_core::sc_time kCycle(1, sc_core::SC_NS);
 struct RunCtx {
   const isa::Target* t = nullptr;
   std::string name;               ///< program name for locations
-  Dram* dram = nullptr;           ///< DRAM
+  isa::DramImage* dram = nullptr;  ///< DRAM
   std::unique_ptr<Datapath> dp;   ///< executes instructions
   uint64_t textAddr = 0, count = 0;  ///< the instruction stream
   std::vector<isa::Instruction> insns;  ///< decoded, by pc
@@ -50,7 +50,7 @@ struct RunCtx {
     sc_core::sc_time visible;     ///< first time its consumer sees it
     VClock clock;                 ///< the pusher's vector clock (race checking)
   };
-  std::deque<Token> tok[kNumTokenQueues];  ///< token queues
+  std::optional<isa::TokenMachine<Token>> tokens;  ///< token queues
   VClock vc[isa::kNumUnits]{};    ///< per-unit vector clocks
   std::unique_ptr<RaceTracker> races;  ///< shared-buffer race checker
   std::unique_ptr<DramPort> port;  ///< the DRAM port's arbitration and channel
@@ -83,7 +83,7 @@ class UnitModule : public sc_core::sc_module {
 };
 
 /// The DRAM port as a module: the units submit DMAs to its arbitration
-/// (simulator/cycle/dram_port.h) and wait for their completion, which moves
+/// (simulator/timing/dram_port.h) and wait for their completion, which moves
 /// whenever another DMA is submitted.
 class DramPortModule : public sc_core::sc_module {
  public:
@@ -134,8 +134,6 @@ class Model : public sc_core::sc_module {
   RunCtx* run = nullptr;             ///< the run in progress
   sc_core::sc_event start, abort;    ///< begin a run; leave every wait
   DramPortModule port;               ///< the DRAM port
-  /// Why unit `u` cannot start its head instruction ("idle" when it has none, "" when it can).
-  std::string blocked(int u) const;
 
  private:
   void fetch();
@@ -157,10 +155,12 @@ class Model : public sc_core::sc_module {
   }
   /// Keeps unit `u` busy with `insn` (`n` cycles alone on the DRAM port); false when the run stopped.
   bool occupy(int u, const isa::Instruction& insn, uint64_t n);
-  /// FINISH (flags `d`): waits for the load and store units, retires, ends the run.
-  bool finish(const isa::Deps& d);
-  /// Pushes the tokens of flags `d` of unit `u`, visible next cycle.
-  void pushTokens(int u, const isa::Deps& d);
+  /// FINISH: waits for the load and store units, retires, ends the run.
+  bool finish(const isa::Instruction& insn);
+  /// Pushes the tokens of `insn` on unit `u`, visible next cycle.
+  void pushTokens(int u, const isa::Instruction& insn);
+  /// Waits until what `w` names changes; false when the run stopped.
+  bool waitFor(const isa::TokenWait& w);
   void fail(support::Diagnostic d) {
     if (!run->error) run->error = std::move(d);
     stop();
@@ -181,7 +181,7 @@ class Model : public sc_core::sc_module {
   bool idle(int u) const { return !run->busy[u] && run->cmd[u].empty(); }
 
   sc_core::sc_event cmdPush_[isa::kNumUnits], cmdPop_[isa::kNumUnits];
-  sc_core::sc_event tokPush_[kNumTokenQueues], tokPop_[kNumTokenQueues], unitDone_;
+  sc_core::sc_event tokPush_[isa::kNumTokenQueues], tokPop_[isa::kNumTokenQueues], unitDone_;
   UnitModule fetch_, load_, compute_, store_;  ///< the units' threads
 };
 
@@ -237,7 +237,7 @@ bool Model::decode(uint64_t pc) {
     fail(insn.diag());
     return false;
   }
-  if (std::string why = flagError(*insn); !why.empty()) {
+  if (std::string why = isa::flagError(*insn); !why.empty()) {
     fail(error(run->at(pc), why));
     return false;
   }
@@ -249,21 +249,7 @@ bool Model::decode(uint64_t pc) {
 
 bool Model::dma(Requester r, const DmaShape& d) { return port.await(r, port.submit(r, d, now() + 1)); }
 
-std::string Model::blocked(int u) const {
-  if (run->cmd[u].empty()) return "idle";
-  const isa::Instruction& insn = run->insns[run->cmd[u].front().pc];
-  const isa::Unit unit = isa::Unit(u);
-  const isa::Deps d = isa::depsOf(insn);
-  const size_t depth = static_cast<size_t>(run->t->spec.tokenDepth);
-  for (int q : {d.popPrev ? popPrevQ(unit) : kNoQueue, d.popNext ? popNextQ(unit) : kNoQueue})
-    if (q != kNoQueue && run->tok[q].empty()) return std::string("waits for a token in ") + kQueueNames[q];
-  for (int q : {d.pushPrev ? pushPrevQ(unit) : kNoQueue, d.pushNext ? pushNextQ(unit) : kNoQueue})
-    if (q != kNoQueue && run->tok[q].size() >= depth) return std::string("waits for room in ") + kQueueNames[q] + " (full)";
-  return "";
-}
-
 void Model::unit(int u) {
-  const isa::Unit unitKind = isa::Unit(u);
   for (;;) {
     wait(start);
     while (run->active) {
@@ -274,22 +260,12 @@ void Model::unit(int u) {
       const RunCtx::Cmd c = run->cmd[u].front();
       if (!until(c.visible)) break;
       const isa::Instruction insn = run->insns[c.pc];  // a copy: fetch may grow the vector meanwhile
-      const isa::Deps d = isa::depsOf(insn);
       // Tokens: each popped one visible, each pushed queue with room.
       const sc_core::sc_time waitFrom = sc_core::sc_time_stamp();
-      bool ok = true, ready = false;
-      while (ok && !ready) {
-        ready = true;
-        for (int q : {d.popPrev ? popPrevQ(unitKind) : kNoQueue, d.popNext ? popNextQ(unitKind) : kNoQueue}) {
-          if (q == kNoQueue || !ready) continue;
-          if (run->tok[q].empty()) ok = on(tokPush_[q]), ready = false;
-          else if (run->tok[q].front().visible > sc_core::sc_time_stamp()) ok = until(run->tok[q].front().visible), ready = false;
-        }
-        for (int q : {d.pushPrev ? pushPrevQ(unitKind) : kNoQueue, d.pushNext ? pushNextQ(unitKind) : kNoQueue}) {
-          if (q == kNoQueue || !ready || !ok) continue;
-          if (run->tok[q].size() >= static_cast<size_t>(run->t->spec.tokenDepth)) ok = on(tokPop_[q]), ready = false;
-        }
-      }
+      auto visible = [](const RunCtx::Token& k) { return k.visible <= sc_core::sc_time_stamp(); };
+      bool ok = true;
+      for (isa::TokenWait w = run->tokens->wait(insn, visible); ok && w; w = run->tokens->wait(insn, visible))
+        ok = waitFor(w);
       if (!ok) break;
       run->stats.tokenWait[u] += static_cast<uint64_t>((sc_core::sc_time_stamp() - waitFrom) / kCycle);
       if (!execute(u, insn, c.pc)) break;
@@ -297,26 +273,38 @@ void Model::unit(int u) {
   }
 }
 
-void Model::pushTokens(int u, const isa::Deps& d) {
-  const isa::Unit unitKind = isa::Unit(u);
-  for (int q : {d.pushPrev ? pushPrevQ(unitKind) : kNoQueue, d.pushNext ? pushNextQ(unitKind) : kNoQueue})
-    if (q != kNoQueue) run->tok[q].push_back({sc_core::sc_time_stamp() + kCycle, run->vc[u]}), tokPush_[q].notify();
-  run->stats.counters.tokens += d.pushPrev + d.pushNext;
+void Model::pushTokens(int u, const isa::Instruction& insn) {
+  run->stats.counters.tokens +=
+      static_cast<uint64_t>(run->tokens->push(insn, {sc_core::sc_time_stamp() + kCycle, run->vc[u]}));
+  for (int q : isa::pushQueues(insn))
+    if (q != isa::kNoQueue) tokPush_[q].notify();
+}
+
+bool Model::waitFor(const isa::TokenWait& w) {
+  switch (w.kind) {
+    case isa::TokenWait::kEmpty:
+      return on(tokPush_[w.queue]);
+    case isa::TokenWait::kNotVisible:
+      return until(run->tokens->queue(w.queue).front().visible);
+    case isa::TokenWait::kFull:
+      return on(tokPop_[w.queue]);
+    case isa::TokenWait::kReady:
+      return true;
+  }
+  return true;
 }
 
 bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
-  const isa::Unit unitKind = isa::Unit(u);
-  const isa::Deps d = isa::depsOf(insn);
   run->cmd[u].pop_front();
   run->lastPop[u] = sc_core::sc_time_stamp(), run->popped[u] = true;
   cmdPop_[u].notify();
-  for (int q : {d.popPrev ? popPrevQ(unitKind) : kNoQueue, d.popNext ? popNextQ(unitKind) : kNoQueue}) {
-    if (q == kNoQueue) continue;
-    for (int i = 0; i < isa::kNumUnits; ++i) run->vc[u][i] = std::max(run->vc[u][i], run->tok[q].front().clock[i]);
-    run->tok[q].pop_front(), tokPop_[q].notify();
-  }
+  run->tokens->pop(insn, [&](const RunCtx::Token& k) {
+    for (int i = 0; i < isa::kNumUnits; ++i) run->vc[u][i] = std::max(run->vc[u][i], k.clock[i]);
+  });
+  for (int q : isa::popQueues(insn))
+    if (q != isa::kNoQueue) tokPop_[q].notify();
   ++run->vc[u][u];
-  if (insn.opcode == isa::Opcode::kFinish) return finish(d);
+  if (insn.opcode == isa::Opcode::kFinish) return finish(insn);
   const int64_t cost = instructionCycles(insn, run->t->spec);
   if (cost < 1) {  // malformed loops: the datapath names what is wrong
     Status st = run->dp->execute(insn, pc, run->name, nullptr);
@@ -330,7 +318,7 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
   run->stats.dramStall[u] += now() - began - n;
   if (run->trace) run->stats.slices.push_back({u, pc, insn.opcode, began, now()});
   span(pc, began);
-  run->races->begin(unitKind, run->vc[u], pc);
+  run->races->begin(isa::Unit(u), run->vc[u], pc);
   if (Status st = run->dp->execute(insn, pc, run->name, run->races.get()); !st) {
     fail(st.diag());
     return false;
@@ -339,7 +327,7 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
     fail(*run->races->race());
     return false;
   }
-  pushTokens(u, d);
+  pushTokens(u, insn);
   ++run->stats.counters.insns[static_cast<int>(insn.opcode)];
   run->busy[u] = false;
   unitDone_.notify();
@@ -352,7 +340,7 @@ bool Model::occupy(int u, const isa::Instruction& insn, uint64_t n) {
   return dma(r, dmaShapeOf(insn, run->t->spec)) && cycles(static_cast<uint64_t>(padCycles(insn)));
 }
 
-bool Model::finish(const isa::Deps& d) {
+bool Model::finish(const isa::Instruction& insn) {
   run->finishing = true;
   while (!(idle(0) && idle(2)))
     if (!on(unitDone_)) return false;
@@ -363,15 +351,12 @@ bool Model::finish(const isa::Deps& d) {
   if (run->trace) run->stats.slices.push_back({1, run->fetchPc - 1, isa::Opcode::kFinish, began, began + 1});
   span(run->fetchPc - 1, began);
   run->busy[1] = false;
-  pushTokens(1, d);
+  pushTokens(1, insn);
   ++run->stats.counters.insns[static_cast<int>(isa::Opcode::kFinish)];
-  for (int q = 0; q < kNumTokenQueues; ++q)
-    if (!run->tok[q].empty()) {
-      fail(error(run->at(run->fetchPc - 1), "FINISH retired with " + std::to_string(run->tok[q].size()) +
-                                                " token(s) left in queue " + kQueueNames[q] +
-                                                "; every pushed token must be popped"));
-      return false;
-    }
+  if (std::optional<std::string> left = run->tokens->leftover()) {
+    fail(error(run->at(run->fetchPc - 1), *left));
+    return false;
+  }
   run->stats.cycles = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
   stop();
   return false;
@@ -392,54 +377,26 @@ bool fetchedFinish(const RunCtx& r) {
   return r.fetchPc > 0 && r.fetchPc <= r.insns.size() && r.insns[r.fetchPc - 1].opcode == isa::Opcode::kFinish;
 }
 
-/// When FINISH is fetched and a unit waits on a queue whose pusher has nothing
-/// left to run, no token can ever come: the program pops more than it pushes.
-std::optional<std::string> underflow(const RunCtx& r) {
-  if (!fetchedFinish(r)) return std::nullopt;
-  const isa::Unit pusher[kNumTokenQueues] = {isa::Unit::kLoad, isa::Unit::kCompute, isa::Unit::kCompute, isa::Unit::kStore};
+support::Diagnostic deadlock(const RunCtx& r) {
+  isa::StallView v;
+  v.program = r.name;
   for (int u = 0; u < isa::kNumUnits; ++u) {
-    if (r.cmd[u].empty()) continue;
-    const isa::Deps d = isa::depsOf(r.insns[r.cmd[u].front().pc]);
-    for (int q : {d.popPrev ? popPrevQ(isa::Unit(u)) : kNoQueue, d.popNext ? popNextQ(isa::Unit(u)) : kNoQueue}) {
-      const int p = q == kNoQueue ? 0 : static_cast<int>(pusher[q]);
-      if (q == kNoQueue || !r.tok[q].empty() || !r.cmd[p].empty() || r.busy[p]) continue;
-      return std::string("token underflow: the ") + isa::unitName(isa::Unit(u)) + " unit pops " + kQueueNames[q] +
-             " but no instruction is left that pushes to it";
-    }
+    v.units[u].busy = r.busy[u];
+    if (!r.cmd[u].empty()) v.units[u].head = &r.insns[r.cmd[u].front().pc], v.units[u].pc = r.cmd[u].front().pc;
   }
-  return std::nullopt;
-}
-
-support::Diagnostic deadlock(const Model& m, const RunCtx& r) {
-  uint64_t first = r.fetchPc;
-  for (const auto& q : r.cmd)
-    if (!q.empty()) first = std::min(first, q.front().pc);
-  support::Diagnostic diag = error(r.at(first), "token deadlock: no unit can make progress at cycle " +
-                                                    std::to_string(static_cast<uint64_t>((sc_core::sc_time_stamp() - r.start) / kCycle)));
-  if (std::optional<std::string> u = underflow(r)) diag = error(r.at(first), *u);
-  for (int u = 0; u < isa::kNumUnits; ++u) {
-    const std::string unit = isa::unitName(isa::Unit(u));
-    if (r.cmd[u].empty()) {
-      if (u == 1 && r.finishing)
-        diag.note(r.at(r.fetchPc - 1), "compute unit at FINISH: waits for the load and store units to finish");
-      else
-        diag.note(Location(), unit + " unit is idle");
-      continue;
-    }
-    const uint64_t pc = r.cmd[u].front().pc;
-    diag.note(r.at(pc), unit + " unit blocked at " + isa::opcodeName(r.insns[pc].opcode) + ": " + m.blocked(u));
-  }
-  if (!fetchedFinish(r) && r.fetchPc < r.insns.size())
-    diag.note(r.at(r.fetchPc), std::string("fetch blocked: the ") + isa::unitName(isa::unitOf(r.insns[r.fetchPc])) +
-                                   " unit's command queue is full");
-  return diag;
+  v.fetchPc = r.fetchPc;
+  v.finishFetched = fetchedFinish(r);
+  if (r.fetchPc < r.insns.size()) v.fetchNext = &r.insns[r.fetchPc];
+  v.finishing = r.finishing;
+  v.cycle = static_cast<uint64_t>((sc_core::sc_time_stamp() - r.start) / kCycle);
+  return r.tokens->deadlock(v);
 }
 
 }  // namespace
 
 struct CycleSim::State {
-  explicit State(const hwspec::HwSpec& s) : srams(s) {}
-  Dram dram;
+  explicit State(const hwspec::HwSpec& s) : dram(static_cast<uint64_t>(s.dramWindowBytes)), srams(s) {}
+  isa::DramImage dram;
   Srams srams;
 };
 
@@ -460,29 +417,11 @@ Expected<std::unique_ptr<CycleSim>> CycleSim::create(const isa::Target& t) {
   return std::unique_ptr<CycleSim>(new CycleSim(t));
 }
 
-Status CycleSim::write(uint64_t addr, const void* data, uint64_t n) {
-  const uint64_t window = static_cast<uint64_t>(t_.spec.dramWindowBytes);
-  if (n > window || addr > window - n)
-    return error(Location(), "write of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
-                                 " lies outside the hwspec's DRAM window (dram.window)");
-  state_->dram.ensure(addr + n);
-  if (n) std::memcpy(state_->dram.at(addr), data, n);
-  return Status::ok();
-}
+Status CycleSim::write(uint64_t addr, const void* data, uint64_t n) { return state_->dram.write(addr, data, n); }
 
-Status CycleSim::read(uint64_t addr, void* out, uint64_t n) const {
-  if (!state_->dram.contains(addr, n))
-    return error(Location(), "read of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
-                                 " lies outside the DRAM window of " + std::to_string(state_->dram.size()) + " bytes");
-  if (n) std::memcpy(out, state_->dram.at(addr), n);
-  return Status::ok();
-}
+Status CycleSim::read(uint64_t addr, void* out, uint64_t n) const { return state_->dram.read(addr, out, n); }
 
-Status CycleSim::loadProgram(const isa::Program& p) {
-  state_->dram.ensure(p.window);
-  for (const isa::Segment& s : p.segments) ACCELC_TRY(write(s.addr, s.bytes.data(), s.bytes.size()));
-  return Status::ok();
-}
+Status CycleSim::loadProgram(const isa::Program& p) { return state_->dram.loadProgram(p); }
 
 Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& name) {
   if (p.hash != t_.hash)
@@ -496,6 +435,7 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   r.races = std::make_unique<RaceTracker>(t_.spec.depth(hwspec::BufferKind::kInput), t_.spec.depth(hwspec::BufferKind::kWeight),
                                           t_.spec.depth(hwspec::BufferKind::kOutput), name);
   r.port = std::make_unique<DramPort>(t_.spec);
+  r.tokens.emplace(static_cast<uint64_t>(t_.spec.tokenDepth));
   r.labelOf.assign(r.count, -1);
   for (const isa::Label& l : p.labels) {
     for (uint64_t pc = l.begin; pc < std::min<uint64_t>(l.end, r.count); ++pc)
@@ -508,7 +448,7 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   m.start.notify(sc_core::SC_ZERO_TIME);
   sc_core::sc_start();
   if (r.active) {  // starved before FINISH: nothing can move again
-    r.error = deadlock(m, r);
+    r.error = deadlock(r);
     r.active = false;
     m.abort.notify(sc_core::SC_ZERO_TIME);
     sc_core::sc_start();

@@ -1,7 +1,7 @@
 // simulator/cycle/cycle_sim.h — the cycle model of the accelerator (SystemC).
 //
 // Fetch and the load, compute and store units are SystemC threads; the DRAM
-// port (simulator/cycle/dram_port.h) is shared state they consult. Time moves
+// port (simulator/timing/dram_port.h) is shared state they consult. Time moves
 // only by waits of whole cycles, at the granularity of instructions and DMAs.
 // The arithmetic is the functional simulator's Datapath and its race checker,
 // so DRAM contents and diagnostics are fsim's. The timing rules are those of
@@ -9,7 +9,7 @@
 // and dispatches one instruction per cycle into command queues; a command or
 // token pushed in cycle t is visible in t + 1; a unit starts its head
 // instruction once its command and tokens are visible and its pushes have
-// room, runs GEMM and ALU for their formula (simulator/cycle/timing.h) and
+// room, runs GEMM and ALU for their formula (simulator/timing/timing.h) and
 // LOAD and STORE through the port, and pushes its tokens in the cycle it ends;
 // FINISH waits for the load and store units and retires one cycle later.
 // The model is elaborated once per process, for one HwSpec; every wait also
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "isa/counters.h"
 #include "isa/program.h"
 #include "isa/target.h"
-#include "simulator/functional/counters.h"
 #include "support/status.h"
 
 namespace accelc::simulator {
@@ -48,7 +48,7 @@ struct LabelCycles {
 
 /// What one run measured.
 struct CycleStats {
-  Counters counters;                 ///< the functional counts (as fsim's)
+  isa::Counters counters;            ///< the functional counts (as fsim's)
   uint64_t cycles = 0;               ///< cycle FINISH retired in, plus one
   std::array<uint64_t, 3> busy{};    ///< per unit (load, compute, store): cycles executing
   std::array<uint64_t, 3> tokenWait{};  ///< per unit: cycles a visible command waited on tokens

@@ -19,7 +19,8 @@ namespace {
 int64_t depthOf(const Srams& s, BufferKind k) { return s.depth[static_cast<int>(k)]; }
 }  // namespace
 
-Datapath::Datapath(const isa::Target& t, Dram& dram, uint64_t windowBytes, Srams& srams, Counters& counters)
+Datapath::Datapath(const isa::Target& t, isa::DramImage& dram, uint64_t windowBytes, Srams& srams,
+                   isa::Counters& counters)
     : t_(t), dram_(dram), window_(std::min(windowBytes, dram.size())), s_(srams), c_(counters) {
   accRows_.assign(depthOf(s_, BufferKind::kAcc), AccRowState{});
 }

@@ -1,7 +1,7 @@
 // simulator/functional/datapath.h — what one instruction does to the state.
 //
 // The datapath executes LOAD, STORE, GEMM and ALU exactly as docs/isa.md
-// specifies, on a Dram and Srams it borrows. Before touching any state it
+// specifies, on a DramImage and Srams it borrows. Before touching any state it
 // checks the instruction once from its loop extents: legal buffer, non-empty
 // loops, every SRAM index and DRAM byte in range. During GEMM/ALU it checks
 // the accumulator hazard rule, and it reports every access to a shared buffer
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "isa/counters.h"
 #include "isa/instruction.h"
 #include "isa/target.h"
-#include "simulator/functional/counters.h"
 #include "simulator/functional/race.h"
 #include "simulator/functional/state.h"
 #include "support/status.h"
@@ -27,7 +27,7 @@ namespace accelc::simulator {
 class Datapath {
  public:
   /// DMA may touch only the first `windowBytes` of `dram` (the program's window).
-  Datapath(const isa::Target& t, Dram& dram, uint64_t windowBytes, Srams& srams, Counters& counters);
+  Datapath(const isa::Target& t, isa::DramImage& dram, uint64_t windowBytes, Srams& srams, isa::Counters& counters);
 
   /// Executes `insn` (any opcode but FINISH) at `pc` of program `name`.
   support::Status execute(const isa::Instruction& insn, uint64_t pc, const std::string& name, RaceTracker* races);
@@ -63,10 +63,10 @@ class Datapath {
   support::Diagnostic err(const std::string& msg) const;
 
   const isa::Target& t_;       ///< the target
-  Dram& dram_;                 ///< DRAM window
+  isa::DramImage& dram_;       ///< DRAM window
   uint64_t window_;            ///< bytes of it the program may touch
   Srams& s_;                   ///< on-chip buffers
-  Counters& c_;                ///< counts events
+  isa::Counters& c_;           ///< counts events
   uint64_t pc_ = 0;            ///< instruction being executed
   std::string name_;           ///< its program's name
   uint64_t serial_ = 0;        ///< GEMM/ALU instructions executed (hazard window id)

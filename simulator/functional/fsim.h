@@ -9,7 +9,8 @@
 // ends when FINISH has run and every unit is idle; tokens left in a queue then
 // are an error. When nothing can move before that, the run stops with a
 // deadlock diagnostic naming each blocked unit, its instruction and the
-// queue it waits on. A race checker (race.h) reports any shared-buffer
+// queue it waits on; the token rules and their diagnostics are isa/tokens.h's.
+// A race checker (race.h) reports any shared-buffer
 // access that no token chain orders.
 //
 // The device interface — write, read, run — is the seam the runtime uses:
@@ -21,9 +22,10 @@
 #include <memory>
 #include <string>
 
+#include "isa/counters.h"
+#include "isa/dram_image.h"
 #include "isa/program.h"
 #include "isa/target.h"
-#include "simulator/functional/counters.h"
 #include "simulator/functional/state.h"
 #include "support/status.h"
 
@@ -44,20 +46,20 @@ class FunctionalSim {
 
   const isa::Target& target() const { return t_; }
   /// Copies bytes into DRAM at byte offset `addr` (the window grows to fit).
-  support::Status write(uint64_t addr, const void* data, uint64_t n);
+  support::Status write(uint64_t addr, const void* data, uint64_t n) { return dram_.write(addr, data, n); }
   /// Copies bytes out of DRAM; an error when outside the window.
-  support::Status read(uint64_t addr, void* out, uint64_t n) const;
+  support::Status read(uint64_t addr, void* out, uint64_t n) const { return dram_.read(addr, out, n); }
   /// Sizes the window for `p` and writes its segments (text, micro-ops, constants).
-  support::Status loadProgram(const isa::Program& p);
+  support::Status loadProgram(const isa::Program& p) { return dram_.loadProgram(p); }
   /// Runs `p`, whose segments are in DRAM (loadProgram); `name` locates errors.
-  support::Expected<Counters> run(const isa::Program& p, const std::string& name);
+  support::Expected<isa::Counters> run(const isa::Program& p, const std::string& name);
   /// The on-chip state after a run (for tests).
   const Srams& srams() const { return *srams_; }
 
  private:
   isa::Target t_;                ///< the hardware
   FsimOptions options_;          ///< checks to run
-  Dram dram_;                    ///< the DRAM window
+  isa::DramImage dram_;          ///< the DRAM window
   std::unique_ptr<Srams> srams_; ///< on-chip buffers
 };
 

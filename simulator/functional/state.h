@@ -1,4 +1,5 @@
-// simulator/functional/state.h — the architectural state: DRAM and on-chip SRAMs.
+// simulator/functional/state.h — the architectural state: on-chip SRAMs (DRAM
+// is an isa::DramImage).
 //
 // Shared by every simulator that reuses the functional datapath (fsim, and
 // the cycle model later), so that the arithmetic exists once.
@@ -9,26 +10,10 @@
 #include <vector>
 
 #include "hwspec/hwspec.h"
+#include "isa/dram_image.h"
 #include "support/status.h"
 
 namespace accelc::simulator {
-
-/// The device's DRAM window: bytes addressed from 0 (the base register).
-class Dram {
- public:
-  /// Grows the window to at least `bytes` (new bytes are zero).
-  void ensure(uint64_t bytes) {
-    if (bytes > mem_.size()) mem_.resize(bytes, 0);
-  }
-  uint64_t size() const { return mem_.size(); }
-  /// Whether [addr, addr + n) lies inside the window.
-  bool contains(uint64_t addr, uint64_t n) const { return addr <= mem_.size() && n <= mem_.size() - addr; }
-  uint8_t* at(uint64_t addr) { return mem_.data() + addr; }
-  const uint8_t* at(uint64_t addr) const { return mem_.data() + addr; }
-
- private:
-  std::vector<uint8_t> mem_;  ///< the window's contents
-};
 
 /// A decoded micro-op as the micro-op buffer holds it.
 struct UopEntry {

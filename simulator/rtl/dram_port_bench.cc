@@ -7,7 +7,7 @@
 // bursts beats...". Each
 // requester issues its DMAs in order; a burst is requested from the DMA's
 // `from` cycle and the cycle after the requester's previous accept, exactly as
-// simulator/cycle/dram_port.h assumes. Output: per DMA, in input order, the
+// simulator/timing/dram_port.h assumes. Output: per DMA, in input order, the
 // cycle its last burst completed.
 #include <cstdint>
 #include <cstdio>

@@ -10,9 +10,9 @@
 #include "compiler/driver/compile.h"
 #include "compiler/graph/graph_text.h"
 #include "runtime/executor.h"
-#include "runtime/sim_devices/cycle_device.h"
-#include "tests/driver/layer_cycles.h"
+#include "runtime/sim_devices/make_device.h"
 #include "tests/compiler/peer_util.h"
+#include "tests/driver/layer_cycles.h"
 
 namespace accelc::compiler {
 namespace {
@@ -69,8 +69,9 @@ TEST(PeerTest, ResNet18CompiledForVtaDefaultIsBitExactOnFsim) {
   int accel = 0;
   for (const runtime::Step& s : b->steps) accel += s.kind == runtime::Step::Kind::kAccel;
   EXPECT_EQ(accel, 31);  // 20 convolutions, the max pool, 8 residual additions, the average pool, the classifier
-  runtime::FsimDevice device(t);
-  auto e = runtime::Executor::create(*b, device, "resnet18.acx");
+  auto device = runtime::makeDevice(runtime::Engine::kFsim, t);
+  ASSERT_TRUE(device.isOk()) << device.diag().str();
+  auto e = runtime::Executor::create(*b, **device, "resnet18.acx");
   ASSERT_TRUE(e.isOk()) << e.diag().str();
   std::set<uint64_t> blockedAt;  // blocked intermediates of one layout share memory by lifetime
   size_t blocked = 0;
@@ -94,10 +95,11 @@ TEST(PeerTest, ResNet18OnTheCycleModelIsFsimsBitForBitAndEveryLayerNearItsEstima
   isa::Target t = testing::presetTarget("vta-default");
   Tensor one(calib.dtype(), {1, 3, 224, 224});
   std::memcpy(one.bytes().data(), calib.bytes().data(), one.bytes().size());
-  runtime::FsimDevice fsim(t);
-  auto cycle = runtime::CycleDevice::create(t);
+  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
+  auto cycle = runtime::makeDevice(runtime::Engine::kCycle, t);
+  ASSERT_TRUE(fsim.isOk()) << fsim.diag().str();
   ASSERT_TRUE(cycle.isOk()) << cycle.diag().str();
-  auto ef = runtime::Executor::create(*b, fsim, "resnet18.acx");
+  auto ef = runtime::Executor::create(*b, **fsim, "resnet18.acx");
   auto ec = runtime::Executor::create(*b, **cycle, "resnet18.acx");
   ASSERT_TRUE(ef.isOk() && ec.isOk());
   auto f = (*ef)->run({one});

@@ -1,16 +1,18 @@
 // tests/driver/compile_test.cc — models compiled to bundles, run on fsim, and
 // compared with the reference engine on the same integer graph.
+#include "compiler/driver/compile.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 #include <fstream>
+#include <functional>
 
-#include "compiler/driver/compile.h"
 #include "compiler/engine/reference.h"
 #include "compiler/graph/graph_text.h"
 #include "runtime/executor.h"
+#include "runtime/fsim_device.h"
 #include "support/npy.h"
 #include "tests/test_util.h"
 

@@ -90,7 +90,7 @@ support::Expected<std::vector<uint8_t>> runOnBoth(const isa::Target& t, const is
   rtl.before.resize(p.window);
   rtl.after.resize(p.window);
   ACCELC_TRY(cyc->read(0, rtl.before.data(), p.window));
-  ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, "test.bin"));
+  ACCELC_ASSIGN_OR_RETURN(isa::Counters c, sim.run(p, "test.bin"));
   ACCELC_ASSIGN_OR_RETURN(simulator::CycleStats cs, cyc->run(p, "test.bin"));
   rtl.cycles = cs.cycles;
   ACCELC_TRY(cyc->read(0, rtl.after.data(), p.window));

@@ -1,10 +1,11 @@
 // tests/lower/cost_test.cc — the per-instruction cost formulas of
 // docs/microarchitecture.md, on the examples the document works through.
+#include "compiler/lower/cost.h"
+
 #include <gtest/gtest.h>
 
-#include "compiler/lower/cost.h"
 #include "isa/builder.h"
-#include "simulator/cycle/timing.h"
+#include "simulator/timing/timing.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler::lower {

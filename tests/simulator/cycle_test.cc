@@ -12,9 +12,9 @@
 #include "isa/encoding.h"
 #include "isa/random_program.h"
 #include "simulator/cycle/cycle_sim.h"
-#include "simulator/cycle/timing.h"
-#include "tests/simulator/sim_util.h"
+#include "simulator/timing/timing.h"
 #include "tests/simulator/rtl_util.h"
+#include "tests/simulator/sim_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::simulator {

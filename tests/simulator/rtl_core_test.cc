@@ -8,8 +8,8 @@
 #include "isa/builder.h"
 #include "isa/random_program.h"
 #include "simulator/cycle/cycle_sim.h"
-#include "simulator/cycle/timing.h"
 #include "simulator/rtl/builtin_models.h"
+#include "simulator/timing/timing.h"
 #include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include "simulator/cycle/dram_port.h"
+#include "simulator/timing/dram_port.h"
 #include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 

@@ -1,6 +1,6 @@
 // tests/simulator/rtl_dram_port_test.cc — the DRAM port in RTL
 // (hls/rtl/accelc_dram_port.sv, verilated per preset by simulator/rtl) against
-// the contract's C++ model (simulator/cycle/dram_port.h): random DMAs from all
+// the contract's C++ model (simulator/timing/dram_port.h): random DMAs from all
 // four requesters, at random start cycles, complete in exactly the same cycles;
 // and the C++ model gives those cycles however its user advances it.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "hls/rtl_gen.h"
-#include "simulator/cycle/dram_port.h"
+#include "simulator/timing/dram_port.h"
 #include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
 

@@ -34,7 +34,7 @@ inline std::vector<uint8_t> randomBytes(size_t n, uint64_t seed) {
 /// Runs a built program on a fresh fsim; returns the simulator for inspection.
 struct Ran {
   std::unique_ptr<simulator::FunctionalSim> sim;  ///< after the run
-  support::Expected<simulator::Counters> counters = support::Diagnostic();  ///< or the diagnostic
+  support::Expected<isa::Counters> counters = support::Diagnostic();  ///< or the diagnostic
   std::vector<uint8_t> read(uint64_t addr, uint64_t n) const {
     std::vector<uint8_t> v(n);
     EXPECT_TRUE(sim->read(addr, v.data(), n).isOk());

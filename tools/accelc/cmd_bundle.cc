@@ -2,11 +2,11 @@
 #include <sys/stat.h>
 
 #include <iomanip>
+#include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
-#include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "compiler/driver/compile.h"
 #include "compiler/engine/reference.h"
@@ -14,8 +14,7 @@
 #include "compiler/lower/cost.h"
 #include "isa/disassembler.h"
 #include "runtime/executor.h"
-#include "runtime/sim_devices/cycle_device.h"
-#include "runtime/sim_devices/rtl_device.h"
+#include "runtime/sim_devices/make_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -119,23 +118,12 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, co
   return Status::ok();
 }
 
-/// The device `engine` names ("fsim", "cycle" or "rtl") for `t`.
-Expected<std::unique_ptr<runtime::Device>> makeDevice(const std::string& engine, const isa::Target& t) {
-  if (engine == "rtl") {
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::RtlDevice> d, runtime::RtlDevice::create(t));
-    return std::unique_ptr<runtime::Device>(std::move(d));
-  }
-  if (engine != "cycle") return std::unique_ptr<runtime::Device>(std::make_unique<runtime::FsimDevice>(t));
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::CycleDevice> d, runtime::CycleDevice::create(t));
-  return std::unique_ptr<runtime::Device>(std::move(d));
-}
-
 /// Runs one inference of `b` on the cycle model with zero inputs: per step,
 /// wall seconds and accelerator cycles.
 Expected<Measured> measureSteps(const runtime::Bundle& b, const std::string& path) {
   ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, makeDevice("cycle", t));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, t));
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, *device, path));
   std::vector<runtime::Tensor> in;
   for (int id : b.inputs) in.emplace_back(b.tensors[id].dtype, b.tensors[id].shape);
@@ -200,6 +188,27 @@ Expected<double> top1(const runtime::Tensor& logits, const std::string& labelsPa
   return 100.0 * static_cast<double>(correct) / static_cast<double>(logits.dim(0));
 }
 
+/// What the engine `kind` measured over a bundle's run, for the terminal.
+std::string runStats(const runtime::RunStats& st, const std::string& kind, const hwspec::HwSpec& spec) {
+  std::string stats = kind + ": " + std::to_string(st.accelSteps) + " accelerator steps, " +
+                      std::to_string(st.hostSteps) + " host steps, " + std::to_string(st.packSteps) +
+                      " pack/unpack steps";
+  // The RTL counts cycles only; the simulators also count the work done.
+  if (st.accel) stats += "; " + std::to_string(st.accel->macs) + " MACs on the accelerator";
+  if (st.cycles && !st.accel) stats += "\n" + std::to_string(*st.cycles) + " cycles on the accelerator (RTL)";
+  if (st.cycles && st.accel) {
+    const double util =
+        100.0 * static_cast<double>(st.accel->macs) /
+        (static_cast<double>(spec.peakMacsPerCycle()) * static_cast<double>(std::max<uint64_t>(1, *st.cycles)));
+    std::ostringstream line;
+    line << "\n"
+         << *st.cycles << " cycles on the accelerator, " << std::fixed << std::setprecision(1) << util
+         << "% of its peak MACs";
+    stats += line.str();
+  }
+  return stats;
+}
+
 Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                  const std::string& outDir, const std::string& labels,
                  const std::string& trace) {
@@ -232,26 +241,13 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
   } else {
     ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
     ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
-    if (!trace.empty() && engine != "cycle") return support::error(support::Location(), "--trace needs --engine cycle");
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, makeDevice(engine, t));
-    if (!trace.empty()) static_cast<runtime::CycleDevice&>(*device).trace(true);
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, *device, path));
-    ACCELC_ASSIGN_OR_RETURN(outs, e->runBatched(in));
-    if (!trace.empty()) ACCELC_TRY(writeTrace(trace, static_cast<runtime::CycleDevice&>(*device).traced()));
-    const runtime::RunStats& st = e->stats();
-    stats = engine + ": " + std::to_string(st.accelSteps) + " accelerator steps, " + std::to_string(st.hostSteps) +
-            " host steps, " + std::to_string(st.packSteps) + " pack/unpack steps";
-    // The RTL counts cycles only; the simulators also count the work done.
-    if (engine != "rtl") stats += "; " + std::to_string(st.accel.macs) + " MACs on the accelerator";
-    if (engine == "rtl") stats += "\n" + std::to_string(st.cycles) + " cycles on the accelerator (RTL)";
-    if (engine == "cycle") {
-      const double util = 100.0 * static_cast<double>(st.accel.macs) /
-                          (static_cast<double>(spec.peakMacsPerCycle()) * static_cast<double>(std::max<uint64_t>(1, st.cycles)));
-      std::ostringstream line;
-      line << "\n" << st.cycles << " cycles on the accelerator, " << std::fixed << std::setprecision(1) << util
-           << "% of its peak MACs";
-      stats += line.str();
-    }
+    runtime::DeviceOptions o;
+    ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine, trace, "", o));
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex, runtime::Executor::create(b, *device, path));
+    ACCELC_ASSIGN_OR_RETURN(outs, ex->runBatched(in));
+    if (!trace.empty()) ACCELC_TRY(writeTrace(trace, device->trace().value_or("")));
+    stats = runStats(ex->stats(), device->kind(), spec);
   }
   if (!outDir.empty()) ::mkdir(outDir.c_str(), 0755);
   for (size_t i = 0; i < outs.size(); ++i) {

@@ -11,8 +11,7 @@
 
 #include "isa/program.h"
 #include "runtime/device.h"
-#include "runtime/sim_devices/cycle_device.h"
-#include "runtime/sim_devices/rtl_device.h"
+#include "runtime/sim_devices/make_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -109,6 +108,33 @@ std::string preview(const support::NpyArray& a) {
   return o.str() + (n > 64 ? " ...]" : "]");
 }
 
+/// A run's figures as (name, value) rows: the timing rows of a timed run
+/// first, then its event counts.
+std::vector<std::pair<std::string, uint64_t>> resultRows(const runtime::RunResult& r) {
+  std::vector<std::pair<std::string, uint64_t>> rows;
+  if (r.cycles) rows.push_back({"cycles", *r.cycles});
+  if (r.units) {
+    const uint64_t cycles = r.cycles.value_or(0);
+    for (int u = 0; u < isa::kNumUnits; ++u) {  // every cycle of a unit is busy, waiting on a token or DRAM, or idle
+      const std::string n = isa::unitName(isa::Unit(u));
+      const runtime::UnitTime& ut = (*r.units)[u];
+      const uint64_t used = ut.busy + ut.tokenWait + ut.dramStall;
+      rows.push_back({n + "_busy_cycles", ut.busy});
+      rows.push_back({n + "_token_wait_cycles", ut.tokenWait});
+      rows.push_back({n + "_dram_stall_cycles", ut.dramStall});
+      rows.push_back({n + "_idle_cycles", cycles - std::min(cycles, used)});
+    }
+  }
+  if (r.fetchWait) rows.push_back({"fetch_wait_cycles", *r.fetchWait});
+  if (!r.events) return rows;
+  if (r.cycles) {  // achieved DRAM bandwidth, in bytes per 1000 cycles (integers, like every row)
+    const uint64_t bytes = r.events->dramReadBytes + r.events->dramWriteBytes;
+    rows.push_back({"dram_bytes_per_kcycle", *r.cycles ? bytes * 1000 / *r.cycles : 0});
+  }
+  for (const auto& row : r.events->rows()) rows.push_back(row);
+  return rows;
+}
+
 Expected<support::NpyArray> readOutput(runtime::Device& sim, const isa::Symbol& s) {
   support::NpyArray a;
   a.dtype = s.dtype;
@@ -126,48 +152,17 @@ Status runSim(const SimArgs& args) {
     ACCELC_TRY(isa::checkProgramTarget(p, given, args.program));
   }
   ACCELC_TRY(isa::validateProgram(p, t, args.program));
-  std::unique_ptr<runtime::Device> dev;
-  if (!args.trace.empty() && args.engine != "cycle")
-    return support::error(support::Location(), "--trace needs --engine cycle");
-  if (!args.vcd.empty() && args.engine != "rtl") return support::error(support::Location(), "--vcd needs --engine rtl");
-  if (args.engine == "rtl") {
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::RtlDevice> r, runtime::RtlDevice::create(t, !args.vcd.empty()));
-    r->options().vcd = args.vcd;
-    dev = std::move(r);
-  } else if (args.engine == "cycle") {
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::CycleDevice> c, runtime::CycleDevice::create(t));
-    c->trace(!args.trace.empty());
-    dev = std::move(c);
-  } else {
-    dev = std::make_unique<runtime::FsimDevice>(t, simulator::FsimOptions{!args.noRaceCheck});
-  }
+  runtime::DeviceOptions o;
+  o.checkRaces = !args.noRaceCheck;
+  ACCELC_ASSIGN_OR_RETURN(runtime::Engine engine, engineFor(args.engine, args.trace, args.vcd, o));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> dev, runtime::makeDevice(engine, t, o));
   runtime::Device& sim = *dev;
   ACCELC_TRY(sim.loadProgram(p));
   for (const std::string& in : args.inputs) ACCELC_TRY(writeInput(sim, p, in, args.program));
   ACCELC_TRY(checkAllInputsGiven(p, args));
-  ACCELC_ASSIGN_OR_RETURN(simulator::Counters c, sim.run(p, args.program));
-  std::vector<std::pair<std::string, uint64_t>> rows = c.rows();
-  if (!args.trace.empty())
-    ACCELC_TRY(writeTrace(args.trace, static_cast<runtime::CycleDevice&>(sim).traced()));
-  if (args.engine == "cycle") {
-    const simulator::CycleStats& cs = static_cast<runtime::CycleDevice&>(sim).lastStats();
-    std::vector<std::pair<std::string, uint64_t>> timing = {{"cycles", cs.cycles}};
-    const char* const units[] = {"load", "compute", "store"};
-    for (int u = 0; u < 3; ++u) {  // every cycle of a unit is busy, waiting on a token or DRAM, or idle
-      const std::string n = units[u];
-      const uint64_t used = cs.busy[u] + cs.tokenWait[u] + cs.dramStall[u];
-      timing.push_back({n + "_busy_cycles", cs.busy[u]});
-      timing.push_back({n + "_token_wait_cycles", cs.tokenWait[u]});
-      timing.push_back({n + "_dram_stall_cycles", cs.dramStall[u]});
-      timing.push_back({n + "_idle_cycles", cs.cycles - std::min(cs.cycles, used)});
-    }
-    timing.push_back({"fetch_wait_cycles", cs.fetchWait});
-    // Achieved DRAM bandwidth, in bytes per 1000 cycles (integers, like every row).
-    const uint64_t bytes = c.dramReadBytes + c.dramWriteBytes;
-    timing.push_back({"dram_bytes_per_kcycle", cs.cycles ? bytes * 1000 / cs.cycles : 0});
-    rows.insert(rows.begin(), timing.begin(), timing.end());
-  }
-  if (args.engine == "rtl") rows = {{"cycles", sim.lastCycles()}};  // the RTL counts cycles, not events
+  ACCELC_ASSIGN_OR_RETURN(runtime::RunResult result, sim.run(p, args.program));
+  const std::vector<std::pair<std::string, uint64_t>> rows = resultRows(result);
+  if (!args.trace.empty()) ACCELC_TRY(writeTrace(args.trace, sim.trace().value_or("")));
   if (!args.outDir.empty()) ::mkdir(args.outDir.c_str(), 0755);
   nlohmann::ordered_json j;
   for (const isa::Symbol& s : p.symbols) {
@@ -185,20 +180,19 @@ Status runSim(const SimArgs& args) {
   if (args.json) {
     j["engine"] = args.engine;
     for (const auto& [k, v] : rows) j["counters"][k] = v;
-    if (args.engine == "cycle")
-      for (const simulator::LabelCycles& l : static_cast<runtime::CycleDevice&>(sim).lastStats().labels)
-        j["labels"].push_back({{"name", l.name}, {"first", l.first}, {"last", l.last}, {"cycles", l.last - l.first}});
+    for (const runtime::LabelSpan& l : result.labels)
+      j["labels"].push_back({{"name", l.name}, {"first", l.first}, {"last", l.last}, {"cycles", l.last - l.first}});
     std::cout << j.dump(2) << "\n";
     return Status::ok();
   }
-  if (args.engine == "rtl") {
-    std::cout << rows[0].second << " cycles\n";
+  if (result.cycles && !result.events) {  // the RTL counts cycles, not events
+    std::cout << *result.cycles << " cycles\n";
     if (!args.vcd.empty()) std::cout << "waveform -> " << args.vcd << "\n";
     return Status::ok();
   }
-  if (args.engine == "cycle") {
-    std::cout << rows[0].second << " cycles\n";
-    for (const simulator::LabelCycles& l : static_cast<runtime::CycleDevice&>(sim).lastStats().labels)
+  if (result.cycles) {
+    std::cout << *result.cycles << " cycles\n";
+    for (const runtime::LabelSpan& l : result.labels)
       std::cout << "  " << l.name << ": " << l.last - l.first << " cycles (" << l.first << " to " << l.last << ")\n";
   }
   std::cout << "counters (" << args.engine << ", " << t.spec.name << "):\n";
@@ -208,18 +202,32 @@ Status runSim(const SimArgs& args) {
 
 }  // namespace
 
-Status writeTrace(const std::string& path, const std::vector<simulator::TracedRun>& runs) {
+Status writeTrace(const std::string& path, const std::string& json) {
   std::ofstream out(path);
-  out << simulator::traceJson(runs);
+  out << json;
   if (!out) return support::error(support::Location::file(path), "cannot write the trace");
   return Status::ok();
+}
+
+Expected<runtime::Engine> engineFor(const std::string& name, const std::string& trace, const std::string& vcd,
+                                    runtime::DeviceOptions& o) {
+  ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, runtime::parseEngine(name));
+  if (!trace.empty() && e != runtime::Engine::kCycle)
+    return support::error(support::Location(), "--trace needs --engine cycle");
+  if (!vcd.empty() && e != runtime::Engine::kRtl)
+    return support::error(support::Location(), "--vcd needs --engine rtl");
+  o.trace = !trace.empty(), o.vcd = vcd;
+  o.progress = [](const std::string& line) { std::cerr << "accelc: " << line << std::endl; };
+  return e;
 }
 
 void registerSim(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("sim", "Run a program on a simulator and write its outputs");
   auto a = std::make_shared<SimArgs>();
   cmd->add_option("program", a->program, "program file (.bin)")->required();
-  cmd->add_option("--engine", a->engine, "simulator to run")->check(CLI::IsMember({"fsim", "cycle", "rtl"}))->capture_default_str();
+  cmd->add_option("--engine", a->engine, "simulator to run")
+      ->check(CLI::IsMember(runtime::engineNames()))
+      ->capture_default_str();
   cmd->add_option("--input", a->inputs, "SYMBOL=FILE.npy, one per input symbol");
   cmd->add_option("--output", a->outDir, "directory for one SYMBOL.npy per output symbol");
   cmd->add_option("--hw", a->hw, "hwspec the program must have been built for");

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "isa/target.h"
-#include "simulator/cycle/trace.h"
+#include "runtime/sim_devices/make_device.h"
 #include "support/status.h"
 
 namespace accelc::tools {
@@ -36,8 +36,12 @@ support::Status disasmBundle(const std::string& path);
 
 /// Prints a failed status to stderr and returns 1; 0 when ok.
 int report(const support::Status& s);
-/// Writes cycle-model runs to `path` as a Chrome/Perfetto trace.
-support::Status writeTrace(const std::string& path, const std::vector<simulator::TracedRun>& runs);
+/// Writes a device's Chrome/Perfetto trace (Device::trace) to `path`.
+support::Status writeTrace(const std::string& path, const std::string& json);
+/// The engine `name` names, with `o` asking for `trace` (a trace file) and
+/// `vcd` (a waveform file); an error naming the flag an engine cannot serve.
+support::Expected<runtime::Engine> engineFor(const std::string& name, const std::string& trace, const std::string& vcd,
+                                             runtime::DeviceOptions& o);
 /// Loads the target of a hwspec file or preset name.
 support::Expected<isa::Target> targetFor(const std::string& hw);
 

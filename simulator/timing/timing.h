@@ -1,16 +1,16 @@
-// simulator/cycle/timing.h — the cycles one instruction keeps its unit busy.
+// simulator/timing/timing.h — the cycles one instruction keeps its unit busy.
 //
 // The per-instruction formulas of docs/microarchitecture.md, written once:
 // the cycle model advances time by them and the compiler's cost model sums
 // them. Plain C++ (no SystemC), so that the compiler can link it alone.
-#ifndef ACCELC_SIMULATOR_CYCLE_TIMING_H_
-#define ACCELC_SIMULATOR_CYCLE_TIMING_H_
+#ifndef ACCELC_SIMULATOR_TIMING_TIMING_H_
+#define ACCELC_SIMULATOR_TIMING_TIMING_H_
 
 #include <cstdint>
 
 #include "hwspec/hwspec.h"
 #include "isa/instruction.h"
-#include "simulator/cycle/dram_port.h"
+#include "simulator/timing/dram_port.h"
 
 namespace accelc::simulator {
 
@@ -36,4 +36,4 @@ int64_t instructionCycles(const isa::Instruction& insn, const hwspec::HwSpec& hw
 
 }  // namespace accelc::simulator
 
-#endif  // ACCELC_SIMULATOR_CYCLE_TIMING_H_
+#endif  // ACCELC_SIMULATOR_TIMING_TIMING_H_

@@ -1,5 +1,5 @@
-// simulator/cycle/dram_port.cc — burst arbitration and the in-order data channel.
-#include "simulator/cycle/dram_port.h"
+// simulator/timing/dram_port.cc — burst arbitration and the in-order data channel.
+#include "simulator/timing/dram_port.h"
 
 #include <algorithm>
 #include <limits>

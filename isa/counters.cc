@@ -1,7 +1,7 @@
-// simulator/functional/counters.cc — adding and listing counters.
-#include "simulator/functional/counters.h"
+// isa/counters.cc — adding and listing counters.
+#include "isa/counters.h"
 
-namespace accelc::simulator {
+namespace accelc::isa {
 
 Counters& Counters::operator+=(const Counters& o) {
   for (size_t i = 0; i < insns.size(); ++i) insns[i] += o.insns[i];
@@ -21,8 +21,7 @@ bool Counters::operator==(const Counters& o) const { return rows() == o.rows(); 
 
 std::vector<std::pair<std::string, uint64_t>> Counters::rows() const {
   std::vector<std::pair<std::string, uint64_t>> r;
-  for (int i = 0; i < isa::kNumOpcodes; ++i)
-    r.emplace_back(std::string("insn.") + isa::opcodeName(isa::Opcode(i)), insns[i]);
+  for (int i = 0; i < kNumOpcodes; ++i) r.emplace_back(std::string("insn.") + isa::opcodeName(Opcode(i)), insns[i]);
   r.emplace_back("macs", macs);
   r.emplace_back("gemm_uops", gemmUops);
   r.emplace_back("alu_uops", aluUops);
@@ -38,4 +37,4 @@ std::vector<std::pair<std::string, uint64_t>> Counters::rows() const {
   return r;
 }
 
-}  // namespace accelc::simulator
+}  // namespace accelc::isa

@@ -1,4 +1,4 @@
-// simulator/cycle/dram_port.h — the DRAM port's arbitration and timing.
+// simulator/timing/dram_port.h — the DRAM port's arbitration and timing.
 //
 // The port rules of docs/microarchitecture.md ("DRAM port"), in plain C++: the
 // cycle model drives it from its SystemC threads and the compiler's cost model
@@ -10,8 +10,8 @@
 // start dram.latency_cycles after its acceptance, a write's the cycle after
 // it; a read completes after its last beat, a write one latency later (its
 // acknowledgement). Cycle numbers are absolute within a run.
-#ifndef ACCELC_SIMULATOR_CYCLE_DRAM_PORT_H_
-#define ACCELC_SIMULATOR_CYCLE_DRAM_PORT_H_
+#ifndef ACCELC_SIMULATOR_TIMING_DRAM_PORT_H_
+#define ACCELC_SIMULATOR_TIMING_DRAM_PORT_H_
 
 #include <array>
 #include <cstdint>
@@ -77,4 +77,4 @@ class DramPort {
 
 }  // namespace accelc::simulator
 
-#endif  // ACCELC_SIMULATOR_CYCLE_DRAM_PORT_H_
+#endif  // ACCELC_SIMULATOR_TIMING_DRAM_PORT_H_

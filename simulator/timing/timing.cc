@@ -1,5 +1,5 @@
-// simulator/cycle/timing.cc — the per-instruction cost formulas.
-#include "simulator/cycle/timing.h"
+// simulator/timing/timing.cc — the per-instruction cost formulas.
+#include "simulator/timing/timing.h"
 
 #include <algorithm>
 

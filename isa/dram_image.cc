@@ -1,0 +1,36 @@
+// isa/dram_image.cc — bounds-checked DRAM I/O.
+#include "isa/dram_image.h"
+
+#include <cstring>
+#include <string>
+
+namespace accelc::isa {
+
+using support::error;
+using support::Location;
+using support::Status;
+
+Status DramImage::write(uint64_t addr, const void* data, uint64_t n) {
+  if (n > limit_ || addr > limit_ - n)
+    return error(Location(), "write of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
+                                 " lies outside the hwspec's DRAM window (dram.window)");
+  ensure(addr + n);
+  if (n) std::memcpy(at(addr), data, n);
+  return Status::ok();
+}
+
+Status DramImage::read(uint64_t addr, void* out, uint64_t n) const {
+  if (!contains(addr, n))
+    return error(Location(), "read of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
+                                 " lies outside the DRAM window of " + std::to_string(size()) + " bytes");
+  if (n) std::memcpy(out, at(addr), n);
+  return Status::ok();
+}
+
+Status DramImage::loadProgram(const Program& p) {
+  ensure(p.window);
+  for (const Segment& s : p.segments) ACCELC_TRY(write(s.addr, s.bytes.data(), s.bytes.size()));
+  return Status::ok();
+}
+
+}  // namespace accelc::isa

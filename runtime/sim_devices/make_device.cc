@@ -1,0 +1,52 @@
+// runtime/sim_devices/make_device.cc — engines by name, and their devices.
+#include "runtime/sim_devices/make_device.h"
+
+#include "runtime/fsim_device.h"
+#include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/rtl_device.h"
+
+namespace accelc::runtime {
+
+const char* engineName(Engine e) {
+  switch (e) {
+    case Engine::kFsim:
+      return "fsim";
+    case Engine::kCycle:
+      return "cycle";
+    case Engine::kRtl:
+      return "rtl";
+  }
+  return "?";
+}
+
+std::vector<std::string> engineNames() {
+  return {engineName(Engine::kFsim), engineName(Engine::kCycle), engineName(Engine::kRtl)};
+}
+
+support::Expected<Engine> parseEngine(const std::string& name) {
+  for (Engine e : {Engine::kFsim, Engine::kCycle, Engine::kRtl})
+    if (name == engineName(e)) return e;
+  return support::error(support::Location(), "unknown engine '" + name + "': expected fsim, cycle or rtl");
+}
+
+support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::Target& t, const DeviceOptions& o) {
+  if (o.trace && engine != Engine::kCycle)
+    return support::error(support::Location(), std::string("the ") + engineName(engine) + " engine records no trace");
+  if (!o.vcd.empty() && engine != Engine::kRtl)
+    return support::error(support::Location(), std::string("the ") + engineName(engine) + " engine writes no waveform");
+  switch (engine) {
+    case Engine::kFsim:
+      return std::unique_ptr<Device>(std::make_unique<FsimDevice>(t, simulator::FsimOptions{o.checkRaces}));
+    case Engine::kCycle: {
+      ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<CycleDevice> d, CycleDevice::create(t, o.trace));
+      return std::unique_ptr<Device>(std::move(d));
+    }
+    case Engine::kRtl: {
+      ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<RtlDevice> d, RtlDevice::create(t, o.vcd, o.progress));
+      return std::unique_ptr<Device>(std::move(d));
+    }
+  }
+  return support::error(support::Location(), "unknown engine");
+}
+
+}  // namespace accelc::runtime
