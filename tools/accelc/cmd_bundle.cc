@@ -4,14 +4,13 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
 #include "compiler/driver/compile.h"
 #include "compiler/engine/reference.h"
 #include "compiler/graph/graph_text.h"
-#include "compiler/lower/cost.h"
+#include "compiler/report/report.h"
 #include "isa/disassembler.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/make_device.h"
@@ -25,110 +24,55 @@ namespace {
 using support::Expected;
 using support::Status;
 
-/// What one measured inference gave, per bundle step.
-struct Measured {
-  std::vector<double> seconds;   ///< per bundle step: wall time
-  std::vector<uint64_t> cycles;  ///< per bundle step: cycle-model cycles (accelerator steps)
-};
-
-/// Prints the rows printReport made, one line each.
-void printRows(const nlohmann::ordered_json& rows, bool measured) {
+/// Prints the report's table, one line per layer.
+void printRows(const compiler::BundleReport& r, bool measured) {
   std::cout << std::left << std::setw(28) << "layer" << std::setw(12) << "where" << std::right << std::setw(12)
             << "MACs" << std::setw(12) << "est.cycles" << std::setw(12) << "roofline" << std::setw(8) << "util%"
             << (measured ? "    measured   host ms" : "") << "\n";
-  for (const auto& r : rows) {
-    std::cout << std::left << std::setw(28) << r["layer"].get<std::string>().substr(0, 27) << std::setw(12)
-              << r["where"].get<std::string>() << std::right << std::setw(12) << r["macs"].get<int64_t>()
-              << std::setw(12) << r["est_cycles"].get<int64_t>() << std::setw(12) << r["roofline_cycles"].get<int64_t>()
-              << std::setw(8) << std::fixed << std::setprecision(1) << r["utilization_pct"].get<double>();
-    if (r.contains("measured_cycles")) std::cout << std::setw(12) << r["measured_cycles"].get<uint64_t>();
-    if (r.contains("host_ms")) std::cout << std::setw(22) << std::setprecision(3) << r["host_ms"].get<double>();
+  for (const compiler::LayerRow& l : r.layers) {
+    std::cout << std::left << std::setw(28) << l.layer.substr(0, 27) << std::setw(12) << l.where << std::right
+              << std::setw(12) << l.macs << std::setw(12) << l.estCycles << std::setw(12) << l.rooflineCycles
+              << std::setw(8) << std::fixed << std::setprecision(1) << l.utilizationPct;
+    if (l.measuredCycles) std::cout << std::setw(12) << *l.measuredCycles;
+    if (l.hostMs) std::cout << std::setw(22) << std::setprecision(3) << *l.hostMs;
     std::cout << "\n";
   }
 }
 
-/// Per-layer table: MACs, estimated cycles, DRAM bytes, roofline bound,
-/// utilization; with `measured`, each accelerator layer's cycles on the cycle
-/// model and each host layer's wall time. The roofline bound covers every
-/// layer, host layers included. Accelerator layers also get a datapath bound:
-/// the roofline bound or, when larger, their programs' GEMM and ALU cycles,
-/// which the compute unit spends one after the other.
-Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json, const Measured* measured = nullptr) {
-  const hwspec::HwSpec& hw = t.spec;
-  const std::vector<size_t> stepOf = runtime::layerSteps(b);
-  double layoutMs = 0;  // pack and unpack steps: the host's share of moving between layouts
-  if (measured)
-    for (size_t i = 0; i < b.steps.size(); ++i)
-      if (b.steps[i].kind == runtime::Step::Kind::kPack || b.steps[i].kind == runtime::Step::Kind::kUnpack)
-        layoutMs += 1e3 * measured->seconds[i];
-  const double peak = static_cast<double>(hw.peakMacsPerCycle());
-  nlohmann::ordered_json rows = nlohmann::json::array();
-  int64_t accelCycles = 0, accelBound = 0, datapathTotal = 0, totalBound = 0, totalMacs = 0;
-  uint64_t measuredCycles = 0;
-  double hostMs = 0;
-  for (size_t li = 0; li < b.layers.size(); ++li) {
-    const runtime::LayerInfo& l = b.layers[li];
-    const size_t step = li < stepOf.size() ? stepOf[li] : b.steps.size();
-    const int64_t bound = runtime::rooflineCycles(l, hw);
-    const double util = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
-    nlohmann::ordered_json r{{"layer", l.name}, {"where", l.where}, {"macs", l.macs}, {"est_cycles", l.cycles},
-                             {"dram_bytes", l.dramBytes}, {"roofline_cycles", bound}, {"utilization_pct", util}};
-    if (step < b.steps.size() && b.steps[step].kind == runtime::Step::Kind::kAccel) {
-      const isa::Program& program = b.programs[static_cast<size_t>(b.steps[step].program)];
-      ACCELC_ASSIGN_OR_RETURN(compiler::lower::ProgramCycles pc, compiler::lower::programCycles(program, t));
-      r["gemm_alu_cycles"] = pc.datapath;
-      ACCELC_ASSIGN_OR_RETURN(int64_t dp, compiler::lower::datapathBound(l, program, t));
-      datapathTotal += dp;
-    }
-    if (measured && step < b.steps.size() && l.where == "accelerator") {
-      r["measured_cycles"] = measured->cycles[step];
-      measuredCycles += measured->cycles[step];
-    }
-    if (measured && step < b.steps.size() && l.where == "host") {
-      r["host_ms"] = 1e3 * measured->seconds[step];
-      hostMs += 1e3 * measured->seconds[step];
-    }
-    r["why"] = l.why;
-    rows.push_back(r);
-    if (l.where == "accelerator") accelCycles += l.cycles, accelBound += bound;
-    totalBound += bound, totalMacs += l.macs;
-  }
+/// Prints the per-layer report of `b` (compiler/report/report.h), with the
+/// figures of a measured inference when given.
+Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json,
+                   const compiler::MeasuredSteps* measured = nullptr) {
+  ACCELC_ASSIGN_OR_RETURN(compiler::BundleReport r, compiler::bundleReport(b, t, measured));
   if (json) {
-    nlohmann::ordered_json j{{"hwspec", hw.name}, {"layers", rows}, {"accelerator_est_cycles", accelCycles},
-                             {"accelerator_roofline_cycles", accelBound}, {"total_roofline_cycles", totalBound},
-                             {"total_macs", totalMacs}};
-    j["accelerator_datapath_bound_cycles"] = datapathTotal;
-    if (measured) j["accelerator_measured_cycles"] = measuredCycles, j["host_ms"] = hostMs, j["pack_unpack_ms"] = layoutMs;
-    std::cout << j.dump(2) << "\n";
+    std::cout << compiler::reportJson(r).dump(2) << "\n";
     return Status::ok();
   }
-  printRows(rows, measured != nullptr);
-  std::cout << "accelerator layers: " << accelCycles << " estimated cycles against a roofline bound of " << accelBound
-            << "\nall layers: roofline bound " << totalBound << " cycles (" << std::setprecision(3)
-            << static_cast<double>(totalBound) / static_cast<double>(hw.clockMhz) / 1e3 << " ms at " << hw.clockMhz
-            << " MHz)\n";
-  if (measured) {
-    auto pct = [&](int64_t bound) { return std::to_string(measuredCycles ? 100 * bound / static_cast<int64_t>(measuredCycles) : 0); };
-    std::cout << "accelerator layers: " << measuredCycles << " cycles measured on the cycle model: " << pct(accelBound)
-              << "% of their roofline bound, " << pct(datapathTotal) << "% of their datapath bound (" << datapathTotal
-              << " cycles: per layer the roofline or the GEMM and ALU cycles)\n"
-              << "host layers: " << std::setprecision(3) << hostMs << " ms measured, pack/unpack " << layoutMs
-              << " ms (one inference on this machine)\n";
-  }
+  printRows(r, measured != nullptr);
+  std::cout << "accelerator layers: " << r.accelEstCycles << " estimated cycles against a roofline bound of "
+            << r.accelRooflineCycles << "\nall layers: roofline bound " << r.totalRooflineCycles << " cycles ("
+            << std::setprecision(3)
+            << static_cast<double>(r.totalRooflineCycles) / static_cast<double>(r.clockMhz) / 1e3 << " ms at "
+            << r.clockMhz << " MHz)\n";
+  if (!r.accelMeasuredCycles) return Status::ok();
+  const int64_t measuredCycles = static_cast<int64_t>(*r.accelMeasuredCycles);
+  auto pct = [&](int64_t bound) { return std::to_string(measuredCycles ? 100 * bound / measuredCycles : 0); };
+  std::cout << "accelerator layers: " << measuredCycles
+            << " cycles measured on the cycle model: " << pct(r.accelRooflineCycles) << "% of their roofline bound, "
+            << pct(r.accelDatapathBoundCycles) << "% of their datapath bound (" << r.accelDatapathBoundCycles
+            << " cycles: per layer the roofline or the GEMM and ALU cycles)\n"
+            << "host layers: " << std::setprecision(3) << *r.hostMs << " ms measured, pack/unpack " << *r.packUnpackMs
+            << " ms (one inference on this machine)\n";
   return Status::ok();
 }
 
 /// Runs one inference of `b` on the cycle model with zero inputs: per step,
 /// wall seconds and accelerator cycles.
-Expected<Measured> measureSteps(const runtime::Bundle& b, const std::string& path) {
+Expected<compiler::MeasuredSteps> measureSteps(const runtime::Bundle& b, const std::string& path) {
   ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, t));
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, *device, path));
-  std::vector<runtime::Tensor> in;
-  for (int id : b.inputs) in.emplace_back(b.tensors[id].dtype, b.tensors[id].shape);
-  ACCELC_TRY(e->run(in).status());
-  return Measured{e->stats().stepSeconds, e->stats().stepCycles};
+  return compiler::measureSteps(b, *device, path);
 }
 
 struct CompileArgs {
@@ -303,7 +247,7 @@ void registerReport(CLI::App& app, int& rc) {
       rc = report(spec.status());
       return;
     }
-    std::optional<Measured> times;
+    std::optional<compiler::MeasuredSteps> times;
     if (*measure) {
       auto m = measureSteps(*b, *path);
       if (!m) {

@@ -1,0 +1,94 @@
+// compiler/report/report.cc — the per-layer report's figures.
+#include "compiler/report/report.h"
+
+#include "compiler/lower/cost.h"
+#include "runtime/executor.h"
+
+namespace accelc::compiler {
+
+namespace {
+
+/// The figures of layer `l`, whose step is `step` (b.steps.size() when it has none).
+support::Expected<LayerRow> layerRow(const runtime::Bundle& b, const isa::Target& t, const runtime::LayerInfo& l,
+                                     size_t step, const MeasuredSteps* measured, int64_t& datapath) {
+  const hwspec::HwSpec& hw = t.spec;
+  const double peak = static_cast<double>(hw.peakMacsPerCycle());
+  LayerRow r;
+  r.layer = l.name, r.where = l.where, r.why = l.why;
+  r.macs = l.macs, r.estCycles = l.cycles, r.dramBytes = l.dramBytes, r.rooflineCycles = runtime::rooflineCycles(l, hw);
+  r.utilizationPct = l.cycles ? 100.0 * l.macs / (peak * static_cast<double>(l.cycles)) : 0.0;
+  if (step < b.steps.size() && b.steps[step].kind == runtime::Step::Kind::kAccel) {
+    const isa::Program& program = b.programs[static_cast<size_t>(b.steps[step].program)];
+    ACCELC_ASSIGN_OR_RETURN(lower::ProgramCycles pc, lower::programCycles(program, t));
+    r.gemmAluCycles = pc.datapath;
+    ACCELC_ASSIGN_OR_RETURN(int64_t dp, lower::datapathBound(l, program, t));
+    datapath += dp;
+  }
+  if (measured && step < b.steps.size() && l.where == "accelerator") r.measuredCycles = measured->cycles[step];
+  if (measured && step < b.steps.size() && l.where == "host") r.hostMs = 1e3 * measured->seconds[step];
+  return r;
+}
+
+}  // namespace
+
+support::Expected<BundleReport> bundleReport(const runtime::Bundle& b, const isa::Target& t,
+                                             const MeasuredSteps* measured) {
+  BundleReport rep;
+  rep.hwspec = t.spec.name, rep.clockMhz = t.spec.clockMhz;
+  const std::vector<size_t> stepOf = runtime::layerSteps(b);
+  if (measured) {
+    rep.accelMeasuredCycles = 0, rep.hostMs = 0.0, rep.packUnpackMs = 0.0;
+    for (size_t i = 0; i < b.steps.size(); ++i)  // the host's share of moving between layouts
+      if (b.steps[i].kind == runtime::Step::Kind::kPack || b.steps[i].kind == runtime::Step::Kind::kUnpack)
+        *rep.packUnpackMs += 1e3 * measured->seconds[i];
+  }
+  for (size_t li = 0; li < b.layers.size(); ++li) {
+    const size_t step = li < stepOf.size() ? stepOf[li] : b.steps.size();
+    ACCELC_ASSIGN_OR_RETURN(LayerRow r, layerRow(b, t, b.layers[li], step, measured, rep.accelDatapathBoundCycles));
+    if (r.measuredCycles) *rep.accelMeasuredCycles += *r.measuredCycles;
+    if (r.hostMs) *rep.hostMs += *r.hostMs;
+    if (r.where == "accelerator") rep.accelEstCycles += r.estCycles, rep.accelRooflineCycles += r.rooflineCycles;
+    rep.totalRooflineCycles += r.rooflineCycles, rep.totalMacs += r.macs;
+    rep.layers.push_back(std::move(r));
+  }
+  return rep;
+}
+
+support::Expected<MeasuredSteps> measureSteps(const runtime::Bundle& b, runtime::Device& d, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, d, name));
+  std::vector<runtime::Tensor> in;
+  for (int id : b.inputs) in.emplace_back(b.tensors[id].dtype, b.tensors[id].shape);
+  ACCELC_TRY(e->run(in).status());
+  return MeasuredSteps{e->stats().stepSeconds, e->stats().stepCycles};
+}
+
+nlohmann::ordered_json reportJson(const BundleReport& r) {
+  nlohmann::ordered_json rows = nlohmann::json::array();
+  for (const LayerRow& l : r.layers) {
+    nlohmann::ordered_json row{{"layer", l.layer},
+                               {"where", l.where},
+                               {"macs", l.macs},
+                               {"est_cycles", l.estCycles},
+                               {"dram_bytes", l.dramBytes},
+                               {"roofline_cycles", l.rooflineCycles},
+                               {"utilization_pct", l.utilizationPct}};
+    if (l.gemmAluCycles) row["gemm_alu_cycles"] = *l.gemmAluCycles;
+    if (l.measuredCycles) row["measured_cycles"] = *l.measuredCycles;
+    if (l.hostMs) row["host_ms"] = *l.hostMs;
+    row["why"] = l.why;
+    rows.push_back(row);
+  }
+  nlohmann::ordered_json j{{"hwspec", r.hwspec},
+                           {"layers", rows},
+                           {"accelerator_est_cycles", r.accelEstCycles},
+                           {"accelerator_roofline_cycles", r.accelRooflineCycles},
+                           {"total_roofline_cycles", r.totalRooflineCycles},
+                           {"total_macs", r.totalMacs}};
+  j["accelerator_datapath_bound_cycles"] = r.accelDatapathBoundCycles;
+  if (r.accelMeasuredCycles) j["accelerator_measured_cycles"] = *r.accelMeasuredCycles;
+  if (r.hostMs) j["host_ms"] = *r.hostMs;
+  if (r.packUnpackMs) j["pack_unpack_ms"] = *r.packUnpackMs;
+  return j;
+}
+
+}  // namespace accelc::compiler

@@ -1,0 +1,65 @@
+// compiler/report/report.h — the per-layer report of a bundle: MACs,
+// estimated cycles, DRAM bytes, roofline bound, utilization, the datapath
+// bound of accelerator layers and, after a measured inference, each
+// accelerator layer's cycles and each host layer's wall time.
+//
+// The roofline bound covers every layer, host layers included. An
+// accelerator layer's datapath bound is its roofline bound or, when larger,
+// its program's GEMM and ALU cycles, which the compute unit spends one after
+// the other. The CLI prints the report; reportJson is its machine-readable form.
+#ifndef ACCELC_COMPILER_REPORT_REPORT_H_
+#define ACCELC_COMPILER_REPORT_REPORT_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/target.h"
+#include "runtime/bundle.h"
+#include "runtime/device.h"
+#include "support/status.h"
+
+namespace accelc::compiler {
+
+/// What one measured inference gave, per bundle step.
+struct MeasuredSteps {
+  std::vector<double> seconds;   ///< per bundle step: wall time
+  std::vector<uint64_t> cycles;  ///< per bundle step: device cycles (accelerator steps)
+};
+
+/// One layer of the report.
+struct LayerRow {
+  std::string layer, where, why;  ///< name, "accelerator" or "host", the partitioner's reason
+  int64_t macs = 0, estCycles = 0, dramBytes = 0, rooflineCycles = 0;
+  double utilizationPct = 0.0;             ///< of the peak MACs over the estimated cycles
+  std::optional<int64_t> gemmAluCycles;    ///< accelerator layers: their program's GEMM and ALU cycles
+  std::optional<uint64_t> measuredCycles;  ///< measured accelerator layers
+  std::optional<double> hostMs;            ///< measured host layers
+};
+
+/// The whole report.
+struct BundleReport {
+  std::string hwspec;
+  int64_t clockMhz = 0;
+  std::vector<LayerRow> layers;
+  int64_t accelEstCycles = 0, accelRooflineCycles = 0, totalRooflineCycles = 0, totalMacs = 0;
+  int64_t accelDatapathBoundCycles = 0;         ///< summed over accelerator layers
+  std::optional<uint64_t> accelMeasuredCycles;  ///< after a measured inference
+  std::optional<double> hostMs, packUnpackMs;   ///< after a measured inference
+};
+
+/// The report of `b` for `t`, with the figures of `measured` when given.
+support::Expected<BundleReport> bundleReport(const runtime::Bundle& b, const isa::Target& t,
+                                             const MeasuredSteps* measured = nullptr);
+
+/// One inference of `b` with zero inputs on `d`: per step, wall seconds and device cycles.
+support::Expected<MeasuredSteps> measureSteps(const runtime::Bundle& b, runtime::Device& d, const std::string& name);
+
+/// The report as JSON (the --json form of accelc report).
+nlohmann::ordered_json reportJson(const BundleReport& r);
+
+}  // namespace accelc::compiler
+
+#endif  // ACCELC_COMPILER_REPORT_REPORT_H_
