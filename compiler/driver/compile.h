@@ -1,8 +1,12 @@
-// compiler/driver/compile.h — a model to a bundle: the main job of accelc.
+// compiler/driver/compile.h — a graph to a bundle: the main job of accelc,
+// as the pipeline of compiler/driver/pipeline.h.
 //
-//   import -> graph passes -> quantize (the model's own Q/DQ scales, or
-//   calibration) -> partition (accelerator or host, with a reason) -> DRAM
-//   plan -> schedule and lower every accelerator layer -> bundle
+//   graph passes -> quantization parameters (the model's own Q/DQ scales, or
+//   calibration) -> quantize -> partition (accelerator or host, with a reason)
+//   -> steps -> DRAM plan -> schedule and lower every accelerator layer -> bundle
+//
+// Compiling a graph links neither ONNX nor protobuf; compiler/frontend/
+// compile_model.h starts from an ONNX file.
 #ifndef ACCELC_COMPILER_DRIVER_COMPILE_H_
 #define ACCELC_COMPILER_DRIVER_COMPILE_H_
 
@@ -23,21 +27,24 @@ struct CompileOptions {
   std::string calibrate;                ///< --calibrate FILE.npy or DIR; "" = calib.npy beside the model
   double percentile = 100.0;            ///< --percentile: 100 is min/max
   bool serialize = false;               ///< --serialize: no overlap between the units
-  std::string dumpAfter;                ///< --dump-after: a pass name, "quantize" or "lower"
-  std::string* dump = nullptr;          ///< receives the dumps (graph text or loop IR)
+  std::string dumpAfter;                ///< --dump-after: the name of a pass of the pipeline
+  std::string* dump = nullptr;          ///< receives the dumps (each pass's text form)
 };
 
-/// Compiles the ONNX model at `path` for `t`. `log` receives one line per
-/// decision worth reporting (quantization and partitioning notes).
-support::Expected<runtime::Bundle> compileModel(const std::string& path, const isa::Target& t,
-                                                const CompileOptions& o, std::vector<std::string>* log = nullptr);
+/// Compiles an imported graph (float, or int8 with Q/DQ nodes) for `t`.
+/// `log` receives one line per decision worth reporting (quantization and
+/// partitioning notes).
+support::Expected<runtime::Bundle> compileGraph(Graph g, const isa::Target& t, const CompileOptions& o,
+                                                std::vector<std::string>* log = nullptr);
+/// The graph passes, quantization parameters and quantization of
+/// compileGraph: the integer graph.
+support::Expected<Graph> quantizeGraphOf(Graph g, const CompileOptions& o, std::vector<std::string>* log = nullptr);
 /// Compiles an integer graph (what quantizeGraph makes) for `t`.
 support::Expected<runtime::Bundle> compileIntegerGraph(const Graph& g, const isa::Target& t, bool serialize,
-                                                       std::vector<std::string>* log = nullptr,
-                                                       std::string* loopIr = nullptr);
-/// The import, passes and quantization of compileModel: the integer graph.
-support::Expected<Graph> quantizeModel(const std::string& path, const CompileOptions& o,
-                                       std::vector<std::string>* log = nullptr);
+                                                       std::vector<std::string>* log = nullptr);
+/// The samples of a calibration file (N inputs along axis 0) or directory of
+/// .npy files, for the one input of `g`.
+support::Expected<std::vector<std::vector<Tensor>>> calibrationSamples(const std::string& path, const Graph& g);
 
 }  // namespace accelc::compiler
 

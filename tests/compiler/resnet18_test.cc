@@ -7,7 +7,7 @@
 #include <cstring>
 #include <set>
 
-#include "compiler/driver/compile.h"
+#include "compiler/frontend/compile_model.h"
 #include "compiler/graph/graph_text.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/make_device.h"

@@ -1,7 +1,5 @@
 // tests/driver/compile_test.cc — models compiled to bundles, run on fsim, and
 // compared with the reference engine on the same integer graph.
-#include "compiler/driver/compile.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +8,7 @@
 #include <functional>
 
 #include "compiler/engine/reference.h"
+#include "compiler/frontend/compile_model.h"
 #include "compiler/graph/graph_text.h"
 #include "runtime/executor.h"
 #include "runtime/fsim_device.h"

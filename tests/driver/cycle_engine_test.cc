@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "compiler/driver/compile.h"
+#include "compiler/frontend/compile_model.h"
 #include "isa/builder.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/make_device.h"

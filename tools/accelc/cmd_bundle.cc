@@ -7,8 +7,9 @@
 #include <optional>
 #include <sstream>
 
-#include "compiler/driver/compile.h"
+#include "compiler/driver/pipeline.h"
 #include "compiler/engine/reference.h"
+#include "compiler/frontend/compile_model.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/report/report.h"
 #include "isa/disassembler.h"
@@ -228,7 +229,18 @@ void registerCompile(CLI::App& app, int& rc) {
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_flag("--report", a->report, "print the per-layer report");
   cmd->add_flag("--serialize", a->serialize, "emit programs with all overlap between the units removed");
-  cmd->add_option("--dump-after", a->dumpAfter, "print the graph after a pass, the integer graph (quantize) or the loop IR (lower)");
+  cmd->add_option("--dump-after", a->dumpAfter,
+                  "print a pass's result: the graph, placements, steps, DRAM plan, loop IR, ...");
+  // Like --help: lists the pipeline and ends the command before its required options are checked.
+  cmd->add_flag_callback(
+         "--list-passes",
+         [] {
+           for (const compiler::PipelinePass& p : compiler::compilePipeline())
+             std::cout << std::left << std::setw(18) << p.name << p.summary << "\n";
+           throw CLI::Success();
+         },
+         "list the compiler's passes in pipeline order (names for --dump-after)")
+      ->trigger_on_parse();
   cmd->callback([a, &rc] { rc = report(compileCmd(*a)); });
 }
 

@@ -1,0 +1,116 @@
+// compiler/driver/build_steps.cc — the `build-steps` pass.
+//
+//   before: placements, borders
+//   after:  step input:pack     pack   input -> input:blocked
+//           step c1/Conv        accelerator (input:blocked) -> (c1:blocked)
+//           step flatten        host Flatten (c2) -> (flat)
+#include "compiler/driver/build_steps.h"
+
+namespace accelc::compiler {
+
+using runtime::Step;
+using runtime::TensorSlot;
+using support::Expected;
+
+namespace {
+
+runtime::BlockedLayout layoutFor(const Lowering& s, int v, Storage st) {
+  const Value& val = s.g.values[v];
+  const int8_t fill = s.bareFill(v);
+  if (st == Storage::kDense) return {1, val.shape[1], 1, val.shape[0], s.hw.blockIn, 0, 0, 0, 0, fill};
+  const Shape& b = s.borders[v];
+  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], s.hw.blockIn, b[0], b[1], b[2], b[3], fill};
+}
+
+/// The slot of value `v` in storage `st`, made when new.
+int slotFor(Lowering& s, int v, Storage st) {
+  auto key = std::make_pair(v, static_cast<int>(st));
+  auto it = s.slots.find(key);
+  if (it != s.slots.end()) return it->second;
+  TensorSlot slot;
+  const Value& val = s.g.values[v];
+  slot.name = val.name + (st == Storage::kConv ? ":blocked" : st == Storage::kDense ? ":dense" : "");
+  slot.dtype = val.dtype, slot.shape = val.shape;
+  if (st != Storage::kPlain) slot.blocked = layoutFor(s, v, st), slot.dense = st == Storage::kDense;
+  s.bundle.tensors.push_back(std::move(slot));
+  return s.slots[key] = static_cast<int>(s.bundle.tensors.size()) - 1;
+}
+
+/// A pack or unpack step from slot `from` to slot `to` of value `v`.
+void layoutStep(Lowering& s, Step::Kind kind, int v, int from, int to) {
+  const std::string name = s.g.values[v].name + (kind == Step::Kind::kPack ? ":pack" : ":unpack");
+  s.bundle.steps.push_back(Step{kind, name, -1, OpKind::kIdentity, runtime::NoAttrs{}, {from}, {to}});
+  s.stepNode.push_back(-1);
+}
+
+/// The slot of value `v` in storage `st`, adding the pack or unpack step that makes it.
+Expected<int> ensure(Lowering& s, int v, Storage st) {
+  auto it = s.slots.find({v, static_cast<int>(st)});
+  if (it != s.slots.end()) return it->second;
+  if (st == Storage::kPlain) {  // available only blocked: unpack
+    for (Storage from : {Storage::kConv, Storage::kDense}) {
+      auto f = s.slots.find({v, static_cast<int>(from)});
+      if (f == s.slots.end()) continue;
+      const int to = slotFor(s, v, Storage::kPlain);
+      layoutStep(s, Step::Kind::kUnpack, v, f->second, to);
+      return to;
+    }
+    if (s.g.values[v].constant) return slotFor(s, v, Storage::kPlain);
+    return support::error(support::Location::file(s.g.model),
+                          "value '" + s.g.values[v].name + "' is used before it is computed");
+  }
+  ACCELC_ASSIGN_OR_RETURN(int plain, ensure(s, v, Storage::kPlain));
+  const int to = slotFor(s, v, st);
+  layoutStep(s, Step::Kind::kPack, v, plain, to);
+  return to;
+}
+
+/// The step of node `i`.
+Expected<Step> nodeStep(Lowering& s, size_t i) {
+  const Node& n = s.g.nodes[i];
+  Step step;
+  step.name = n.name;
+  if (s.placements[i].onAccelerator()) {  // QConv and MaxPool read and write blocked tensors, QGemm rows of pixels
+    const Storage st = n.kind == OpKind::kQGemm ? Storage::kDense : Storage::kConv;
+    step.kind = Step::Kind::kAccel;
+    const size_t operands = n.kind == OpKind::kQAdd ? 2 : 1;
+    for (size_t k = 0; k < operands; ++k) {
+      ACCELC_ASSIGN_OR_RETURN(int x, ensure(s, n.inputs[k], st));
+      step.inputs.push_back(x);
+    }
+    step.outputs = {slotFor(s, n.outputs[0], st)};
+    return step;
+  }
+  step.kind = Step::Kind::kHost;
+  step.op = n.kind;
+  step.attrs = n.attrs;
+  for (int id : n.inputs) {
+    if (id < 0) {
+      step.inputs.push_back(-1);
+      continue;
+    }
+    ACCELC_ASSIGN_OR_RETURN(int slot, ensure(s, id, Storage::kPlain));
+    step.inputs.push_back(slot);
+  }
+  for (int id : n.outputs) step.outputs.push_back(slotFor(s, id, Storage::kPlain));
+  return step;
+}
+
+}  // namespace
+
+support::Status buildSteps(Lowering& s) {
+  for (int id : s.g.inputs) slotFor(s, id, Storage::kPlain);
+  for (size_t i = 0; i < s.g.nodes.size(); ++i) {
+    ACCELC_ASSIGN_OR_RETURN(Step step, nodeStep(s, i));
+    s.bundle.steps.push_back(std::move(step));
+    s.stepNode.push_back(static_cast<int>(i));
+  }
+  for (int id : s.g.outputs) {
+    ACCELC_ASSIGN_OR_RETURN(int slot, ensure(s, id, Storage::kPlain));
+    s.bundle.outputs.push_back(slot);
+  }
+  for (int id : s.g.inputs) s.bundle.inputs.push_back(s.slots.at({id, 0}));
+  return support::Status::ok();
+}
+
+}  // namespace accelc::compiler

@@ -1,0 +1,55 @@
+// compiler/driver/finish_bundle.cc — the `finish-bundle` pass.
+//
+//   before: steps, tensors, constants and programs
+//   after:  layer c1/Conv  accelerator  25600 MACs  1536 est. cycles  accelerator: 3 legal tilings; ...
+#include "compiler/driver/finish_bundle.h"
+
+#include "compiler/graph/graph_text.h"
+#include "compiler/lower/cost.h"
+
+namespace accelc::compiler {
+
+namespace {
+
+/// The layer record of node `i`, whose program (or -1) is `program`.
+support::Expected<runtime::LayerInfo> layerInfo(const Lowering& s, size_t i, int program) {
+  const Node& n = s.g.nodes[i];
+  const Placement& p = s.placements[i];
+  runtime::LayerInfo info{n.name, p.onAccelerator() ? "accelerator" : "host", p.why, 0, 0, 0, 0};
+  for (const std::vector<int>* ids : {&n.inputs, &n.outputs})  // every operand read or written once
+    for (int id : *ids)
+      if (id >= 0)
+        info.compulsoryBytes +=
+            support::shapeElements(s.g.values[id].shape) * support::dtypeBytes(s.g.values[id].dtype);
+  info.dramBytes = info.compulsoryBytes;
+  if (n.kind == OpKind::kQConv || n.kind == OpKind::kQGemm) {
+    const Shape& w = s.g.values[n.inputs[1]].shape;
+    info.macs = support::shapeElements(s.g.values[n.outputs[0]].shape) * support::shapeElements(w) / w[0];
+  }
+  // The cost formulas applied to the program itself (the schedule's own estimate is in `why`).
+  if (p.onAccelerator()) {
+    ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(s.bundle.programs[static_cast<size_t>(program)], s.t));
+  }
+  return info;
+}
+
+}  // namespace
+
+support::Status finishBundle(Lowering& s) {
+  runtime::Bundle& b = s.bundle;
+  b.hwspecYaml = s.hw.canonicalYaml();
+  b.isaYaml = s.t.isa.yamlText;
+  b.hash = s.t.hash;
+  std::vector<int> program(s.g.nodes.size(), -1);  // per node: its accelerator program
+  for (size_t si = 0; si < b.steps.size(); ++si)
+    if (b.steps[si].kind == runtime::Step::Kind::kAccel)
+      program[static_cast<size_t>(s.stepNode[si])] = b.steps[si].program;
+  for (size_t i = 0; i < s.g.nodes.size(); ++i) {
+    ACCELC_ASSIGN_OR_RETURN(runtime::LayerInfo info, layerInfo(s, i, program[i]));
+    b.layers.push_back(std::move(info));
+  }
+  b.graphText = printGraph(s.g);
+  return runtime::validateBundle(b, s.g.model);
+}
+
+}  // namespace accelc::compiler

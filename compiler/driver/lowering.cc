@@ -1,0 +1,116 @@
+// compiler/driver/lowering.cc — the back end's shared helpers: DRAM
+// allocation, fills and layouts, and a node's accelerator layer.
+#include "compiler/driver/lowering.h"
+
+#include <algorithm>
+
+namespace accelc::compiler {
+
+using support::error;
+using support::Expected;
+
+uint64_t Lowering::alloc(uint64_t bytes) {
+  const uint64_t at = cursor;
+  cursor = (cursor + bytes + align - 1) / align * align;
+  return at;
+}
+
+int8_t Lowering::bareFill(int v) const {
+  const Value& val = g.values[v];
+  return static_cast<int8_t>(val.quant.zeroPoint.empty() ? 0 : val.quant.zeroPoint[0]);
+}
+
+runtime::BlockedLayout Lowering::trialLayout(int v) const {
+  const Value& val = g.values[v];
+  const Shape& b = borders[v];
+  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw.blockIn, b[0], b[1], b[2], b[3], bareFill(v)};
+}
+
+bool Lowering::atLeastZeroPoint(int v) const {
+  const int64_t zp = bareFill(v);
+  for (const Node& m : g.nodes) {
+    if (m.outputs.empty() || m.outputs[0] != v) continue;
+    if (const auto* c = std::get_if<runtime::QConvAttrs>(&m.attrs)) return c->lo >= zp;
+    if (const auto* a = std::get_if<runtime::QAddAttrs>(&m.attrs)) return a->lo >= zp;
+    if (const auto* p = std::get_if<runtime::QPoolAttrs>(&m.attrs)) return p->lo >= zp;
+    return false;
+  }
+  return false;
+}
+
+Shape padsOf(const runtime::QConvAttrs& a) {
+  return a.pads.empty() ? Shape{0, 0, 0, 0} : Shape(a.pads.begin(), a.pads.end());
+}
+
+Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const Shape& bx) {
+  const Graph& g = s.g;
+  const auto& a = std::get<runtime::QConvAttrs>(n.attrs);
+  const Value &x = g.values[n.inputs[0]], &y = g.values[n.outputs[0]];
+  lower::ConvLayer l;
+  l.name = n.name;
+  l.weight = *g.values[n.inputs[1]].constant;
+  for (int i = 2; i < 5; ++i)
+    if (!g.values[n.inputs[i]].constant) return error(g.loc(n), "bias, multiplier and shift must be constants");
+  auto ints = [&](int i) {
+    const Tensor& c = *g.values[n.inputs[i]].constant;
+    return std::vector<int32_t>(c.data<int32_t>(), c.data<int32_t>() + c.numel());
+  };
+  l.bias = ints(2), l.mult = ints(3), l.shift = ints(4);
+  l.zeroPoint = a.zeroPoint, l.lo = std::max<int64_t>(a.lo, -128), l.hi = std::min<int64_t>(a.hi, 127);
+  const int8_t zx = static_cast<int8_t>(a.padValue);
+  if (n.kind == OpKind::kQGemm) {  // [N, K] as a row of N pixels
+    l.m = l.weight.dim(0);
+    l.weight.reshape({l.m, l.weight.dim(1), 1, 1});
+    l.oh = 1, l.ow = x.shape[0];
+    l.x = {1, x.shape[1], 1, x.shape[0], s.hw.blockIn, 0, 0, 0, 0, zx};
+    l.y = {1, l.m, 1, x.shape[0], s.hw.blockOut, 0, 0, 0, 0, static_cast<int8_t>(a.zeroPoint)};
+    return l;
+  }
+  const Shape p = padsOf(a);
+  l.m = l.weight.dim(0), l.kh = l.weight.dim(2), l.kw = l.weight.dim(3);
+  l.sh = a.strides.empty() ? 1 : a.strides[0], l.sw = a.strides.empty() ? 1 : a.strides[1];
+  l.pt = p[0], l.pl = p[1];
+  l.oh = y.shape[2], l.ow = y.shape[3];
+  l.x = {x.shape[0], x.shape[1], x.shape[2], x.shape[3], s.hw.blockIn, bx[0], bx[1], bx[2], bx[3], zx};
+  l.y = {y.shape[0], l.m, l.oh, l.ow, s.hw.blockOut, 0, 0, 0, 0, static_cast<int8_t>(a.zeroPoint)};
+  return l;
+}
+
+Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n) {
+  const Value &x = s.g.values[n.inputs[0]], &y = s.g.values[n.outputs[0]];
+  auto refuse = [&](const std::string& why) { return error(s.g.loc(n), why); };
+  if (n.kind == OpKind::kQAveragePool) {  // unpadded by construction
+    const auto& q = std::get<runtime::QPoolAttrs>(n.attrs);
+    if (x.shape.size() != 4 || q.kernelShape.size() != 2)
+      return refuse("only 2-D QAveragePool runs on the accelerator");
+    lower::PoolLayer l;
+    l.name = n.name, l.average = true, l.avg = q;
+    l.kh = q.kernelShape[0], l.kw = q.kernelShape[1];
+    l.sh = q.strides.empty() ? 1 : q.strides[0], l.sw = q.strides.empty() ? 1 : q.strides[1];
+    l.oh = y.shape[2], l.ow = y.shape[3];
+    return l;
+  }
+  const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
+  if (x.dtype != support::DType::kInt8 || x.shape.size() != 4 || a.kernelShape.size() != 2 || n.outputs.size() != 1)
+    return refuse("only 2-D int8 MaxPool runs on the accelerator");
+  for (int64_t v : a.dilations)
+    if (v != 1) return refuse("dilated MaxPool stays on the host");
+  if (a.autoPad == runtime::AutoPad::kSameUpper || a.autoPad == runtime::AutoPad::kSameLower)
+    return refuse("auto-padded MaxPool stays on the host");
+  lower::PoolLayer l;
+  l.name = n.name;
+  l.kh = a.kernelShape[0], l.kw = a.kernelShape[1];
+  l.sh = a.strides.empty() ? 1 : a.strides[0], l.sw = a.strides.empty() ? 1 : a.strides[1];
+  l.pt = a.pads.empty() ? 0 : a.pads[0], l.pl = a.pads.empty() ? 0 : a.pads[1];
+  l.oh = y.shape[2], l.ow = y.shape[3];
+  const bool padded = std::any_of(a.pads.begin(), a.pads.end(), [](int64_t v) { return v != 0; }) ||
+                      (l.oh - 1) * l.sh + l.kh > x.shape[2] || (l.ow - 1) * l.sw + l.kw > x.shape[3];
+  // Padding stands for -infinity; the border holds the zero point, which is as
+  // good when no value lies below it (the producer clamps at or above it) and
+  // every window holds at least one real value.
+  if (padded && !(s.atLeastZeroPoint(n.inputs[0]) && l.pt < l.kh && l.pl < l.kw))
+    return refuse("padded MaxPool runs on the accelerator only when its input never lies below its zero point");
+  return l;
+}
+
+}  // namespace accelc::compiler

@@ -1,0 +1,101 @@
+// compiler/driver/lowering.h — what the back end decides about one integer
+// graph, filled in pass by pass (compiler/driver/pipeline.h): where each node
+// runs and why, the borders of blocked values, the bundle's tensor slots and
+// steps, the DRAM plan, and the lowered programs.
+#ifndef ACCELC_COMPILER_DRIVER_LOWERING_H_
+#define ACCELC_COMPILER_DRIVER_LOWERING_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "compiler/graph/graph.h"
+#include "compiler/lower/codegen.h"
+#include "compiler/lower/conv.h"
+#include "compiler/lower/pool.h"
+#include "isa/target.h"
+#include "runtime/bundle.h"
+
+namespace accelc::compiler {
+
+/// How a value is stored: plain row-major, blocked for convolutions, or blocked as a row of pixels (dense).
+enum class Storage { kPlain = 0, kConv = 1, kDense = 2 };
+
+/// A node the host runs.
+struct HostPlan {};
+/// An accelerator QConv or QGemm.
+struct ConvPlan {
+  lower::ConvSchedule schedule;  ///< its tiling, from the schedule search
+  bool clampMoved = false;       ///< its clamp below moved to the MaxPool that alone reads it
+};
+/// An accelerator MaxPool or QAveragePool.
+struct PoolPlan {
+  int64_t rows = 0;   ///< output rows per tile
+  int64_t lo = -128;  ///< the clamp below it took over from the convolution it reads
+};
+/// An accelerator QAdd.
+struct AddPlan {
+  int64_t rows = 0;    ///< output rows per tile
+  bool loops = false;  ///< the GEMM form's passes run in the instructions' loops
+};
+using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan>;
+
+/// Where one node runs, and why.
+struct Placement {
+  Plan plan;        ///< what runs it
+  std::string why;  ///< "accelerator: ..." or "host: ..."
+  bool onAccelerator() const { return !std::holds_alternative<HostPlan>(plan); }
+};
+
+/// One accelerator layer lowered, its micro-ops and text placed in DRAM,
+/// waiting for the window to be known.
+struct PendingProgram {
+  size_t node = 0;             ///< graph node
+  std::string name;            ///< layer name
+  lower::Kernel kernel;        ///< its loop IR
+  lower::CodegenPlacement at;  ///< micro-ops and text
+};
+
+/// The back end's state for one integer graph on one target.
+struct Lowering {
+  Lowering(const Graph& graph, const isa::Target& target, bool ser, std::vector<std::string>* notes)
+      : g(graph), t(target), hw(target.spec), serialize(ser), log(notes) {}
+
+  const Graph& g;                            ///< the integer graph
+  const isa::Target& t;                      ///< the accelerator
+  const hwspec::HwSpec& hw;                  ///< its hwspec
+  bool serialize;                            ///< programs without overlap between the units
+  std::vector<std::string>* log;             ///< decisions worth reporting; may be null
+  std::vector<Placement> placements;         ///< per node (partition)
+  std::vector<Shape> borders;                ///< per value: conv border (top, left, bottom, right)
+  runtime::Bundle bundle;                    ///< what is built
+  std::map<std::pair<int, int>, int> slots;  ///< (value, storage) -> tensor slot
+  std::vector<int> stepNode;                 ///< per step: its node (-1 for pack/unpack)
+  std::vector<PendingProgram> pending;       ///< lowered layers, in step order
+  uint64_t cursor = 0, align = 64;           ///< DRAM allocation
+
+  void say(const std::string& s) const {
+    if (log) log->push_back(s);
+  }
+  /// `bytes` of DRAM at the cursor, which moves past them to the next alignment.
+  uint64_t alloc(uint64_t bytes);
+  /// What the borders of value `v` hold: its zero point.
+  int8_t bareFill(int v) const;
+  /// The blocked layout of value `v` with the borders it has now.
+  runtime::BlockedLayout trialLayout(int v) const;
+  /// Whether value `v` never lies below its zero point (its producer clamps there, as a fused ReLU does).
+  bool atLeastZeroPoint(int v) const;
+};
+
+/// Pads of a convolution: (top, left, bottom, right).
+Shape padsOf(const runtime::QConvAttrs& a);
+/// The accelerator convolution of QConv or QGemm `n`, its input with borders `bx`.
+support::Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const Shape& bx);
+/// The accelerator MaxPool or QAveragePool of `n`, or why it stays on the host.
+support::Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n);
+
+}  // namespace accelc::compiler
+
+#endif  // ACCELC_COMPILER_DRIVER_LOWERING_H_
