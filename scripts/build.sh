@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Configures and builds accelc into build/ (RelWithDebInfo, warnings as errors,
-# ccache when present). Re-running only rebuilds what changed.
+# ccache when present). Re-running only rebuilds what changed. BUILD_DIR picks
+# another folder; CMAKE_EXTRA adds options to a first configure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACCELC_WERROR=ON
+  # shellcheck disable=SC2086
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACCELC_WERROR=ON ${CMAKE_EXTRA:-}
 fi
 cmake --build "$BUILD_DIR" -j "${JOBS:-2}"
