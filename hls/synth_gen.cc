@@ -2,6 +2,8 @@
 #include "hls/synth_gen.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -187,6 +189,21 @@ support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily
     return support::error(support::Location::file(where), "the Yosys report lists " + std::to_string(modules) +
                                                                " modules: the counts need a flattened design");
   return r;
+}
+
+support::Expected<Resources> synthesize(const isa::Target& t, FpgaFamily family, const std::string& familyName,
+                               const std::string& top, const std::string& dir, bool share) {
+  ACCELC_TRY(writeRtl(t, dir));
+  const std::string script = dir + "/synth_" + familyName + ".ys", stat = dir + "/stat_" + familyName + ".txt";
+  std::ofstream(script) << yosysScript(rtlFiles(), top, family, "stat_" + familyName + ".txt", share);
+  const std::string cmd = "cd '" + dir + "' && yosys -q -l 'yosys_" + familyName + ".log' -s 'synth_" + familyName +
+                          ".ys' > /dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0)
+    return support::error(support::Location::file(script), "yosys failed; its log is " + dir + "/yosys_" + familyName + ".log");
+  std::ifstream in(stat);
+  std::stringstream text;
+  text << in.rdbuf();
+  return resourcesOf(text.str(), family, stat);
 }
 
 }  // namespace accelc::hls

@@ -66,6 +66,12 @@ Resources estimateXilinx7(const isa::Target& t);
 /// error names `where` when the report has no cell count or several modules.
 support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily family, const std::string& where);
 
+/// Writes the RTL for `t` and a Yosys script for `family` into `dir`, runs
+/// Yosys on module `top` (its log: yosys_<family>.log) and reads back what it
+/// used; `share` keeps Yosys's SAT-based resource sharing (slow on large ALUs).
+support::Expected<Resources> synthesize(const isa::Target& t, FpgaFamily family, const std::string& familyName,
+                                        const std::string& top, const std::string& dir, bool share);
+
 }  // namespace accelc::hls
 
 #endif  // ACCELC_HLS_SYNTH_GEN_H_

@@ -1,13 +1,10 @@
 // tools/accelc/cmd_rtl.cc — accelc rtl and accelc synth: the accelerator's
 // SystemVerilog for a hwspec, and its open synthesis with Yosys.
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "hls/ice40_board.h"
+#include "boards/ice40/flow.h"
 #include "hls/rtl_gen.h"
 #include "hls/synth_gen.h"
 #include "tools/accelc/commands.h"
@@ -22,24 +19,13 @@ struct SynthArgs {
   bool noShare = false;  ///< skip Yosys's SAT-based resource sharing
 };
 
-/// Writes the RTL and a Yosys script into `a.out`, runs Yosys, prints the resources.
+/// Synthesizes the RTL with Yosys (hls::synthesize) and prints the resources.
 support::Status synth(const SynthArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, targetFor(a.hw));
   ACCELC_ASSIGN_OR_RETURN(hls::FpgaFamily family, hls::fpgaFamily(a.target));
-  ACCELC_TRY(hls::writeRtl(t, a.out));
-  const std::string script = a.out + "/synth_" + a.target + ".ys", stat = a.out + "/stat_" + a.target + ".txt";
-  const std::string log = a.out + "/yosys_" + a.target + ".log";
   if (a.noShare && family != hls::FpgaFamily::kIce40)
     return support::error(support::Location(), "--no-share is for --target ice40");
-  std::ofstream(script) << hls::yosysScript(hls::rtlFiles(), a.top, family, "stat_" + a.target + ".txt", !a.noShare);
-  const std::string cmd = "cd '" + a.out + "' && yosys -q -l 'yosys_" + a.target + ".log' -s 'synth_" + a.target +
-                          ".ys' > /dev/null 2>&1";
-  if (std::system(cmd.c_str()) != 0)
-    return support::error(support::Location::file(script), "yosys failed; its log is " + log);
-  std::ifstream in(stat);
-  std::stringstream text;
-  text << in.rdbuf();
-  ACCELC_ASSIGN_OR_RETURN(hls::Resources r, hls::resourcesOf(text.str(), family, stat));
+  ACCELC_ASSIGN_OR_RETURN(hls::Resources r, hls::synthesize(t, family, a.target, a.top, a.out, !a.noShare));
   const std::pair<const char*, int64_t> rows[] = {{"luts", r.luts},       {"ffs", r.ffs},         {"dsps", r.dsps},
                                                   {"brams", r.brams},     {"lutrams", r.lutrams}, {"carries", r.carries},
                                                   {"cells", r.cells}};
@@ -64,51 +50,29 @@ struct BitstreamArgs {
   bool json = false;
 };
 
-/// Runs `cmd` in `dir`; its output goes to its log.
-int runIn(const std::string& dir, const std::string& cmd) { return std::system(("cd '" + dir + "' && " + cmd).c_str()); }
-
-/// The program's UP5K board through Yosys, nextpnr-ice40 and icepack; prints
-/// nextpnr's utilization and achieved clock.
+/// The program's UP5K board through Yosys, nextpnr-ice40 and icepack
+/// (boards/ice40/flow.h); prints nextpnr's utilization and achieved clock.
 support::Status bitstream(const BitstreamArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::loadProgramFile(a.program));
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::programTarget(p, a.program));
   ACCELC_TRY(isa::validateProgram(p, t, a.program));
-  ACCELC_TRY(hls::writeIce40Board(t, p, a.program, a.out));
-  if (runIn(a.out, "yosys -q -l yosys_board.log -s synth_board.ys > /dev/null 2>&1") != 0)
-    return support::error(support::Location::file(a.out + "/synth_board.ys"), "yosys failed; its log is " + a.out + "/yosys_board.log");
-  const std::string log = a.out + "/nextpnr.log";
-  const int pnr = runIn(a.out, "nextpnr-ice40 --up5k --package sg48 --json accelc_board.json --pcf accelc_ice40.pcf "
-                               "--asc accelc_board.asc --freq " + std::to_string(t.spec.clockMhz) +
-                               " --timing-allow-fail -q -l nextpnr.log > /dev/null 2>&1");
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto parsed = hls::pnrReportOf(text.str(), log);
-  if (!parsed && pnr != 0)  // it stopped before packing: no utilization to show
-    return support::error(support::Location::file(log), "nextpnr-ice40 failed before packing; see its log");
-  ACCELC_ASSIGN_OR_RETURN(hls::PnrReport r, std::move(parsed));
+  ACCELC_ASSIGN_OR_RETURN(boards::PlacedBoard b, boards::placeAndRoute(t, p, a.program, a.out));
+  const boards::PnrReport& r = b.report;
   if (a.json) {
     nlohmann::ordered_json j{{"hwspec", t.spec.name}, {"program", a.program}, {"fits", r.fits}, {"fmax_mhz", r.fmaxMhz}};
-    for (const hls::BelUse& u : r.utilization) j["utilization"][u.bel] = {{"used", u.used}, {"available", u.available}};
+    for (const boards::BelUse& u : r.utilization) j["utilization"][u.bel] = {{"used", u.used}, {"available", u.available}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "accelc_ice40_top for " << t.spec.name << " on an iCE40 UP5K (nextpnr-ice40):\n";
-    for (const hls::BelUse& u : r.utilization)
+    std::cout << "accelc_ice40_top for " << t.spec.name << " on an iCE40 UP5K (nextpnr-ice40, seed "
+              << boards::kNextpnrSeed << "):\n";
+    for (const boards::BelUse& u : r.utilization)
       if (u.used > 0) std::cout << "  " << u.bel << " " << u.used << " of " << u.available << "\n";
   }
-  if (!r.fits) {
-    std::string over;
-    for (const hls::BelUse& u : r.utilization)
-      if (u.used > u.available)
-        over += (over.empty() ? "" : ", ") + u.bel + " " + std::to_string(u.used) + " of " + std::to_string(u.available);
-    return support::error(support::Location::file(log), "the design does not fit the UP5K: " + over);
-  }
-  if (pnr != 0) return support::error(support::Location::file(log), "nextpnr-ice40 failed");
+  ACCELC_TRY(boards::checkPlaced(b));
   if (!a.json)
     std::cout << "achieved clock " << r.fmaxMhz << " MHz (the hwspec's clock_mhz: " << t.spec.clockMhz << ")"
               << (r.fmaxMhz < t.spec.clockMhz ? ": the board must be clocked slower than the hwspec says\n" : "\n");
-  if (runIn(a.out, "icepack accelc_board.asc accelc_board.bin > icepack.log 2>&1") != 0)
-    return support::error(support::Location::file(a.out + "/icepack.log"), "icepack failed");
+  ACCELC_TRY(boards::packBitstream(a.out));
   if (!a.json) std::cout << "wrote " << a.out << "/accelc_board.bin\n";
   return support::Status::ok();
 }

@@ -1,14 +1,14 @@
-// hls/ice40_board.h — the whole accelerator as an iCE40 UP5K bitstream.
+// boards/ice40/board.h — the whole accelerator as an iCE40 UP5K bitstream.
 //
-// The top level (hls/rtl/accelc_ice40_top.sv) keeps DRAM on chip: the UP5K's
+// The top level (boards/ice40/accelc_ice40_top.sv) keeps DRAM on chip: the UP5K's
 // four SPRAMs back a DRAM window of up to 128 KiB, and a ROM in the block RAM
 // the buffers leave free holds one program's DRAM image, copied into SPRAM
 // after reset; the core then runs the program once and raises `done`. Only a
 // clock, a reset button and `done` are pins. The open flow: Yosys
 // (synth_ice40 -dsp -spram), nextpnr-ice40 (--up5k, package sg48) and
 // icepack; nextpnr's log gives the utilization and the achieved clock.
-#ifndef ACCELC_HLS_ICE40_BOARD_H_
-#define ACCELC_HLS_ICE40_BOARD_H_
+#ifndef ACCELC_BOARDS_ICE40_BOARD_H_
+#define ACCELC_BOARDS_ICE40_BOARD_H_
 
 #include <cstdint>
 #include <string>
@@ -18,7 +18,7 @@
 #include "isa/target.h"
 #include "support/status.h"
 
-namespace accelc::hls {
+namespace accelc::boards {
 
 /// The UP5K's block RAMs (SB_RAM40_4K, 512 bytes each).
 inline constexpr int64_t kUp5kBrams = 30;
@@ -27,11 +27,11 @@ inline constexpr int64_t kUp5kSpramBytes = 128 * 1024;
 
 /// Why `p` cannot run on the board for `t`, or ok: the port must move one
 /// SPRAM word (2 bytes) per beat, the window fit the SPRAM, and the image (up
-/// to its last segment) fit the block RAM the accelerator leaves (estimateIce40). `name` (the
+/// to its last segment) fit the block RAM the accelerator leaves (hls::estimateIce40). `name` (the
 /// program's file) locates diagnostics.
 support::Status checkIce40Board(const isa::Target& t, const isa::Program& p, const std::string& name);
 
-/// Writes the RTL (writeRtl), accelc_ice40_top.sv, accelc_image_pkg.sv (the
+/// Writes the RTL (hls::writeRtl), accelc_ice40_top.sv, accelc_image_pkg.sv (the
 /// image's and the window's words, the text's place), accelc_image.hex (the
 /// DRAM image up to the end of its last segment, one 16-bit word per line),
 /// accelc_ice40.pcf (pins) and the Yosys script synth_board.ys into `dir`.
@@ -56,6 +56,6 @@ struct PnrReport {
 /// Reads nextpnr-ice40's log; an error names `where` when it has no utilization table.
 support::Expected<PnrReport> pnrReportOf(const std::string& log, const std::string& where);
 
-}  // namespace accelc::hls
+}  // namespace accelc::boards
 
-#endif  // ACCELC_HLS_ICE40_BOARD_H_
+#endif  // ACCELC_BOARDS_ICE40_BOARD_H_

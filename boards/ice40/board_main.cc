@@ -1,5 +1,5 @@
-// simulator/rtl/board_main.cc — runs the iCE40 UP5K top level
-// (hls/rtl/accelc_ice40_top.sv, verilated with --public-flat-rw and the
+// boards/ice40/board_main.cc — runs the iCE40 UP5K top level
+// (boards/ice40/accelc_ice40_top.sv, verilated with --public-flat-rw and the
 // program's image package) from configuration with the reset button
 // released, until `done` or a cycle limit.
 //

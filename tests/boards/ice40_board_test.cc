@@ -1,7 +1,7 @@
-// tests/hls/ice40_board_test.cc — the UP5K top level's files for a program,
+// tests/boards/ice40_board_test.cc — the UP5K top level's files for a program,
 // the board's refusals, and nextpnr-ice40's log read back (excerpts of real
 // logs).
-#include "hls/ice40_board.h"
+#include "boards/ice40/board.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include "isa/instruction.h"
 #include "tests/test_util.h"
 
-namespace accelc::hls {
+namespace accelc::boards {
 namespace {
 
 isa::Program denseExample(const isa::Target& t) {
@@ -75,7 +75,7 @@ TEST(Ice40BoardTest, RefusesWhatTheBoardCannotHold) {
   st = checkIce40Board(ice40, *q, "big.bin");
   ASSERT_FALSE(st.isOk());
   EXPECT_NE(st.diag().str().find("big.bin"), std::string::npos) << st.diag().str();
-  EXPECT_NE(st.diag().str().find("does not fit the " + std::to_string((kUp5kBrams - estimateIce40(ice40).brams) * 512) +
+  EXPECT_NE(st.diag().str().find("does not fit the " + std::to_string((kUp5kBrams - hls::estimateIce40(ice40).brams) * 512) +
                                  " bytes of block RAM"),
             std::string::npos)
       << st.diag().str();
@@ -131,4 +131,4 @@ TEST(Ice40BoardTest, ReadsNextpnrsUtilizationAndClock) {
 }
 
 }  // namespace
-}  // namespace accelc::hls
+}  // namespace accelc::boards

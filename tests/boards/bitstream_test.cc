@@ -1,4 +1,4 @@
-// tests/hls/bitstream_test.cc — `accelc bitstream` on the ice40 preset with
+// tests/boards/bitstream_test.cc — `accelc bitstream` on the ice40 preset with
 // examples/ice40_dense.s preloaded: Yosys, nextpnr-ice40 and icepack (about
 // a minute and a half). nextpnr's utilization must be read back, with the
 // GEMM core in the eight DSPs and DRAM in the four SPRAMs; the design fits,
@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hls/ice40_board.h"
+#include "boards/ice40/board.h"
 #include "hls/synth_gen.h"
 #include "tests/test_util.h"
 
-namespace accelc::hls {
+namespace accelc::boards {
 namespace {
 
 TEST(BitstreamTest, TheIce40PresetThroughYosysNextpnrAndIcepack) {
@@ -31,9 +31,9 @@ TEST(BitstreamTest, TheIce40PresetThroughYosysNextpnrAndIcepack) {
   ASSERT_TRUE(r.isOk()) << r.diag().str() << "\n" << out;
   const isa::Target t = testing::presetTarget("ice40");
   ASSERT_NE(r->find("ICESTORM_DSP"), nullptr);
-  EXPECT_EQ(r->find("ICESTORM_DSP")->used, estimateIce40(t).dsps);
+  EXPECT_EQ(r->find("ICESTORM_DSP")->used, hls::estimateIce40(t).dsps);
   EXPECT_EQ(r->find("ICESTORM_SPRAM")->used, 4);  // the 128 KiB DRAM window
-  EXPECT_EQ(r->find("ICESTORM_RAM")->used, estimateIce40(t).brams + 1);  // and the image's ROM
+  EXPECT_EQ(r->find("ICESTORM_RAM")->used, hls::estimateIce40(t).brams + 1);  // and the image's ROM
   const BelUse* lc = r->find("ICESTORM_LC");
   ASSERT_NE(lc, nullptr);
   EXPECT_EQ(lc->available, 5280);
@@ -57,4 +57,4 @@ TEST(BitstreamTest, TheIce40PresetThroughYosysNextpnrAndIcepack) {
 }
 
 }  // namespace
-}  // namespace accelc::hls
+}  // namespace accelc::boards

@@ -1,5 +1,5 @@
-// tests/simulator/board_test.cc — the iCE40 UP5K top level
-// (hls/rtl/accelc_ice40_top.sv) verilated with examples/ice40_dense.s as its
+// tests/boards/board_test.cc — the iCE40 UP5K top level
+// (boards/ice40/accelc_ice40_top.sv) verilated with examples/ice40_dense.s as its
 // image: from configuration it copies the image into DRAM and clears the rest
 // of the window, runs the program, and raises `done` the cycle after the
 // core's; its DRAM then equals the cycle model's, and the core's run takes the
@@ -7,11 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "hls/ice40_board.h"
+#include "boards/ice40/board.h"
 #include "hls/rtl_gen.h"
 #include "isa/assembler.h"
 #include "simulator/cycle/cycle_sim.h"
@@ -34,13 +35,14 @@ TEST(BoardTest, TheUp5kTopLevelRunsItsProgramAsTheCycleModelDoes) {
   auto p = isa::assembleFile(src, t);
   ASSERT_TRUE(p.isOk()) << p.diag().str();
   const std::string dir = testing::tempDir() + "/board-sim";
-  ASSERT_TRUE(hls::writeIce40Board(t, *p, src, dir).isOk());
+  std::filesystem::remove_all(dir);  // a folder verilated from other sources is not reused
+  ASSERT_TRUE(boards::writeIce40Board(t, *p, src, dir).isOk());
   std::string files;
   for (const std::string& f : hls::rtlFiles()) files += " " + f;
   const std::string verilate = "cd '" + dir + "' && OBJCACHE=ccache verilator --cc --exe --build -j 2 -O2 -Wall " +
                                "-Wno-UNUSEDPARAM --public-flat-rw --top-module accelc_ice40_top -Mdir obj -o board" +
                                files + " accelc_image_pkg.sv accelc_ice40_top.sv " + ACCELC_SOURCE_DIR +
-                               "/simulator/rtl/board_main.cc > verilate.log 2>&1";
+                               "/boards/ice40/board_main.cc > verilate.log 2>&1";
   ASSERT_EQ(std::system(verilate.c_str()), 0) << testing::readFile(dir + "/verilate.log");
 
   auto sim = CycleSim::create(t);

@@ -1,4 +1,4 @@
-// hls/rtl/accelc_ice40_top.sv — the whole accelerator on an iCE40 UP5K, with
+// boards/ice40/accelc_ice40_top.sv — the whole accelerator on an iCE40 UP5K, with
 // its DRAM on chip: only a clock, a reset and `done` leave the part.
 //
 // DRAM is one 16-bit word per DRAM beat (DRAM_BYTES_PER_CYCLE = 2) in a memory
