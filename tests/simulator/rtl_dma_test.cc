@@ -1,5 +1,5 @@
 // tests/simulator/rtl_dma_test.cc — the RTL's DMA engine on the RTL DRAM port
-// (hls/rtl/accelc_dma.sv, verilated per preset with simulator/rtl/tb_dma_alone.sv)
+// (hls/rtl/accelc_dma.sv, verilated per preset with tests/simulator/rtl_tb/tb_dma_alone.sv)
 // takes exactly the contract's cycles for a LOAD or STORE alone on the port:
 // simulator::DramPort::aloneCycles plus one cycle per padding entry.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// simulator/rtl/dma_alone_bench.cc — times single transfers on the verilated
-// DMA engine and DRAM port (simulator/rtl/tb_dma_alone.sv); an RtlTestBench
+// tests/simulator/rtl_tb/dma_alone_tb.cc — times single transfers on the verilated
+// DMA engine and DRAM port (tests/simulator/rtl_tb/tb_dma_alone.sv); an RtlTestBench
 // (rtl_model.h).
 //
 // Input: a count, then per transfer "write rows row_bytes pads". Output: per

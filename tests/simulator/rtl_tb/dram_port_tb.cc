@@ -1,4 +1,4 @@
-// simulator/rtl/dram_port_bench.cc — drives the verilated DRAM port
+// tests/simulator/rtl_tb/dram_port_tb.cc — drives the verilated DRAM port
 // (hls/rtl/accelc_dram_port.sv) with DMAs read from `in` and writes the cycle
 // each completes, so that tests can hold the RTL to the contract's C++ model
 // (an RtlTestBench, rtl_model.h).

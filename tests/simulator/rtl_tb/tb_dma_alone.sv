@@ -1,4 +1,4 @@
-// simulator/rtl/tb_dma_alone.sv — one DMA engine (hls/rtl/accelc_dma.sv) as
+// tests/simulator/rtl_tb/tb_dma_alone.sv — one DMA engine (hls/rtl/accelc_dma.sv) as
 // the load unit's requester on the DRAM port, the port otherwise idle: the
 // harness times single LOADs and STOREs against the contract's formula.
 module tb_dma_alone (

@@ -1,4 +1,4 @@
-// simulator/rtl/mem_decode_bench.cc — feeds instruction words to the verilated
+// tests/simulator/rtl_tb/mem_decode_tb.cc — feeds instruction words to the verilated
 // LOAD/STORE decoder (hls/rtl/accelc_mem_decode.sv) and writes its fields, so
 // that tests can hold the RTL's decoding to the C++ encoder (an RtlTestBench,
 // rtl_model.h).
