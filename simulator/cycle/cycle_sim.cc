@@ -33,38 +33,54 @@ namespace {
 
 const sc_core::sc_time kCycle(1, sc_core::SC_NS);
 
-/// Everything one run of one program touches.
+/// A command in a unit's queue.
+struct Cmd {
+  uint64_t pc;               ///< instruction
+  sc_core::sc_time visible;  ///< first time its unit sees it
+};
+
+/// A dependency token.
+struct Token {
+  sc_core::sc_time visible;  ///< first time its consumer sees it
+  VClock clock;              ///< the pusher's vector clock (race checking)
+};
+
+/// One execution unit during a run: what its thread alone changes (its
+/// queue's head is popped by it and pushed by fetch).
+struct UnitState {
+  std::deque<Cmd> cmd;        ///< its command queue
+  VClock vc{};                ///< its vector clock
+  sc_core::sc_time lastPop;   ///< when its command queue last gave up an entry
+  bool popped = false;        ///< whether it ever did this run
+  bool busy = false;          ///< executing an instruction
+};
+
+/// Instruction fetch during a run.
+struct FetchState {
+  uint64_t textAddr = 0, count = 0;     ///< the instruction stream
+  std::vector<isa::Instruction> insns;  ///< decoded, by pc
+  uint64_t pc = 0;                      ///< next instruction to fetch
+};
+
+/// One run of one program: its inputs, the state of fetch and of each unit,
+/// the token queues and the DRAM port they share, and what the run measured.
 struct RunCtx {
   const isa::Target* t = nullptr;
-  std::string name;               ///< program name for locations
-  isa::DramImage* dram = nullptr;  ///< DRAM
-  std::unique_ptr<Datapath> dp;   ///< executes instructions
-  uint64_t textAddr = 0, count = 0;  ///< the instruction stream
-  std::vector<isa::Instruction> insns;  ///< decoded, by pc
-  struct Cmd {
-    uint64_t pc;                  ///< instruction
-    sc_core::sc_time visible;     ///< first time its unit sees it
-  };
-  std::deque<Cmd> cmd[isa::kNumUnits];              ///< command queues
-  struct Token {
-    sc_core::sc_time visible;     ///< first time its consumer sees it
-    VClock clock;                 ///< the pusher's vector clock (race checking)
-  };
+  std::string name;                     ///< program name for locations
+  isa::DramImage* dram = nullptr;       ///< DRAM
+  std::unique_ptr<Datapath> dp;         ///< executes instructions
+  FetchState fetch;                     ///< fetch
+  std::array<UnitState, isa::kNumUnits> units;  ///< load, compute, store
   std::optional<isa::TokenMachine<Token>> tokens;  ///< token queues
-  VClock vc[isa::kNumUnits]{};    ///< per-unit vector clocks
-  std::unique_ptr<RaceTracker> races;  ///< shared-buffer race checker
-  std::unique_ptr<DramPort> port;  ///< the DRAM port's arbitration and channel
-  std::vector<int> labelOf;       ///< per pc: its label's index in stats.labels, or -1
-  sc_core::sc_time lastPop[isa::kNumUnits];  ///< when each command queue last gave up an entry
-  bool popped[isa::kNumUnits] = {};  ///< whether it ever did this run
-  bool busy[isa::kNumUnits] = {};  ///< executing an instruction
-  bool active = false;            ///< running
-  bool trace = false;             ///< record slices
-  bool finishing = false;         ///< FINISH started, waiting for the other units
-  uint64_t fetchPc = 0;           ///< next instruction to fetch
+  std::unique_ptr<RaceTracker> races;   ///< shared-buffer race checker
+  std::unique_ptr<DramPort> port;       ///< the DRAM port's arbitration and channel
+  std::vector<int> labelOf;             ///< per pc: its label's index in stats.labels, or -1
+  bool active = false;                  ///< running
+  bool trace = false;                   ///< record slices
+  bool finishing = false;               ///< FINISH started, waiting for the other units
   std::optional<support::Diagnostic> error;  ///< why the run stopped early
-  sc_core::sc_time start;         ///< when the run began
-  CycleStats stats;               ///< what it measured
+  sc_core::sc_time start;               ///< when the run began
+  CycleStats stats;                     ///< what it measured
   Location at(uint64_t pc) const { return Location::pc(name, pc); }
 };
 
@@ -178,7 +194,7 @@ class Model : public sc_core::sc_module {
     wait(e | abort);
     return run->active;
   }
-  bool idle(int u) const { return !run->busy[u] && run->cmd[u].empty(); }
+  bool idle(int u) const { return !run->units[u].busy && run->units[u].cmd.empty(); }
 
   sc_core::sc_event cmdPush_[isa::kNumUnits], cmdPop_[isa::kNumUnits];
   sc_core::sc_event tokPush_[isa::kNumTokenQueues], tokPop_[isa::kNumTokenQueues], unitDone_;
@@ -189,7 +205,7 @@ void Model::fetch() {
   for (;;) {
     wait(start);
     const isa::Target& t = *run->t;
-    const uint64_t ib = t.insnBytes(), textBytes = run->count * ib, burst = static_cast<uint64_t>(t.spec.timing.maxBurst);
+    const uint64_t ib = t.insnBytes(), textBytes = run->fetch.count * ib, burst = static_cast<uint64_t>(t.spec.timing.maxBurst);
     std::vector<uint64_t> ids((textBytes + burst - 1) / burst);
     auto burstOf = [&](uint64_t pc) { return (pc * ib + ib - 1) / burst; };
     auto request = [&](uint64_t k, uint64_t from) {
@@ -199,35 +215,35 @@ void Model::fetch() {
     request(0, 0), request(1, 0);
     uint64_t arrived = 0;  // text bursts whose data is in the fetch buffer
     while (run->active) {
-      const uint64_t pc = run->fetchPc;
-      if (pc >= run->count) {
-        fail(error(run->at(pc), "the program ends without FINISH (" + std::to_string(run->count) + " instructions)"));
+      const uint64_t pc = run->fetch.pc;
+      if (pc >= run->fetch.count) {
+        fail(error(run->at(pc), "the program ends without FINISH (" + std::to_string(run->fetch.count) + " instructions)"));
         break;
       }
       const uint64_t k = burstOf(pc), waitFrom = now();
       while (arrived <= k && port.await(Requester::kFetch, ids[arrived])) ++arrived;
       if (!run->active) break;
       run->stats.fetchWait += now() - waitFrom;
-      if (run->insns.size() == pc && !decode(pc)) break;
-      const int u = static_cast<int>(isa::unitOf(run->insns[pc]));
-      const bool poppedNow = run->popped[u] && run->lastPop[u] == sc_core::sc_time_stamp();
-      if (run->cmd[u].size() + (poppedNow ? 1 : 0) >= static_cast<size_t>(t.spec.commandDepth)) {
+      if (run->fetch.insns.size() == pc && !decode(pc)) break;
+      const int u = static_cast<int>(isa::unitOf(run->fetch.insns[pc]));
+      const bool poppedNow = run->units[u].popped && run->units[u].lastPop == sc_core::sc_time_stamp();
+      if (run->units[u].cmd.size() + (poppedNow ? 1 : 0) >= static_cast<size_t>(t.spec.commandDepth)) {
         // A slot freed in cycle t is refilled in t + 1, whichever process ran first in t.
         if (!(poppedNow || on(cmdPop_[u])) || !cycles(1)) break;
         continue;
       }
-      run->cmd[u].push_back({pc, sc_core::sc_time_stamp() + kCycle});
+      run->units[u].cmd.push_back({pc, sc_core::sc_time_stamp() + kCycle});
       cmdPush_[u].notify();
-      ++run->fetchPc;
-      if (pc + 1 == run->count || burstOf(pc + 1) != k) request(k + 2, now() + 1);  // half the buffer is free
-      if (run->insns[pc].opcode == isa::Opcode::kFinish || !cycles(1)) break;
+      ++run->fetch.pc;
+      if (pc + 1 == run->fetch.count || burstOf(pc + 1) != k) request(k + 2, now() + 1);  // half the buffer is free
+      if (run->fetch.insns[pc].opcode == isa::Opcode::kFinish || !cycles(1)) break;
     }
   }
 }
 
 bool Model::decode(uint64_t pc) {
   const isa::Target& t = *run->t;
-  const uint64_t addr = run->textAddr + pc * t.insnBytes();
+  const uint64_t addr = run->fetch.textAddr + pc * t.insnBytes();
   if (!run->dram->contains(addr, t.insnBytes())) {
     fail(error(run->at(pc), "instruction fetch outside the DRAM window (byte " + std::to_string(addr) + ")"));
     return false;
@@ -241,7 +257,7 @@ bool Model::decode(uint64_t pc) {
     fail(error(run->at(pc), why));
     return false;
   }
-  run->insns.push_back(*insn);
+  run->fetch.insns.push_back(*insn);
   run->stats.counters.fetchBytes += t.insnBytes();
   run->stats.counters.dramReadBytes += t.insnBytes();
   return true;
@@ -253,16 +269,16 @@ void Model::unit(int u) {
   for (;;) {
     wait(start);
     while (run->active) {
-      if (run->cmd[u].empty()) {
+      if (run->units[u].cmd.empty()) {
         if (!on(cmdPush_[u])) break;
         continue;
       }
-      const RunCtx::Cmd c = run->cmd[u].front();
+      const Cmd c = run->units[u].cmd.front();
       if (!until(c.visible)) break;
-      const isa::Instruction insn = run->insns[c.pc];  // a copy: fetch may grow the vector meanwhile
+      const isa::Instruction insn = run->fetch.insns[c.pc];  // a copy: fetch may grow the vector meanwhile
       // Tokens: each popped one visible, each pushed queue with room.
       const sc_core::sc_time waitFrom = sc_core::sc_time_stamp();
-      auto visible = [](const RunCtx::Token& k) { return k.visible <= sc_core::sc_time_stamp(); };
+      auto visible = [](const Token& k) { return k.visible <= sc_core::sc_time_stamp(); };
       bool ok = true;
       for (isa::TokenWait w = run->tokens->wait(insn, visible); ok && w; w = run->tokens->wait(insn, visible))
         ok = waitFor(w);
@@ -275,7 +291,7 @@ void Model::unit(int u) {
 
 void Model::pushTokens(int u, const isa::Instruction& insn) {
   run->stats.counters.tokens +=
-      static_cast<uint64_t>(run->tokens->push(insn, {sc_core::sc_time_stamp() + kCycle, run->vc[u]}));
+      static_cast<uint64_t>(run->tokens->push(insn, {sc_core::sc_time_stamp() + kCycle, run->units[u].vc}));
   for (int q : isa::pushQueues(insn))
     if (q != isa::kNoQueue) tokPush_[q].notify();
 }
@@ -295,15 +311,15 @@ bool Model::waitFor(const isa::TokenWait& w) {
 }
 
 bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
-  run->cmd[u].pop_front();
-  run->lastPop[u] = sc_core::sc_time_stamp(), run->popped[u] = true;
+  run->units[u].cmd.pop_front();
+  run->units[u].lastPop = sc_core::sc_time_stamp(), run->units[u].popped = true;
   cmdPop_[u].notify();
-  run->tokens->pop(insn, [&](const RunCtx::Token& k) {
-    for (int i = 0; i < isa::kNumUnits; ++i) run->vc[u][i] = std::max(run->vc[u][i], k.clock[i]);
+  run->tokens->pop(insn, [&](const Token& k) {
+    for (int i = 0; i < isa::kNumUnits; ++i) run->units[u].vc[i] = std::max(run->units[u].vc[i], k.clock[i]);
   });
   for (int q : isa::popQueues(insn))
     if (q != isa::kNoQueue) tokPop_[q].notify();
-  ++run->vc[u][u];
+  ++run->units[u].vc[u];
   if (insn.opcode == isa::Opcode::kFinish) return finish(insn);
   const int64_t cost = instructionCycles(insn, run->t->spec);
   if (cost < 1) {  // malformed loops: the datapath names what is wrong
@@ -311,14 +327,14 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
     fail(st ? error(run->at(pc), "the instruction takes no cycles") : st.diag());
     return false;
   }
-  run->busy[u] = true;
+  run->units[u].busy = true;
   const uint64_t n = static_cast<uint64_t>(cost), began = now();
   run->stats.busy[u] += n;
   if (!occupy(u, insn, n)) return false;
   run->stats.dramStall[u] += now() - began - n;
   if (run->trace) run->stats.slices.push_back({u, pc, insn.opcode, began, now()});
   span(pc, began);
-  run->races->begin(isa::Unit(u), run->vc[u], pc);
+  run->races->begin(isa::Unit(u), run->units[u].vc, pc);
   if (Status st = run->dp->execute(insn, pc, run->name, run->races.get()); !st) {
     fail(st.diag());
     return false;
@@ -329,7 +345,7 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
   }
   pushTokens(u, insn);
   ++run->stats.counters.insns[static_cast<int>(insn.opcode)];
-  run->busy[u] = false;
+  run->units[u].busy = false;
   unitDone_.notify();
   return true;
 }
@@ -345,16 +361,16 @@ bool Model::finish(const isa::Instruction& insn) {
   while (!(idle(0) && idle(2)))
     if (!on(unitDone_)) return false;
   run->finishing = false;
-  run->busy[1] = true;
+  run->units[1].busy = true;
   const uint64_t began = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
   if (!cycles(1)) return false;
-  if (run->trace) run->stats.slices.push_back({1, run->fetchPc - 1, isa::Opcode::kFinish, began, began + 1});
-  span(run->fetchPc - 1, began);
-  run->busy[1] = false;
+  if (run->trace) run->stats.slices.push_back({1, run->fetch.pc - 1, isa::Opcode::kFinish, began, began + 1});
+  span(run->fetch.pc - 1, began);
+  run->units[1].busy = false;
   pushTokens(1, insn);
   ++run->stats.counters.insns[static_cast<int>(isa::Opcode::kFinish)];
   if (std::optional<std::string> left = run->tokens->leftover()) {
-    fail(error(run->at(run->fetchPc - 1), *left));
+    fail(error(run->at(run->fetch.pc - 1), *left));
     return false;
   }
   run->stats.cycles = static_cast<uint64_t>((sc_core::sc_time_stamp() - run->start) / kCycle);
@@ -362,31 +378,47 @@ bool Model::finish(const isa::Instruction& insn) {
   return false;
 }
 
-/// The process's one model and the HwSpec it was made for.
-struct Elaborated {
-  Model* model = nullptr;
-  uint64_t hash = 0;
-  std::string spec;
+/// The process's one elaboration. SystemC elaborates a design once per
+/// process (no module may be made after sc_start), so the model is made by
+/// the first CycleSim::create and serves every CycleSim of the process after
+/// it, one run at a time, until the process ends.
+class Elaboration {
+ public:
+  /// The model, made for `t` on first use; an error when it holds another hwspec.
+  static Expected<Model*> modelFor(const isa::Target& t) {
+    static Elaboration e;
+    if (e.model_ && e.hash_ != t.hash)
+      return error(Location(), "the cycle model is elaborated once per process and this one holds hwspec '" + e.spec_ +
+                                   "'; run hwspec '" + t.spec.name + "' in another process");
+    if (!e.model_) {
+      ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+      e.model_ = std::make_unique<Model>("accel");
+      e.hash_ = t.hash, e.spec_ = t.spec.name;
+      sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate; every thread now waits for a run
+    }
+    return e.model_.get();
+  }
+
+ private:
+  std::unique_ptr<Model> model_;  ///< the model
+  uint64_t hash_ = 0;             ///< the hwspec it was made for
+  std::string spec_;              ///< that hwspec's name
 };
-Elaborated& elaborated() {
-  static Elaborated e;
-  return e;
-}
 
 bool fetchedFinish(const RunCtx& r) {
-  return r.fetchPc > 0 && r.fetchPc <= r.insns.size() && r.insns[r.fetchPc - 1].opcode == isa::Opcode::kFinish;
+  return r.fetch.pc > 0 && r.fetch.pc <= r.fetch.insns.size() && r.fetch.insns[r.fetch.pc - 1].opcode == isa::Opcode::kFinish;
 }
 
 support::Diagnostic deadlock(const RunCtx& r) {
   isa::StallView v;
   v.program = r.name;
   for (int u = 0; u < isa::kNumUnits; ++u) {
-    v.units[u].busy = r.busy[u];
-    if (!r.cmd[u].empty()) v.units[u].head = &r.insns[r.cmd[u].front().pc], v.units[u].pc = r.cmd[u].front().pc;
+    v.units[u].busy = r.units[u].busy;
+    if (!r.units[u].cmd.empty()) v.units[u].head = &r.fetch.insns[r.units[u].cmd.front().pc], v.units[u].pc = r.units[u].cmd.front().pc;
   }
-  v.fetchPc = r.fetchPc;
+  v.fetchPc = r.fetch.pc;
   v.finishFetched = fetchedFinish(r);
-  if (r.fetchPc < r.insns.size()) v.fetchNext = &r.insns[r.fetchPc];
+  if (r.fetch.pc < r.fetch.insns.size()) v.fetchNext = &r.fetch.insns[r.fetch.pc];
   v.finishing = r.finishing;
   v.cycle = static_cast<uint64_t>((sc_core::sc_time_stamp() - r.start) / kCycle);
   return r.tokens->deadlock(v);
@@ -404,16 +436,7 @@ CycleSim::CycleSim(const isa::Target& t) : t_(t), state_(std::make_unique<State>
 CycleSim::~CycleSim() = default;
 
 Expected<std::unique_ptr<CycleSim>> CycleSim::create(const isa::Target& t) {
-  Elaborated& e = elaborated();
-  if (e.model && e.hash != t.hash)
-    return error(Location(), "the cycle model is elaborated once per process and this one holds hwspec '" + e.spec +
-                                 "'; run hwspec '" + t.spec.name + "' in another process");
-  if (!e.model) {
-    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-    e.model = new Model("accel");  // owned by the SystemC kernel for the life of the process
-    e.hash = t.hash, e.spec = t.spec.name;
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate; every thread now waits for a run
-  }
+  ACCELC_TRY(Elaboration::modelFor(t).status());
   return std::unique_ptr<CycleSim>(new CycleSim(t));
 }
 
@@ -427,18 +450,19 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   if (p.hash != t_.hash)
     return error(Location::file(name), "the program was built for another hwspec than this device's ('" +
                                            t_.spec.name + "')");
-  Model& m = *elaborated().model;
+  ACCELC_ASSIGN_OR_RETURN(Model * model, Elaboration::modelFor(t_));
+  Model& m = *model;
   RunCtx r;
   r.t = &t_, r.name = name, r.dram = &state_->dram;
   r.dp = std::make_unique<Datapath>(t_, state_->dram, p.window, state_->srams, r.stats.counters);
-  r.textAddr = p.text().addr, r.count = p.text().bytes.size() / t_.insnBytes();
+  r.fetch.textAddr = p.text().addr, r.fetch.count = p.text().bytes.size() / t_.insnBytes();
   r.races = std::make_unique<RaceTracker>(t_.spec.depth(hwspec::BufferKind::kInput), t_.spec.depth(hwspec::BufferKind::kWeight),
                                           t_.spec.depth(hwspec::BufferKind::kOutput), name);
   r.port = std::make_unique<DramPort>(t_.spec);
   r.tokens.emplace(static_cast<uint64_t>(t_.spec.tokenDepth));
-  r.labelOf.assign(r.count, -1);
+  r.labelOf.assign(r.fetch.count, -1);
   for (const isa::Label& l : p.labels) {
-    for (uint64_t pc = l.begin; pc < std::min<uint64_t>(l.end, r.count); ++pc)
+    for (uint64_t pc = l.begin; pc < std::min<uint64_t>(l.end, r.fetch.count); ++pc)
       r.labelOf[pc] = static_cast<int>(r.stats.labels.size());
     r.stats.labels.push_back({l.name, 0, 0});
   }
