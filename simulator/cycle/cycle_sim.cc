@@ -48,11 +48,11 @@ struct Token {
 /// One execution unit during a run: what its thread alone changes (its
 /// queue's head is popped by it and pushed by fetch).
 struct UnitState {
-  std::deque<Cmd> cmd;        ///< its command queue
-  VClock vc{};                ///< its vector clock
-  sc_core::sc_time lastPop;   ///< when its command queue last gave up an entry
-  bool popped = false;        ///< whether it ever did this run
-  bool busy = false;          ///< executing an instruction
+  std::deque<Cmd> cmd;       ///< its command queue
+  VClock vc{};               ///< its vector clock
+  sc_core::sc_time lastPop;  ///< when its command queue last gave up an entry
+  bool popped = false;       ///< whether it ever did this run
+  bool busy = false;         ///< executing an instruction
 };
 
 /// Instruction fetch during a run.
@@ -66,21 +66,21 @@ struct FetchState {
 /// the token queues and the DRAM port they share, and what the run measured.
 struct RunCtx {
   const isa::Target* t = nullptr;
-  std::string name;                     ///< program name for locations
-  isa::DramImage* dram = nullptr;       ///< DRAM
-  std::unique_ptr<Datapath> dp;         ///< executes instructions
-  FetchState fetch;                     ///< fetch
-  std::array<UnitState, isa::kNumUnits> units;  ///< load, compute, store
+  std::string name;                                ///< program name for locations
+  isa::DramImage* dram = nullptr;                  ///< DRAM
+  std::unique_ptr<Datapath> dp;                    ///< executes instructions
+  FetchState fetch;                                ///< fetch
+  std::array<UnitState, isa::kNumUnits> units;     ///< load, compute, store
   std::optional<isa::TokenMachine<Token>> tokens;  ///< token queues
-  std::unique_ptr<RaceTracker> races;   ///< shared-buffer race checker
-  std::unique_ptr<DramPort> port;       ///< the DRAM port's arbitration and channel
-  std::vector<int> labelOf;             ///< per pc: its label's index in stats.labels, or -1
-  bool active = false;                  ///< running
-  bool trace = false;                   ///< record slices
-  bool finishing = false;               ///< FINISH started, waiting for the other units
+  std::unique_ptr<RaceTracker> races;              ///< shared-buffer race checker
+  std::unique_ptr<DramPort> port;                  ///< the DRAM port's arbitration and channel
+  std::vector<int> labelOf;                        ///< per pc: its label's index in stats.labels, or -1
+  bool active = false;                             ///< running
+  bool trace = false;                              ///< record slices
+  bool finishing = false;                          ///< FINISH started, waiting for the other units
   std::optional<support::Diagnostic> error;  ///< why the run stopped early
-  sc_core::sc_time start;               ///< when the run began
-  CycleStats stats;                     ///< what it measured
+  sc_core::sc_time start;                    ///< when the run began
+  CycleStats stats;                          ///< what it measured
   Location at(uint64_t pc) const { return Location::pc(name, pc); }
 };
 
@@ -205,7 +205,8 @@ void Model::fetch() {
   for (;;) {
     wait(start);
     const isa::Target& t = *run->t;
-    const uint64_t ib = t.insnBytes(), textBytes = run->fetch.count * ib, burst = static_cast<uint64_t>(t.spec.timing.maxBurst);
+    const uint64_t ib = t.insnBytes(), textBytes = run->fetch.count * ib,
+                   burst = static_cast<uint64_t>(t.spec.timing.maxBurst);
     std::vector<uint64_t> ids((textBytes + burst - 1) / burst);
     auto burstOf = [&](uint64_t pc) { return (pc * ib + ib - 1) / burst; };
     auto request = [&](uint64_t k, uint64_t from) {
@@ -217,7 +218,8 @@ void Model::fetch() {
     while (run->active) {
       const uint64_t pc = run->fetch.pc;
       if (pc >= run->fetch.count) {
-        fail(error(run->at(pc), "the program ends without FINISH (" + std::to_string(run->fetch.count) + " instructions)"));
+        fail(error(run->at(pc),
+                   "the program ends without FINISH (" + std::to_string(run->fetch.count) + " instructions)"));
         break;
       }
       const uint64_t k = burstOf(pc), waitFrom = now();
@@ -406,7 +408,8 @@ class Elaboration {
 };
 
 bool fetchedFinish(const RunCtx& r) {
-  return r.fetch.pc > 0 && r.fetch.pc <= r.fetch.insns.size() && r.fetch.insns[r.fetch.pc - 1].opcode == isa::Opcode::kFinish;
+  return r.fetch.pc > 0 && r.fetch.pc <= r.fetch.insns.size() &&
+         r.fetch.insns[r.fetch.pc - 1].opcode == isa::Opcode::kFinish;
 }
 
 support::Diagnostic deadlock(const RunCtx& r) {
@@ -414,7 +417,8 @@ support::Diagnostic deadlock(const RunCtx& r) {
   v.program = r.name;
   for (int u = 0; u < isa::kNumUnits; ++u) {
     v.units[u].busy = r.units[u].busy;
-    if (!r.units[u].cmd.empty()) v.units[u].head = &r.fetch.insns[r.units[u].cmd.front().pc], v.units[u].pc = r.units[u].cmd.front().pc;
+    if (!r.units[u].cmd.empty())
+      v.units[u].head = &r.fetch.insns[r.units[u].cmd.front().pc], v.units[u].pc = r.units[u].cmd.front().pc;
   }
   v.fetchPc = r.fetch.pc;
   v.finishFetched = fetchedFinish(r);
