@@ -8,6 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "isa/semantics.h"
+#include "isa/tokens.h"
+
 namespace accelc::hls {
 
 namespace {
@@ -84,6 +87,38 @@ std::string hwPackage(const hwspec::HwSpec& hw) {
   return o.str();
 }
 
+/// Which unit runs each instruction and which token queue each of its
+/// flags uses, from the tables the C++ engines use (isa/semantics.h,
+/// isa/tokens.h), so that the RTL restates none of it.
+std::string routingParams() {
+  std::ostringstream o;
+  const char* const units[] = {"LOAD", "COMPUTE", "STORE"};
+  for (int u = 0; u < isa::kNumUnits; ++u) o << "  localparam int UNIT_" << units[u] << " = " << u << ";\n";
+  for (int op = 0; op < isa::kNumOpcodes; ++op) {
+    const isa::Opcode code = isa::Opcode(op);
+    if (code == isa::Opcode::kLoad) continue;  // by buffer, below
+    o << "  localparam int UNIT_OF_" << isa::opcodeName(code) << " = "
+      << static_cast<int>(isa::unitOf(isa::makeInstruction(code))) << ";\n";
+  }
+  for (int b = 0; b < isa::kNumBuffers; ++b) {
+    isa::Instruction load = isa::makeInstruction(isa::Opcode::kLoad);
+    load.mem().buffer = b;
+    std::string name = isa::enumValueName(isa::EnumKind::kBuffer, b);
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    o << "  localparam int UNIT_OF_LOAD_" << name << " = " << static_cast<int>(isa::unitOf(load)) << ";\n";
+  }
+  const char* const queues[] = {"L2C", "C2L", "C2S", "S2C"};
+  for (int q = 0; q < isa::kNumTokenQueues; ++q) o << "  localparam int TOKQ_" << queues[q] << " = " << q << ";\n";
+  for (int u = 0; u < isa::kNumUnits; ++u) {
+    const isa::Unit unit = isa::Unit(u);
+    o << "  localparam int " << units[u] << "_POP_PREV_Q = " << isa::popPrevQ(unit) << ";\n"
+      << "  localparam int " << units[u] << "_POP_NEXT_Q = " << isa::popNextQ(unit) << ";\n"
+      << "  localparam int " << units[u] << "_PUSH_PREV_Q = " << isa::pushPrevQ(unit) << ";\n"
+      << "  localparam int " << units[u] << "_PUSH_NEXT_Q = " << isa::pushNextQ(unit) << ";\n";
+  }
+  return o.str();
+}
+
 std::string isaPackage(const isa::Target& t) {
   auto upper = [](std::string s) {
     for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -112,6 +147,7 @@ std::string isaPackage(const isa::Target& t) {
       o << "  localparam int " << name << "_LO = " << fl.lo << ";\n"
         << "  localparam int " << name << "_BITS = " << fl.bits << ";\n";
     }
+  o << routingParams();
   o << "endpackage\n";
   return o.str();
 }

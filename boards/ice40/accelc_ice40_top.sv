@@ -41,11 +41,15 @@ module accelc_ice40_top (
   // The core.
   logic start, running, core_done, mem_rd, mem_wr;
   logic [63:0] cycles;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic        core_error;     // no pin: a board program is checked before it is built in
+  logic [31:0] core_error_pc;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0] mem_addr;
   logic [15:0] mem_wdata, mem_rdata;
   accelc_core core (
       .clk, .rst, .start, .insn_count(32'(accelc_image_pkg::INSN_COUNT)), .insn_addr(32'(accelc_image_pkg::INSN_ADDR)),
-      .dram_base(32'd0), .running, .done(core_done), .cycles, .mem_rd, .mem_wr, .mem_addr, .mem_wdata, .mem_rdata);
+      .dram_base(32'd0), .running, .done(core_done), .cycles, .error(core_error), .error_pc(core_error_pc), .mem_rd, .mem_wr, .mem_addr, .mem_wdata, .mem_rdata);
 
   // DRAM: one port, the copy's until the image is in, then the core's.
   logic [15:0] dram[1 << WA];

@@ -9,9 +9,12 @@
 // of two bursts.
 //
 // Runs are separated by `rst`: a run's fetch bursts may still be in flight
-// when FINISH retires. Programs are assumed legal (the simulators diagnose
-// illegal ones): FINISH's own token pushes, tokens left at FINISH, flags a
-// unit has no queue for and GEMM/ALU loops of no cycles are not reported.
+// when FINISH retires. An instruction of an opcode or (LOAD, STORE) buffer
+// the ISA does not have stops fetch before dispatch and raises `error`, with
+// its pc in `error_pc`, as fsim's illegal-instruction diagnostic stops a run.
+// Otherwise programs are assumed legal (the simulators diagnose illegal
+// ones): FINISH's own token pushes, tokens left at FINISH, flags a unit has
+// no queue for and GEMM/ALU loops of no cycles are not reported.
 module accelc_core (
     input  logic                                 clk,
     input  logic                                 rst,
@@ -24,6 +27,8 @@ module accelc_core (
     output logic                                 running,
     output logic                                 done,        // the cycle after FINISH retires: the run's count
     output logic [63:0]                          cycles,      // cycles since the run started
+    output logic                                 error,       // fetch met an unknown opcode or buffer, and stopped
+    output logic [31:0]                          error_pc,    // ... at this instruction
     output logic                                 mem_rd,      // a read beat: mem_rdata has the bytes at mem_addr next cycle
     output logic                                 mem_wr,      // a write beat: mem_wdata goes to mem_addr
     output logic [31:0]                          mem_addr,
@@ -44,10 +49,9 @@ module accelc_core (
   localparam int AB = accelc_hw_pkg::DRAM_ADDR_BITS;  // DRAM byte addresses lie in the window
   localparam int PW = AB + 1;                         // instruction and burst counts, text bytes
   localparam int NP = accelc_hw_pkg::PAD_COUNT_BITS;
-  // Units (load, compute, store), DRAM requesters, token queues.
-  localparam int LD = 0, CP = 1, ST = 2;
+  // Units (load, compute, store) and token queues, as isa/ numbers them; DRAM requesters.
+  localparam int LD = accelc_isa_pkg::UNIT_LOAD, CP = accelc_isa_pkg::UNIT_COMPUTE, ST = accelc_isa_pkg::UNIT_STORE;
   localparam int RQ_FETCH = 0, RQ_COMPUTE = 1, RQ_LOAD = 2, RQ_STORE = 3;
-  localparam int L2C = 0, C2L = 1, C2S = 2, S2C = 3;
 
   // ---- instruction fields ----
   /* verilator lint_off UNUSEDSIGNAL */
@@ -117,101 +121,44 @@ module accelc_core (
     assign unit_beat[u] = beat_valid && 32'(beat_req) == rqOf(u);
   end
 
-  // ---- fetch ----
-  logic [PW-1:0] pc, req_next, allowed, arrived, n_insn;
-  assign n_insn = PW'(insn_count);
-  logic        fetching;
-  logic [PW-1:0] text_bytes, text_bursts, req_bytes, req_rest;  // the text lies in the DRAM window
-  assign text_bytes = n_insn * PW'(IB);
-  assign text_bursts = (text_bytes + PW'(B) - PW'(1)) / PW'(B);
-  assign req_rest = text_bytes - req_next * PW'(B);
-  assign req_bytes = req_rest > PW'(B) ? PW'(B) : req_rest;
-  logic fetch_req;
-  assign fetch_req = running && req_next < text_bursts && req_next <= allowed;
-
-  // The unit an instruction runs on (LOADs to uop/acc/acc8 run on compute).
-  function automatic int unitOf(input logic [IW-1:0] w);
-    logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] buf_;
-    buf_ = w[accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
-    if (32'(opcodeOf(w)) == accelc_isa_pkg::OPCODE_STORE) unitOf = ST;
-    else if (32'(opcodeOf(w)) == accelc_isa_pkg::OPCODE_LOAD &&
-             (32'(buf_) == accelc_isa_pkg::BUFFER_INP || 32'(buf_) == accelc_isa_pkg::BUFFER_WGT)) unitOf = LD;
-    else unitOf = CP;
+  // The token queue each flag of unit `u` uses (accelc_isa_pkg's, from isa/tokens.h); -1: none.
+  function automatic int popPrevQ(input int u);
+    popPrevQ = u == LD ? accelc_isa_pkg::LOAD_POP_PREV_Q : u == CP ? accelc_isa_pkg::COMPUTE_POP_PREV_Q
+                                                                   : accelc_isa_pkg::STORE_POP_PREV_Q;
+  endfunction
+  function automatic int popNextQ(input int u);
+    popNextQ = u == LD ? accelc_isa_pkg::LOAD_POP_NEXT_Q : u == CP ? accelc_isa_pkg::COMPUTE_POP_NEXT_Q
+                                                                   : accelc_isa_pkg::STORE_POP_NEXT_Q;
+  endfunction
+  function automatic int pushPrevQ(input int u);
+    pushPrevQ = u == LD ? accelc_isa_pkg::LOAD_PUSH_PREV_Q : u == CP ? accelc_isa_pkg::COMPUTE_PUSH_PREV_Q
+                                                                     : accelc_isa_pkg::STORE_PUSH_PREV_Q;
+  endfunction
+  function automatic int pushNextQ(input int u);
+    pushNextQ = u == LD ? accelc_isa_pkg::LOAD_PUSH_NEXT_Q : u == CP ? accelc_isa_pkg::COMPUTE_PUSH_NEXT_Q
+                                                                     : accelc_isa_pkg::STORE_PUSH_NEXT_Q;
   endfunction
 
-  // ---- command queues (registered FIFOs: a push is visible the next cycle) ----
-  // Each keeps its commands in a memory (accelc_sram) read one cycle ahead;
-  // see "Command queue memories" below.
-  logic [QI-1:0] cq_head[3], cq_tail[3];
+  // ---- command queues (accelc_cmd_queue, below) ----
   logic [CW-1:0] cq_count[3];
-  logic [IW-1:0] cq_rdata[3], cq_byp[3];
-  logic [2:0]    cq_use_byp;
+  logic [IW-1:0] head[3];  // the head instruction of each unit
 
-  logic [PW-1:0] arrived_now;
-  assign arrived_now = arrived + PW'(rq_done[RQ_FETCH]);
-  logic [PW-1:0] insn_burst;
-  assign insn_burst = pc * PW'(IB) / PW'(B);
-  logic [IW-1:0] fetch_insn;  // the instruction at pc, from the text memory below, once its burst is in
-  int target;
-  assign target = unitOf(fetch_insn);
-  logic dispatch;
-  assign dispatch = fetching && pc < n_insn && insn_burst < arrived_now && cq_count[target] < CW'(CD);
-  logic burst_last;
-  assign burst_last = pc + PW'(1) == n_insn || (pc + PW'(1)) * PW'(IB) / PW'(B) != insn_burst;
-
-  // The text memory: the instructions of two bursts (fetch's buffer), in
-  // order, in one bank per beat of an instruction: a fetch beat's W bytes
-  // arrive the cycle after the beat and go straight into their bank at the
-  // instruction's entry. Dispatch reads the entry of `pc` one cycle ahead; in
-  // the instruction completed in the cycle it is read the last beat comes
-  // straight from mem_rdata, and a beat written into the entry read ahead
-  // through a bypass register (a memory's read of the word it writes is not
-  // defined).
-  localparam int TE = 2 * B / IB;  // entries
-  localparam int TI = TE > 1 ? $clog2(TE) : 1;
-  localparam int BPI = IB / W;     // beats per instruction
-  localparam int BI = BPI > 1 ? $clog2(BPI) : 1;
-  logic          tb_v;             // a fetch beat's bytes are on mem_rdata
-  logic [BI-1:0] tb_k;             // beats of the instruction written so far
-  logic          tb_last;          // this beat completes an instruction
-  logic [TI-1:0] tw_idx, tr_idx, tr_next;
-  logic [IW-1:0] t_rdata;
-  logic          tp_hit;           // last cycle's beat went into the entry read then
-  logic [BI-1:0] tp_k;             // ... into this bank
-  logic [W*8-1:0] tp_data;         // ... these bytes
-  assign tb_last = tb_v && (BPI == 1 || 32'(tb_k) == BPI - 1);
-  assign tr_next = !dispatch ? tr_idx : tr_idx == TI'(TE - 1) ? '0 : tr_idx + TI'(1);
-  for (genvar k = 0; k < BPI; k++) begin : text
-    accelc_sram #(.DEPTH(TE), .WIDTH(W * 8), .READS(1), .AW(TI)) ram (
-        .clk, .we(tb_v && 32'(tb_k) == k), .waddr(tw_idx), .wdata(mem_rdata), .re(1'b1), .raddr(tr_next),
-        .rdata(t_rdata[k*W*8 +: W*8]));
-  end
-  always_comb begin
-    fetch_insn = t_rdata;
-    for (int k = 0; k < BPI; k++)  // constant slices: no shifter
-      if (tp_hit && 32'(tp_k) == k) fetch_insn[k*W*8 +: W*8] = tp_data;
-    if (tb_last && tw_idx == tr_idx) fetch_insn[(BPI-1)*W*8 +: W*8] = mem_rdata;
-  end
-  always_ff @(posedge clk) begin
-    if (rst || (start && !running)) begin
-      tb_v <= 1'b0;
-      tb_k <= '0;
-      tw_idx <= '0;
-      tr_idx <= '0;
-      tp_hit <= 1'b0;
-    end else begin
-      tb_v <= beat_valid && !beat_write && 32'(beat_req) == RQ_FETCH;
-      if (tb_v) tb_k <= tb_last ? '0 : tb_k + BI'(1);
-      if (tb_last) tw_idx <= tw_idx == TI'(TE - 1) ? '0 : tw_idx + TI'(1);
-      tr_idx <= tr_next;
-      tp_hit <= tb_v && tw_idx == tr_next;
-    end
-    tp_k <= tb_k;
-    tp_data <= mem_rdata;
-  end
+  // ---- fetch (accelc_fetch) ----
+  logic [IW-1:0] fetch_insn;  // the instruction fetch dispatches
+  logic [1:0]    target;      // ... to this unit
+  logic          dispatch;
+  logic          cq_room;     // the target's command queue has room
+  assign cq_room = cq_count[target] < CW'(CD);
+  logic            fetch_req;
+  logic [BB-1:0]   fetch_beats;
+  logic [AB-1:0]   fetch_addr;
+  accelc_fetch fetch (
+      .clk, .rst, .start, .running, .insn_count, .insn_addr, .room(cq_room), .req_valid(fetch_req),
+      .req_beats(fetch_beats), .req_addr(fetch_addr), .req_accept(rq_accept[RQ_FETCH]), .req_done(rq_done[RQ_FETCH]),
+      .beat(beat_valid && !beat_write && 32'(beat_req) == RQ_FETCH), .mem_rdata, .insn(fetch_insn), .target,
+      .dispatch, .error, .error_pc);
 
   // ---- units ----
-  logic [TW-1:0] tok[4];
   logic [2:0]    busy, is_dma;
   // A GEMM/ALU ends PIPELINE_DEPTH + II - 1 cycles after its last application
   // issues (the contract's depth + N * II after its start): a down counter.
@@ -229,13 +176,11 @@ module accelc_core (
     assign idle[u] = free[u] && cq_count[u] == '0;
   end
 
-  // The head instruction of each unit: its token pops and pushes, by queue.
-  logic [IW-1:0] head[3];
+  // The token pops and pushes of each unit's head instruction, by queue.
   logic [3:0]    pops_of[3], pushes_of[3];
   always_comb begin
     for (int u = 0; u < 3; u++) begin
       logic pp, pn, sp, sn;
-      head[u] = cq_use_byp[u] ? cq_byp[u] : cq_rdata[u];
       case (32'(opcodeOf(head[u])))  // each format places its token flags where the ISA says
         accelc_isa_pkg::OPCODE_GEMM: begin
           pp = head[u][accelc_isa_pkg::GEMM_POP_PREV_LO];
@@ -255,103 +200,35 @@ module accelc_core (
           sp = head[u][accelc_isa_pkg::FINISH_PUSH_PREV_LO];
           sn = head[u][accelc_isa_pkg::FINISH_PUSH_NEXT_LO];
         end
-        default: begin
+        accelc_isa_pkg::OPCODE_LOAD, accelc_isa_pkg::OPCODE_STORE: begin
           pp = head[u][accelc_isa_pkg::MEM_POP_PREV_LO];
           pn = head[u][accelc_isa_pkg::MEM_POP_NEXT_LO];
           sp = head[u][accelc_isa_pkg::MEM_PUSH_PREV_LO];
           sn = head[u][accelc_isa_pkg::MEM_PUSH_NEXT_LO];
         end
+        default: {pp, pn, sp, sn} = '0;  // an unknown opcode: never dispatched (knownInsn)
       endcase
-      pops_of[u] = '0;
-      pushes_of[u] = '0;
-      case (u)
-        LD: begin
-          pops_of[u][C2L] = pn;
-          pushes_of[u][L2C] = sn;
-        end
-        CP: begin
-          pops_of[u][L2C] = pp;
-          pops_of[u][S2C] = pn;
-          pushes_of[u][C2L] = sp;
-          pushes_of[u][C2S] = sn;
-        end
-        default: begin
-          pops_of[u][C2S] = pp;
-          pushes_of[u][S2C] = sp;
-        end
-      endcase
-    end
-  end
-
-  // Tokens pushed this cycle (by units ending an instruction).
-  logic [3:0] push_now;
-  always_comb begin
-    push_now = '0;
-    for (int u = 0; u < 3; u++)
-      if (end_now[u]) push_now = push_now | pushes[u];
-  end
-
-  // Which units start this cycle: a unit may start when its command is there,
-  // each token it pops is visible and each queue it pushes has room, a slot
-  // popped in this cycle counting as room; iterating over the units that
-  // start reaches the same answer as letting each wait for the others' pops.
-  logic [2:0] go;
-  logic [3:0] pop_now;
-  // Each queue's room is worked out once, with and without a pop this cycle,
-  // so that the iterations are a few gates deep.
-  logic [3:0] room, room_if_pop;
-  always_comb
-    for (int q = 0; q < 4; q++) begin
-      room[q] = (TW + 1)'(tok[q]) + (TW + 1)'(push_now[q]) < (TW + 1)'(TD);
-      room_if_pop[q] = (TW + 1)'(tok[q]) + (TW + 1)'(push_now[q]) <= (TW + 1)'(TD);
-    end
-  always_comb begin
-    logic [2:0] can;
-    logic [3:0] popped;
-    popped = '0;
-    can = '0;
-    for (int it = 0; it < 3; it++) begin
-      for (int u = 0; u < 3; u++) begin
-        can[u] = free[u] && cq_count[u] != '0 && !(u == CP && finishing);
-        for (int q = 0; q < 4; q++) begin
-          if (pops_of[u][q] && tok[q] == '0) can[u] = 1'b0;
-          if (pushes_of[u][q] && !(room[q] || (popped[q] && room_if_pop[q]))) can[u] = 1'b0;
-        end
+      for (int q = 0; q < 4; q++) begin
+        pops_of[u][q] = (popPrevQ(u) == q && pp) || (popNextQ(u) == q && pn);
+        pushes_of[u][q] = (pushPrevQ(u) == q && sp) || (pushNextQ(u) == q && sn);
       end
-      popped = '0;
-      for (int u = 0; u < 3; u++)
-        if (can[u]) popped = popped | pops_of[u];
     end
-    go = can;
-    pop_now = popped;
   end
 
-  // Command queue memories: each reads the entry that is the head in the
-  // next cycle (one on when the unit starts now), so that the head command is
-  // there in the cycle it is visible; a command written this cycle into that
-  // entry comes through a bypass register instead (the memory returns the old
-  // word on a read of the word it writes). Shallower queues are registers
-  // read directly: block RAM would not pay.
+  // Which units start this cycle, and the token queues (accelc_token_issue).
+  logic [2:0] go, ready;
+  for (genvar u = 0; u < 3; u++) begin : readiness
+    assign ready[u] = free[u] && cq_count[u] != '0 && !(u == CP && finishing);
+  end
+  accelc_token_issue #(.TD(TD), .TW(TW)) tokens (
+      .clk, .rst, .ready, .head_pops({pops_of[2], pops_of[1], pops_of[0]}),
+      .head_pushes({pushes_of[2], pushes_of[1], pushes_of[0]}), .end_now,
+      .run_pushes({pushes[2], pushes[1], pushes[0]}), .go);
+
   for (genvar u = 0; u < 3; u++) begin : cqs
-    logic push;
-    assign push = dispatch && target == u;
-    if (CD >= accelc_hw_pkg::QUEUE_RAM_MIN_DEPTH) begin : bram
-      logic [QI-1:0] next_head;
-      assign next_head = go[u] ? (cq_head[u] == QI'(CD - 1) ? '0 : cq_head[u] + QI'(1)) : cq_head[u];
-      accelc_sram #(.DEPTH(CD), .WIDTH(IW), .READS(1), .AW(QI)) ram (
-          .clk, .we(push), .waddr(cq_tail[u]), .wdata(fetch_insn), .re(1'b1), .raddr(next_head), .rdata(cq_rdata[u]));
-      always_ff @(posedge clk) begin
-        cq_use_byp[u] <= !rst && push && cq_tail[u] == next_head;
-        cq_byp[u] <= fetch_insn;
-      end
-    end else begin : regs
-      logic [IW-1:0] q[CD];
-      always_ff @(posedge clk)
-        if (push) q[cq_tail[u]] <= fetch_insn;
-      assign cq_rdata[u] = q[cq_head[u]];
-      assign cq_use_byp[u] = 1'b0;
-      assign cq_byp[u] = '0;
-    end
+    accelc_cmd_queue #(.DEPTH(CD), .WIDTH(IW), .RAM(CD >= accelc_hw_pkg::QUEUE_RAM_MIN_DEPTH), .QI(QI), .CW(CW)) queue (
+        .clk, .rst, .push(dispatch && 32'(target) == u), .wdata(fetch_insn), .pop(go[u]), .head(head[u]),
+        .count(cq_count[u]));
   end
 
   // a * b for a factor b no wider than a pad field plus one bit: shifts and
@@ -385,7 +262,8 @@ module accelc_core (
         accelc_isa_pkg::BUFFER_INP: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_INP));
         accelc_isa_pkg::BUFFER_ACC: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC));
         accelc_isa_pkg::BUFFER_OUT: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_OUT));
-        default: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC8));
+        accelc_isa_pkg::BUFFER_ACC8: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC8));
+        default: le = '0;  // an unknown buffer: never dispatched (knownInsn)
       endcase  // entry sizes are powers of two: shifts
       load = 32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_LOAD;
       dma_write[u] = u == ST;  // LOADs run on the load and compute units, STOREs on the store unit
@@ -409,9 +287,9 @@ module accelc_core (
     rq_write = '0;
     rq_beats = '0;
     rq_valid[RQ_FETCH] = fetch_req;
-    rq_beats[RQ_FETCH*BB +: BB] = BB'((req_bytes + PW'(W - 1)) / PW'(W));
+    rq_beats[RQ_FETCH*BB +: BB] = fetch_beats;
     rq_addr = '0;
-    rq_addr[RQ_FETCH*AB +: AB] = AB'(insn_addr) + AB'(req_next * PW'(B));
+    rq_addr[RQ_FETCH*AB +: AB] = fetch_addr;
     for (int u = 0; u < 3; u++) begin
       rq_addr[rqOf(u)*AB +: AB] = dma_req_addr[u];
       rq_valid[rqOf(u)] = dma_valid[u];
@@ -472,7 +350,8 @@ module accelc_core (
           accelc_isa_pkg::BUFFER_INP: {led, les, lg} = {5'($clog2(E_INP)), 5'($clog2(E_INP)), 5'($clog2(G_INP))};
           accelc_isa_pkg::BUFFER_WGT: {led, les, lg} = {5'($clog2(E_WGT)), 5'($clog2(E_WGT)), 5'($clog2(G_WGT))};
           accelc_isa_pkg::BUFFER_ACC: {led, les, lg} = {5'($clog2(E_ACC)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};
-          default: {led, les, lg} = {5'($clog2(E_ACC8)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};  // acc8: each byte widens to 4
+          accelc_isa_pkg::BUFFER_ACC8: {led, les, lg} = {5'($clog2(E_ACC8)), 5'($clog2(E_ACC)), 5'($clog2(G_ACC))};  // each byte widens to 4
+          default: {led, les, lg} = '0;  // out, or an unknown buffer: never a LOAD's (the simulators refuse it)
         endcase
         ent = xfer_first[u] + data_base[u] + XW'(data_off[u] >> led);
         entry = 32'(ent);
@@ -556,70 +435,14 @@ module accelc_core (
       .ew_en(acc_we || acc_pad), .ew_idx(acc_we ? acc_widx : AIW'(pad_entry[CP])), .ew_data(acc_we ? acc_wdata : '0),
       .re(acc_re), .ridx(acc_ridx), .rdata(acc_rdata));
 
-  // The output buffer, and the STORE's entries read ahead of its write beats
-  // into a FIFO of four (the first in the STORE's start cycle).
-  localparam int SF = 4;
-  logic          st_re;
-  logic [OIW-1:0] st_idx;
-  logic [E_OUT*8-1:0] st_rdata;
-  accelc_buffer #(.DEPTH(D_OUT), .EBYTES(E_OUT), .G(G_OUT), .NB(NB_OUT), .READS(1), .IW(OIW), .FW(FW)) out_buf (
-      .clk, .dw_en(1'b0), .dw_word('0), .dw_n('0), .dw_data('0), .ew_en(acc_we), .ew_idx(OIW'(acc_widx)),
-      .ew_data(out_wdata), .re(st_re), .ridx(st_idx), .rdata(st_rdata));
-  logic [E_OUT*8-1:0] sf_data[SF];
-  logic [2:0]  sf_count;
-  logic [1:0]  sf_head, sf_tail;
-  logic        sf_pending;           // a read issued last cycle: its entry arrives now
-  logic [OIW-1:0] st_next;           // the next entry to read
-  localparam int YB = accelc_isa_pkg::MEM_Y_SIZE_BITS, XB = accelc_isa_pkg::MEM_X_SIZE_BITS;
-  logic [YB-1:0] st_rows;            // entries left to read: st_rows rows of st_xs after st_cols
-  logic [XB-1:0] st_cols, st_xs;
-  localparam int SBW = E_OUT / W > 1 ? $clog2(E_OUT / W) : 1;
-  logic [SBW-1:0] st_beat;           // beats taken from the head entry
-  logic        st_go, st_take;
-  logic [OIW-1:0] st_base;
-  logic        st_any;             // the STORE moves entries
-  assign st_go = dma_start[ST];
-  assign st_base = OIW'(head[ST][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
-  assign st_any = dma_rows[ST] != '0 && dma_xs[ST] != '0;
-  assign st_re = st_go ? st_any : (st_cols != '0 || st_rows != '0) && 32'(sf_count) + 32'(sf_pending) < SF;
-  assign st_idx = st_go ? st_base : st_next;
+  // The output buffer and the STORE's read-ahead (accelc_store_path).
+  logic st_take;
   assign st_take = beat_valid && beat_write && 32'(beat_req) == RQ_STORE;
-  logic st_pop;
-  assign st_pop = st_take && 32'(st_beat) + 1 == E_OUT / W;
-  always_comb begin
-    mem_wdata = '0;
-    for (int k = 0; k < E_OUT / W; k++)
-      if (32'(st_beat) == k) mem_wdata = sf_data[sf_head][k*W*8 +: W*8];
-  end
-  always_ff @(posedge clk) begin
-    if (rst) begin
-      {sf_count, sf_head, sf_tail} <= '0;
-      sf_pending <= 1'b0;
-      {st_next, st_rows, st_cols, st_beat} <= '0;
-    end else begin
-      sf_pending <= st_re;
-      if (sf_pending) begin
-        sf_data[sf_tail] <= st_rdata;
-        sf_tail <= sf_tail + 2'd1;  // SF = 4: wraps
-      end
-      sf_count <= sf_count + 3'(sf_pending) - 3'(st_pop);
-      if (st_take) st_beat <= st_pop ? '0 : st_beat + SBW'(1);
-      if (st_pop) sf_head <= sf_head + 2'd1;
-      if (st_go) begin
-        st_next <= st_base + OIW'(1);
-        st_rows <= st_any ? YB'(dma_rows[ST]) - YB'(1) : '0;
-        st_cols <= st_any ? XB'(dma_xs[ST]) - XB'(1) : '0;
-        st_xs <= XB'(dma_xs[ST]);
-      end else if (st_re) begin
-        st_next <= st_next + OIW'(1);
-        if (st_cols != '0) st_cols <= st_cols - XB'(1);
-        else begin
-          st_rows <= st_rows - YB'(1);
-          st_cols <= st_xs - XB'(1);
-        end
-      end
-    end
-  end
+  accelc_store_path #(.DEPTH(D_OUT), .E(E_OUT), .G(G_OUT), .NB(NB_OUT), .IW(OIW), .FW(FW), .W(W),
+                      .YB(accelc_isa_pkg::MEM_Y_SIZE_BITS), .XB(accelc_isa_pkg::MEM_X_SIZE_BITS)) store_path (
+      .clk, .rst, .out_we(acc_we), .out_widx(OIW'(acc_widx)), .out_wdata, .start(dma_start[ST]),
+      .base(OIW'(head[ST][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS])),
+      .rows(dma_rows[ST]), .xs(dma_xs[ST]), .take(st_take), .mem_wdata);
 
   // DRAM beats: the reads of the load and compute units, the STORE's writes.
   assign mem_rd = beat_valid && !beat_write;
@@ -635,51 +458,25 @@ module accelc_core (
       running <= 1'b0;
       done <= 1'b0;
       cycles <= '0;
-      fetching <= 1'b0;
-      pc <= '0;
-      req_next <= '0;
-      allowed <= '0;
-      arrived <= '0;
       finishing <= 1'b0;
       busy <= '0;
       is_dma <= '0;
       drain <= '0;
       cp_gemm <= 1'b0;
-      for (int u = 0; u < 3; u++) begin
-        cq_head[u] <= '0;
-        cq_tail[u] <= '0;
-        cq_count[u] <= '0;
-        pushes[u] <= '0;
-      end
-      for (int q = 0; q < 4; q++) tok[q] <= '0;
+      for (int u = 0; u < 3; u++) pushes[u] <= '0;
     end else begin
       done <= finish_now;
       if (running) cycles <= cycles + 64'd1;
       if (start && !running) begin
         cycles <= '0;
         running <= 1'b1;
-        fetching <= 1'b1;
-        pc <= '0;
-        req_next <= '0;
-        allowed <= PW'(1);  // bursts 0 and 1 in cycle 0: a buffer of two bursts
-        arrived <= '0;
       end else begin
         if (finish_now) begin
           running <= 1'b0;
           finishing <= 1'b0;
         end
-        if (fetch_req && rq_accept[RQ_FETCH]) req_next <= req_next + PW'(1);
-        arrived <= arrived_now;
-        if (dispatch) begin
-          cq_tail[target] <= cq_tail[target] == QI'(CD - 1) ? '0 : cq_tail[target] + QI'(1);
-          pc <= pc + PW'(1);
-          if (burst_last) allowed <= insn_burst + PW'(2);
-          if (32'(opcodeOf(fetch_insn)) == accelc_isa_pkg::OPCODE_FINISH) fetching <= 1'b0;
-        end
         for (int u = 0; u < 3; u++) begin
-          cq_count[u] <= cq_count[u] + CW'(dispatch && target == u) - CW'(go[u]);
           if (go[u]) begin
-            cq_head[u] <= cq_head[u] == QI'(CD - 1) ? '0 : cq_head[u] + QI'(1);
             pushes[u] <= pushes_of[u];
             if (32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_FINISH) begin
               busy[u] <= 1'b0;
@@ -698,7 +495,6 @@ module accelc_core (
         if (ex_start) cp_gemm <= 32'(opcodeOf(head[CP])) == accelc_isa_pkg::OPCODE_GEMM;
         if (ex_last) drain <= 8'(cp_gemm ? DRAIN_GEMM : DRAIN_ALU);
         else if (drain != '0) drain <= drain - 8'd1;
-        for (int q = 0; q < 4; q++) tok[q] <= tok[q] + TW'(push_now[q]) - TW'(pop_now[q]);
       end
     end
   end

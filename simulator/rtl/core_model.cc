@@ -63,6 +63,7 @@ class CoreModel final : public accelc::simulator::RtlModel {
       std::memcpy(&top_->mem_rdata, beat, kBeat);
       top_->eval();
       if (top_->done) break;
+      if (top_->error) return illegal(r, top_->error_pc);
       pendingRead = top_->mem_rd;
       readAddr = top_->mem_addr;
       if (top_->mem_rd && readAddr >= size) return outOfWindow(r, readAddr);
@@ -87,6 +88,12 @@ class CoreModel final : public accelc::simulator::RtlModel {
   RtlOutcome outOfWindow(RtlOutcome r, uint64_t addr) {
     closeWave();
     r.kind = RtlOutcome::kOutOfWindow, r.addr = addr;
+    return r;
+  }
+
+  RtlOutcome illegal(RtlOutcome r, uint64_t pc) {
+    closeWave();
+    r.kind = RtlOutcome::kIllegal, r.addr = pc;
     return r;
   }
 

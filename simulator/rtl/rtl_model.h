@@ -22,6 +22,7 @@ struct RtlOutcome {
     kStuck,          ///< no `done` within the cycle limit
     kOutOfWindow,    ///< a beat at byte `addr` left the DRAM window
     kCycleRegister,  ///< `done` rose in cycle `cycles` but the cycle register read `addr`
+    kIllegal,        ///< fetch stopped at instruction `addr`: an opcode or buffer the ISA does not have
   };
   Kind kind = kDone;
   uint64_t cycles = 0;   ///< the cycle the run ended in, counted from the cycle after start

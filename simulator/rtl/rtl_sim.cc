@@ -53,6 +53,10 @@ support::Expected<RtlResult> runOnRtl(RtlModel& model, const isa::Target& t, con
     case RtlOutcome::kCycleRegister:
       return support::error(at, "the RTL's cycle register read " + std::to_string(out.addr) +
                                     " when done rose in cycle " + std::to_string(out.cycles));
+    case RtlOutcome::kIllegal:
+      return support::error(
+          support::Location::pc(name, out.addr),
+          "illegal instruction: the RTL's fetch stopped at an opcode or buffer the ISA does not have");
     case RtlOutcome::kDone:
       break;
   }

@@ -3,12 +3,14 @@
 // end in exactly the same cycle with the same DRAM.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "isa/builder.h"
 #include "isa/random_program.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/rtl/builtin_models.h"
+#include "simulator/rtl/rtl_sim.h"
 #include "simulator/timing/timing.h"
 #include "tests/simulator/rtl_util.h"
 #include "tests/test_util.h"
@@ -93,6 +95,62 @@ TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
   auto p = b.finish("full.bin");
   ASSERT_TRUE(p.isOk()) << p.diag().str();
   expectSameRuns(t, {*p});
+}
+
+/// Sets bits [lo, lo + bits) of the instruction at `pc` of `p`'s text to `v`.
+void setBits(isa::Program& p, const isa::Target& t, uint64_t pc, int lo, int bits, int64_t v) {
+  uint8_t* w = nullptr;
+  for (isa::Segment& s : p.segments)
+    if (s.role == isa::SegmentRole::kText) w = s.bytes.data() + pc * t.insnBytes();
+  ASSERT_NE(w, nullptr);
+  for (int i = 0; i < bits; ++i) {
+    const int bit = lo + i;
+    w[bit / 8] = static_cast<uint8_t>((w[bit / 8] & ~(1 << (bit % 8))) | (((v >> i) & 1) << (bit % 8)));
+  }
+}
+
+/// A code below 2^bits that `used` does not hold, or -1.
+int64_t unusedCode(const std::vector<int64_t>& used, int bits) {
+  for (int64_t c = 0; c < (int64_t{1} << bits); ++c)
+    if (std::find(used.begin(), used.end(), c) == used.end()) return c;
+  return -1;
+}
+
+TEST_P(RtlCoreTest, AnUnknownOpcodeOrBufferStopsFetchWithAnError) {
+  // Not dispatched as some other kind: fetch stops at it and raises `error`
+  // with its pc, as fsim's decoder refuses it.
+  isa::Target t = testing::presetTarget(GetParam());
+  const isa::IsaLayout& l = t.isa;
+  const int64_t badOp = unusedCode(std::vector<int64_t>(l.opcodeCode.begin(), l.opcodeCode.end()), l.opcodeBits);
+  const isa::FieldLayout* buffer = nullptr;
+  for (const isa::FieldLayout& f : l.format(isa::Format::kMem).fields)
+    if (f.name == "buffer") buffer = &f;
+  ASSERT_NE(buffer, nullptr);
+  const int64_t badBuffer = unusedCode(l.enumCodes[static_cast<int>(isa::EnumKind::kBuffer)], buffer->bits);
+  for (int which = 0; which < 2; ++which) {
+    if ((which == 0 ? badOp : badBuffer) < 0) continue;  // every code is taken
+    isa::ProgramBuilder b(t);
+    b.text(0);
+    isa::Instruction load = isa::makeInstruction(isa::Opcode::kLoad);
+    load.mem().buffer = static_cast<int64_t>(isa::Buffer::kInp);
+    b.add(isa::makeInstruction(isa::Opcode::kGemm)), b.add(load), b.add(isa::makeInstruction(isa::Opcode::kFinish));
+    auto p = b.finish("bad.bin");
+    ASSERT_TRUE(p.isOk()) << p.diag().str();
+    if (which == 0)
+      setBits(*p, t, 1, 0, l.opcodeBits, badOp);
+    else
+      setBits(*p, t, 1, buffer->lo, buffer->bits, badBuffer);
+    auto model = builtinRtlModel(t);
+    ASSERT_TRUE(model.isOk()) << model.diag().str();
+    std::vector<uint8_t> dram(p->window, 0);
+    for (const isa::Segment& s : p->segments)
+      std::copy(s.bytes.begin(), s.bytes.end(), dram.begin() + static_cast<long>(s.addr));
+    auto r = runOnRtl(**model, t, *p, dram, RtlRunOptions{100000, ""}, "bad.bin");
+    ASSERT_FALSE(r.isOk());
+    EXPECT_EQ(r.diag().str(),
+              "bad.bin:pc 1: error: illegal instruction: the RTL's fetch stopped at an opcode or buffer the ISA does "
+              "not have");
+  }
 }
 
 ACCELC_INSTANTIATE_FOR_RTL_PRESETS(RtlCoreTest);

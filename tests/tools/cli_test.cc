@@ -110,10 +110,15 @@ TEST(CliTest, RtlWritesThePackageAndTheSources) {
                        "/rtl-tiny/accelc_dram_port.sv\n" + kTmp + "/rtl-tiny/accelc_mem_decode.sv\n" + kTmp +
                        "/rtl-tiny/accelc_dma.sv\n" + kTmp + "/rtl-tiny/accelc_sram.sv\n" + kTmp +
                        "/rtl-tiny/accelc_buffer.sv\n" + kTmp + "/rtl-tiny/accelc_exec.sv\n" + kTmp +
+                       "/rtl-tiny/accelc_cmd_queue.sv\n" + kTmp + "/rtl-tiny/accelc_store_path.sv\n" + kTmp +
+                       "/rtl-tiny/accelc_token_issue.sv\n" + kTmp + "/rtl-tiny/accelc_fetch.sv\n" + kTmp +
                        "/rtl-tiny/accelc_core.sv\n");
   const std::string isa = testing::readFile(kTmp + "/rtl-tiny/accelc_isa_pkg.sv");
   EXPECT_NE(isa.find("  localparam int OPCODE_FINISH = 4;\n"), std::string::npos) << isa;
   EXPECT_NE(isa.find("  localparam int MEM_POP_PREV_LO = 3;\n"), std::string::npos) << isa;  // after the 3-bit opcode
+  // The routing isa/ defines: LOADs to inp run on the load unit, which pushes into load->compute.
+  EXPECT_NE(isa.find("  localparam int UNIT_OF_LOAD_INP = 0;\n"), std::string::npos) << isa;
+  EXPECT_NE(isa.find("  localparam int LOAD_PUSH_NEXT_Q = 0;\n"), std::string::npos) << isa;
   const std::string pkg = testing::readFile(kTmp + "/rtl-tiny/accelc_hw_pkg.sv");
   EXPECT_NE(pkg.find("package accelc_hw_pkg;"), std::string::npos);
   EXPECT_NE(pkg.find("  localparam int OUTSTANDING = 2;\n"), std::string::npos) << pkg;  // tiny's timing.outstanding
