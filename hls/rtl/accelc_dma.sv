@@ -203,7 +203,7 @@ module accelc_dma #(
             {pr, pc, pi} <= pad_next;
             if (pads_left == NP'(1)) state <= IDLE;
           end
-          default: state <= IDLE;
+          IDLE: ;  // waits for a start
         endcase
       end
     end
