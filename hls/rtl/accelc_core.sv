@@ -94,32 +94,20 @@ module accelc_core (
       .clk, .rst, .req_valid(rq_valid), .req_write(rq_write), .req_beats(rq_beats), .req_addr(rq_addr),
       .req_accept(rq_accept), .done(rq_done), .beat_valid, .beat_write, .beat_req, .beat_addr);
 
+  // Each unit's transfers (accelc_transfer, below).
   logic [2:0]      dma_start, dma_finish, dma_valid, dma_wr;
   logic [BB-1:0]   dma_beats[3];
-  logic [31:0]     dma_rows[3], dma_row_bytes[3];
-  logic [NP-1:0]   dma_pads[3];
-  logic            dma_write[3];
-  logic [AB-1:0]   dma_addr[3], dma_pitch[3], dma_req_addr[3];
-  logic [31:0]     dma_yp0[3], dma_xp0[3], dma_xs[3], dma_xp1[3];
+  logic [AB-1:0]   dma_req_addr[3];
   /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0]     dma_rows[3], dma_xs[3];  // the store path alone reads its unit's
   logic [31:0]     data_off[3];  // below a row's bytes
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [XW-1:0]   data_base[3], pad_idx[3];
-  logic [2:0]      pad_valid, unit_beat;
+  logic [XW-1:0]   data_base[3], pad_entry[3];
+  logic [2:0]      pad_valid;
   // The port requester of each unit.
   function automatic int rqOf(input int u);
     rqOf = u == LD ? RQ_LOAD : u == CP ? RQ_COMPUTE : RQ_STORE;
   endfunction
-  for (genvar u = 0; u < 3; u++) begin : dma
-    accelc_dma #(.XW(XW)) engine (
-        .clk, .rst, .start(dma_start[u]), .write(dma_write[u]), .rows(dma_rows[u]), .row_bytes(dma_row_bytes[u]),
-        .pads(dma_pads[u]), .addr(dma_addr[u]), .pitch(dma_pitch[u]), .y_pad0(dma_yp0[u]), .x_pad0(dma_xp0[u]),
-        .x_size(dma_xs[u]), .x_pad1(dma_xp1[u]), .req_addr(dma_req_addr[u]), .req_valid(dma_valid[u]),
-        .req_write(dma_wr[u]), .req_beats(dma_beats[u]), .req_accept(rq_accept[rqOf(u)]),
-        .done(rq_done[rqOf(u)]), .finish(dma_finish[u]), .beat(unit_beat[u]), .data_base(data_base[u]),
-        .data_off(data_off[u]), .pad_valid(pad_valid[u]), .pad_idx(pad_idx[u]));
-    assign unit_beat[u] = beat_valid && 32'(beat_req) == rqOf(u);
-  end
 
   // The token queue each flag of unit `u` uses (accelc_isa_pkg's, from isa/tokens.h); -1: none.
   function automatic int popPrevQ(input int u);
@@ -231,54 +219,21 @@ module accelc_core (
         .count(cq_count[u]));
   end
 
-  // a * b for a factor b no wider than a pad field plus one bit: shifts and
-  // adds, no multiplier.
-  localparam int PB = accelc_isa_pkg::MEM_Y_PAD_0_BITS + 1;
-  // Its operands and product are counts of one transfer's entries: in a legal
-  // program they fit the largest buffer (NP bits).
-  function automatic logic [NP-1:0] mulPad(input logic [NP-1:0] a, input logic [NP-1:0] b);
-    mulPad = '0;
-    for (int i = 0; i < PB; i++)
-      if (b[i]) mulPad = mulPad + (a << i);
-  endfunction
-
-  // The DMA engines' transfers, from the head instructions.
-  always_comb begin
-    for (int u = 0; u < 3; u++) begin
-      logic [31:0] ys, xs, yp0, yp1, xp0, xp1;
-      logic [4:0]  le;  // log2 of the DRAM entry bytes
-      logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] b;
-      logic load;
-      ys = 32'(head[u][accelc_isa_pkg::MEM_Y_SIZE_LO +: accelc_isa_pkg::MEM_Y_SIZE_BITS]);
-      xs = 32'(head[u][accelc_isa_pkg::MEM_X_SIZE_LO +: accelc_isa_pkg::MEM_X_SIZE_BITS]);
-      yp0 = 32'(head[u][accelc_isa_pkg::MEM_Y_PAD_0_LO +: accelc_isa_pkg::MEM_Y_PAD_0_BITS]);
-      yp1 = 32'(head[u][accelc_isa_pkg::MEM_Y_PAD_1_LO +: accelc_isa_pkg::MEM_Y_PAD_1_BITS]);
-      xp0 = 32'(head[u][accelc_isa_pkg::MEM_X_PAD_0_LO +: accelc_isa_pkg::MEM_X_PAD_0_BITS]);
-      xp1 = 32'(head[u][accelc_isa_pkg::MEM_X_PAD_1_LO +: accelc_isa_pkg::MEM_X_PAD_1_BITS]);
-      b = head[u][accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
-      case (32'(b))
-        accelc_isa_pkg::BUFFER_UOP: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_UOP));
-        accelc_isa_pkg::BUFFER_WGT: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_WGT));
-        accelc_isa_pkg::BUFFER_INP: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_INP));
-        accelc_isa_pkg::BUFFER_ACC: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC));
-        accelc_isa_pkg::BUFFER_OUT: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_OUT));
-        accelc_isa_pkg::BUFFER_ACC8: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC8));
-        default: le = '0;  // an unknown buffer: never dispatched (knownInsn)
-      endcase  // entry sizes are powers of two: shifts
-      load = 32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_LOAD;
-      dma_write[u] = u == ST;  // LOADs run on the load and compute units, STOREs on the store unit
-      dma_rows[u] = ys;
-      dma_row_bytes[u] = xs << le;
-      // the window less the data: (yp0 + yp1) * cols + ys * (xp0 + xp1), by the narrow pad factors
-      dma_pads[u] = u != ST ? mulPad(NP'(xp0 + xs + xp1), NP'(yp0 + yp1)) + mulPad(NP'(ys), NP'(xp0 + xp1)) : '0;
-      dma_addr[u] = AB'(dram_base) + (AB'(head[u][accelc_isa_pkg::MEM_DRAM_BASE_LO +: accelc_isa_pkg::MEM_DRAM_BASE_BITS]) << le);
-      dma_pitch[u] = AB'(head[u][accelc_isa_pkg::MEM_X_STRIDE_LO +: accelc_isa_pkg::MEM_X_STRIDE_BITS]) << le;
-      dma_yp0[u] = u != ST ? yp0 : '0;  // a STORE has no padding
-      dma_xp0[u] = u != ST ? xp0 : '0;
-      dma_xs[u] = xs;
-      dma_xp1[u] = u != ST ? xp1 : '0;
-      dma_start[u] = go[u] && (load || 32'(opcodeOf(head[u])) == accelc_isa_pkg::OPCODE_STORE);
-    end
+  // Each unit's LOADs and STOREs: the transfer of its head instruction, its
+  // DMA engine, and what the running transfer writes.
+  localparam int EMAX = E_WGT > E_ACC ? E_WGT : E_ACC;
+  localparam int RB = accelc_isa_pkg::MEM_X_SIZE_BITS + $clog2(EMAX) + 1;  // a row's bytes: x_size entries of the largest
+  logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] xfer_buf[3];
+  logic [XW-1:0] xfer_first[3];
+  logic [RB-1:0] dma_row_bytes_q[3];
+  for (genvar u = 0; u < 3; u++) begin : xfer
+    accelc_transfer #(.U(u), .XW(XW), .RB(RB)) unit (
+        .clk, .rst, .insn(head[u]), .go(go[u]), .dram_base, .start(dma_start[u]), .finish(dma_finish[u]),
+        .req_valid(dma_valid[u]), .req_write(dma_wr[u]), .req_beats(dma_beats[u]), .req_addr(dma_req_addr[u]),
+        .req_accept(rq_accept[rqOf(u)]), .done(rq_done[rqOf(u)]), .beat(beat_valid && 32'(beat_req) == rqOf(u)),
+        .data_base(data_base[u]), .data_off(data_off[u]), .pad_valid(pad_valid[u]), .pad_entry(pad_entry[u]),
+        .xfer_buf(xfer_buf[u]), .xfer_first(xfer_first[u]), .row_bytes_q(dma_row_bytes_q[u]), .rows(dma_rows[u]),
+        .xs(dma_xs[u]));
   end
 
   // ---- the port's requesters ----
@@ -299,30 +254,6 @@ module accelc_core (
   end
 
   // ---- the datapath ----
-
-  // What each unit's running transfer writes: the buffer, its first data
-  // entry and the padded window's first entry. Latched at its start.
-  logic [accelc_isa_pkg::MEM_BUFFER_BITS-1:0] xfer_buf[3];
-  logic [XW-1:0] xfer_first[3], xfer_base[3];
-  always_ff @(posedge clk)
-    for (int u = 0; u < 3; u++)
-      if (dma_start[u]) begin
-        logic [XW-1:0] sb, cols;
-        sb = XW'(head[u][accelc_isa_pkg::MEM_SRAM_BASE_LO +: accelc_isa_pkg::MEM_SRAM_BASE_BITS]);
-        cols = XW'(dma_xp0[u] + dma_xs[u] + dma_xp1[u]);
-        xfer_buf[u] <= head[u][accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS];
-        xfer_base[u] <= sb;
-        xfer_first[u] <= sb + XW'(mulPad(NP'(cols), NP'(dma_yp0[u]))) + XW'(dma_xp0[u]);
-      end
-
-  // The row length of each unit's transfer (the DMA engine's), for partial beats.
-  // A row's bytes fit the DMA engine's count: x_size entries of the largest entry.
-  localparam int EMAX = E_WGT > E_ACC ? E_WGT : E_ACC;
-  localparam int RB = accelc_isa_pkg::MEM_X_SIZE_BITS + $clog2(EMAX) + 1;
-  logic [RB-1:0] dma_row_bytes_q[3];
-  always_ff @(posedge clk)
-    for (int u = 0; u < 3; u++)
-      if (dma_start[u]) dma_row_bytes_q[u] <= RB'(dma_row_bytes[u]);
 
   // A read beat's destination, from its unit's data cursor: the buffer, the
   // first word, the number of words. The data comes the next cycle.
@@ -365,11 +296,6 @@ module accelc_core (
       end
     end
   end
-
-  // Padding entries: the window position of the unit's PAD cycle.
-  logic [XW-1:0] pad_entry[3];
-  always_comb
-    for (int u = 0; u < 3; u++) pad_entry[u] = xfer_base[u] + pad_idx[u];
 
   // GEMM and ALU.
   logic          ex_start;

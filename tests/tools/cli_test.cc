@@ -112,7 +112,7 @@ TEST(CliTest, RtlWritesThePackageAndTheSources) {
                        "/rtl-tiny/accelc_buffer.sv\n" + kTmp + "/rtl-tiny/accelc_exec.sv\n" + kTmp +
                        "/rtl-tiny/accelc_cmd_queue.sv\n" + kTmp + "/rtl-tiny/accelc_store_path.sv\n" + kTmp +
                        "/rtl-tiny/accelc_token_issue.sv\n" + kTmp + "/rtl-tiny/accelc_fetch.sv\n" + kTmp +
-                       "/rtl-tiny/accelc_core.sv\n");
+                       "/rtl-tiny/accelc_transfer.sv\n" + kTmp + "/rtl-tiny/accelc_core.sv\n");
   const std::string isa = testing::readFile(kTmp + "/rtl-tiny/accelc_isa_pkg.sv");
   EXPECT_NE(isa.find("  localparam int OPCODE_FINISH = 4;\n"), std::string::npos) << isa;
   EXPECT_NE(isa.find("  localparam int MEM_POP_PREV_LO = 3;\n"), std::string::npos) << isa;  // after the 3-bit opcode
