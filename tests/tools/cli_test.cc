@@ -225,6 +225,24 @@ TEST(CliTest, ModelErrorsExitNonZeroWithLocations) {
   EXPECT_NE(p.out.find("unknown pass 'fold-everything'"), std::string::npos);
 }
 
+TEST(CliTest, CompileListsItsPassesAndDumpsAnyOfThem) {
+  Result list = sh("compile --list-passes");
+  ASSERT_EQ(list.rc, 0) << list.out;
+  EXPECT_EQ(list.out.rfind("fold-constants ", 0), 0u) << list.out;
+  const size_t partition = list.out.find("\npartition "), finish = list.out.find("\nfinish-bundle ");
+  ASSERT_NE(partition, std::string::npos) << list.out;
+  ASSERT_NE(finish, std::string::npos) << list.out;
+  EXPECT_LT(partition, finish);
+  const std::string digits = kSrc + "/models/digits/digits_int8.onnx";
+  Result plan = sh("compile " + digits + " -o " + kTmp + "/plan.acx --dump-after=plan-dram");
+  ASSERT_EQ(plan.rc, 0) << plan.out;
+  EXPECT_EQ(plan.out.rfind("# after plan-dram\nslot input float32 1x1x8x8 @0x0 256 bytes\n", 0), 0u) << plan.out;
+  Result bad = sh("compile " + digits + " -o " + kTmp + "/plan.acx --dump-after=plan");
+  EXPECT_EQ(bad.rc, 1);
+  EXPECT_EQ(bad.out.rfind("error: --dump-after 'plan': no such pass; the passes are: fold-constants, ", 0), 0u)
+      << bad.out;
+}
+
 TEST(CliTest, CompileRunAndReportABundle) {
   const std::string model = kSrc + "/models/digits/digits_int8.onnx", acx = kTmp + "/digits-cli.acx";
   Result c = sh("compile " + model + " --hw vta-default -o " + acx);
