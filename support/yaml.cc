@@ -8,13 +8,59 @@
 
 namespace accelc::support {
 
+namespace {
+
+/// How deep a document may nest: far more than any of the project's files.
+constexpr int kMaxYamlDepth = 64;
+
+/// A tag as the file spells it ("!!str" for yaml-cpp's expanded form).
+std::string tagText(const std::string& tag) {
+  const std::string core = "tag:yaml.org,2002:";
+  return tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag;
+}
+
+/// What the project's files may not hold: explicit tags (a value is read
+/// by the key's schema, never by a tag), duplicated keys (yaml-cpp would
+/// keep one of them silently), and nesting past kMaxYamlDepth.
+Status checkStrict(const YAML::Node& n, const std::string& path, int depth) {
+  if (depth > kMaxYamlDepth)
+    return error(yamlLocation(path, n), "YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels");
+  if (n.Tag() != "?" && n.Tag() != "!" && !n.Tag().empty())
+    return error(yamlLocation(path, n), "YAML tag '" + tagText(n.Tag()) + "' is not accepted: write the plain value");
+  if (n.IsSequence())
+    for (const YAML::Node& e : n) ACCELC_TRY(checkStrict(e, path, depth + 1));
+  if (!n.IsMap()) return Status::ok();
+  std::vector<std::pair<std::string, YAML::Mark>> seen;
+  for (const auto& kv : n) {
+    ACCELC_TRY(checkStrict(kv.first, path, depth + 1));
+    if (kv.first.IsScalar()) {
+      const std::string& key = kv.first.Scalar();
+      for (const auto& [k, mark] : seen)
+        if (k == key)
+          return error(yamlLocation(path, kv.first), "duplicated key '" + key + "' (first at line " +
+                                                         std::to_string(mark.line + 1) + ", column " +
+                                                         std::to_string(mark.column + 1) + ")");
+      seen.emplace_back(key, kv.first.Mark());
+    }
+    ACCELC_TRY(checkStrict(kv.second, path, depth + 1));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
 Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path) {
+  std::vector<YAML::Node> docs;
   try {
-    return YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     return error(Location::file(path, e.mark.line + 1, e.mark.column + 1),
                  "malformed YAML: " + e.msg);
   }
+  if (docs.empty()) return YAML::Node();
+  if (docs.size() > 1) return error(yamlLocation(path, docs[1]), "a second YAML document: the file must hold one");
+  ACCELC_TRY(checkStrict(docs[0], path, 0));
+  return docs[0];
 }
 
 Expected<std::string> readTextFile(const std::string& path) {

@@ -19,7 +19,9 @@
 
 namespace accelc::support {
 
-/// Parses YAML text; a syntax error becomes a located diagnostic.
+/// Parses YAML text holding one document; a syntax error, a second
+/// document, an explicit tag (`!!str`) or a duplicated key becomes a located
+/// diagnostic.
 Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path);
 
 /// Reads a whole file into a string, or a diagnostic naming the file.

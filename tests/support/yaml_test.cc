@@ -34,6 +34,31 @@ TEST(YamlTest, WrongTypeAndMissingKey) {
   EXPECT_EQ(root->integer("m", 0, 1).diag().str(), "t.yaml:2:4: error: key 'm': expected an integer in [0, 1], found a mapping");
 }
 
+TEST(YamlTest, ADuplicatedKeyIsAnErrorAtItsSecondPlace) {
+  EXPECT_EQ(parseYaml("a: 1\nb: 2\na: 3\n", "d.yaml").diag().str(),
+            "d.yaml:3:1: error: duplicated key 'a' (first at line 1, column 1)");
+  EXPECT_EQ(parseYaml("gemm:\n  batch: 1\n  block_in: 16\n  batch: 2\n", "d.yaml").diag().str(),
+            "d.yaml:4:3: error: duplicated key 'batch' (first at line 2, column 3)");
+  EXPECT_EQ(parseYaml("m: {x: 1, x: 2}\n", "d.yaml").diag().str(),
+            "d.yaml:1:11: error: duplicated key 'x' (first at line 1, column 5)");
+  EXPECT_TRUE(parseYaml("a: {x: 1}\nb: {x: 1}\n", "d.yaml").isOk());  // one key in two mappings
+}
+
+TEST(YamlTest, ASecondDocumentAndExplicitTagsAreErrors) {
+  EXPECT_EQ(parseYaml("a: 1\n---\nb: 2\n", "m.yaml").diag().str(),
+            "m.yaml:3:1: error: a second YAML document: the file must hold one");
+  EXPECT_EQ(parseYaml("n: !!str 12\n", "t.yaml").diag().str(),
+            "t.yaml:1:4: error: YAML tag '!!str' is not accepted: write the plain value");
+  EXPECT_EQ(parseYaml("l: [1, !custom 2]\n", "t.yaml").diag().str(),
+            "t.yaml:1:8: error: YAML tag '!custom' is not accepted: write the plain value");
+  EXPECT_TRUE(parseYaml("q: \"12\"\n", "q.yaml").isOk());  // a quoted scalar carries no explicit tag
+  std::string deep;
+  for (int i = 0; i < 70; ++i) deep += "[";
+  for (int i = 0; i < 70; ++i) deep += "]";
+  EXPECT_EQ(parseYaml(deep + "\n", "n.yaml").diag().str().rfind("n.yaml:1:", 0), 0u);
+  EXPECT_NE(parseYaml(deep + "\n", "n.yaml").diag().str().find("YAML nested deeper than 64 levels"), std::string::npos);
+}
+
 TEST(YamlTest, ByteSizesAcceptUnits) {
   EXPECT_EQ(parseByteSize("32KiB"), 32 * 1024);
   EXPECT_EQ(parseByteSize("1MiB"), 1 << 20);
