@@ -105,6 +105,7 @@ class Assembler {
   uint64_t constBytes_ = 0;         ///< bytes the open const needs
   int openLine_ = 0;                ///< line of the open const/label
   std::optional<Label> label_;      ///< label being collected
+  std::map<std::string, int> labelLines_;  ///< every label's name and the line of its `.label`
   std::optional<uint64_t> window_;  ///< from .window
   bool haveText_ = false;           ///< a .text line was seen
   uint64_t textAddr_ = 0;           ///< its address
@@ -238,6 +239,10 @@ Status Assembler::directive(const std::vector<Token>& toks) {
   }
   if (d == ".label" || d == ".endlabel") {
     if (!haveText_) return error(at(toks[0]), "'" + d + "' before '.text'");
+    if (d == ".endlabel" && !label_) return error(at(toks[0]), "'.endlabel' without an open '.label'");
+    if (d == ".label" && toks.size() == 2 && labelLines_.count(toks[1].text))
+      return error(at(toks[1]), "label '" + toks[1].text + "' is already defined at line " +
+                                    std::to_string(labelLines_.at(toks[1].text)));
     mode_ = Mode::kText;
     if (label_) {
       label_->end = insns_.size();
@@ -249,6 +254,7 @@ Status Assembler::directive(const std::vector<Token>& toks) {
     if (toks.size() != 2) return error(at(toks[0]), "expected '.label NAME'");
     label_ = Label{insns_.size(), 0, toks[1].text};
     openLine_ = line_;
+    labelLines_[toks[1].text] = line_;
     return Status::ok();
   }
   return error(at(toks[0]), "unknown directive '" + d + "'");

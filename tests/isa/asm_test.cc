@@ -61,6 +61,17 @@ TEST(AsmTest, LayoutAndOperandMistakesAreRefused) {
   EXPECT_EQ(p.diag().str(), "ov.s: error: symbols 'x' and 'y' overlap");
 }
 
+TEST(AsmTest, LabelsAreDefinedOnceAndClosedOnlyWhenOpen) {
+  EXPECT_EQ(asmError(".label a\n  FINISH\n"), "ok");
+  EXPECT_EQ(asmError(".label conv\n  GEMM\n.label conv\n  FINISH\n"),
+            "bad.s:6:8: error: label 'conv' is already defined at line 4");
+  EXPECT_EQ(asmError(".label conv\n  GEMM\n.endlabel\n.label pool\n  GEMM\n.endlabel\n.label conv\n  FINISH\n"),
+            "bad.s:10:8: error: label 'conv' is already defined at line 4");
+  EXPECT_EQ(asmError(".endlabel\n  FINISH\n"), "bad.s:4:1: error: '.endlabel' without an open '.label'");
+  EXPECT_EQ(asmError(".label a\n  GEMM\n.endlabel\n.endlabel\n  FINISH\n"),
+            "bad.s:7:1: error: '.endlabel' without an open '.label'");
+}
+
 TEST(AsmTest, ProgramsForAHwspecFileReassembleWithHw) {
   std::string text = hwspec::presetText("tiny");
   text.replace(text.find("name: tiny"), 10, "name: my-npu");
