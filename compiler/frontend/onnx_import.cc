@@ -232,6 +232,9 @@ class Importer {
   Status opsetOf(const onnx::ModelProto& m);
   Status bindInputs(onnx::GraphProto& g);
   Status addNode(const onnx::NodeProto& n, size_t index);
+  /// The attribute values ONNX's own shape inference divides by or sizes
+  /// windows with: checked before it sees the model, which it would crash on.
+  Status checkWindowAttributes(const onnx::GraphProto& g) const;
   Status fillUnknownShapes();
 
   std::string name_;                       ///< model name for locations
@@ -254,6 +257,32 @@ Status Importer::opsetOf(const onnx::ModelProto& m) {
 
 /// Checks input dtypes and binds dynamic dimensions (in the proto, so that
 /// the ONNX shape inference sees them).
+Status Importer::checkWindowAttributes(const onnx::GraphProto& g) const {
+  // The ops with windows: strides, dilations and kernels of 0 (or below)
+  // divide by zero or size negative windows; negative pads and a group of 0
+  // make no convolution. ONNX defines each of them positive (pads: at least 0).
+  static const std::set<std::string> kWindowed = {"Conv",    "ConvTranspose", "ConvInteger", "QLinearConv",
+                                                  "MaxPool", "AveragePool",   "LpPool",      "MaxUnpool"};
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto& n = g.node(i);
+    if (!kWindowed.count(n.op_type())) continue;
+    const std::string node = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
+    for (const onnx::AttributeProto& a : n.attribute()) {
+      const bool positive = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape";
+      const bool nonNegative = a.name() == "pads" || a.name() == "output_padding";
+      for (int64_t v : a.ints())
+        if ((positive && v < 1) || (nonNegative && v < 0))
+          return error(at(node), "attribute '" + a.name() + "' of " + n.op_type() + ": expected " +
+                                     (positive ? "positive integers" : "integers >= 0") + ", found " +
+                                     std::to_string(v));
+      if (a.name() == "group" && a.i() < 1)
+        return error(at(node), "attribute 'group' of " + n.op_type() + ": expected a positive integer, found " +
+                                   std::to_string(a.i()));
+    }
+  }
+  return Status::ok();
+}
+
 Status Importer::bindInputs(onnx::GraphProto& g) {
   std::set<std::string> inits;
   for (const auto& t : g.initializer()) inits.insert(t.name());
@@ -374,6 +403,7 @@ Expected<Graph> Importer::run(onnx::ModelProto& model) {
   ACCELC_TRY(opsetOf(model));
   onnx::GraphProto& gp = *model.mutable_graph();
   ACCELC_TRY(bindInputs(gp));
+  ACCELC_TRY(checkWindowAttributes(gp));
   try {
     onnx::shape_inference::InferShapes(model);
   } catch (const std::exception&) {

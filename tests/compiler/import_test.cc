@@ -37,6 +37,52 @@ std::string importError(const onnx::ModelProto& m, const ImportOptions& o = {}) 
   return g ? "ok" : g.diag().str();
 }
 
+/// y = OP(x) over x float32[1,1,4,4], with a weight initializer w[1,1,3,3]
+/// for Conv and the integer attribute `attr` set to `values`.
+onnx::ModelProto windowModel(const std::string& op, const std::string& attr, const std::vector<int64_t>& values) {
+  onnx::ModelProto m = model(op);
+  auto* g = m.mutable_graph();
+  auto* shape = g->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+  shape->clear_dim();
+  for (int64_t d : {1, 1, 4, 4}) shape->add_dim()->set_dim_value(d);
+  auto* n = g->mutable_node(0);
+  if (op == "Conv") {
+    auto* w = g->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {1, 1, 3, 3}) w->add_dims(d);
+    for (int i = 0; i < 9; ++i) w->add_float_data(1.0f);
+    n->add_input("w");
+  } else {
+    auto* k = n->add_attribute();
+    k->set_name("kernel_shape"), k->set_type(onnx::AttributeProto::INTS), k->add_ints(2), k->add_ints(2);
+  }
+  auto* a = n->add_attribute();
+  a->set_name(attr);
+  if (attr == "group") {
+    a->set_type(onnx::AttributeProto::INT), a->set_i(values[0]);
+  } else {
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t v : values) a->add_ints(v);
+  }
+  return m;
+}
+
+TEST(ImportTest, WindowAttributesAreCheckedBeforeShapeInference) {
+  // ONNX's own shape inference divides by the stride: without the check a zero stride ends import by SIGFPE.
+  EXPECT_EQ(importError(windowModel("Conv", "strides", {0, 1})),
+            "m.onnx:the_node: error: attribute 'strides' of Conv: expected positive integers, found 0");
+  EXPECT_EQ(importError(windowModel("Conv", "dilations", {1, -2})),
+            "m.onnx:the_node: error: attribute 'dilations' of Conv: expected positive integers, found -2");
+  EXPECT_EQ(importError(windowModel("Conv", "pads", {0, -1, 0, 0})),
+            "m.onnx:the_node: error: attribute 'pads' of Conv: expected integers >= 0, found -1");
+  EXPECT_EQ(importError(windowModel("Conv", "group", {0})),
+            "m.onnx:the_node: error: attribute 'group' of Conv: expected a positive integer, found 0");
+  EXPECT_EQ(importError(windowModel("MaxPool", "strides", {2, 0})),
+            "m.onnx:the_node: error: attribute 'strides' of MaxPool: expected positive integers, found 0");
+  EXPECT_EQ(importError(windowModel("Conv", "strides", {2, 2})), "ok");
+}
+
 TEST(ImportTest, DigitsModelsImportWithStaticShapes) {
   auto g = importOnnx(testing::sourceDir() + "/models/digits/digits_fp32.onnx");
   ASSERT_TRUE(g.isOk()) << g.diag().str();
