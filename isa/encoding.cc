@@ -1,6 +1,7 @@
 // isa/encoding.cc — bit packing driven by the resolved ISA layout.
 #include "isa/encoding.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace accelc::isa {
@@ -108,6 +109,13 @@ Expected<Instruction> decodeInstruction(const Target& t, const uint8_t* in, cons
     Instruction insn = makeInstruction(Opcode(op));
     const char* what = opcodeName(insn.opcode);
     ACCELC_TRY(std::visit([&](auto& f) { return decodeFields(t, in, f, what, loc); }, insn.fields));
+    // The bits past the format's fields are reserved: a word with one set is
+    // not an instruction (it would not survive disassembly and reassembly).
+    const FormatLayout& layout = t.isa.format(formatOf(insn.opcode));
+    for (int lo = layout.usedBits; lo < layout.wordBits; lo += 32)
+      if (getBits(in, lo, std::min(32, layout.wordBits - lo)) != 0)
+        return error(loc, std::string(what) + ": reserved bits [" + std::to_string(layout.usedBits) + ", " +
+                              std::to_string(layout.wordBits) + ") are not zero");
     return insn;
   }
   return error(loc, "illegal opcode " + std::to_string(code) + " (the ISA defines " +

@@ -81,6 +81,24 @@ TEST_P(EncodingTest, IllegalOpcodeAndEnumCodesAreRejected) {
             "p.bin:pc 6: error: illegal buffer code 7 in field 'buffer' of LOAD");
 }
 
+TEST_P(EncodingTest, ReservedBitsMustBeZero) {
+  // A word with a reserved bit set decoded as if it were clear, so that
+  // disassembling and reassembling it gave other bytes.
+  Target t = testing::presetTarget(GetParam());
+  for (int op = 0; op < kNumOpcodes; ++op) {
+    const FormatLayout& f = t.isa.format(formatOf(Opcode(op)));
+    if (f.usedBits == f.wordBits) continue;  // the format fills its word
+    std::vector<uint8_t> word(t.insnBytes(), 0);
+    ASSERT_TRUE(encodeInstruction(t, makeInstruction(Opcode(op)), word.data(), {}).isOk());
+    ASSERT_TRUE(decodeInstruction(t, word.data(), {}).isOk());
+    const int bit = f.wordBits - 1;
+    word[bit / 8] |= static_cast<uint8_t>(1 << (bit % 8));
+    EXPECT_EQ(decodeInstruction(t, word.data(), support::Location::pc("p.bin", 2)).diag().str(),
+              "p.bin:pc 2: error: " + std::string(opcodeName(Opcode(op))) + ": reserved bits [" +
+                  std::to_string(f.usedBits) + ", " + std::to_string(f.wordBits) + ") are not zero");
+  }
+}
+
 ACCELC_INSTANTIATE_FOR_PRESETS(EncodingTest);
 
 }  // namespace
