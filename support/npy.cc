@@ -1,9 +1,13 @@
 // support/npy.cc — .npy header parsing and writing.
 #include "support/npy.h"
 
+#include <cctype>
+#include <climits>
+#include <cstring>
 #include <fstream>
-#include <regex>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 namespace accelc::support {
 
@@ -11,26 +15,115 @@ static Diagnostic npyError(const std::string& path, const std::string& what) {
   return error(Location::file(path), "malformed .npy file: " + what);
 }
 
-static Expected<std::vector<int64_t>> parseNpyShape(const std::string& path, const std::string& tuple) {
+namespace {
+
+/// The header's dictionary, as numpy writes it: {'descr': '<f4',
+/// 'fortran_order': False, 'shape': (2, 3), } then spaces and a newline.
+/// Each key exactly once, no other key, Python literal syntax.
+struct NpyHeader {
+  std::string descr;
+  bool fortran = false;
   std::vector<int64_t> shape;
-  std::stringstream ss(tuple);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    size_t a = item.find_first_not_of(" "), b = item.find_last_not_of(" ");
-    if (a == std::string::npos) continue;
-    std::string t = item.substr(a, b - a + 1);
-    if (t.empty() || t.size() > 12 || t.find_first_not_of("0123456789") != std::string::npos)
-      return npyError(path, "bad shape '" + tuple + "'");
-    shape.push_back(std::stoll(t));
+};
+
+class HeaderParser {
+ public:
+  HeaderParser(const std::string& text, const std::string& path) : s_(text), path_(path) {}
+
+  Expected<NpyHeader> parse() {
+    NpyHeader h;
+    bool have[3] = {false, false, false};
+    ACCELC_TRY(expect('{'));
+    while (skip(), peek() != '}') {
+      ACCELC_ASSIGN_OR_RETURN(std::string key, quoted());
+      skip();
+      ACCELC_TRY(expect(':'));
+      skip();
+      const int k = key == "descr" ? 0 : key == "fortran_order" ? 1 : key == "shape" ? 2 : -1;
+      if (k < 0) return fail("unknown key '" + key + "' (expected descr, fortran_order and shape)");
+      if (have[k]) return fail("key '" + key + "' given twice");
+      have[k] = true;
+      if (k == 0) {
+        ACCELC_ASSIGN_OR_RETURN(h.descr, quoted());
+      } else if (k == 1) {
+        ACCELC_ASSIGN_OR_RETURN(h.fortran, boolean());
+      } else {
+        ACCELC_ASSIGN_OR_RETURN(h.shape, tuple());
+      }
+      skip();
+      if (peek() == ',')
+        ++at_;
+      else if (peek() != '}')
+        return fail("expected ',' or '}' after key '" + key + "'");
+    }
+    ++at_;
+    while (at_ < s_.size() && s_[at_] == ' ') ++at_;
+    if (at_ + 1 != s_.size() || s_[at_] != '\n')
+      return fail("the header must end with its dictionary, spaces and a newline");
+    if (!have[0] || !have[1] || !have[2]) return fail("the header lacks one of descr, fortran_order and shape");
+    return h;
   }
-  return shape;
-}
+
+ private:
+  char peek() const { return at_ < s_.size() ? s_[at_] : '\0'; }
+  void skip() {
+    while (peek() == ' ') ++at_;
+  }
+  Diagnostic fail(const std::string& what) const {
+    return npyError(path_, what + " (header byte " + std::to_string(at_) + ")");
+  }
+  Status expect(char c) {
+    if (peek() != c) return fail(std::string("expected '") + c + "'");
+    ++at_;
+    return Status::ok();
+  }
+  Expected<std::string> quoted() {
+    if (peek() != '\'') return fail("expected a quoted string");
+    const size_t end = s_.find('\'', at_ + 1);
+    if (end == std::string::npos) return fail("unterminated string");
+    std::string v = s_.substr(at_ + 1, end - at_ - 1);
+    at_ = end + 1;
+    return v;
+  }
+  Expected<bool> boolean() {
+    for (const auto& [word, v] : {std::pair<const char*, bool>{"True", true}, {"False", false}})
+      if (s_.compare(at_, std::strlen(word), word) == 0) return at_ += std::strlen(word), v;
+    return fail("expected True or False");
+  }
+  Expected<std::vector<int64_t>> tuple() {
+    std::vector<int64_t> shape;
+    ACCELC_TRY(expect('('));
+    bool comma = true;  // a dimension may follow
+    while (skip(), peek() != ')') {
+      if (!comma) return fail("bad shape: expected ',' or ')'");
+      size_t digits = 0;
+      while (std::isdigit(static_cast<unsigned char>(peek())) && digits < 13) ++at_, ++digits;
+      if (digits == 0 || digits > 12) return fail("bad shape: expected dimensions of at most 12 digits");
+      shape.push_back(std::stoll(s_.substr(at_ - digits, digits)));
+      skip();
+      comma = peek() == ',';
+      if (comma) ++at_;
+    }
+    if (shape.size() == 1 && !comma) return fail("bad shape: a one-dimensional shape is written '(N,)'");
+    ++at_;
+    return shape;
+  }
+
+  const std::string& s_;
+  const std::string& path_;
+  size_t at_ = 0;
+};
+
+}  // namespace
 
 Expected<NpyArray> readNpy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return error(Location::file(path), "cannot open file for reading");
   char magic[8];
   if (!in.read(magic, 8) || std::string(magic, 6) != "\x93NUMPY") return npyError(path, "missing \\x93NUMPY magic");
+  if (magic[6] < 1 || magic[6] > 3 || magic[7] != 0)
+    return npyError(path, "format version " + std::to_string(int{magic[6]}) + "." + std::to_string(int{magic[7]}) +
+                              " (expected 1.0, 2.0 or 3.0)");
   uint32_t hlen = 0;
   unsigned char b[4] = {0, 0, 0, 0};
   int lenBytes = magic[6] == 1 ? 2 : 4;
@@ -39,32 +132,33 @@ Expected<NpyArray> readNpy(const std::string& path) {
   if (hlen > 65536) return npyError(path, "header of " + std::to_string(hlen) + " bytes is too long");
   std::string header(hlen, '\0');
   if (!in.read(header.data(), hlen)) return npyError(path, "truncated header");
-  std::smatch m;
-  if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']*)'"))) return npyError(path, "no descr");
-  std::string descr = m[1];
-  if (std::regex_search(header, m, std::regex("'fortran_order':\\s*True")))
-    return npyError(path, "fortran_order arrays are not supported");
-  if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) return npyError(path, "no shape");
-  ACCELC_ASSIGN_OR_RETURN(std::vector<int64_t> shape, parseNpyShape(path, m[1]));
+  ACCELC_ASSIGN_OR_RETURN(NpyHeader h, HeaderParser(header, path).parse());
+  if (h.fortran) return npyError(path, "fortran_order arrays are not supported");
   NpyArray a;
   bool found = false;
 #define ACCELC_NPY_DESCR(e, n, bytes, d) \
-  if (descr == d) {                      \
+  if (h.descr == d) {                    \
     a.dtype = DType::e;                  \
     found = true;                        \
   }
   ACCELC_DTYPES(ACCELC_NPY_DESCR)
 #undef ACCELC_NPY_DESCR
-  if (!found) return npyError(path, "unsupported dtype '" + descr + "'; expected one of: " + dtypeNames());
-  a.shape = shape;
-  std::optional<int64_t> n = checkedShapeElements(shape);
+  if (!found) return npyError(path, "unsupported dtype '" + h.descr + "'; expected one of: " + dtypeNames());
+  a.shape = h.shape;
+  std::optional<int64_t> n = checkedShapeElements(h.shape);
   const std::streampos here = in.tellg();
   in.seekg(0, std::ios::end);
   const int64_t left = static_cast<int64_t>(in.tellg() - here);
   in.seekg(here);
-  if (!n || *n * dtypeBytes(a.dtype) > left)
-    return npyError(path, "truncated data: expected " + (n ? std::to_string(*n * dtypeBytes(a.dtype)) : std::string("more")) + " bytes");
-  a.data.resize(*n * dtypeBytes(a.dtype));
+  const std::optional<int64_t> bytes =
+      n && *n <= INT64_MAX / dtypeBytes(a.dtype) ? std::optional<int64_t>(*n * dtypeBytes(a.dtype)) : std::nullopt;
+  if (!bytes || *bytes > left)
+    return npyError(path,
+                    "truncated data: expected " + (bytes ? std::to_string(*bytes) : std::string("more")) + " bytes");
+  if (*bytes < left)
+    return npyError(path, std::to_string(left - *bytes) + " bytes past the " + std::to_string(*bytes) +
+                              " bytes of data the header describes");
+  a.data.resize(static_cast<size_t>(*bytes));
   if (!in.read(reinterpret_cast<char*>(a.data.data()), a.data.size()))
     return npyError(path, "truncated data: expected " + std::to_string(a.data.size()) + " bytes");
   return a;

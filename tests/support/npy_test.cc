@@ -49,6 +49,39 @@ TEST(NpyTest, HostileHeadersAreErrorsNotCrashes) {
   EXPECT_NE(readNpy(path).diag().str().find("bad shape"), std::string::npos);
 }
 
+/// `a` written as .npy with its header text's `from` replaced by `to`, and `extra` bytes appended.
+std::string rewritten(const std::string& name, const std::string& from, const std::string& to, int extra = 0) {
+  const std::string path = std::string(ACCELC_TEMP_DIR) + "/" + name;
+  NpyArray a{DType::kInt8, {4}, std::vector<uint8_t>(4, 0)};
+  EXPECT_TRUE(writeNpy(path, a).isOk());
+  std::string text = testing::readFile(path);
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  text += std::string(static_cast<size_t>(extra), '\0');
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(NpyTest, TheHeaderIsParsedStrictly) {
+  const std::string e = ": error: malformed .npy file: ";
+  std::string p = rewritten("key.npy", "'fortran_order'", "'fortran_ordr'");
+  EXPECT_EQ(readNpy(p).diag().str(),
+            p + e + "unknown key 'fortran_ordr' (expected descr, fortran_order and shape) (header byte 33)");
+  p = rewritten("twice.npy", "'shape': (4,), ", "'shape': (4,), 'shape': (4,)");
+  EXPECT_EQ(readNpy(p).diag().str(), p + e + "key 'shape' given twice (header byte 65)");
+  p = rewritten("bool.npy", "False", "Flase");
+  EXPECT_EQ(readNpy(p).diag().str(), p + e + "expected True or False (header byte 34)");
+  p = rewritten("tuple.npy", "(4,)", "(4 4)");
+  EXPECT_EQ(readNpy(p).diag().str(), p + e + "bad shape: expected ',' or ')' (header byte 53)");
+  p = rewritten("single.npy", "(4,)", "(4) ");
+  EXPECT_EQ(readNpy(p).diag().str(), p + e + "bad shape: a one-dimensional shape is written '(N,)' (header byte 52)");
+  p = rewritten("extra.npy", "(4,)", "(4,)", 3);
+  EXPECT_EQ(readNpy(p).diag().str(), p + e + "3 bytes past the 4 bytes of data the header describes");
+  p = rewritten("version.npy", std::string("NUMPY\x01", 6), std::string("NUMPY\x07", 6));
+  EXPECT_EQ(readNpy(p).diag().str(), p + e + "format version 7.0 (expected 1.0, 2.0 or 3.0)");
+}
+
 TEST(NpyTest, ShapesParseAndPrint) {
   EXPECT_EQ(shapeStr(*parseShape("1x16x16")), "1x16x16");
   EXPECT_FALSE(parseShape("1x0").has_value());
