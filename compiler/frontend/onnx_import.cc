@@ -5,9 +5,10 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
-#include <set>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "compiler/engine/reference.h"
@@ -235,6 +236,9 @@ class Importer {
   /// The attribute values ONNX's own shape inference divides by or sizes
   /// windows with: checked before it sees the model, which it would crash on.
   Status checkWindowAttributes(const onnx::GraphProto& g) const;
+  /// Constant quantization scales are finite and positive: a scale of 0,
+  /// NaN or infinity quantizes nothing and would run as if it did.
+  Status checkScales() const;
   Status fillUnknownShapes();
 
   std::string name_;                       ///< model name for locations
@@ -278,6 +282,28 @@ Status Importer::checkWindowAttributes(const onnx::GraphProto& g) const {
       if (a.name() == "group" && a.i() < 1)
         return error(at(node), "attribute 'group' of " + n.op_type() + ": expected a positive integer, found " +
                                    std::to_string(a.i()));
+    }
+  }
+  return Status::ok();
+}
+
+Status Importer::checkScales() const {
+  for (const Node& n : g_.nodes) {
+    const bool qdq = n.kind == OpKind::kQuantizeLinear || n.kind == OpKind::kDequantizeLinear;
+    const bool qlinear = n.kind == OpKind::kQLinearConv || n.kind == OpKind::kQLinearMatMul;
+    if (!qdq && !qlinear) continue;
+    const std::vector<size_t> scales = qdq ? std::vector<size_t>{1} : std::vector<size_t>{1, 4, 6};  // their inputs
+    for (size_t k : scales) {
+      if (k >= n.inputs.size() || n.inputs[k] < 0 || !g_.values[n.inputs[k]].constant) continue;
+      const Value& v = g_.values[n.inputs[k]];
+      for (int64_t i = 0; i < v.constant->numel(); ++i) {
+        const double x = v.constant->at(i);
+        if (std::isfinite(x) && x > 0) continue;
+        std::ostringstream found;
+        found << x;
+        return error(at(n.name), "scale '" + v.name + "' of " + std::string(runtime::opInfo(n.kind).name) +
+                                     ": expected finite scales > 0, found " + found.str());
+      }
     }
   }
   return Status::ok();
@@ -422,6 +448,9 @@ Expected<Graph> Importer::run(onnx::ModelProto& model) {
     known_.push_back(true);
   }
   for (int i = 0; i < gp.node_size(); ++i) ACCELC_TRY(addNode(gp.node(i), static_cast<size_t>(i)));
+  if (gp.output_size() == 0)
+    return error(Location::file(name_), "the graph has no outputs: there is nothing to compute");
+  ACCELC_TRY(checkScales());
   for (const auto& out : gp.output()) {
     auto it = ids_.find(out.name());
     if (it == ids_.end()) return error(at(out.name()), "graph output '" + out.name() + "' is never computed");

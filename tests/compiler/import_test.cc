@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <limits>
+
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/onnx_import.h"
 #include "tests/test_util.h"
@@ -81,6 +83,42 @@ TEST(ImportTest, WindowAttributesAreCheckedBeforeShapeInference) {
   EXPECT_EQ(importError(windowModel("MaxPool", "strides", {2, 0})),
             "m.onnx:the_node: error: attribute 'strides' of MaxPool: expected positive integers, found 0");
   EXPECT_EQ(importError(windowModel("Conv", "strides", {2, 2})), "ok");
+}
+
+/// x float32[2,3] -> QuantizeLinear(x, scale, 0) -> DequantizeLinear -> y, the scale `scale`.
+onnx::ModelProto qdqModel(float scale) {
+  onnx::ModelProto m = model("QuantizeLinear");
+  auto* g = m.mutable_graph();
+  auto* q = g->mutable_node(0);
+  q->set_name("q");
+  q->set_output(0, "xq");
+  q->add_input("s"), q->add_input("z");
+  auto* s = g->add_initializer();
+  s->set_name("s"), s->set_data_type(onnx::TensorProto::FLOAT), s->add_float_data(scale);
+  auto* z = g->add_initializer();
+  z->set_name("z"), z->set_data_type(onnx::TensorProto::INT8), z->add_int32_data(0);
+  auto* d = g->add_node();
+  d->set_op_type("DequantizeLinear"), d->set_name("dq");
+  d->add_input("xq"), d->add_input("s"), d->add_input("z"), d->add_output("y");
+  return m;
+}
+
+TEST(ImportTest, QuantizationScalesMustBeFiniteAndPositive) {
+  EXPECT_EQ(importError(qdqModel(0.5f)), "ok");
+  EXPECT_EQ(importError(qdqModel(0.0f)),
+            "m.onnx:q: error: scale 's' of QuantizeLinear: expected finite scales > 0, found 0");
+  EXPECT_EQ(importError(qdqModel(-2.0f)),
+            "m.onnx:q: error: scale 's' of QuantizeLinear: expected finite scales > 0, found -2");
+  EXPECT_EQ(importError(qdqModel(std::numeric_limits<float>::quiet_NaN())),
+            "m.onnx:q: error: scale 's' of QuantizeLinear: expected finite scales > 0, found nan");
+  EXPECT_EQ(importError(qdqModel(std::numeric_limits<float>::infinity())),
+            "m.onnx:q: error: scale 's' of QuantizeLinear: expected finite scales > 0, found inf");
+}
+
+TEST(ImportTest, AGraphWithoutOutputsIsRefused) {
+  onnx::ModelProto m = model("Relu");
+  m.mutable_graph()->clear_output();
+  EXPECT_EQ(importError(m), "m.onnx: error: the graph has no outputs: there is nothing to compute");
 }
 
 TEST(ImportTest, DigitsModelsImportWithStaticShapes) {
