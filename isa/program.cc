@@ -331,6 +331,13 @@ Status validateProgram(const Program& p, const Target& t, const std::string& nam
   return Status::ok();
 }
 
+Expected<CheckedProgram> loadCheckedProgram(const std::string& path) {
+  ACCELC_ASSIGN_OR_RETURN(Program p, loadProgramFile(path));
+  ACCELC_ASSIGN_OR_RETURN(Target t, programTarget(p, path));
+  ACCELC_TRY(validateProgram(p, t, path));
+  return CheckedProgram{std::move(p), std::move(t)};
+}
+
 Expected<std::vector<Instruction>> decodeText(const Program& p, const Target& t, const std::string& name) {
   const Segment& text = p.text();
   std::vector<Instruction> out;

@@ -98,6 +98,15 @@ support::Status checkProgramTarget(const Program& p, const Target& t, const std:
 /// Checks the layout: a text segment, segments and symbols inside the window
 /// and not overlapping, labels inside the text, window within the hwspec's.
 support::Status validateProgram(const Program& p, const Target& t, const std::string& name);
+
+/// A program file with the target it was built for, read and validated:
+/// what every command that reads a program (disasm, sim, bitstream) loads
+/// it with, so that they agree on what is valid.
+struct CheckedProgram {
+  Program program;
+  Target target;
+};
+support::Expected<CheckedProgram> loadCheckedProgram(const std::string& path);
 /// Decodes the instructions of the text segment.
 support::Expected<std::vector<Instruction>> decodeText(const Program& p, const Target& t, const std::string& name);
 

@@ -1,13 +1,15 @@
 // tests/tools/cli_test.cc — the accelc binary end to end: exit codes and output.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <regex>
-#include <sys/wait.h>
 
+#include "isa/program.h"
 #include "tests/test_util.h"
 
 namespace accelc {
@@ -101,6 +103,35 @@ TEST(CliTest, DisasmThenAsmGivesTheSameFile) {
   std::ofstream(kTmp + "/d1.s") << d.out;
   ASSERT_EQ(sh("asm " + kTmp + "/d1.s -o " + kTmp + "/d2.bin").rc, 0);
   EXPECT_EQ(testing::readFile(kTmp + "/d1.bin"), testing::readFile(kTmp + "/d2.bin"));
+}
+
+TEST(CliTest, DisasmAndSimRefuseTheSameInvalidContainers) {
+  // One validator for every command that reads a program: disasm printed
+  // containers that sim refused.
+  ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/valid.bin").rc, 0);
+  auto p = isa::loadProgramFile(kTmp + "/valid.bin");
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  auto broken = [&](const std::string& name, const std::function<void(isa::Program&)>& edit) {
+    isa::Program q = *p;
+    edit(q);
+    EXPECT_TRUE(isa::saveProgramFile(kTmp + "/" + name, q).isOk());
+    return kTmp + "/" + name;
+  };
+  const std::string zero = broken("zero.bin", [](isa::Program& q) { q.window = 0; });
+  const std::string twoTexts = broken("two.bin", [](isa::Program& q) {
+    isa::Segment text = q.text();
+    text.addr = q.window - text.bytes.size();
+    q.segments.push_back(text);
+  });
+  for (const std::string& f : {zero, twoTexts}) {
+    Result d = sh("disasm " + f), s = sh("sim " + f + " --input x=" + kTmp + "/none.npy");
+    EXPECT_EQ(d.rc, 1) << d.out;
+    EXPECT_EQ(s.rc, 1) << s.out;
+    EXPECT_EQ(d.out, s.out);
+    EXPECT_EQ(d.out.rfind(f + ": error: ", 0), 0u) << d.out;  // located at the file
+  }
+  EXPECT_NE(sh("disasm " + zero).out.find("window of 0 bytes is not in [1, "), std::string::npos);
+  EXPECT_NE(sh("disasm " + twoTexts).out.find("expected exactly one text segment, found 2"), std::string::npos);
 }
 
 TEST(CliTest, RtlWritesThePackageAndTheSources) {

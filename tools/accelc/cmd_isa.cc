@@ -69,17 +69,12 @@ void registerDisasm(CLI::App& app, int& rc) {
       rc = report(disasmBundle(*in));
       return;
     }
-    auto p = isa::loadProgramFile(*in);
+    auto p = isa::loadCheckedProgram(*in);
     if (!p) {
       rc = report(p.status());
       return;
     }
-    auto t = isa::programTarget(*p, *in);
-    if (!t) {
-      rc = report(t.status());
-      return;
-    }
-    auto text = isa::disassemble(*p, *t, *in);
+    auto text = isa::disassemble(p->program, p->target, *in);
     if (!text) {
       rc = report(text.status());
       return;

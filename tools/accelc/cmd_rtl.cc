@@ -53,9 +53,9 @@ struct BitstreamArgs {
 /// The program's UP5K board through Yosys, nextpnr-ice40 and icepack
 /// (boards/ice40/flow.h); prints nextpnr's utilization and achieved clock.
 support::Status bitstream(const BitstreamArgs& a) {
-  ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::loadProgramFile(a.program));
-  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::programTarget(p, a.program));
-  ACCELC_TRY(isa::validateProgram(p, t, a.program));
+  ACCELC_ASSIGN_OR_RETURN(isa::CheckedProgram checked, isa::loadCheckedProgram(a.program));
+  const isa::Program& p = checked.program;
+  const isa::Target& t = checked.target;
   ACCELC_ASSIGN_OR_RETURN(boards::PlacedBoard b, boards::placeAndRoute(t, p, a.program, a.out));
   const boards::PnrReport& r = b.report;
   if (a.json) {

@@ -145,13 +145,13 @@ Expected<support::NpyArray> readOutput(runtime::Device& sim, const isa::Symbol& 
 }
 
 Status runSim(const SimArgs& args) {
-  ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::loadProgramFile(args.program));
-  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::programTarget(p, args.program));
+  ACCELC_ASSIGN_OR_RETURN(isa::CheckedProgram checked, isa::loadCheckedProgram(args.program));
+  const isa::Program& p = checked.program;
+  const isa::Target& t = checked.target;
   if (!args.hw.empty()) {
     ACCELC_ASSIGN_OR_RETURN(isa::Target given, targetFor(args.hw));
     ACCELC_TRY(isa::checkProgramTarget(p, given, args.program));
   }
-  ACCELC_TRY(isa::validateProgram(p, t, args.program));
   runtime::DeviceOptions o;
   o.checkRaces = !args.noRaceCheck;
   ACCELC_ASSIGN_OR_RETURN(runtime::Engine engine, engineFor(args.engine, args.trace, args.vcd, o));
