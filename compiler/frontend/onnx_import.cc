@@ -239,6 +239,9 @@ class Importer {
   /// Constant quantization scales are finite and positive: a scale of 0,
   /// NaN or infinity quantizes nothing and would run as if it did.
   Status checkScales() const;
+  /// Shape operands (Reshape's shape, ConstantOfShape's input) are int64,
+  /// and a constant ConstantOfShape has no negative dimension.
+  Status checkShapeOperands() const;
   Status fillUnknownShapes();
 
   std::string name_;                       ///< model name for locations
@@ -305,6 +308,24 @@ Status Importer::checkScales() const {
                                      ": expected finite scales > 0, found " + found.str());
       }
     }
+  }
+  return Status::ok();
+}
+
+Status Importer::checkShapeOperands() const {
+  for (const Node& n : g_.nodes) {
+    const bool reshape = n.kind == OpKind::kReshape, fill = n.kind == OpKind::kConstantOfShape;
+    if (!reshape && !fill) continue;
+    const size_t k = reshape ? 1 : 0;
+    if (k >= n.inputs.size() || n.inputs[k] < 0 || !known_[static_cast<size_t>(n.inputs[k])]) continue;
+    const Value& v = g_.values[n.inputs[k]];
+    const std::string what = "input '" + v.name + "' of " + std::string(runtime::opInfo(n.kind).name);
+    if (v.dtype != support::DType::kInt64)
+      return error(at(n.name), what + ": expected an int64 shape, found " + support::dtypeName(v.dtype));
+    if (fill && v.constant)
+      for (int64_t i = 0; i < v.constant->numel(); ++i)
+        if (v.constant->intAt(i) < 0)
+          return error(at(n.name), what + ": expected dimensions >= 0, found " + std::to_string(v.constant->intAt(i)));
   }
   return Status::ok();
 }
@@ -451,6 +472,7 @@ Expected<Graph> Importer::run(onnx::ModelProto& model) {
   if (gp.output_size() == 0)
     return error(Location::file(name_), "the graph has no outputs: there is nothing to compute");
   ACCELC_TRY(checkScales());
+  ACCELC_TRY(checkShapeOperands());
   for (const auto& out : gp.output()) {
     auto it = ids_.find(out.name());
     if (it == ids_.end()) return error(at(out.name()), "graph output '" + out.name() + "' is never computed");

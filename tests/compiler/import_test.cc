@@ -115,6 +115,32 @@ TEST(ImportTest, QuantizationScalesMustBeFiniteAndPositive) {
             "m.onnx:q: error: scale 's' of QuantizeLinear: expected finite scales > 0, found inf");
 }
 
+/// A model whose node OP reads x and then the constant `name` (or only the constant, with `alone`).
+onnx::ModelProto withConstant(const std::string& op, const std::string& name, int elemType,
+                              const std::vector<int64_t>& values, bool alone = false) {
+  onnx::ModelProto m = model(op);
+  auto* g = m.mutable_graph();
+  auto* c = g->add_initializer();
+  c->set_name(name), c->set_data_type(elemType), c->add_dims(static_cast<int64_t>(values.size()));
+  for (int64_t v : values)
+    elemType == onnx::TensorProto::INT64 ? c->add_int64_data(v) : c->add_float_data(static_cast<float>(v));
+  if (alone)
+    g->mutable_node(0)->set_input(0, name);
+  else
+    g->mutable_node(0)->add_input(name);
+  return m;
+}
+
+TEST(ImportTest, ShapeOperandsAreInt64AndNotNegative) {
+  EXPECT_EQ(importError(withConstant("Reshape", "shape", onnx::TensorProto::INT64, {3, 2})), "ok");
+  EXPECT_EQ(importError(withConstant("Reshape", "shape", onnx::TensorProto::FLOAT, {3, 2})),
+            "m.onnx:the_node: error: input 'shape' of Reshape: expected an int64 shape, found float32");
+  EXPECT_EQ(importError(model("ConstantOfShape")),
+            "m.onnx:the_node: error: input 'x' of ConstantOfShape: expected an int64 shape, found float32");
+  EXPECT_EQ(importError(withConstant("ConstantOfShape", "dims", onnx::TensorProto::INT64, {-1, 2}, true)),
+            "m.onnx:the_node: error: input 'dims' of ConstantOfShape: expected dimensions >= 0, found -1");
+}
+
 TEST(ImportTest, AGraphWithoutOutputsIsRefused) {
   onnx::ModelProto m = model("Relu");
   m.mutable_graph()->clear_output();
