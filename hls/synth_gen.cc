@@ -18,6 +18,16 @@ support::Expected<FpgaFamily> fpgaFamily(const std::string& name) {
   return support::error(support::Location(), "unknown synthesis target '" + name + "' (expected ice40 or xilinx)");
 }
 
+const char* fpgaFamilyName(FpgaFamily family) {
+  switch (family) {
+    case FpgaFamily::kIce40:
+      return "ice40";
+    case FpgaFamily::kXilinx7:
+      return "xilinx";
+  }
+  return "?";
+}
+
 std::string yosysScript(const std::vector<std::string>& files, const std::string& top, FpgaFamily family,
                         const std::string& statFile, bool share) {
   std::ostringstream o;
@@ -191,9 +201,10 @@ support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily
   return r;
 }
 
-support::Expected<Resources> synthesize(const isa::Target& t, FpgaFamily family, const std::string& familyName,
-                               const std::string& top, const std::string& dir, bool share) {
+support::Expected<Resources> synthesize(const isa::Target& t, FpgaFamily family, const std::string& top,
+                                        const std::string& dir, bool share) {
   ACCELC_TRY(writeRtl(t, dir));
+  const std::string familyName = fpgaFamilyName(family);
   const std::string script = dir + "/synth_" + familyName + ".ys", stat = dir + "/stat_" + familyName + ".txt";
   std::ofstream(script) << yosysScript(rtlFiles(), top, family, "stat_" + familyName + ".txt", share);
   const std::string cmd = "cd '" + dir + "' && yosys -q -l 'yosys_" + familyName + ".log' -s 'synth_" + familyName +

@@ -21,6 +21,8 @@ enum class FpgaFamily { kIce40, kXilinx7 };
 
 /// The family named `name` ("ice40" or "xilinx").
 support::Expected<FpgaFamily> fpgaFamily(const std::string& name);
+/// The name fpgaFamily reads: "ice40" or "xilinx".
+const char* fpgaFamilyName(FpgaFamily family);
 
 /// A Yosys script that reads `files` (in order), synthesizes `top` for
 /// `family` and writes its statistics to `statFile`. Without `share` (iCE40
@@ -68,9 +70,9 @@ support::Expected<Resources> resourcesOf(const std::string& statText, FpgaFamily
 
 /// Writes the RTL for `t` and a Yosys script for `family` into `dir`, runs
 /// Yosys on module `top` (its log: yosys_<family>.log) and reads back what it
-/// used; `share` keeps Yosys's SAT-based resource sharing (slow on large ALUs).
-support::Expected<Resources> synthesize(const isa::Target& t, FpgaFamily family, const std::string& familyName,
-                                        const std::string& top, const std::string& dir, bool share);
+/// used (files named by fpgaFamilyName); `share` keeps Yosys's SAT-based resource sharing (slow on large ALUs).
+support::Expected<Resources> synthesize(const isa::Target& t, FpgaFamily family, const std::string& top,
+                                        const std::string& dir, bool share);
 
 }  // namespace accelc::hls
 

@@ -30,15 +30,6 @@ std::string TokenWait::str() const {
 
 namespace {
 
-/// Why unit `u`'s head cannot start, from the queues' sizes alone.
-std::string blockedOn(const Instruction& head, const std::array<size_t, kNumTokenQueues>& sizes, uint64_t depth) {
-  for (int q : popQueues(head))
-    if (q != kNoQueue && sizes[q] == 0) return TokenWait{TokenWait::kEmpty, q}.str();
-  for (int q : pushQueues(head))
-    if (q != kNoQueue && depth && sizes[q] >= depth) return TokenWait{TokenWait::kFull, q}.str();
-  return "";
-}
-
 /// When FINISH is fetched and a unit waits on a queue whose pusher has no
 /// work left, no token can ever come: the program pops more than it pushes.
 std::optional<std::string> underflow(const StallView& v, const std::array<size_t, kNumTokenQueues>& sizes) {
@@ -59,7 +50,7 @@ std::optional<std::string> underflow(const StallView& v, const std::array<size_t
 }  // namespace
 
 support::Diagnostic deadlockDiagnostic(const StallView& v, const std::array<size_t, kNumTokenQueues>& sizes,
-                                       uint64_t depth) {
+                                       const std::array<std::string, kNumUnits>& blocked) {
   uint64_t first = v.fetchPc;
   for (const UnitView& u : v.units)
     if (u.head) first = std::min(first, u.pc);
@@ -77,8 +68,8 @@ support::Diagnostic deadlockDiagnostic(const StallView& v, const std::array<size
     else if (!view.head)
       diag.note(Location(), unit + " unit is idle");
     else
-      diag.note(Location::pc(v.program, view.pc), unit + " unit blocked at " + opcodeName(view.head->opcode) + ": " +
-                                                      blockedOn(*view.head, sizes, depth));
+      diag.note(Location::pc(v.program, view.pc),
+                unit + " unit blocked at " + opcodeName(view.head->opcode) + ": " + blocked[u]);
   }
   if (!v.finishFetched && v.fetchNext)
     diag.note(Location::pc(v.program, v.fetchPc),

@@ -160,15 +160,19 @@ class TokenMachine {
   std::array<std::deque<T>, kNumTokenQueues> q_;  ///< the queues, oldest token first
 };
 
-/// The deadlock diagnostic, for any token type: only the queues' sizes matter.
+/// The deadlock diagnostic, for any token type, from the queues' sizes and
+/// what each unit's head waits on (TokenMachine::wait).
 support::Diagnostic deadlockDiagnostic(const StallView& v, const std::array<size_t, kNumTokenQueues>& sizes,
-                                       uint64_t depth);
+                                       const std::array<std::string, kNumUnits>& blocked);
 
 template <typename T>
 support::Diagnostic TokenMachine<T>::deadlock(const StallView& v) const {
   std::array<size_t, kNumTokenQueues> sizes{};
   for (int q = 0; q < kNumTokenQueues; ++q) sizes[q] = q_[q].size();
-  return deadlockDiagnostic(v, sizes, depth_);
+  std::array<std::string, kNumUnits> blocked;
+  for (int u = 0; u < kNumUnits; ++u)
+    if (v.units[u].head) blocked[u] = wait(*v.units[u].head).str();
+  return deadlockDiagnostic(v, sizes, blocked);
 }
 
 }  // namespace accelc::isa

@@ -50,7 +50,7 @@ class RtlModel {
 /// owns the model.
 using RtlModelFactory = RtlModel* (*)();
 
-/// A test bench of one part of the accelerator (simulator/rtl/*_bench.cc): it
+/// A test bench of one part of the accelerator (tests/simulator/rtl_tb/*_tb.cc): it
 /// reads its stimulus from `in`, writes what the part did to `out`, and
 /// returns 0, or non-zero for bad input or a part that never answered.
 using RtlTestBench = int (*)(std::istream& in, std::ostream& out);

@@ -18,7 +18,7 @@
 
 namespace accelc::testing {
 
-/// The output of test bench `bench` (simulator/rtl/<bench>_bench.cc, linked
+/// The output of test bench `bench` (tests/simulator/rtl_tb/<bench>_tb.cc, linked
 /// in) verilated for `preset`, run on `input`; a failed run is a test failure
 /// and gives an empty string.
 inline std::string runVerilated(const std::string& preset, const std::string& bench, const std::string& input) {

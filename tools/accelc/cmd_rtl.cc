@@ -25,7 +25,7 @@ support::Status synth(const SynthArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(hls::FpgaFamily family, hls::fpgaFamily(a.target));
   if (a.noShare && family != hls::FpgaFamily::kIce40)
     return support::error(support::Location(), "--no-share is for --target ice40");
-  ACCELC_ASSIGN_OR_RETURN(hls::Resources r, hls::synthesize(t, family, a.target, a.top, a.out, !a.noShare));
+  ACCELC_ASSIGN_OR_RETURN(hls::Resources r, hls::synthesize(t, family, a.top, a.out, !a.noShare));
   const std::pair<const char*, int64_t> rows[] = {{"luts", r.luts},       {"ffs", r.ffs},         {"dsps", r.dsps},
                                                   {"brams", r.brams},     {"lutrams", r.lutrams}, {"carries", r.carries},
                                                   {"cells", r.cells}};
