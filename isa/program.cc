@@ -1,10 +1,7 @@
 // isa/program.cc — the binary program format and its validation.
 //
-// Layout (little-endian): "ACXPROG\0", u32 version, u64 hash, str hwspec,
-// str isa, u64 window, u32 #segments {str name, u8 role, u64 addr, u64 n,
-// n bytes}, u32 #symbols {str name, u8 role, u64 addr, u8 dtype, u32 rank,
-// rank x i64}, u32 #labels {u64 begin, u64 end, str name}. A str is a u32
-// length and that many bytes.
+// The file is a support/container.h container with four sections (target,
+// segments, symbols, labels); docs/formats.md gives each one's fields.
 #include "isa/program.h"
 
 #include <algorithm>
@@ -12,6 +9,8 @@
 #include <fstream>
 
 #include "isa/encoding.h"
+#include "support/bytes.h"
+#include "support/container.h"
 #include "support/hash.h"
 
 namespace accelc::isa {
@@ -20,9 +19,6 @@ using support::error;
 using support::Expected;
 using support::Location;
 using support::Status;
-using support::Diagnostic;
-
-static const char kMagic[8] = {'A', 'C', 'X', 'P', 'R', 'O', 'G', '\0'};
 
 const char* segmentRoleName(SegmentRole r) {
   switch (r) {
@@ -76,69 +72,29 @@ bool Program::operator==(const Program& o) const {
 
 namespace {
 
-/// Appends little-endian values to a byte vector.
-class Writer {
- public:
-  void u8(uint8_t v) { out_.push_back(v); }
-  void u32(uint32_t v) { le(v, 4); }
-  void u64(uint64_t v) { le(v, 8); }
-  void str(const std::string& s) {
-    u32(static_cast<uint32_t>(s.size()));
-    out_.insert(out_.end(), s.begin(), s.end());
-  }
-  void bytes(const std::vector<uint8_t>& b) { out_.insert(out_.end(), b.begin(), b.end()); }
-  std::vector<uint8_t> take() { return std::move(out_); }
+using support::ByteReader;
+using support::ByteWriter;
 
- private:
-  void le(uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) out_.push_back(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  std::vector<uint8_t> out_;  ///< bytes written so far
-};
+/// Sections of a program file, in order (docs/formats.md).
+const support::ContainerKind& programKind() {
+  static const support::ContainerKind kKind{
+      "ACXPROG", "program", kProgramFormatVersion, {"target", "segments", "symbols", "labels"},
+      "rebuild it with this accelc (accelc asm or accelc compile)"};
+  return kKind;
+}
 
-/// Reads little-endian values, reporting truncation with the offset.
-class Reader {
- public:
-  Reader(const std::vector<uint8_t>& b, std::string name) : b_(b), name_(std::move(name)) {}
-  Status need(uint64_t n, const char* what) {
-    if (n <= b_.size() - pos_) return Status::ok();
-    return error(Location::file(name_), std::string("truncated program file: ") + what + " needs " +
-                                            std::to_string(n) + " bytes at offset " + std::to_string(pos_) +
-                                            ", the file has " + std::to_string(b_.size()));
-  }
-  Expected<uint64_t> le(int n, const char* what) {
-    ACCELC_TRY(need(n, what));
-    uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v |= static_cast<uint64_t>(b_[pos_ + i]) << (8 * i);
-    pos_ += n;
-    return v;
-  }
-  Expected<std::string> str(const char* what) {
-    ACCELC_ASSIGN_OR_RETURN(uint64_t n, le(4, what));
-    ACCELC_TRY(need(n, what));
-    std::string s(b_.begin() + pos_, b_.begin() + pos_ + n);
-    pos_ += n;
-    return s;
-  }
-  Expected<std::vector<uint8_t>> bytes(uint64_t n, const char* what) {
-    ACCELC_TRY(need(n, what));
-    std::vector<uint8_t> v(b_.begin() + pos_, b_.begin() + pos_ + n);
-    pos_ += n;
-    return v;
-  }
-  uint64_t pos() const { return pos_; }
-  Diagnostic bad(const std::string& what) const {
-    return error(Location::file(name_), "malformed program file at offset " + std::to_string(pos_) + ": " + what);
-  }
+/// Readers of each section; counts are bounded by the bytes left, since
+/// every entry takes at least one byte.
+Status readTarget(ByteReader& r, Program& p) {
+  ACCELC_ASSIGN_OR_RETURN(p.hash, r.le(8, "hash"));
+  ACCELC_ASSIGN_OR_RETURN(p.hwspecYaml, r.str("hwspec"));
+  ACCELC_ASSIGN_OR_RETURN(p.isaYaml, r.str("ISA"));
+  ACCELC_ASSIGN_OR_RETURN(p.window, r.le(8, "window"));
+  return Status::ok();
+}
 
- private:
-  const std::vector<uint8_t>& b_;  ///< the file
-  std::string name_;               ///< for locations
-  uint64_t pos_ = 0;               ///< read position
-};
-
-Status readSegments(Reader& r, Program& p) {
-  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(4, "segment count"));
+Status readSegments(ByteReader& r, Program& p) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.count("segment count"));
   for (uint64_t i = 0; i < n; ++i) {
     Segment s;
     ACCELC_ASSIGN_OR_RETURN(s.name, r.str("segment name"));
@@ -146,15 +102,14 @@ Status readSegments(Reader& r, Program& p) {
     if (role > 2) return r.bad("segment role " + std::to_string(role));
     s.role = SegmentRole(role);
     ACCELC_ASSIGN_OR_RETURN(s.addr, r.le(8, "segment address"));
-    ACCELC_ASSIGN_OR_RETURN(uint64_t len, r.le(8, "segment length"));
-    ACCELC_ASSIGN_OR_RETURN(s.bytes, r.bytes(len, "segment bytes"));
+    ACCELC_ASSIGN_OR_RETURN(s.bytes, r.bytes("segment bytes"));
     p.segments.push_back(std::move(s));
   }
   return Status::ok();
 }
 
-Status readSymbols(Reader& r, Program& p) {
-  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(4, "symbol count"));
+Status readSymbols(ByteReader& r, Program& p) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.count("symbol count"));
   for (uint64_t i = 0; i < n; ++i) {
     Symbol s;
     ACCELC_ASSIGN_OR_RETURN(s.name, r.str("symbol name"));
@@ -165,7 +120,7 @@ Status readSymbols(Reader& r, Program& p) {
     ACCELC_ASSIGN_OR_RETURN(uint64_t dt, r.le(1, "symbol dtype"));
     if (dt > static_cast<uint64_t>(support::DType::kBool)) return r.bad("symbol dtype " + std::to_string(dt));
     s.dtype = support::DType(dt);
-    ACCELC_ASSIGN_OR_RETURN(uint64_t rank, r.le(4, "symbol rank"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t rank, r.le(8, "symbol rank"));
     if (rank > 8) return r.bad("symbol rank " + std::to_string(rank));
     for (uint64_t d = 0; d < rank; ++d) {
       ACCELC_ASSIGN_OR_RETURN(uint64_t dim, r.le(8, "symbol shape"));
@@ -177,8 +132,8 @@ Status readSymbols(Reader& r, Program& p) {
   return Status::ok();
 }
 
-Status readLabels(Reader& r, Program& p) {
-  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(4, "label count"));
+Status readLabels(ByteReader& r, Program& p) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.count("label count"));
   for (uint64_t i = 0; i < n; ++i) {
     Label l;
     ACCELC_ASSIGN_OR_RETURN(l.begin, r.le(8, "label begin"));
@@ -194,58 +149,49 @@ bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return an && b
 }  // namespace
 
 std::vector<uint8_t> writeProgram(const Program& p) {
-  Writer w;
-  for (char c : kMagic) w.u8(static_cast<uint8_t>(c));
-  w.u32(kProgramFormatVersion);
-  w.u64(p.hash);
-  w.str(p.hwspecYaml);
-  w.str(p.isaYaml);
-  w.u64(p.window);
-  w.u32(static_cast<uint32_t>(p.segments.size()));
+  support::SectionData d(4);
+  ByteWriter target, segs, syms, labels;
+  target.u64(p.hash);
+  target.str(p.hwspecYaml);
+  target.str(p.isaYaml);
+  target.u64(p.window);
+  segs.u64(p.segments.size());
   for (const Segment& s : p.segments) {
-    w.str(s.name);
-    w.u8(static_cast<uint8_t>(s.role));
-    w.u64(s.addr);
-    w.u64(s.bytes.size());
-    w.bytes(s.bytes);
+    segs.str(s.name);
+    segs.u8(static_cast<uint8_t>(s.role));
+    segs.u64(s.addr);
+    segs.bytes(s.bytes);
   }
-  w.u32(static_cast<uint32_t>(p.symbols.size()));
+  syms.u64(p.symbols.size());
   for (const Symbol& s : p.symbols) {
-    w.str(s.name);
-    w.u8(static_cast<uint8_t>(s.role));
-    w.u64(s.addr);
-    w.u8(static_cast<uint8_t>(s.dtype));
-    w.u32(static_cast<uint32_t>(s.shape.size()));
-    for (int64_t d : s.shape) w.u64(static_cast<uint64_t>(d));
+    syms.str(s.name);
+    syms.u8(static_cast<uint8_t>(s.role));
+    syms.u64(s.addr);
+    syms.u8(static_cast<uint8_t>(s.dtype));
+    syms.u64(s.shape.size());
+    for (int64_t dim : s.shape) syms.u64(static_cast<uint64_t>(dim));
   }
-  w.u32(static_cast<uint32_t>(p.labels.size()));
+  labels.u64(p.labels.size());
   for (const Label& l : p.labels) {
-    w.u64(l.begin);
-    w.u64(l.end);
-    w.str(l.name);
+    labels.u64(l.begin);
+    labels.u64(l.end);
+    labels.str(l.name);
   }
-  return w.take();
+  d[0] = std::move(target.data()), d[1] = std::move(segs.data()), d[2] = std::move(syms.data());
+  d[3] = std::move(labels.data());
+  return support::writeContainer(programKind(), d);
 }
 
 Expected<Program> readProgram(const std::vector<uint8_t>& bytes, const std::string& name) {
-  Reader r(bytes, name);
-  ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> magic, r.bytes(8, "magic"));
-  if (std::memcmp(magic.data(), kMagic, 8) != 0)
-    return error(Location::file(name), "not an accelc program: bad magic (expected ACXPROG)");
-  ACCELC_ASSIGN_OR_RETURN(uint64_t version, r.le(4, "version"));
-  if (version != kProgramFormatVersion)
-    return error(Location::file(name), "program format version " + std::to_string(version) +
-                                           " is not supported (this accelc reads version " +
-                                           std::to_string(kProgramFormatVersion) + ")");
+  ACCELC_ASSIGN_OR_RETURN(support::SectionData d, support::readContainer(programKind(), bytes, name));
   Program p;
-  ACCELC_ASSIGN_OR_RETURN(p.hash, r.le(8, "hash"));
-  ACCELC_ASSIGN_OR_RETURN(p.hwspecYaml, r.str("hwspec"));
-  ACCELC_ASSIGN_OR_RETURN(p.isaYaml, r.str("ISA"));
-  ACCELC_ASSIGN_OR_RETURN(p.window, r.le(8, "window"));
-  ACCELC_TRY(readSegments(r, p));
-  ACCELC_TRY(readSymbols(r, p));
-  ACCELC_TRY(readLabels(r, p));
-  if (r.pos() != bytes.size()) return r.bad(std::to_string(bytes.size() - r.pos()) + " trailing bytes");
+  using SectionReader = Status (*)(ByteReader&, Program&);
+  const SectionReader readers[] = {readTarget, readSegments, readSymbols, readLabels};
+  for (size_t i = 0; i < d.size(); ++i) {
+    ByteReader r(d[i], name + "[" + programKind().sections[i] + "]");
+    ACCELC_TRY(readers[i](r, p));
+    if (!r.done()) return r.bad("trailing bytes");
+  }
   return p;
 }
 

@@ -7,7 +7,8 @@
 // carries the symbol table (name -> address, dtype, shape, role), the label
 // table (instruction range -> name, e.g. a layer), and the canonical HwSpec and
 // ISA it was built for with their hash, so that it can be checked and run
-// without any other file. The binary form is described in docs/isa.md.
+// without any other file. The binary form (sections with checksums) is
+// described in docs/formats.md.
 #ifndef ACCELC_ISA_PROGRAM_H_
 #define ACCELC_ISA_PROGRAM_H_
 
@@ -23,7 +24,7 @@
 namespace accelc::isa {
 
 /// Current version of the binary program format.
-inline constexpr uint32_t kProgramFormatVersion = 1;
+inline constexpr uint32_t kProgramFormatVersion = 2;
 
 enum class SegmentRole : uint8_t { kText = 0, kUops = 1, kData = 2 };
 enum class SymbolRole : uint8_t { kInput = 0, kOutput = 1, kConst = 2, kScratch = 3 };
@@ -83,8 +84,8 @@ struct Program {
 /// Serializes a program to its binary form.
 std::vector<uint8_t> writeProgram(const Program& p);
 /// Parses the binary form; `name` (e.g. the file name) locates errors.
-/// Checks the magic, version, lengths and that the hash matches the embedded
-/// hwspec and ISA.
+/// Checks the magic, the version, every section's checksum and every length;
+/// programTarget then checks the hash against the embedded hwspec and ISA.
 support::Expected<Program> readProgram(const std::vector<uint8_t>& bytes, const std::string& name);
 /// Reads a program file.
 support::Expected<Program> loadProgramFile(const std::string& path);

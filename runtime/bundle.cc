@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <iterator>
 
 #include "support/bytes.h"
+#include "support/container.h"
+#include "support/hash.h"
 
 namespace accelc::runtime {
 
@@ -30,8 +33,6 @@ using support::Location;
 using support::Status;
 
 namespace {
-
-const char kMagic[8] = {'A', 'C', 'X', 'B', 'N', 'D', 'L', '\0'};
 
 /// Writes every attribute field in visitFields order.
 struct AttrWriter {
@@ -230,54 +231,39 @@ Status readLayer(ByteReader& r, LayerInfo& l) {
 
 }  // namespace
 
-std::vector<uint8_t> writeBundle(const Bundle& b) {
-  ByteWriter w;
-  for (char c : kMagic) w.u8(static_cast<uint8_t>(c));
-  w.u32(kBundleVersion);
-  w.str(b.hwspecYaml), w.str(b.isaYaml);
-  w.u64(b.hash), w.u64(b.window);
-  w.u64(b.tensors.size());
-  for (const TensorSlot& s : b.tensors) writeSlot(w, s);
-  w.u64(b.constants.size());
-  for (const ConstantData& c : b.constants) w.str(c.name), w.u64(c.addr), w.bytes(c.bytes);
-  writeInts(w, b.inputs);
-  writeInts(w, b.outputs);
-  w.u64(b.programs.size());
-  for (const isa::Program& p : b.programs) w.bytes(isa::writeProgram(p));
-  w.u64(b.steps.size());
-  for (const Step& s : b.steps) writeStep(w, s);
-  w.u64(b.layers.size());
-  for (const LayerInfo& l : b.layers) writeLayer(w, l);
-  w.str(b.graphText);
-  return std::move(w.data());
+const support::ContainerKind& bundleContainerKind() {
+  static const support::ContainerKind kKind{"ACXBNDL",
+                                            "bundle",
+                                            kBundleVersion,
+                                            {"hwspec", "plan", "weights", "programs", "steps", "layers", "graph"},
+                                            "recompile the model with this accelc (accelc compile)"};
+  return kKind;
 }
 
-Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string& name) {
-  ByteReader r(bytes, name);
-  ACCELC_TRY(r.need(8, "magic"));
-  if (std::string(bytes.begin(), bytes.begin() + 8) != std::string(kMagic, 8))
-    return error(Location::file(name), "not an accelc bundle: bad magic (expected ACXBNDL)");
-  ACCELC_ASSIGN_OR_RETURN(uint64_t magic, r.le(8, "magic"));
-  (void)magic;
-  ACCELC_ASSIGN_OR_RETURN(uint64_t version, r.le(4, "version"));
-  if (version != kBundleVersion)
-    return error(Location::file(name), "bundle format version " + std::to_string(version) +
-                                           " is not supported (this accelc reads version " +
-                                           std::to_string(kBundleVersion) + ")");
-  Bundle b;
+namespace {
+
+Status readHwspec(ByteReader& r, Bundle& b) {
   ACCELC_ASSIGN_OR_RETURN(b.hwspecYaml, r.str("hwspec"));
   ACCELC_ASSIGN_OR_RETURN(b.isaYaml, r.str("ISA"));
   ACCELC_ASSIGN_OR_RETURN(b.hash, r.le(8, "hash"));
   ACCELC_ASSIGN_OR_RETURN(b.window, r.le(8, "window"));
-  ACCELC_ASSIGN_OR_RETURN(uint64_t nt, r.le(8, "tensor count"));
-  if (nt > (1u << 24)) return r.bad("tensor count");
+  return Status::ok();
+}
+
+Status readPlan(ByteReader& r, Bundle& b) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nt, r.count("tensor count"));
   for (uint64_t i = 0; i < nt; ++i) {
     TensorSlot s;
     ACCELC_TRY(readSlot(r, s));
     b.tensors.push_back(std::move(s));
   }
-  ACCELC_ASSIGN_OR_RETURN(uint64_t nc, r.le(8, "constant count"));
-  if (nc > (1u << 24)) return r.bad("constant count");
+  ACCELC_ASSIGN_OR_RETURN(b.inputs, readInts(r, "inputs"));
+  ACCELC_ASSIGN_OR_RETURN(b.outputs, readInts(r, "outputs"));
+  return Status::ok();
+}
+
+Status readWeights(ByteReader& r, Bundle& b) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nc, r.count("constant count"));
   for (uint64_t i = 0; i < nc; ++i) {
     ConstantData c;
     ACCELC_ASSIGN_OR_RETURN(c.name, r.str("constant name"));
@@ -285,40 +271,107 @@ Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string
     ACCELC_ASSIGN_OR_RETURN(c.bytes, r.bytes("constant bytes"));
     b.constants.push_back(std::move(c));
   }
-  ACCELC_ASSIGN_OR_RETURN(b.inputs, readInts(r, "inputs"));
-  ACCELC_ASSIGN_OR_RETURN(b.outputs, readInts(r, "outputs"));
-  ACCELC_ASSIGN_OR_RETURN(uint64_t np, r.le(8, "program count"));
-  if (np > (1u << 20)) return r.bad("program count");
+  return Status::ok();
+}
+
+/// Each program is a program file of its own (with its own checksums).
+Status readPrograms(ByteReader& r, Bundle& b, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t np, r.count("program count"));
   for (uint64_t i = 0; i < np; ++i) {
     ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> pb, r.bytes("program"));
     ACCELC_ASSIGN_OR_RETURN(isa::Program p, isa::readProgram(pb, name + ":program " + std::to_string(i)));
     b.programs.push_back(std::move(p));
   }
-  ACCELC_ASSIGN_OR_RETURN(uint64_t ns, r.le(8, "step count"));
-  if (ns > (1u << 24)) return r.bad("step count");
+  return Status::ok();
+}
+
+Status readSteps(ByteReader& r, Bundle& b) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t ns, r.count("step count"));
   for (uint64_t i = 0; i < ns; ++i) {
     Step s;
     ACCELC_TRY(readStep(r, s));
     b.steps.push_back(std::move(s));
   }
-  ACCELC_ASSIGN_OR_RETURN(uint64_t nl, r.le(8, "layer count"));
-  if (nl > (1u << 24)) return r.bad("layer count");
+  return Status::ok();
+}
+
+Status readLayers(ByteReader& r, Bundle& b) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nl, r.count("layer count"));
   for (uint64_t i = 0; i < nl; ++i) {
     LayerInfo l;
     ACCELC_TRY(readLayer(r, l));
     b.layers.push_back(std::move(l));
   }
-  ACCELC_ASSIGN_OR_RETURN(b.graphText, r.str("graph text"));
-  if (!r.done()) return r.bad("trailing bytes");
-  ACCELC_TRY(validateBundle(b, name));
-  return b;
+  return Status::ok();
 }
 
-Expected<Bundle> loadBundleFile(const std::string& path) {
+}  // namespace
+
+std::vector<uint8_t> writeBundle(const Bundle& b) {
+  std::vector<ByteWriter> w(bundleContainerKind().sections.size());
+  w[0].str(b.hwspecYaml), w[0].str(b.isaYaml), w[0].u64(b.hash), w[0].u64(b.window);
+  w[1].u64(b.tensors.size());
+  for (const TensorSlot& s : b.tensors) writeSlot(w[1], s);
+  writeInts(w[1], b.inputs);
+  writeInts(w[1], b.outputs);
+  w[2].u64(b.constants.size());
+  for (const ConstantData& c : b.constants) w[2].str(c.name), w[2].u64(c.addr), w[2].bytes(c.bytes);
+  w[3].u64(b.programs.size());
+  for (const isa::Program& p : b.programs) w[3].bytes(isa::writeProgram(p));
+  w[4].u64(b.steps.size());
+  for (const Step& s : b.steps) writeStep(w[4], s);
+  w[5].u64(b.layers.size());
+  for (const LayerInfo& l : b.layers) writeLayer(w[5], l);
+  w[6].str(b.graphText);
+  support::SectionData d;
+  for (ByteWriter& x : w) d.push_back(std::move(x.data()));
+  return support::writeContainer(bundleContainerKind(), d);
+}
+
+Expected<CheckedBundle> readCheckedBundle(const std::vector<uint8_t>& bytes, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(support::SectionData d, support::readContainer(bundleContainerKind(), bytes, name));
+  Bundle b;
+  const std::function<Status(ByteReader&)> readers[] = {
+      [&](ByteReader& r) { return readHwspec(r, b); },
+      [&](ByteReader& r) { return readPlan(r, b); },
+      [&](ByteReader& r) { return readWeights(r, b); },
+      [&](ByteReader& r) { return readPrograms(r, b, name); },
+      [&](ByteReader& r) { return readSteps(r, b); },
+      [&](ByteReader& r) { return readLayers(r, b); },
+      [&](ByteReader& r) -> Status {
+        ACCELC_ASSIGN_OR_RETURN(b.graphText, r.str("graph text"));
+        return Status::ok();
+      }};
+  static_assert(std::size(readers) == 7, "one reader per section");
+  for (size_t i = 0; i < d.size(); ++i) {
+    ByteReader r(d[i], name + "[" + bundleContainerKind().sections[i] + "]");
+    ACCELC_TRY(readers[i](r));
+    if (!r.done()) return r.bad("trailing bytes");
+  }
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, bundleTarget(b, name));
+  ACCELC_TRY(validateBundle(b, t, name));
+  return CheckedBundle{std::move(b), std::move(t)};
+}
+
+Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(CheckedBundle c, readCheckedBundle(bytes, name));
+  return std::move(c.bundle);
+}
+
+Expected<CheckedBundle> loadCheckedBundle(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return error(Location::file(path), "cannot open file for reading");
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return readBundle(bytes, path);
+  return readCheckedBundle(bytes, path);
+}
+
+Expected<isa::Target> bundleTarget(const Bundle& b, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, name + ":hwspec"));
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, name + ":isa"));
+  if (t.hash != b.hash)
+    return error(Location::file(name), "hwspec hash mismatch: the bundle records " + support::hex64(b.hash) +
+                                           " but its embedded hwspec and ISA hash to " + support::hex64(t.hash));
+  return t;
 }
 
 Status saveBundleFile(const std::string& path, const Bundle& b) {
@@ -368,7 +421,7 @@ Status checkStepSlots(const Bundle& b, const Step& s, const Location& loc) {
 
 }  // namespace
 
-Status validateBundle(const Bundle& b, const std::string& name) {
+Status validateBundle(const Bundle& b, const isa::Target& t, const std::string& name) {
   const Location loc = Location::file(name);
   auto inWindow = [&](uint64_t addr, uint64_t n) { return addr <= b.window && n <= b.window - addr; };
   for (const TensorSlot& s : b.tensors) {
@@ -378,9 +431,11 @@ Status validateBundle(const Bundle& b, const std::string& name) {
   }
   for (const ConstantData& c : b.constants)
     if (!inWindow(c.addr, c.bytes.size())) return error(loc, "constant '" + c.name + "' lies outside the DRAM window");
-  for (const isa::Program& p : b.programs) {
-    if (p.hash != b.hash) return error(loc, "a program was built for another hwspec than the bundle");
+  for (size_t i = 0; i < b.programs.size(); ++i) {
+    const isa::Program& p = b.programs[i];
+    if (p.hash != b.hash || b.hash != t.hash) return error(loc, "a program was built for another hwspec than the bundle");
     if (p.window > b.window) return error(loc, "a program's window exceeds the bundle's");
+    ACCELC_TRY(isa::validateProgram(p, t, name + ":program " + std::to_string(i)));
   }
   auto validSlot = [&](int id) { return id >= 0 && id < static_cast<int>(b.tensors.size()); };
   for (int id : b.inputs)

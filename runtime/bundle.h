@@ -8,8 +8,9 @@
 // pack/unpack a tensor between the plain and the blocked layout. The model's
 // inputs and outputs are float32 tensors at the boundary; quantization is a
 // step inside. The integer graph's text form rides along for `--engine ref`,
-// and a layer table for reports. Binary form (little-endian): "ACXBNDL\0",
-// u32 version, then the fields in declaration order.
+// and a layer table for reports. The binary form is a support/container.h
+// container whose sections (hwspec, plan, weights, programs, steps, layers,
+// graph) each carry a checksum; docs/formats.md describes them.
 #ifndef ACCELC_RUNTIME_BUNDLE_H_
 #define ACCELC_RUNTIME_BUNDLE_H_
 
@@ -22,11 +23,12 @@
 #include "runtime/attrs.h"
 #include "runtime/layout.h"
 #include "runtime/ops.h"
+#include "support/container.h"
 #include "support/status.h"
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 1;
+inline constexpr uint32_t kBundleVersion = 2;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {
@@ -94,13 +96,32 @@ struct Bundle {
 /// and unpack steps between them.
 std::vector<size_t> layerSteps(const Bundle& b);
 
+/// The container (support/container.h) a bundle file is: its magic,
+/// version and sections.
+const support::ContainerKind& bundleContainerKind();
+
 std::vector<uint8_t> writeBundle(const Bundle& b);
+/// A bundle read and validated, with the target it was built for: what
+/// every command that reads a bundle (run, report, disasm) loads it with, so
+/// that they agree on what is valid.
+struct CheckedBundle {
+  Bundle bundle;
+  isa::Target target;
+};
+/// Parses the container (support/container.h: magic, version, checksums),
+/// rebuilds the target, and runs validateBundle.
+support::Expected<CheckedBundle> readCheckedBundle(const std::vector<uint8_t>& bytes, const std::string& name);
+support::Expected<CheckedBundle> loadCheckedBundle(const std::string& path);
+/// readCheckedBundle without the target.
 support::Expected<Bundle> readBundle(const std::vector<uint8_t>& bytes, const std::string& name);
-support::Expected<Bundle> loadBundleFile(const std::string& path);
 support::Status saveBundleFile(const std::string& path, const Bundle& b);
+/// Rebuilds the target from the embedded hwspec and ISA; their hash must be
+/// the recorded one.
+support::Expected<isa::Target> bundleTarget(const Bundle& b, const std::string& name);
 /// Checks slots, constants and programs against the window, step references
-/// against the slots, and the programs' hashes against the bundle's.
-support::Status validateBundle(const Bundle& b, const std::string& name);
+/// against the slots, and each program against `t` (its hash, and
+/// isa::validateProgram's layout rules).
+support::Status validateBundle(const Bundle& b, const isa::Target& t, const std::string& name);
 
 }  // namespace accelc::runtime
 

@@ -81,6 +81,13 @@ class ByteReader {
     pos_ += n;
     return v;
   }
+  /// A u64 entry count, refused when it exceeds the bytes left (every
+  /// entry takes at least one), so that no count drives a huge allocation.
+  Expected<uint64_t> count(const char* what) {
+    ACCELC_ASSIGN_OR_RETURN(uint64_t n, le(8, what));
+    if (n > b_.size() - pos_) return bad(std::string(what) + " " + std::to_string(n) + " exceeds the bytes left");
+    return n;
+  }
   uint64_t pos() const { return pos_; }
   bool done() const { return pos_ == b_.size(); }
   /// "malformed FILE at offset N: what".

@@ -49,7 +49,7 @@ support::Status finishBundle(Lowering& s) {
     b.layers.push_back(std::move(info));
   }
   b.graphText = printGraph(s.g);
-  return runtime::validateBundle(b, s.g.model);
+  return runtime::validateBundle(b, s.t, s.g.model);
 }
 
 }  // namespace accelc::compiler

@@ -12,6 +12,7 @@
 #include "compiler/graph/graph_text.h"
 #include "runtime/executor.h"
 #include "runtime/fsim_device.h"
+#include "support/container.h"
 #include "support/npy.h"
 #include "tests/test_util.h"
 
@@ -119,7 +120,7 @@ TEST(CompileTest, TruncatedBundleIsAnError) {
   bytes.resize(bytes.size() / 2);
   auto r = runtime::readBundle(bytes, "cut.acx");
   ASSERT_FALSE(r.isOk());
-  EXPECT_EQ(r.diag().str().rfind("cut.acx: error: truncated file: ", 0), 0u) << r.diag().str();
+  EXPECT_EQ(r.diag().str().rfind("cut.acx: error: truncated bundle: bundle section '", 0), 0u) << r.diag().str();
 }
 
 /// One QConv from an int8 input of `shape` (zero point `zx`) to `m` channels.
@@ -301,12 +302,16 @@ TEST(CompileTest, BundlesThatContradictThemselvesAreRefused) {
             "bad.acx: error: step '" + accel->name + "' omits an input, which only host operators may");
   EXPECT_EQ(refused([&](runtime::Bundle& b) { b.steps[ai].inputs[0] = b.inputs[0]; }),
             "bad.acx: error: step '" + accel->name + "' reads tensor '" + good->tensors[good->inputs[0]].name + "' in the wrong layout");
-  std::vector<uint8_t> bytes = runtime::writeBundle(*good);  // a tensor count far past the limit
-  const size_t at = 8 + 4 + 8 + good->hwspecYaml.size() + 8 + good->isaYaml.size() + 16;
-  bytes[at + 7] = 0x7f;
-  auto r = runtime::readBundle(bytes, "big.acx");
+  EXPECT_EQ(refused([&](runtime::Bundle& b) { b.programs[0].labels.push_back({0, uint64_t{1} << 40, "past"}); }),
+            "bad.acx:program 0: error: label 'past' [0, 1099511627776) is empty, overlaps another, or lies past the " +
+                std::to_string(good->programs[0].text().bytes.size() / 16) + " instructions");
+  // A count past what its section holds is refused before anything is allocated.
+  support::SectionData d = *support::readContainer(runtime::bundleContainerKind(), runtime::writeBundle(*good), "x");
+  d[1][7] = 0x7f;
+  auto r = runtime::readBundle(support::writeContainer(runtime::bundleContainerKind(), d), "big.acx");
   ASSERT_FALSE(r.isOk());
-  EXPECT_EQ(r.diag().str(), "big.acx: error: malformed file at offset " + std::to_string(at + 8) + ": tensor count");
+  EXPECT_EQ(r.diag().str(), "big.acx[plan]: error: malformed file at offset 8: tensor count " +
+                                std::to_string(uint64_t{0x7f} << 56 | good->tensors.size()) + " exceeds the bytes left");
 }
 
 }  // namespace

@@ -51,10 +51,11 @@ TEST(ProgramTest, TruncatedFileSaysWhatIsMissing) {
   bytes.resize(bytes.size() - 100);
   auto r = readProgram(bytes, "cut.bin");
   ASSERT_FALSE(r.isOk());
-  EXPECT_EQ(r.diag().str().substr(0, 43), "cut.bin: error: truncated program file: sym");
+  EXPECT_EQ(r.diag().str().substr(0, 70),
+            "cut.bin: error: truncated program: program section 'symbols' declares ");
   std::vector<uint8_t> tiny(bytes.begin(), bytes.begin() + 10);
   EXPECT_EQ(readProgram(tiny, "cut.bin").diag().str(),
-            "cut.bin: error: truncated program file: version needs 4 bytes at offset 8, the file has 10");
+            "cut.bin: error: truncated program: the header needs 20 bytes, the file has 10");
 }
 
 TEST(ProgramTest, BadMagicAndVersion) {
@@ -63,9 +64,35 @@ TEST(ProgramTest, BadMagicAndVersion) {
   other[0] = 'X';
   EXPECT_EQ(readProgram(other, "x.bin").diag().str(), "x.bin: error: not an accelc program: bad magic (expected ACXPROG)");
   other = bytes;
-  other[8] = 9;
+  other[8] = 1;  // the format before sections and checksums
   EXPECT_EQ(readProgram(other, "x.bin").diag().str(),
-            "x.bin: error: program format version 9 is not supported (this accelc reads version 1)");
+            "x.bin: error: program format version 1 is not this accelc's version 2: rebuild it with this accelc "
+            "(accelc asm or accelc compile)");
+  other = bytes;
+  other[8] = 9;  // a newer version, or a damaged header
+  EXPECT_EQ(readProgram(other, "x.bin").diag().str(), "x.bin: error: program header is corrupt (checksum mismatch)");
+}
+
+TEST(ProgramTest, EachSectionsChecksumNamesTheSection) {
+  const std::vector<uint8_t> bytes = writeProgram(example());
+  // Flip one bit in the last byte of every section: the last section ends the file.
+  auto sectionEnd = [&](size_t k) {
+    size_t pos = 20;
+    for (size_t i = 0; i <= k; ++i) {
+      uint64_t size = 0;
+      for (int b = 0; b < 8; ++b) size |= static_cast<uint64_t>(bytes[pos + 8 + b]) << (8 * b);
+      pos += 20 + size;
+    }
+    return pos;
+  };
+  const char* names[] = {"target", "segments", "symbols", "labels"};
+  for (size_t k = 0; k < 4; ++k) {
+    std::vector<uint8_t> bad = bytes;
+    bad[sectionEnd(k) - 1] ^= 0x10;
+    EXPECT_EQ(readProgram(bad, "f.bin").diag().str(),
+              std::string("f.bin: error: program section '") + names[k] + "' is corrupt (checksum mismatch)");
+  }
+  EXPECT_EQ(sectionEnd(3), bytes.size());
 }
 
 TEST(ProgramTest, ValidationFindsOverlapsAndWindowOverflow) {

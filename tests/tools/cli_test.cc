@@ -211,13 +211,12 @@ TEST(CliTest, ErrorsExitNonZeroWithTheDiagnostic) {
 
 TEST(CliTest, IllegalOpcodeInABinaryIsReportedWithItsPc) {
   ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/d4.bin").rc, 0);
-  std::string bytes = testing::readFile(kTmp + "/d4.bin");
-  // The text segment is the last one; its 4th instruction starts 16 * 3 bytes in.
-  size_t text = bytes.find(std::string("\x04\x00\x00\x00text", 8));
-  ASSERT_NE(text, std::string::npos);
-  size_t insn3 = text + 8 + 1 + 8 + 8 + 48;
-  bytes[insn3] = static_cast<char>((bytes[insn3] & ~7) | 7);
-  std::ofstream(kTmp + "/d5.bin", std::ios::binary) << bytes;
+  auto p = isa::loadProgramFile(kTmp + "/d4.bin");
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  // The 4th instruction starts 16 * 3 bytes into the text; its opcode is the low 3 bits.
+  for (isa::Segment& s : p->segments)
+    if (s.role == isa::SegmentRole::kText) s.bytes[48] = static_cast<uint8_t>((s.bytes[48] & ~7) | 7);
+  ASSERT_TRUE(isa::saveProgramFile(kTmp + "/d5.bin", *p).isOk());
   Result r = sh("disasm " + kTmp + "/d5.bin");
   EXPECT_EQ(r.rc, 1);
   EXPECT_EQ(r.out, kTmp + "/d5.bin:pc 3: error: illegal opcode 7 (the ISA defines 5 opcodes)\n");
@@ -324,6 +323,22 @@ TEST(CliTest, CompileRunAndReportABundle) {
   EXPECT_GT(roofline, 0);
   EXPECT_LE(roofline, datapath);
   EXPECT_LE(datapath, number("accelerator_measured_cycles"));
+}
+
+TEST(CliTest, RunAndReportRefuseACorruptBundleNamingTheSection) {
+  const std::string acx = kTmp + "/digits-flip.acx";
+  ASSERT_EQ(sh("compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default -o " + acx).rc, 0);
+  std::string bytes = testing::readFile(acx);
+  bytes[bytes.size() - 3] ^= 4;  // inside the last section, the graph text
+  std::ofstream(kTmp + "/flipped.acx", std::ios::binary) << bytes;
+  const std::string want = kTmp + "/flipped.acx: error: bundle section 'graph' is corrupt (checksum mismatch)\n";
+  for (const std::string& cmd : {"run " + kTmp + "/flipped.acx --engine fsim --input input=" + kSrc +
+                                     "/models/digits/input.npy",
+                                 "report " + kTmp + "/flipped.acx", "disasm " + kTmp + "/flipped.acx"}) {
+    Result r = sh(cmd);
+    EXPECT_EQ(r.rc, 1) << cmd;
+    EXPECT_EQ(r.out, want) << cmd;
+  }
 }
 
 }  // namespace

@@ -69,11 +69,9 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json,
 
 /// Runs one inference of `b` on the cycle model with zero inputs: per step,
 /// wall seconds and accelerator cycles.
-Expected<compiler::MeasuredSteps> measureSteps(const runtime::Bundle& b, const std::string& path) {
-  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
-  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, t));
-  return compiler::measureSteps(b, *device, path);
+Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, const std::string& path) {
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, c.target));
+  return compiler::measureSteps(c.bundle, *device, path);
 }
 
 struct CompileArgs {
@@ -157,7 +155,9 @@ std::string runStats(const runtime::RunStats& st, const std::string& kind, const
 Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                  const std::string& outDir, const std::string& labels,
                  const std::string& trace) {
-  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, runtime::loadBundleFile(path));
+  ACCELC_ASSIGN_OR_RETURN(runtime::CheckedBundle checked, runtime::loadCheckedBundle(path));
+  const runtime::Bundle& b = checked.bundle;
+  const isa::Target& t = checked.target;
   std::vector<runtime::Tensor> in(b.inputs.size());
   std::vector<bool> given(b.inputs.size(), false);
   for (const std::string& s : inputs) {
@@ -184,15 +184,13 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
     ACCELC_ASSIGN_OR_RETURN(compiler::Graph g, compiler::parseGraph(b.graphText, path + ":graph"));
     ACCELC_ASSIGN_OR_RETURN(outs, compiler::runReferenceBatched(g, in));
   } else {
-    ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
-    ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
     runtime::DeviceOptions o;
     ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine, trace, "", o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex, runtime::Executor::create(b, *device, path));
     ACCELC_ASSIGN_OR_RETURN(outs, ex->runBatched(in));
     if (!trace.empty()) ACCELC_TRY(writeTrace(trace, device->trace().value_or("")));
-    stats = runStats(ex->stats(), device->kind(), spec);
+    stats = runStats(ex->stats(), device->kind(), t.spec);
   }
   if (!outDir.empty()) ::mkdir(outDir.c_str(), 0755);
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -253,10 +251,9 @@ void registerReport(CLI::App& app, int& rc) {
   cmd->add_flag("--measure", *measure,
                 "run one inference (zero inputs) on the cycle model: measured cycles per accelerator layer, wall time per host layer");
   cmd->callback([=, &rc] {
-    auto b = runtime::loadBundleFile(*path);
-    auto spec = b ? hwspec::parseHwSpec(b->hwspecYaml, *path + ":hwspec") : Expected<hwspec::HwSpec>(b.diag());
-    if (!spec) {
-      rc = report(spec.status());
+    auto b = runtime::loadCheckedBundle(*path);
+    if (!b) {
+      rc = report(b.status());
       return;
     }
     std::optional<compiler::MeasuredSteps> times;
@@ -268,15 +265,14 @@ void registerReport(CLI::App& app, int& rc) {
       }
       times = *m;
     }
-    auto t = isa::makeTarget(*spec, b->isaYaml, *path + ":isa");
-    rc = report(t ? printReport(*b, *t, *json, times ? &*times : nullptr) : t.status());
+    rc = report(printReport(b->bundle, b->target, *json, times ? &*times : nullptr));
   });
 }
 
 Status disasmBundle(const std::string& path) {
-  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, runtime::loadBundleFile(path));
-  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::parseHwSpec(b.hwspecYaml, path + ":hwspec"));
-  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::makeTarget(spec, b.isaYaml, path + ":isa"));
+  ACCELC_ASSIGN_OR_RETURN(runtime::CheckedBundle checked, runtime::loadCheckedBundle(path));
+  const runtime::Bundle& b = checked.bundle;
+  const isa::Target& t = checked.target;
   for (const runtime::Step& s : b.steps) {
     auto slots = [&](const std::vector<int>& ids) {
       std::string r;
