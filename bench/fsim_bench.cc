@@ -43,7 +43,9 @@ void BM_FsimGemm(benchmark::State& state) {
   auto spec = hwspec::loadHwSpec("vta-default");
   isa::Target t = *isa::loadTarget(*spec);
   isa::Program p = gemmProgram(t, 50);
-  simulator::FunctionalSim sim(t, {state.range(0) != 0});
+  simulator::FsimOptions o;
+  o.checkRaces = state.range(0) != 0;
+  simulator::FunctionalSim sim(t, o);
   if (!sim.loadProgram(p).isOk()) state.SkipWithError("load failed");
   uint64_t macs = 0;
   for (auto _ : state) {

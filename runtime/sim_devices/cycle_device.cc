@@ -14,8 +14,10 @@ RunResult runResultOf(const simulator::CycleStats& s) {
   return r;
 }
 
-support::Expected<std::unique_ptr<CycleDevice>> CycleDevice::create(const isa::Target& t, bool trace) {
+support::Expected<std::unique_ptr<CycleDevice>> CycleDevice::create(const isa::Target& t, bool trace,
+                                                                    const isa::RunLimits& limits) {
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> sim, simulator::CycleSim::create(t));
+  sim->limits(limits);
   return std::unique_ptr<CycleDevice>(new CycleDevice(std::move(sim), trace));
 }
 

@@ -22,8 +22,10 @@ RunResult runResultOf(const simulator::CycleStats& s);
 class CycleDevice : public Device {
  public:
   /// The device, or why this process cannot elaborate the model for `t`;
-  /// `trace`: record every run, end to end on one time line, for trace().
-  static support::Expected<std::unique_ptr<CycleDevice>> create(const isa::Target& t, bool trace = false);
+  /// `trace`: record every run, end to end on one time line, for trace();
+  /// `limits`: each run's cycle limit and progress.
+  static support::Expected<std::unique_ptr<CycleDevice>> create(const isa::Target& t, bool trace = false,
+                                                                const isa::RunLimits& limits = {});
   const isa::Target& target() const override { return sim_->target(); }
   support::Status write(uint64_t addr, const void* data, uint64_t n) override { return sim_->write(addr, data, n); }
   support::Status read(uint64_t addr, void* out, uint64_t n) override { return sim_->read(addr, out, n); }

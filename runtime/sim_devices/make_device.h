@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/run_limits.h"
 #include "isa/target.h"
 #include "runtime/device.h"
 #include "simulator/rtl/model_cache.h"
@@ -33,6 +34,7 @@ struct DeviceOptions {
   bool trace = false;            ///< cycle: record every run for Device::trace()
   std::string vcd;               ///< rtl: write each run's waveform to this file
   simulator::Progress progress;  ///< rtl: hears of a model being verilated
+  isa::RunLimits limits;         ///< per run: instructions and micro-ops (fsim), cycles (cycle, rtl); progress
 };
 
 /// The device of `engine` for `t`; an error when `o` asks for what the engine

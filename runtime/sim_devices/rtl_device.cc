@@ -6,7 +6,8 @@
 namespace accelc::runtime {
 
 support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t, const std::string& vcd,
-                                                                const simulator::Progress& progress) {
+                                                                const simulator::Progress& progress,
+                                                                const isa::RunLimits& limits) {
   ACCELC_TRY(hls::rtlSupports(t.spec));
   const simulator::RtlSources src{hls::rtlSourceTexts(), hls::rtlFiles(),
                                   [&t](const std::string& dir) { return hls::writeRtl(t, dir); }};
@@ -14,6 +15,9 @@ support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Targe
                           simulator::cachedRtlModel(t, src, !vcd.empty(), progress));
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<RtlDevice> d, create(t, std::move(rtl)));
   d->options_.vcd = vcd;
+  // The cycle model runs each program first (run()), so its cycle limit
+  // bounds the RTL's run too.
+  d->model_->limits(limits);
   return d;
 }
 

@@ -29,7 +29,8 @@ class RtlDevice : public Device {
   /// writes waveforms, each run's into that file. The process's cycle model
   /// must hold `t` (it is elaborated once per process).
   static support::Expected<std::unique_ptr<RtlDevice>> create(const isa::Target& t, const std::string& vcd = "",
-                                                              const simulator::Progress& progress = {});
+                                                              const simulator::Progress& progress = {},
+                                                              const isa::RunLimits& limits = {});
   /// The device on a model of `t` the caller has (a linked-in one).
   static support::Expected<std::unique_ptr<RtlDevice>> create(const isa::Target& t,
                                                               std::unique_ptr<simulator::RtlModel> rtl);

@@ -53,6 +53,7 @@ struct UnitState {
   sc_core::sc_time lastPop;  ///< when its command queue last gave up an entry
   bool popped = false;       ///< whether it ever did this run
   bool busy = false;         ///< executing an instruction
+  uint64_t pc = 0;           ///< the instruction it executes, while busy
 };
 
 /// Instruction fetch during a run.
@@ -329,7 +330,7 @@ bool Model::execute(int u, const isa::Instruction& insn, uint64_t pc) {
     fail(st ? error(run->at(pc), "the instruction takes no cycles") : st.diag());
     return false;
   }
-  run->units[u].busy = true;
+  run->units[u].busy = true, run->units[u].pc = pc;
   const uint64_t n = static_cast<uint64_t>(cost), began = now();
   run->stats.busy[u] += n;
   if (!occupy(u, insn, n)) return false;
@@ -428,6 +429,38 @@ support::Diagnostic deadlock(const RunCtx& r) {
   return r.tokens->deadlock(v);
 }
 
+/// The oldest instruction a unit executes or holds: where a stopped run is.
+uint64_t oldestPc(const RunCtx& r) {
+  uint64_t pc = r.fetch.pc;
+  for (const UnitState& u : r.units) {
+    if (u.busy) pc = std::min(pc, u.pc);
+    if (!u.cmd.empty()) pc = std::min(pc, u.cmd.front().pc);
+  }
+  return pc;
+}
+
+/// Runs the started run `r` in slices of `limits.progressStep` cycles, reporting
+/// progress between them, until it ends (nullopt), starves before FINISH
+/// (the deadlock diagnostic) or reaches the cycle limit.
+std::optional<support::Diagnostic> simulate(RunCtx& r, const isa::RunLimits& limits) {
+  const double step = static_cast<double>(std::max<uint64_t>(limits.progressStep, 1));
+  while (true) {
+    const uint64_t now = static_cast<uint64_t>((sc_core::sc_time_stamp() - r.start) / kCycle);
+    if (now >= limits.maxCycles) return isa::limitReached(r.name, oldestPc(r), "max-cycles", limits.maxCycles, "cycles");
+    const double slice = std::min(step, static_cast<double>(limits.maxCycles - now));
+    // To the slice's end: a unit may wait past it in one wait, which
+    // SC_EXIT_ON_STARVATION would take for starvation without moving time.
+    sc_core::sc_start(slice * kCycle, sc_core::SC_RUN_TO_TIME);
+    if (!r.active) return std::nullopt;
+    if (!sc_core::sc_pending_activity()) return deadlock(r);
+    if (limits.progress) {
+      uint64_t insns = 0;
+      for (uint64_t n : r.stats.counters.insns) insns += n;
+      limits.progress({insns, 0, static_cast<uint64_t>((sc_core::sc_time_stamp() - r.start) / kCycle), r.fetch.pc});
+    }
+  }
+}
+
 }  // namespace
 
 struct CycleSim::State {
@@ -474,9 +507,8 @@ Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& nam
   m.port.begin(r.port.get(), r.start, &r.active);
   m.run = &r;
   m.start.notify(sc_core::SC_ZERO_TIME);
-  sc_core::sc_start();
-  if (r.active) {  // starved before FINISH: nothing can move again
-    r.error = deadlock(r);
+  if (std::optional<support::Diagnostic> stop = simulate(r, limits_)) {
+    r.error = std::move(stop);
     r.active = false;
     m.abort.notify(sc_core::SC_ZERO_TIME);
     sc_core::sc_start();

@@ -26,6 +26,7 @@
 
 #include "isa/counters.h"
 #include "isa/program.h"
+#include "isa/run_limits.h"
 #include "isa/target.h"
 #include "support/status.h"
 
@@ -78,6 +79,8 @@ class CycleSim {
   support::Expected<CycleStats> run(const isa::Program& p, const std::string& name);
   /// Whether runs record a TraceSlice per instruction.
   void trace(bool on) { trace_ = on; }
+  /// The cycle limit of each run (isa/run_limits.h) and its progress reports.
+  void limits(const isa::RunLimits& l) { limits_ = l; }
 
  private:
   explicit CycleSim(const isa::Target& t);
@@ -85,6 +88,7 @@ class CycleSim {
   isa::Target t_;                 ///< the target (a copy: callers may pass temporaries)
   std::unique_ptr<State> state_;  ///< DRAM and on-chip buffers
   bool trace_ = false;            ///< record slices
+  isa::RunLimits limits_;         ///< maxCycles and progress
 };
 
 }  // namespace accelc::simulator

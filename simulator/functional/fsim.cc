@@ -24,8 +24,11 @@ namespace {
 /// One execution of one program.
 class Run {
  public:
-  Run(const isa::Target& t, const isa::Program& p, std::string name, isa::DramImage& dram, Srams& srams, bool races)
+  Run(const isa::Target& t, const isa::Program& p, std::string name, isa::DramImage& dram, Srams& srams, bool races,
+      const isa::RunLimits& limits)
       : t_(t),
+        limits_(limits),
+        nextProgress_(limits.progressStep),
         name_(std::move(name)),
         dram_(dram),
         dp_(t, dram, p.window, srams, c_),
@@ -45,9 +48,13 @@ class Run {
   /// Whether `u` has an instruction whose tokens let it run now.
   bool ready(int u) const { return !cmd_[u].empty() && !tokens_.wait(insns_[cmd_[u].front()]); }
   Status step(int u);
+  Status checkLimits(const isa::Instruction& insn, uint64_t pc);
   support::Diagnostic deadlock() const;
 
   const isa::Target& t_;            ///< hardware
+  const isa::RunLimits& limits_;    ///< when to stop; progress
+  uint64_t retired_ = 0, uops_ = 0; ///< instructions and micro-op applications so far
+  uint64_t nextProgress_ = 0;       ///< uops + instructions at the next progress report
   std::string name_;                ///< program name for locations
   isa::DramImage& dram_;            ///< DRAM window
   isa::Counters c_;                 ///< counts
@@ -89,9 +96,25 @@ Expected<bool> Run::fetch() {
   return progress;
 }
 
+/// Checked before `insn` runs, so that one instruction with wide loops
+/// cannot run past the limit.
+Status Run::checkLimits(const isa::Instruction& insn, uint64_t pc) {
+  const uint64_t apps = isa::uopApplications(insn);
+  if (retired_ >= limits_.maxInsns) return isa::limitReached(name_, pc, "max-insns", limits_.maxInsns, "instructions");
+  if (apps > limits_.maxUops - std::min(uops_, limits_.maxUops))
+    return isa::limitReached(name_, pc, "max-uops", limits_.maxUops, "micro-op applications");
+  ++retired_, uops_ += apps;
+  if (limits_.progress && retired_ + uops_ >= nextProgress_) {
+    limits_.progress({retired_, uops_, 0, fetchPc_});
+    nextProgress_ = retired_ + uops_ + limits_.progressStep;
+  }
+  return Status::ok();
+}
+
 Status Run::step(int u) {
   const uint64_t pc = cmd_[u].front();
   const isa::Instruction& insn = insns_[pc];
+  ACCELC_TRY(checkLimits(insn, pc));
   tokens_.pop(insn, [&](const VClock& vc) {
     for (int i = 0; i < isa::kNumUnits; ++i) vc_[u][i] = std::max(vc_[u][i], vc[i]);
   });
@@ -147,7 +170,7 @@ Expected<isa::Counters> FunctionalSim::run(const isa::Program& p, const std::str
   if (p.hash != t_.hash)
     return error(Location::file(name), "the program was built for another hwspec than this device's ('" +
                                            t_.spec.name + "')");
-  Run r(t_, p, name, dram_, *srams_, options_.checkRaces);
+  Run r(t_, p, name, dram_, *srams_, options_.checkRaces, options_.limits);
   return r.go();
 }
 

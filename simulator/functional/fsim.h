@@ -11,7 +11,9 @@
 // deadlock diagnostic naming each blocked unit, its instruction and the
 // queue it waits on; the token rules and their diagnostics are isa/tokens.h's.
 // A race checker (race.h) reports any shared-buffer
-// access that no token chain orders.
+// access that no token chain orders. A run stops with a located error at
+// its limits (isa/run_limits.h): instructions retired and micro-op
+// applications, each checked before the instruction that would pass it.
 //
 // The device interface — write, read, run — is the seam the runtime uses:
 // DRAM persists across runs, so constants and programs are written once.
@@ -25,6 +27,7 @@
 #include "isa/counters.h"
 #include "isa/dram_image.h"
 #include "isa/program.h"
+#include "isa/run_limits.h"
 #include "isa/target.h"
 #include "simulator/functional/state.h"
 #include "support/status.h"
@@ -34,6 +37,7 @@ namespace accelc::simulator {
 /// Options of a functional simulation.
 struct FsimOptions {
   bool checkRaces = true;  ///< run the race checker (costs a little speed)
+  isa::RunLimits limits;   ///< instructions and micro-op applications per run; progress
 };
 
 /// One simulated device for one target.

@@ -334,6 +334,31 @@ TEST_P(CycleTest, ADeadlockEndsWithADiagnosticAndTheModelRunsTheNextProgram) {
   EXPECT_EQ(ok->slices[1].end, ok->cycles);
 }
 
+TEST_P(CycleTest, ALongRunStopsAtTheCycleLimitWithProgressAndTheModelRunsTheNextProgram) {
+  isa::Target t = testing::presetTarget(GetParam());
+  auto sim = CycleSim::create(t);
+  ASSERT_TRUE(sim.isOk()) << sim.diag().str();
+  const std::vector<isa::Uop> uops = hazardUops(t);
+  isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);
+  gemm.gemm().uopEnd = static_cast<int64_t>(uops.size()), gemm.gemm().iterOut = 100, gemm.gemm().iterIn = 100;
+  gemm.gemm().reset = 1;
+  std::vector<uint64_t> seen;
+  isa::RunLimits limits;
+  limits.maxCycles = 5000, limits.progressStep = 1000;
+  limits.progress = [&](const isa::RunProgress& p) { seen.push_back(p.cycles); };
+  (*sim)->limits(limits);
+  const isa::Program p = build(t, {uopTableLoad(t, uops), gemm}, uops);
+  ASSERT_TRUE((*sim)->loadProgram(p).isOk());
+  auto r = (*sim)->run(p, "test.bin");
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.diag().str(), "test.bin:pc 1: error: the run reached --max-cycles (5000 cycles) at this instruction; "
+                            "raise --max-cycles if the program is meant to run longer");
+  EXPECT_EQ(seen, (std::vector<uint64_t>{1000, 2000, 3000, 4000, 5000}));
+  (*sim)->limits({});
+  auto ok = runOnCycle(**sim, build(t, {mem(Opcode::kLoad, isa::Buffer::kInp, 2, 2)}));
+  EXPECT_TRUE(ok.isOk()) << ok.diag().str();
+}
+
 TEST_P(CycleTest, AFullTokenQueueThatNobodyDrainsIsADeadlock) {
   isa::Target t = testing::presetTarget(GetParam());
   auto sim = CycleSim::create(t);

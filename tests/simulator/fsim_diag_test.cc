@@ -31,6 +31,51 @@ struct Fixture {
   std::string run() { return testing::runError(t, b); }
 };
 
+/// A legal program whose one GEMM applies ~1.07 * 10^9 micro-ops: it stops
+/// at the micro-op limit before the GEMM runs, and at the instruction limit
+/// when that is lower.
+TEST(FsimDiagTest, RunsStopAtTheirLimitsSayingWhichAndWhere) {
+  Fixture f;
+  isa::Instruction g = gemm(4, 16383, 0);
+  g.gemm().iterOut = 16383, g.gemm().reset = 1;
+  f.b.add(g);
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  auto p = f.b.finish("test.bin");
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  EXPECT_EQ(isa::uopApplications(g), 16383ull * 16383 * 4);
+  auto runWith = [&](const isa::RunLimits& l) {
+    FunctionalSim sim(f.t, FsimOptions{true, l});
+    EXPECT_TRUE(sim.loadProgram(*p).isOk());
+    auto r = sim.run(*p, "test.bin");
+    return r ? std::string("ok") : r.diag().str();
+  };
+  isa::RunLimits l;
+  l.maxUops = 1000000000;
+  EXPECT_EQ(runWith(l), "test.bin:pc 1: error: the run reached --max-uops (1000000000 micro-op applications) at this "
+                        "instruction; raise --max-uops if the program is meant to run longer");
+  l.maxInsns = 1;
+  EXPECT_EQ(runWith(l), "test.bin:pc 1: error: the run reached --max-insns (1 instructions) at this instruction; "
+                        "raise --max-insns if the program is meant to run longer");
+}
+
+TEST(FsimDiagTest, ProgressIsReportedEveryStep) {
+  Fixture f;
+  isa::Instruction g = gemm(4, 250, 0);
+  g.gemm().reset = 1;
+  for (int i = 0; i < 4; ++i) f.b.add(g);  // 1,000 micro-op applications each
+  f.b.add(isa::makeInstruction(Opcode::kFinish));
+  auto p = f.b.finish("test.bin");
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  std::vector<uint64_t> uops;
+  isa::RunLimits l;
+  l.progressStep = 1500;
+  l.progress = [&](const isa::RunProgress& r) { uops.push_back(r.uops); };
+  FunctionalSim sim(f.t, FsimOptions{true, l});
+  ASSERT_TRUE(sim.loadProgram(*p).isOk());
+  ASSERT_TRUE(sim.run(*p, "test.bin").isOk());
+  EXPECT_EQ(uops, (std::vector<uint64_t>{2000, 4000}));
+}
+
 TEST(FsimDiagTest, OutOfRangeDma) {
   Fixture f;
   f.b.add(mem(Opcode::kLoad, Buffer::kInp, 0, 600, 2, 4, 10));

@@ -44,7 +44,7 @@ struct Ran {
 
 inline Ran run(const isa::Target& t, const isa::Program& p, bool races = true) {
   Ran r;
-  r.sim = std::make_unique<simulator::FunctionalSim>(t, simulator::FsimOptions{races});
+  r.sim = std::make_unique<simulator::FunctionalSim>(t, simulator::FsimOptions{races, {}});
   EXPECT_TRUE(r.sim->loadProgram(p).isOk());
   r.counters = r.sim->run(p, "test.bin");
   return r;

@@ -325,6 +325,25 @@ TEST(CliTest, CompileRunAndReportABundle) {
   EXPECT_LE(datapath, number("accelerator_measured_cycles"));
 }
 
+TEST(CliTest, RunLimitsEndARunSayingWhichAndWhereAndInputsAreCheckedFirst) {
+  ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/lim.bin").rc, 0);
+  const std::string x = kSrc + "/examples/dense_relu_input.npy";
+  Result i = sh("sim " + kTmp + "/lim.bin --input x=" + x + " --max-insns 2");
+  EXPECT_EQ(i.rc, 1);
+  EXPECT_EQ(i.out, kTmp + "/lim.bin:pc 0: error: the run reached --max-insns (2 instructions) at this instruction; "
+                          "raise --max-insns if the program is meant to run longer\n");
+  Result c = sh("sim " + kTmp + "/lim.bin --engine cycle --input x=" + x + " --max-cycles 50");
+  EXPECT_EQ(c.rc, 1);
+  EXPECT_NE(c.out.find("error: the run reached --max-cycles (50 cycles) at this instruction"), std::string::npos) << c.out;
+  // The RTL engine would verilate first: a missing input is reported before that.
+  const std::string cache = kTmp + "/rtl-cache-unused";
+  ::setenv("ACCELC_RTL_CACHE", cache.c_str(), 1);
+  Result r = sh("sim " + kTmp + "/lim.bin --engine rtl");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, kTmp + "/lim.bin: error: input symbol 'x' (int8 1x32) was not given; pass --input x=FILE.npy\n");
+  EXPECT_FALSE(std::ifstream(cache).good()) << "the RTL cache was touched before the inputs were checked";
+}
+
 TEST(CliTest, RunAndReportRefuseACorruptBundleNamingTheSection) {
   const std::string acx = kTmp + "/digits-flip.acx";
   ASSERT_EQ(sh("compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default -o " + acx).rc, 0);

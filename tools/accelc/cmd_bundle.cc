@@ -116,8 +116,7 @@ Expected<runtime::Tensor> loadTensor(const std::string& path) {
 }  // namespace
 
 /// Top-1 accuracy of a [N, classes] output against int64 labels [N].
-Expected<double> top1(const runtime::Tensor& logits, const std::string& labelsPath) {
-  ACCELC_ASSIGN_OR_RETURN(runtime::Tensor labels, loadTensor(labelsPath));
+Expected<double> top1(const runtime::Tensor& logits, const runtime::Tensor& labels, const std::string& labelsPath) {
   if (logits.rank() != 2 || labels.numel() != logits.dim(0))
     return support::error(support::Location::file(labelsPath), "expected " + std::to_string(logits.rank() == 2 ? logits.dim(0) : 0) +
                                                                    " labels for an output of " + support::shapeStr(logits.shape()));
@@ -153,8 +152,8 @@ std::string runStats(const runtime::RunStats& st, const std::string& kind, const
 }
 
 Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                 const std::string& outDir, const std::string& labels,
-                 const std::string& trace) {
+                 const std::string& outDir, const std::string& labels, const std::string& trace,
+                 const isa::RunLimits& limits) {
   ACCELC_ASSIGN_OR_RETURN(runtime::CheckedBundle checked, runtime::loadCheckedBundle(path));
   const runtime::Bundle& b = checked.bundle;
   const isa::Target& t = checked.target;
@@ -178,6 +177,10 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
                                                                        " " + support::shapeStr(s.shape) +
                                                                        ") was not given; pass --input " + s.name + "=FILE.npy");
     }
+  std::optional<runtime::Tensor> labelData;  // read before any engine starts
+  if (!labels.empty()) {
+    ACCELC_ASSIGN_OR_RETURN(labelData, loadTensor(labels));
+  }
   std::vector<runtime::Tensor> outs;
   std::string stats;
   if (engine == "ref") {
@@ -185,6 +188,8 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
     ACCELC_ASSIGN_OR_RETURN(outs, compiler::runReferenceBatched(g, in));
   } else {
     runtime::DeviceOptions o;
+    o.limits = limits;
+    reportProgress(o.limits, engine);
     ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine, trace, "", o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex, runtime::Executor::create(b, *device, path));
@@ -208,7 +213,7 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
   }
   if (!stats.empty()) std::cout << stats << "\n";
   if (!labels.empty() && !outs.empty()) {
-    ACCELC_ASSIGN_OR_RETURN(double acc, top1(outs[0], labels));
+    ACCELC_ASSIGN_OR_RETURN(double acc, top1(outs[0], *labelData, labels));
     std::cout << "top-1 accuracy (" << engine << "): " << std::fixed << std::setprecision(2) << acc << "% of "
               << outs[0].dim(0) << "\n";
   }

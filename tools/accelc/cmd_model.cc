@@ -45,6 +45,7 @@ struct RunArgs {
   std::string outDir;               ///< where outputs go
   std::string labels;               ///< int64 labels: print top-1 accuracy of the first output
   std::string trace;                ///< Perfetto trace file (bundles on the cycle engine)
+  isa::RunLimits limits;            ///< when a program run stops (bundles)
 };
 
 /// The input tensors in graph order, read from NAME=FILE.npy options.
@@ -144,10 +145,11 @@ void registerRun(CLI::App& app, int& rc) {
   cmd->add_option("--output", a->outDir, "directory for one NAME.npy per model output");
   cmd->add_option("--trace", a->trace, "write a Chrome/Perfetto trace (a bundle on --engine cycle)");
   cmd->add_option("--labels", a->labels, "int64 labels (.npy): print the top-1 accuracy of a bundle's first output");
+  addLimitOptions(cmd, a->limits);
   cmd->callback([a, &rc] {
     const bool bundle = a->model.size() > 4 && a->model.compare(a->model.size() - 4, 4, ".acx") == 0;
     if (bundle) {
-      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir, a->labels, a->trace));
+      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir, a->labels, a->trace, a->limits));
       return;
     }
     if (a->engine != "ref") {

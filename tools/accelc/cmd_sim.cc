@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iomanip>
@@ -32,11 +33,16 @@ struct SimArgs {
   std::string hw;                    ///< optional hwspec to check against
   bool json = false;                 ///< machine-readable output
   bool noRaceCheck = false;          ///< skip the race checker
+  isa::RunLimits limits;             ///< when a run stops
 };
 
-/// Writes one `SYMBOL=FILE.npy` into DRAM after checking dtype and shape.
-Status writeInput(runtime::Device& sim, const isa::Program& p, const std::string& arg,
-                  const std::string& name) {
+/// One `SYMBOL=FILE.npy`, read and checked against the symbol's dtype and shape.
+struct InputData {
+  const isa::Symbol* symbol = nullptr;
+  support::NpyArray array;
+};
+
+Expected<InputData> readInput(const isa::Program& p, const std::string& arg, const std::string& name) {
   size_t eq = arg.find('=');
   if (eq == std::string::npos)
     return support::error(support::Location(), "--input '" + arg + "': expected SYMBOL=FILE.npy");
@@ -52,7 +58,7 @@ Status writeInput(runtime::Device& sim, const isa::Program& p, const std::string
                           std::string("expected ") + support::dtypeName(s->dtype) + " " + support::shapeStr(s->shape) +
                               " for symbol '" + sym + "', found " + support::dtypeName(a.dtype) + " " +
                               support::shapeStr(a.shape));
-  return sim.write(s->addr, a.data.data(), a.data.size());
+  return InputData{s, std::move(a)};
 }
 
 /// Every input symbol needs an --input: DRAM left as it was would be a silent wrong answer.
@@ -152,14 +158,23 @@ Status runSim(const SimArgs& args) {
     ACCELC_ASSIGN_OR_RETURN(isa::Target given, targetFor(args.hw));
     ACCELC_TRY(isa::checkProgramTarget(p, given, args.program));
   }
+  // Inputs are read and checked before the device is made: the RTL engine
+  // may verilate for minutes first.
+  std::vector<InputData> inputs;
+  for (const std::string& in : args.inputs) {
+    ACCELC_ASSIGN_OR_RETURN(InputData d, readInput(p, in, args.program));
+    inputs.push_back(std::move(d));
+  }
+  ACCELC_TRY(checkAllInputsGiven(p, args));
   runtime::DeviceOptions o;
   o.checkRaces = !args.noRaceCheck;
+  o.limits = args.limits;
+  reportProgress(o.limits, args.engine);
   ACCELC_ASSIGN_OR_RETURN(runtime::Engine engine, engineFor(args.engine, args.trace, args.vcd, o));
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> dev, runtime::makeDevice(engine, t, o));
   runtime::Device& sim = *dev;
   ACCELC_TRY(sim.loadProgram(p));
-  for (const std::string& in : args.inputs) ACCELC_TRY(writeInput(sim, p, in, args.program));
-  ACCELC_TRY(checkAllInputsGiven(p, args));
+  for (const InputData& in : inputs) ACCELC_TRY(sim.write(in.symbol->addr, in.array.data.data(), in.array.data.size()));
   ACCELC_ASSIGN_OR_RETURN(runtime::RunResult result, sim.run(p, args.program));
   const std::vector<std::pair<std::string, uint64_t>> rows = resultRows(result);
   if (!args.trace.empty()) ACCELC_TRY(writeTrace(args.trace, sim.trace().value_or("")));
@@ -221,6 +236,28 @@ Expected<runtime::Engine> engineFor(const std::string& name, const std::string& 
   return e;
 }
 
+void addLimitOptions(CLI::App* cmd, isa::RunLimits& limits) {
+  cmd->add_option("--max-insns", limits.maxInsns, "fsim: stop a program run after this many instructions")
+      ->capture_default_str();
+  cmd->add_option("--max-uops", limits.maxUops,
+                  "fsim: stop a program run after this many micro-op applications (loop iterations included)")
+      ->capture_default_str();
+  cmd->add_option("--max-cycles", limits.maxCycles, "cycle, rtl: stop a program run after this many cycles")
+      ->capture_default_str();
+}
+
+void reportProgress(isa::RunLimits& limits, const std::string& engine) {
+  using Clock = std::chrono::steady_clock;
+  auto next = std::make_shared<Clock::time_point>(Clock::now() + std::chrono::seconds(2));
+  limits.progress = [next, engine](const isa::RunProgress& p) {
+    if (Clock::now() < *next) return;
+    *next = Clock::now() + std::chrono::seconds(2);
+    std::cerr << "accelc: " << engine << " still running: " << p.insns << " instructions retired, "
+              << (p.cycles ? std::to_string(p.cycles) + " cycles" : std::to_string(p.uops) + " micro-op applications")
+              << ", fetch at pc " << p.pc << std::endl;
+  };
+}
+
 void registerSim(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("sim", "Run a program on a simulator and write its outputs");
   auto a = std::make_shared<SimArgs>();
@@ -235,6 +272,7 @@ void registerSim(CLI::App& app, int& rc) {
   cmd->add_option("--trace", a->trace, "write a Chrome/Perfetto trace of the run (--engine cycle)");
   cmd->add_option("--vcd", a->vcd, "write a waveform of the run for GTKWave (--engine rtl)");
   cmd->add_flag("--no-race-check", a->noRaceCheck, "skip the race checker");
+  addLimitOptions(cmd, a->limits);
   cmd->callback([a, &rc] { rc = report(runSim(*a)); });
 }
 

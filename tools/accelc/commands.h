@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "isa/run_limits.h"
 #include "isa/target.h"
 #include "runtime/sim_devices/make_device.h"
 #include "support/status.h"
@@ -29,8 +30,8 @@ void registerSynth(CLI::App& app, int& rc);
 void registerBitstream(CLI::App& app, int& rc);
 /// Runs a bundle (.acx) on `engine` ("fsim", "cycle" or "ref"); `trace`: a Perfetto trace file (cycle).
 support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                          const std::string& outDir, const std::string& labels,
-                          const std::string& trace = "");
+                          const std::string& outDir, const std::string& labels, const std::string& trace,
+                          const isa::RunLimits& limits);
 /// Prints every step of a bundle, programs disassembled.
 support::Status disasmBundle(const std::string& path);
 
@@ -42,6 +43,12 @@ support::Status writeTrace(const std::string& path, const std::string& json);
 /// `vcd` (a waveform file); an error naming the flag an engine cannot serve.
 support::Expected<runtime::Engine> engineFor(const std::string& name, const std::string& trace, const std::string& vcd,
                                              runtime::DeviceOptions& o);
+/// Adds --max-insns and --max-uops (fsim) and --max-cycles (cycle, rtl) to
+/// `cmd`, bound to `limits`.
+void addLimitOptions(CLI::App* cmd, isa::RunLimits& limits);
+/// Makes `limits` print a progress line to stderr every 2 seconds once a
+/// run has gone on for 2 seconds.
+void reportProgress(isa::RunLimits& limits, const std::string& engine);
 /// Loads the target of a hwspec file or preset name.
 support::Expected<isa::Target> targetFor(const std::string& hw);
 
