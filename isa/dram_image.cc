@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "support/memory.h"
+
 namespace accelc::isa {
 
 using support::error;
@@ -14,6 +16,7 @@ Status DramImage::write(uint64_t addr, const void* data, uint64_t n) {
   if (n > limit_ || addr > limit_ - n)
     return error(Location(), "write of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
                                  " lies outside the hwspec's DRAM window (dram.window)");
+  if (addr + n > size()) ACCELC_TRY(support::checkAllocation(addr + n, "the DRAM window", Location()));
   ensure(addr + n);
   if (n) std::memcpy(at(addr), data, n);
   return Status::ok();
@@ -28,6 +31,7 @@ Status DramImage::read(uint64_t addr, void* out, uint64_t n) const {
 }
 
 Status DramImage::loadProgram(const Program& p) {
+  if (p.window > size()) ACCELC_TRY(support::checkAllocation(p.window, "the program's DRAM window", Location()));
   ensure(p.window);
   for (const Segment& s : p.segments) ACCELC_TRY(write(s.addr, s.bytes.data(), s.bytes.size()));
   return Status::ok();

@@ -2,6 +2,7 @@
 #include "runtime/ops.h"
 
 #include "runtime/internal/kernels.h"
+#include "support/memory.h"
 
 namespace accelc::runtime {
 
@@ -146,6 +147,11 @@ Status Ctx::expectRank(int i, int64_t r) const {
   if (in(i).rank() == r) return Status::ok();
   return fail("input " + std::to_string(i) + " has rank " + std::to_string(in(i).rank()) + "; expected " +
               std::to_string(r));
+}
+
+support::Expected<Tensor> Ctx::alloc(DType t, Shape shape) const {
+  ACCELC_TRY(support::checkTensorAllocation(t, shape, "a result", loc_));
+  return Tensor(t, std::move(shape));
 }
 
 bool normAxis(int64_t& axis, int64_t rank) {

@@ -1,9 +1,12 @@
 // support/yaml.cc — located YAML reading.
 #include "support/yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace accelc::support {
@@ -47,20 +50,58 @@ Status checkStrict(const YAML::Node& n, const std::string& path, int depth) {
   return Status::ok();
 }
 
+/// Counts a document's parse events and remembers where the first one is.
+class EventCounter : public YAML::EventHandler {
+ public:
+  int events = 0;     ///< events seen
+  YAML::Mark first;   ///< where the first one is
+  void OnDocumentStart(const YAML::Mark& m) override { note(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (events++ == 0) first = m;
+  }
+};
+
+/// Where a second document starts, if the text has one. Only two documents
+/// are ever parsed: yaml-cpp 0.7's LoadAll loops for ever, allocating, on
+/// some malformed flow text (a run of quoted scalars in an unclosed
+/// mapping), because its parser then yields one empty document after another.
+std::optional<YAML::Mark> secondDocument(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  EventCounter first, second;
+  if (!parser.HandleNextDocument(first)) return std::nullopt;
+  if (!parser.HandleNextDocument(second) || second.events == 0) return std::nullopt;
+  return second.first;
+}
+
 }  // namespace
 
 Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path) {
-  std::vector<YAML::Node> docs;
+  YAML::Node doc;
   try {
-    docs = YAML::LoadAll(text);
+    if (std::optional<YAML::Mark> m = secondDocument(text))
+      return error(Location::file(path, m->line + 1, m->column + 1), "a second YAML document: the file must hold one");
+    doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     return error(Location::file(path, e.mark.line + 1, e.mark.column + 1),
                  "malformed YAML: " + e.msg);
   }
-  if (docs.empty()) return YAML::Node();
-  if (docs.size() > 1) return error(yamlLocation(path, docs[1]), "a second YAML document: the file must hold one");
-  ACCELC_TRY(checkStrict(docs[0], path, 0));
-  return docs[0];
+  ACCELC_TRY(checkStrict(doc, path, 0));
+  return doc;
 }
 
 Expected<std::string> readTextFile(const std::string& path) {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "compiler/engine/reference.h"
+#include "support/memory.h"
 
 namespace accelc::compiler {
 
@@ -61,6 +62,7 @@ Expected<Tensor> tensorOf(const onnx::TensorProto& p, const Location& loc) {
     return error(loc, "tensor '" + p.name() + "' keeps its data in an external file, which is not supported");
   Shape shape(p.dims().begin(), p.dims().end());
   if (!support::checkedShapeElements(shape)) return error(loc, "tensor '" + p.name() + "' has an invalid shape");
+  ACCELC_TRY(support::checkTensorAllocation(*dt, shape, "tensor '" + p.name() + "'", loc));
   Tensor t(*dt, shape);
   const int64_t n = t.numel();
   auto sizeError = [&](int64_t have) {

@@ -30,6 +30,9 @@ class Ctx {
   Status expectType(int i, std::initializer_list<DType> ok) const;
   /// Fails unless input i has rank r.
   Status expectRank(int i, int64_t r) const;
+  /// A zero tensor for a result, once its size is checked against the
+  /// memory budget (support/memory.h): shapes come from the model.
+  support::Expected<Tensor> alloc(DType t, Shape shape) const;
 
  private:
   const std::vector<const Tensor*>& in_;  ///< inputs (null = omitted)

@@ -30,7 +30,7 @@ Status floatConv(const ConvAttrs& a, Ctx& c) {
   ACCELC_TRY(c.expectType(1, {DType::kFloat32}));
   Geo g;
   ACCELC_TRY(geometry(a, c.in(0), c.in(1), c, g));
-  Tensor out(DType::kFloat32, outShape(g, c.in(0).rank()));
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, outShape(g, c.in(0).rank())));
   convCore<float, float, float>(g, c.in(0).data<float>(), 0.0f, c.in(1).data<float>(), std::vector<float>(g.m, 0.0f),
                                 out.data<float>());
   if (c.has(2)) {
@@ -53,7 +53,7 @@ Status intConv(const ConvAttrs& a, Ctx& c, int wi, int xzpi, int wzpi, Geo& g, T
   std::vector<int32_t> xz, wz;
   ACCELC_TRY(zeroPoints(c, xzpi, 1, xz));
   ACCELC_TRY(zeroPoints(c, wzpi, g.m, wz));
-  acc = Tensor(DType::kInt32, outShape(g, c.in(0).rank()));
+  ACCELC_ASSIGN_OR_RETURN(acc, c.alloc(DType::kInt32, outShape(g, c.in(0).rank())));
   visitDType(c.in(0).dtype(), [&](auto tx) {
     visitDType(c.in(wi).dtype(), [&](auto tw) {
       using TX = decltype(tx);
@@ -75,7 +75,7 @@ Status qlinearConv(const ConvAttrs& a, Ctx& c) {
   const int32_t yzp = static_cast<int32_t>(c.in(7).intAt(0));
   const DType yt = c.in(7).dtype();
   if (c.has(8) && c.in(8).numel() != g.m) return c.fail("bias has " + std::to_string(c.in(8).numel()) + " values; expected " + std::to_string(g.m));
-  Tensor out(yt, acc.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(yt, acc.shape()));
   const int64_t plane = g.oh * g.ow;
   const int32_t lo = yt == DType::kUint8 ? 0 : -128, hi = yt == DType::kUint8 ? 255 : 127;
   for (int64_t n = 0; n < g.n; ++n)

@@ -54,7 +54,7 @@ struct Wrapping<T, true> {
 template <typename T>
 Status binary(OpKind k, Ctx& c, const Shape& shape) {
   const Tensor &x = c.in(0), &y = c.in(1);
-  Tensor out(x.dtype(), shape);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
   const T* a = x.data<T>();
   T* o = out.data<T>();
   const Shape sa = broadcastStrides(x.shape(), shape), sb = broadcastStrides(y.shape(), shape);
@@ -114,7 +114,7 @@ float unaryFloat(OpKind k, float v) {
 
 Status unary(OpKind k, Ctx& c) {
   const Tensor& x = c.in(0);
-  Tensor out(x.dtype(), x.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
   if (x.dtype() == DType::kFloat32) {
     const float* a = x.data<float>();
     float* o = out.data<float>();
@@ -153,7 +153,7 @@ Status clip(Ctx& c) {
 
 Status cast(const CastAttrs& a, Ctx& c) {
   const Tensor& x = c.in(0);
-  Tensor out(a.to, x.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(a.to, x.shape()));
   const bool fromFloat = x.dtype() == DType::kFloat32;
   visitDType(a.to, [&](auto t) {
     using T = decltype(t);
@@ -193,7 +193,7 @@ Status elementwise(OpKind k, const Attrs& a, Ctx& c) {
   if (k == OpKind::kIdentity || k == OpKind::kDropout) {
     c.out(0) = c.in(0);
     if (c.outputs() > 1) {  // Dropout's mask: all true at inference
-      c.out(1) = Tensor(DType::kBool, c.in(0).shape());
+      ACCELC_ASSIGN_OR_RETURN(c.out(1), c.alloc(DType::kBool, c.in(0).shape()));
       std::fill(c.out(1).bytes().begin(), c.out(1).bytes().end(), 1);
     }
     return Status::ok();

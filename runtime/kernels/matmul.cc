@@ -42,7 +42,7 @@ Status batchedMatmul(Ctx& c, int ia, int ib, const std::vector<TC>& azp, const s
   Shape outShape = batch;
   if (!vecA) outShape.push_back(m);
   if (!vecB) outShape.push_back(n);
-  y = Tensor(dtypeOf<TC>(), outShape);
+  ACCELC_ASSIGN_OR_RETURN(y, c.alloc(dtypeOf<TC>(), outShape));
   std::vector<TC> bzp = bzpIn.size() == 1 ? std::vector<TC>(n, bzpIn[0]) : bzpIn;
   if (static_cast<int64_t>(bzp.size()) != n) return c.fail("b zero point has " + std::to_string(bzp.size()) + " values");
   if (azp.size() != 1 && static_cast<int64_t>(azp.size()) != m) return c.fail("a zero point has " + std::to_string(azp.size()) + " values");
@@ -79,7 +79,7 @@ Status gemm(const GemmAttrs& g, Ctx& c) {
   if ((g.transB ? b.dim(1) : b.dim(0)) != k)
     return c.fail("Gemm shapes " + support::shapeStr(a.shape()) + " and " + support::shapeStr(b.shape()) +
                   " do not agree");
-  Tensor y(DType::kFloat32, {m, n});
+  ACCELC_ASSIGN_OR_RETURN(Tensor y, c.alloc(DType::kFloat32, {m, n}));
   float* o = y.data<float>();
   mmCore<float, float, float>(a.data<float>(), b.data<float>(), o, m, k, n, g.transA, g.transB, {0.0f},
                               std::vector<float>(n, 0.0f));
@@ -119,7 +119,7 @@ Status qlinearMatmul(Ctx& c) {
   const DType yt = c.in(7).dtype();
   const int32_t lo = yt == DType::kUint8 ? 0 : -128, hi = yt == DType::kUint8 ? 255 : 127;
   const int64_t n = acc.dim(-1);
-  Tensor out(yt, acc.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(yt, acc.shape()));
   for (int64_t i = 0; i < acc.numel(); ++i) {
     const float as = static_cast<float>(c.in(1).at(c.in(1).numel() == 1 ? 0 : (i / n) % rows));
     const float mult = as * static_cast<float>(bs.at(bs.numel() == 1 ? 0 : i % n)) / ys;

@@ -21,7 +21,8 @@ Status batchNorm(const NormAttrs& a, Ctx& c) {
   std::vector<float> mean(c.in(3).data<float>(), c.in(3).data<float>() + ch);
   std::vector<float> var(c.in(4).data<float>(), c.in(4).data<float>() + ch);
   if (a.trainingMode) {  // the batch's own statistics; outputs 1 and 2 are the updated running ones
-    Tensor runMean(DType::kFloat32, {ch}), runVar(DType::kFloat32, {ch});
+    ACCELC_ASSIGN_OR_RETURN(Tensor runMean, c.alloc(DType::kFloat32, {ch}));
+    ACCELC_ASSIGN_OR_RETURN(Tensor runVar, c.alloc(DType::kFloat32, {ch}));
     for (int64_t k = 0; k < ch; ++k) {
       double sum = 0, sq = 0;
       for (int64_t i = 0; i < n; ++i)
@@ -37,7 +38,7 @@ Status batchNorm(const NormAttrs& a, Ctx& c) {
     if (c.outputs() > 1) c.out(1) = std::move(runMean);
     if (c.outputs() > 2) c.out(2) = std::move(runVar);
   }
-  Tensor out(DType::kFloat32, x.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = 0; k < ch; ++k) {
       const float scale = s[k] / std::sqrt(var[k] + a.epsilon), shift = b[k] - mean[k] * scale;
@@ -58,10 +59,11 @@ Status layerNorm(const NormAttrs& a, Ctx& c) {
   for (int64_t i = 0; i < x.rank(); ++i) (i < axis ? outer : inner) *= x.dim(i);
   if (c.in(1).numel() != inner || (c.has(2) && c.in(2).numel() != inner))
     return c.fail("LayerNormalization scale and bias must have " + std::to_string(inner) + " values");
-  Tensor out(DType::kFloat32, x.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
   Shape statShape = x.shape();  // Mean and InvStdDev keep the normalized axes as 1
   for (int64_t i = axis; i < x.rank(); ++i) statShape[i] = 1;
-  Tensor meanOut(DType::kFloat32, statShape), invOut(DType::kFloat32, statShape);
+  ACCELC_ASSIGN_OR_RETURN(Tensor meanOut, c.alloc(DType::kFloat32, statShape));
+  ACCELC_ASSIGN_OR_RETURN(Tensor invOut, c.alloc(DType::kFloat32, statShape));
   for (int64_t o = 0; o < outer; ++o) {
     const float* src = x.data<float>() + o * inner;
     double mean = 0, var = 0;
@@ -108,7 +110,7 @@ Status reduceMean(const ReduceAttrs& a, Ctx& c) {
     sum[o] += x.data<float>()[i];
   }
   const double count = static_cast<double>(x.numel()) / static_cast<double>(std::max<size_t>(sum.size(), 1));
-  Tensor out(DType::kFloat32, a.keepdims ? full : kept);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, a.keepdims ? full : kept));
   for (size_t i = 0; i < sum.size(); ++i) out.data<float>()[i] = static_cast<float>(sum[i] / count);
   c.out(0) = std::move(out);
   return Status::ok();
@@ -121,7 +123,7 @@ Status softmax(const SoftmaxAttrs& a, Ctx& c) {
   if (!normAxis(axis, x.rank())) return c.fail("Softmax axis out of range");
   int64_t outer = 1, n = 1, inner = 1;  // legacy: 2-D at axis; else along one axis
   for (int64_t i = 0; i < x.rank(); ++i) (i < axis ? outer : i == axis || a.legacy ? n : inner) *= x.dim(i);
-  Tensor out(DType::kFloat32, x.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
   if (n == 0) {
     c.out(0) = std::move(out);
     return Status::ok();

@@ -88,8 +88,8 @@ Status pool(OpKind k, const PoolAttrs& attrs, Ctx& c) {
   if (!isMax) ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
   Shape shape = {t.dim(0), t.dim(1)};
   for (int64_t i = 0; i < sp; ++i) shape.push_back(ax[3 - sp + i].out);
-  Tensor out(t.dtype(), shape);
-  Tensor indices(DType::kInt64, shape);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(t.dtype(), shape));
+  ACCELC_ASSIGN_OR_RETURN(Tensor indices, c.alloc(DType::kInt64, shape));
   const bool wantIdx = isMax && c.outputs() > 1;
   visitDType(t.dtype(), [&](auto tag) {
     using T = decltype(tag);

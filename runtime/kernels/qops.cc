@@ -59,12 +59,12 @@ Status qconv(OpKind k, const QConvAttrs& a, Ctx& c) {
   Geo g;
   ACCELC_TRY(geometry(ca, x, w, c, g));
   if (g.group != 1) return c.fail("QConv supports groups = 1");
-  Tensor acc(DType::kInt32, {g.n, g.m, g.oh, g.ow});
+  ACCELC_ASSIGN_OR_RETURN(Tensor acc, c.alloc(DType::kInt32, {g.n, g.m, g.oh, g.ow}));
   const int32_t pad = static_cast<int32_t>(a.padValue);
   convCore<int8_t, int8_t, int32_t>(g, x.data<int8_t>(), pad, w.data<int8_t>(), std::vector<int32_t>(g.m, 0),
                                     acc.data<int32_t>());
   const int64_t plane = g.oh * g.ow, perM = w.numel() / g.m;
-  Tensor y(DType::kInt8, k == OpKind::kQGemm ? Shape{g.n, g.m} : Shape{g.n, g.m, g.oh, g.ow});
+  ACCELC_ASSIGN_OR_RETURN(Tensor y, c.alloc(DType::kInt8, k == OpKind::kQGemm ? Shape{g.n, g.m} : Shape{g.n, g.m, g.oh, g.ow}));
   for (int64_t m = 0; m < g.m; ++m) {
     int32_t wsum = 0;  // convCore measured x - pad_value; add pad_value · Σw back
     for (int64_t i = 0; i < perM; ++i) wsum += w.data<int8_t>()[m * perM + i];
@@ -89,7 +89,7 @@ Status qadd(const QAddAttrs& a, Ctx& c) {
   if (c.in(0).shape() != c.in(1).shape())
     return c.fail("QAdd shapes " + support::shapeStr(c.in(0).shape()) + " and " + support::shapeStr(c.in(1).shape()) +
                   " differ");
-  Tensor y(DType::kInt8, c.in(0).shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor y, c.alloc(DType::kInt8, c.in(0).shape()));
   const int8_t *pa = c.in(0).data<int8_t>(), *pb = c.in(1).data<int8_t>();
   for (int64_t i = 0; i < y.numel(); ++i) {
     const int32_t ra = isa::arith::mulq((pa[i] - static_cast<int32_t>(a.zeroA)) * (1 << 8), static_cast<int32_t>(a.multA));
@@ -113,7 +113,7 @@ Status qavgpool(const QPoolAttrs& a, Ctx& c) {
     return c.fail("QAveragePool window " + std::to_string(kh) + "x" + std::to_string(kw) + " does not fit the input " +
                   support::shapeStr(x.shape()));
   const int64_t oh = (x.dim(2) - kh) / sh + 1, ow = (x.dim(3) - kw) / sw + 1, planes = x.dim(0) * x.dim(1);
-  Tensor y(DType::kInt8, {x.dim(0), x.dim(1), oh, ow});
+  ACCELC_ASSIGN_OR_RETURN(Tensor y, c.alloc(DType::kInt8, {x.dim(0), x.dim(1), oh, ow}));
   const int32_t start = static_cast<int32_t>(-kh * kw * a.zeroX);
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t i = 0; i < oh; ++i)
@@ -146,7 +146,7 @@ Status im2col(const Im2colAttrs& a, Ctx& c) {
     return c.fail("Im2col window " + std::to_string(kh) + "x" + std::to_string(kw) + " does not fit the padded input " +
                   support::shapeStr(x.shape()));
   const int64_t oh = (h + pt + pb - kh) / sh + 1, ow = (w + pl + pr - kw) / sw + 1;
-  Tensor y(DType::kInt8, {n, ch * kh * kw, oh, ow});
+  ACCELC_ASSIGN_OR_RETURN(Tensor y, c.alloc(DType::kInt8, {n, ch * kh * kw, oh, ow}));
   const int8_t* px = x.data<int8_t>();
   int8_t* py = y.data<int8_t>();
   for (int64_t b = 0; b < n; ++b)

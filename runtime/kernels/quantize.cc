@@ -37,7 +37,7 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
   if (hasZp && c.in(2).numel() != scale.numel()) return c.fail("zero point and scale differ in size");
   if (k == OpKind::kDequantizeLinear) {
     ACCELC_TRY(c.expectType(0, {DType::kInt8, DType::kUint8, DType::kInt32}));
-    Tensor out(DType::kFloat32, x.shape());
+    ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
     for (int64_t i = 0; i < x.numel(); ++i) {
       const int64_t s = ix(i);
       const double zp = hasZp ? c.in(2).at(s) : 0.0;
@@ -50,7 +50,7 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
   const DType to = hasZp ? c.in(2).dtype() : DType::kUint8;
   if (to != DType::kInt8 && to != DType::kUint8) return c.fail("QuantizeLinear supports int8 and uint8 outputs");
   const double lo = to == DType::kInt8 ? -128 : 0, hi = to == DType::kInt8 ? 127 : 255;
-  Tensor out(to, x.shape());
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(to, x.shape()));
   for (int64_t i = 0; i < x.numel(); ++i) {
     const int64_t s = ix(i);
     const double zp = hasZp ? c.in(2).at(s) : 0.0;

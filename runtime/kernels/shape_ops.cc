@@ -54,7 +54,7 @@ Status transpose(const PermAttrs& a, Ctx& c) {
     if (static_cast<int64_t>(sorted.size()) != r || sorted[i] != i) return c.fail("perm is not a permutation of the axes");
   Shape shape(r);
   for (int64_t i = 0; i < r; ++i) shape[i] = x.dim(perm[i]);
-  Tensor out(x.dtype(), shape);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
   const Shape inSt = stridesOf(x.shape()), outSt = stridesOf(shape);
   const int64_t eb = support::dtypeBytes(x.dtype());
   for (int64_t o = 0; o < out.numel(); ++o) {
@@ -119,7 +119,7 @@ Status concat(const AxisAttrs& a, Ctx& c) {
     if (s != f) return c.fail("Concat input " + std::to_string(i) + " has shape " + support::shapeStr(t.shape()));
     shape[axis] += t.dim(axis);
   }
-  Tensor out(first.dtype(), shape);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(first.dtype(), shape));
   int64_t at = 0;
   for (int i = 0; i < c.inputs(); ++i) {
     copyAlong(c.in(i), axis, 0, c.in(i).dim(axis), out, at);
@@ -150,7 +150,7 @@ Status split(const SplitAttrs& a, Ctx& c) {
   for (int64_t i = 0; i < n; ++i) {
     Shape s = x.shape();
     s[axis] = sizes[i];
-    c.out(static_cast<int>(i)) = Tensor(x.dtype(), s);
+    ACCELC_ASSIGN_OR_RETURN(c.out(static_cast<int>(i)), c.alloc(x.dtype(), s));
     copyAlong(x, axis, at, sizes[i], c.out(static_cast<int>(i)), 0);
     at += sizes[i];
   }
@@ -182,7 +182,7 @@ Status slice(Ctx& c) {
     begin[ax] = b, step[ax] = s;
     shape[ax] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / -s);
   }
-  Tensor out(x.dtype(), shape);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
   const Shape inSt = stridesOf(x.shape()), outSt = stridesOf(shape);
   const int64_t eb = support::dtypeBytes(x.dtype());
   for (int64_t o = 0; o < out.numel(); ++o) {
@@ -202,7 +202,7 @@ Status gather(const AxisAttrs& a, Ctx& c) {
   Shape shape(x.shape().begin(), x.shape().begin() + axis);
   shape.insert(shape.end(), idx.shape().begin(), idx.shape().end());
   shape.insert(shape.end(), x.shape().begin() + axis + 1, x.shape().end());
-  Tensor out(x.dtype(), shape);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
   for (int64_t i = axis + 1; i < x.rank(); ++i) inner *= x.dim(i);
@@ -248,7 +248,7 @@ Status shapeOp(OpKind k, const Attrs& a, Ctx& c) {
     for (int64_t d : dims)
       if (d < 0) return c.fail("ConstantOfShape dimensions must not be negative");
     if (!support::checkedShapeElements(dims)) return c.fail("ConstantOfShape output is too large");
-    Tensor out(fill.dtype(), dims);
+    ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(fill.dtype(), dims));
     const size_t eb = fill.bytes().size();
     for (int64_t i = 0; i < out.numel(); ++i) std::memcpy(&out.bytes()[i * eb], fill.bytes().data(), eb);
     c.out(0) = std::move(out);

@@ -6,6 +6,7 @@
 
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/onnx_import.h"
+#include "support/memory.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler {
@@ -139,6 +140,33 @@ TEST(ImportTest, ShapeOperandsAreInt64AndNotNegative) {
             "m.onnx:the_node: error: input 'x' of ConstantOfShape: expected an int64 shape, found float32");
   EXPECT_EQ(importError(withConstant("ConstantOfShape", "dims", onnx::TensorProto::INT64, {-1, 2}, true)),
             "m.onnx:the_node: error: input 'dims' of ConstantOfShape: expected dimensions >= 0, found -1");
+}
+
+/// Sizes from the model are checked against the memory budget before
+/// anything that large is allocated: an initializer's declared shape, a
+/// folded ConstantOfShape, and a convolution whose pads make its output huge.
+TEST(ImportTest, SizesPastTheMemoryBudgetAreLocatedErrors) {
+  support::setMemoryBudget(uint64_t{1} << 30);
+  onnx::ModelProto big = withConstant("Add", "big", onnx::TensorProto::FLOAT, {1});
+  big.mutable_graph()->mutable_initializer(0)->set_dims(0, 100000);
+  big.mutable_graph()->mutable_initializer(0)->add_dims(100000);
+  EXPECT_EQ(importError(big), "m.onnx:big: error: tensor 'big' (float32 100000x100000) needs 40000000000 bytes, more "
+                              "than the memory budget of 1073741824 bytes (--max-memory)");
+  auto fill = importOnnxBytes(
+      withConstant("ConstantOfShape", "dims", onnx::TensorProto::INT64, {1000000, 1000000}, true).SerializeAsString(),
+      "m.onnx");
+  ASSERT_TRUE(fill.isOk()) << fill.diag().str();
+  auto filled = runReference(*fill, {runtime::Tensor(support::DType::kFloat32, {2, 3})});
+  ASSERT_FALSE(filled.isOk());
+  EXPECT_EQ(filled.diag().str(), "m.onnx:the_node: error: a result (float32 1000000x1000000) needs 4000000000000 bytes, "
+                                 "more than the memory budget of 1073741824 bytes (--max-memory)");
+  auto padded = importOnnxBytes(windowModel("Conv", "pads", {100000, 100000, 100000, 100000}).SerializeAsString(), "m.onnx");
+  ASSERT_TRUE(padded.isOk()) << padded.diag().str();
+  auto ran = runReference(*padded, {runtime::Tensor(support::DType::kFloat32, {1, 1, 4, 4})});
+  ASSERT_FALSE(ran.isOk());
+  EXPECT_EQ(ran.diag().str(), "m.onnx:the_node: error: a result (float32 1x1x200002x200002) needs 160003200016 bytes, "
+                              "more than the memory budget of 1073741824 bytes (--max-memory)");
+  support::setMemoryBudget(0);
 }
 
 TEST(ImportTest, AGraphWithoutOutputsIsRefused) {

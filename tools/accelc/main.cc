@@ -1,6 +1,10 @@
 // tools/accelc/main.cc — the accelc command line.
 #include <iostream>
+#include <optional>
+#include <string>
 
+#include "support/memory.h"
+#include "support/yaml.h"
 #include "tools/accelc/commands.h"
 
 int main(int argc, char** argv) {
@@ -12,6 +16,17 @@ int main(int argc, char** argv) {
       "accelc"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "accelc 0.1.0");
+  // Options of the whole tool may follow the subcommand too.
+  app.fallthrough();
+  app.add_option_function<std::string>(
+         "--max-memory",
+         [](const std::string& v) {
+           const std::optional<int64_t> bytes = accelc::support::parseByteSize(v);
+           if (!bytes || *bytes <= 0) throw CLI::ValidationError("--max-memory", "expected a size such as 8GiB, got '" + v + "'");
+           accelc::support::setMemoryBudget(static_cast<uint64_t>(*bytes));
+         },
+         "largest allocation a model, bundle or file may ask for (e.g. 8GiB; default: half of physical memory, " +
+             std::to_string(accelc::support::defaultMemoryBudget() >> 20) + " MiB here)");
   int rc = 0;
   accelc::tools::registerIsa(app, rc);
   accelc::tools::registerAsm(app, rc);
