@@ -75,13 +75,16 @@ namespace {
 using support::ByteReader;
 using support::ByteWriter;
 
-/// Sections of a program file, in order (docs/formats.md).
-const support::ContainerKind& programKind() {
+}  // namespace
+
+const support::ContainerKind& programContainerKind() {
   static const support::ContainerKind kKind{
       "ACXPROG", "program", kProgramFormatVersion, {"target", "segments", "symbols", "labels"},
       "rebuild it with this accelc (accelc asm or accelc compile)"};
   return kKind;
 }
+
+namespace {
 
 /// Readers of each section; counts are bounded by the bytes left, since
 /// every entry takes at least one byte.
@@ -179,16 +182,16 @@ std::vector<uint8_t> writeProgram(const Program& p) {
   }
   d[0] = std::move(target.data()), d[1] = std::move(segs.data()), d[2] = std::move(syms.data());
   d[3] = std::move(labels.data());
-  return support::writeContainer(programKind(), d);
+  return support::writeContainer(programContainerKind(), d);
 }
 
 Expected<Program> readProgram(const std::vector<uint8_t>& bytes, const std::string& name) {
-  ACCELC_ASSIGN_OR_RETURN(support::SectionData d, support::readContainer(programKind(), bytes, name));
+  ACCELC_ASSIGN_OR_RETURN(support::SectionData d, support::readContainer(programContainerKind(), bytes, name));
   Program p;
   using SectionReader = Status (*)(ByteReader&, Program&);
   const SectionReader readers[] = {readTarget, readSegments, readSymbols, readLabels};
   for (size_t i = 0; i < d.size(); ++i) {
-    ByteReader r(d[i], name + "[" + programKind().sections[i] + "]");
+    ByteReader r(d[i], name + "[" + programContainerKind().sections[i] + "]");
     ACCELC_TRY(readers[i](r, p));
     if (!r.done()) return r.bad("trailing bytes");
   }

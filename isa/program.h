@@ -18,6 +18,7 @@
 
 #include "isa/instruction.h"
 #include "isa/target.h"
+#include "support/container.h"
 #include "support/dtype.h"
 #include "support/status.h"
 
@@ -81,6 +82,9 @@ struct Program {
   bool operator==(const Program& o) const;
 };
 
+/// The container (support/container.h) a program file is: its magic,
+/// version and sections.
+const support::ContainerKind& programContainerKind();
 /// Serializes a program to its binary form.
 std::vector<uint8_t> writeProgram(const Program& p);
 /// Parses the binary form; `name` (e.g. the file name) locates errors.

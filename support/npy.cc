@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -116,22 +117,21 @@ class HeaderParser {
 
 }  // namespace
 
-Expected<NpyArray> readNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error(Location::file(path), "cannot open file for reading");
-  char magic[8];
-  if (!in.read(magic, 8) || std::string(magic, 6) != "\x93NUMPY") return npyError(path, "missing \\x93NUMPY magic");
-  if (magic[6] < 1 || magic[6] > 3 || magic[7] != 0)
-    return npyError(path, "format version " + std::to_string(int{magic[6]}) + "." + std::to_string(int{magic[7]}) +
+Expected<NpyArray> parseNpy(const std::vector<uint8_t>& file, const std::string& path) {
+  const size_t size = file.size();
+  if (size < 8 || std::memcmp(file.data(), "\x93NUMPY", 6) != 0) return npyError(path, "missing \\x93NUMPY magic");
+  const int major = file[6], minor = file[7];
+  if (major < 1 || major > 3 || minor != 0)
+    return npyError(path, "format version " + std::to_string(major) + "." + std::to_string(minor) +
                               " (expected 1.0, 2.0 or 3.0)");
+  const size_t lenBytes = major == 1 ? 2 : 4;
+  if (size < 8 + lenBytes) return npyError(path, "truncated header");
   uint32_t hlen = 0;
-  unsigned char b[4] = {0, 0, 0, 0};
-  int lenBytes = magic[6] == 1 ? 2 : 4;
-  if (!in.read(reinterpret_cast<char*>(b), lenBytes)) return npyError(path, "truncated header");
-  hlen = b[0] | (b[1] << 8) | (lenBytes == 4 ? (b[2] << 16) | (uint32_t(b[3]) << 24) : 0);
+  for (size_t i = 0; i < lenBytes; ++i) hlen |= static_cast<uint32_t>(file[8 + i]) << (8 * i);
   if (hlen > 65536) return npyError(path, "header of " + std::to_string(hlen) + " bytes is too long");
-  std::string header(hlen, '\0');
-  if (!in.read(header.data(), hlen)) return npyError(path, "truncated header");
+  const size_t dataAt = 8 + lenBytes + hlen;
+  if (size < dataAt) return npyError(path, "truncated header");
+  const std::string header(file.begin() + static_cast<long>(8 + lenBytes), file.begin() + static_cast<long>(dataAt));
   ACCELC_ASSIGN_OR_RETURN(NpyHeader h, HeaderParser(header, path).parse());
   if (h.fortran) return npyError(path, "fortran_order arrays are not supported");
   NpyArray a;
@@ -146,10 +146,7 @@ Expected<NpyArray> readNpy(const std::string& path) {
   if (!found) return npyError(path, "unsupported dtype '" + h.descr + "'; expected one of: " + dtypeNames());
   a.shape = h.shape;
   std::optional<int64_t> n = checkedShapeElements(h.shape);
-  const std::streampos here = in.tellg();
-  in.seekg(0, std::ios::end);
-  const int64_t left = static_cast<int64_t>(in.tellg() - here);
-  in.seekg(here);
+  const int64_t left = static_cast<int64_t>(size - dataAt);
   const std::optional<int64_t> bytes =
       n && *n <= INT64_MAX / dtypeBytes(a.dtype) ? std::optional<int64_t>(*n * dtypeBytes(a.dtype)) : std::nullopt;
   if (!bytes || *bytes > left)
@@ -158,10 +155,15 @@ Expected<NpyArray> readNpy(const std::string& path) {
   if (*bytes < left)
     return npyError(path, std::to_string(left - *bytes) + " bytes past the " + std::to_string(*bytes) +
                               " bytes of data the header describes");
-  a.data.resize(static_cast<size_t>(*bytes));
-  if (!in.read(reinterpret_cast<char*>(a.data.data()), a.data.size()))
-    return npyError(path, "truncated data: expected " + std::to_string(a.data.size()) + " bytes");
+  a.data.assign(file.begin() + static_cast<long>(dataAt), file.end());
   return a;
+}
+
+Expected<NpyArray> readNpy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error(Location::file(path), "cannot open file for reading");
+  std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parseNpy(file, path);
 }
 
 Status writeNpy(const std::string& path, const NpyArray& a) {

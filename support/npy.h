@@ -20,6 +20,9 @@ struct NpyArray {
 
 /// Reads `path`; errors name the file and what was malformed.
 Expected<NpyArray> readNpy(const std::string& path);
+/// Parses the bytes of a whole .npy file named `path`: the header by its
+/// grammar (known keys only), the data by its exact length.
+Expected<NpyArray> parseNpy(const std::vector<uint8_t>& file, const std::string& path);
 /// Writes `a` as a version 1.0 .npy file.
 Status writeNpy(const std::string& path, const NpyArray& a);
 
