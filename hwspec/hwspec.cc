@@ -229,7 +229,7 @@ Status readRoot(Reader& r, HwSpec& s) {
   s.schema = static_cast<int>(schema);
   ACCELC_ASSIGN_OR_RETURN(s.name, r.string("name"));
   if (s.name.empty() || s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
-    return error(r.valueLoc("name"), "key 'name': expected letters, digits, '_', '.' or '-', found '" + s.name + "'");
+    return error(r.valueLoc("name"), "key 'name': expected letters, digits, '_', '.' or '-', found '" + support::printable(s.name) + "'");
   ACCELC_ASSIGN_OR_RETURN(s.clockMhz, r.integer("clock_mhz", 1, 100000));
   ACCELC_TRY(section(r, s, "gemm", readGemm));
   ACCELC_TRY(section(r, s, "dtypes", readDtypes));
@@ -238,6 +238,11 @@ Status readRoot(Reader& r, HwSpec& s) {
   ACCELC_TRY(section(r, s, "queues", readQueues));
   ACCELC_TRY(section(r, s, "alu", [](Reader a, HwSpec& h) -> Status {
     ACCELC_ASSIGN_OR_RETURN(h.aluOps, a.stringList("ops"));
+    // Names only: which names the ISA defines is the target's check (isa/).
+    for (const std::string& op : h.aluOps)
+      if (op.empty() || op.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+        return error(a.valueLoc("ops"), "key 'alu.ops': expected operation names (lower-case letters, digits, '_'), "
+                                        "found '" + support::printable(op) + "'");
     return a.finish();
   }));
   ACCELC_TRY(section(r, s, "timing", readTiming, /*optional=*/true));

@@ -57,4 +57,19 @@ std::string Diagnostic::str() const {
   return s;
 }
 
+std::string printable(const std::string& s) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 }  // namespace accelc::support

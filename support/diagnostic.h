@@ -69,6 +69,10 @@ inline Diagnostic error(Location loc, std::string message) {
   return Diagnostic(std::move(loc), std::move(message));
 }
 
+/// `s` for a message: bytes that do not print (controls, NUL, non-ASCII)
+/// written as \xHH, so that what a file holds is visible.
+std::string printable(const std::string& s);
+
 }  // namespace accelc::support
 
 #endif  // ACCELC_SUPPORT_DIAGNOSTIC_H_

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "compiler/engine/reference.h"
+#include "compiler/frontend/verify_shapes.h"
 #include "support/memory.h"
 
 namespace accelc::compiler {
@@ -475,6 +476,7 @@ Expected<Graph> Importer::run(onnx::ModelProto& model) {
     return error(Location::file(name_), "the graph has no outputs: there is nothing to compute");
   ACCELC_TRY(checkScales());
   ACCELC_TRY(checkShapeOperands());
+  ACCELC_TRY(verifyShapes(g_, known_));
   for (const auto& out : gp.output()) {
     auto it = ids_.find(out.name());
     if (it == ids_.end()) return error(at(out.name()), "graph output '" + out.name() + "' is never computed");

@@ -3,6 +3,7 @@
 // Gather, Shape, Constant. They work on raw bytes, so every dtype is served.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "runtime/internal/kernels.h"
 
@@ -30,12 +31,12 @@ Status reshape(const ReshapeAttrs& a, Ctx& c) {
     if (want[i] == -1) {
       if (infer >= 0) return c.fail("Reshape has more than one -1");
       infer = static_cast<int64_t>(i);
-    } else {
-      known *= want[i];
+    } else if (__builtin_mul_overflow(known, want[i], &known)) {
+      return c.fail("Reshape target " + support::shapeStr(want) + " has more elements than a 64-bit size holds");
     }
   }
   if (infer >= 0) want[infer] = known ? x.numel() / known : 0;
-  if (support::shapeElements(want) != x.numel())
+  if (support::checkedShapeElements(want) != std::optional<int64_t>(x.numel()))
     return c.fail("cannot reshape " + support::shapeStr(x.shape()) + " to " + support::shapeStr(want));
   c.out(0) = x;
   c.out(0).reshape(want);

@@ -15,9 +15,10 @@ RunResult runResultOf(const simulator::CycleStats& s) {
 }
 
 support::Expected<std::unique_ptr<CycleDevice>> CycleDevice::create(const isa::Target& t, bool trace,
-                                                                    const isa::RunLimits& limits) {
+                                                                    const isa::RunLimits& limits, bool checkDefined) {
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> sim, simulator::CycleSim::create(t));
   sim->limits(limits);
+  if (checkDefined) sim->checkDefined();
   return std::unique_ptr<CycleDevice>(new CycleDevice(std::move(sim), trace));
 }
 

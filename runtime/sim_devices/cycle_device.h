@@ -23,9 +23,11 @@ class CycleDevice : public Device {
  public:
   /// The device, or why this process cannot elaborate the model for `t`;
   /// `trace`: record every run, end to end on one time line, for trace();
-  /// `limits`: each run's cycle limit and progress.
+  /// `limits`: each run's cycle limit and progress; `checkDefined`: the
+  /// --check-defined mode.
   static support::Expected<std::unique_ptr<CycleDevice>> create(const isa::Target& t, bool trace = false,
-                                                                const isa::RunLimits& limits = {});
+                                                                const isa::RunLimits& limits = {},
+                                                                bool checkDefined = false);
   const isa::Target& target() const override { return sim_->target(); }
   support::Status write(uint64_t addr, const void* data, uint64_t n) override { return sim_->write(addr, data, n); }
   support::Status read(uint64_t addr, void* out, uint64_t n) override { return sim_->read(addr, out, n); }

@@ -36,9 +36,9 @@ support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::
     return support::error(support::Location(), std::string("the ") + engineName(engine) + " engine writes no waveform");
   switch (engine) {
     case Engine::kFsim:
-      return std::unique_ptr<Device>(std::make_unique<FsimDevice>(t, simulator::FsimOptions{o.checkRaces, o.limits}));
+      return std::unique_ptr<Device>(std::make_unique<FsimDevice>(t, simulator::FsimOptions{o.checkRaces, o.limits, o.checkDefined}));
     case Engine::kCycle: {
-      ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<CycleDevice> d, CycleDevice::create(t, o.trace, o.limits));
+      ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<CycleDevice> d, CycleDevice::create(t, o.trace, o.limits, o.checkDefined));
       return std::unique_ptr<Device>(std::move(d));
     }
     case Engine::kRtl: {

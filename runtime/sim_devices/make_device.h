@@ -31,6 +31,7 @@ support::Expected<Engine> parseEngine(const std::string& name);
 /// What a device is asked for beyond running programs.
 struct DeviceOptions {
   bool checkRaces = true;        ///< fsim: run the race checker
+  bool checkDefined = false;     ///< fsim, cycle: reading an SRAM entry nothing wrote since reset is an error
   bool trace = false;            ///< cycle: record every run for Device::trace()
   std::string vcd;               ///< rtl: write each run's waveform to this file
   simulator::Progress progress;  ///< rtl: hears of a model being verilated

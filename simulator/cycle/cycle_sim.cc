@@ -483,6 +483,8 @@ Status CycleSim::read(uint64_t addr, void* out, uint64_t n) const { return state
 
 Status CycleSim::loadProgram(const isa::Program& p) { return state_->dram.loadProgram(p); }
 
+void CycleSim::checkDefined() { state_->srams.trackDefined(); }
+
 Expected<CycleStats> CycleSim::run(const isa::Program& p, const std::string& name) {
   if (p.hash != t_.hash)
     return error(Location::file(name), "the program was built for another hwspec than this device's ('" +

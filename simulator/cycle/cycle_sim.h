@@ -81,6 +81,9 @@ class CycleSim {
   void trace(bool on) { trace_ = on; }
   /// The cycle limit of each run (isa/run_limits.h) and its progress reports.
   void limits(const isa::RunLimits& l) { limits_ = l; }
+  /// --check-defined from now on: reading an SRAM entry that nothing wrote
+  /// since this device was made is an error (as on fsim).
+  void checkDefined();
 
  private:
   explicit CycleSim(const isa::Target& t);

@@ -64,6 +64,7 @@ Status Datapath::checkDram(const isa::MemInsn& m, int64_t elem) {
 }
 
 void Datapath::writeEntry(Buffer b, int64_t i, const uint8_t* src) {
+  if (s_.tracksDefined()) s_.setDefined(isa::sramOf(b), i);
   switch (b) {
     case Buffer::kUop: {
       isa::Uop u = src ? isa::decodeUop(t_, src) : isa::Uop{};
@@ -138,6 +139,9 @@ Status Datapath::store(const isa::MemInsn& m, RaceTracker* races) {
     return err("STORE reads out entries [" + std::to_string(m.sramBase) + ", " +
                std::to_string(m.sramBase + m.ySize * m.xSize) + ") but the buffer has " + std::to_string(depth) +
                " entries");
+  if (s_.tracksDefined())
+    for (int64_t idx = m.sramBase; idx < m.sramBase + m.ySize * m.xSize; ++idx)
+      if (!s_.isDefined(BufferKind::kOutput, idx)) return undefinedRead("STORE", "out", idx);
   for (int64_t y = 0; y < m.ySize; ++y)
     for (int64_t x = 0; x < m.xSize; ++x) {
       const int64_t idx = m.sramBase + y * m.xSize + x;
@@ -219,9 +223,48 @@ void Datapath::forEachIndex(const Insn& g, uint32_t UopEntry::*field, int64_t ou
       for (int64_t u = g.uopBgn; u < g.uopEnd; ++u) fn(s_.uop[u].*field + i0 * out + i1 * in);
 }
 
+support::Diagnostic Datapath::undefinedRead(const char* op, const char* buffer, int64_t idx) const {
+  return err(std::string(op) + " reads " + buffer + " entry " + std::to_string(idx) +
+             ", which nothing wrote since the device was reset (--check-defined)");
+}
+
+template <typename Insn>
+Status Datapath::checkDefinedReads(const Insn& g, const char* op, bool acc, bool src) const {
+  if (!s_.tracksDefined()) return Status::ok();
+  for (int64_t u = g.uopBgn; u < g.uopEnd; ++u)
+    if (!s_.isDefined(BufferKind::kUop, u)) return undefinedRead(op, "uop", u);
+  const char* buffer = nullptr;
+  int64_t bad = -1;
+  auto need = [&](BufferKind k, const char* name) {
+    return [&, k, name](int64_t i) {
+      if (bad < 0 && !s_.isDefined(k, i)) bad = i, buffer = name;
+    };
+  };
+  if (acc) forEachIndex(g, &UopEntry::dst, g.dstFactorOut, g.dstFactorIn, need(BufferKind::kAcc, "acc"));
+  if constexpr (std::is_same_v<Insn, isa::GemmInsn>) {
+    if (src) {
+      forEachIndex(g, &UopEntry::src, g.srcFactorOut, g.srcFactorIn, need(BufferKind::kInput, "inp"));
+      forEachIndex(g, &UopEntry::wgt, g.wgtFactorOut, g.wgtFactorIn, need(BufferKind::kWeight, "wgt"));
+    }
+  } else if (src) {
+    forEachIndex(g, &UopEntry::src, g.srcFactorOut, g.srcFactorIn, need(BufferKind::kAcc, "acc"));
+  }
+  return bad < 0 ? Status::ok() : Status(undefinedRead(op, buffer, bad));
+}
+
+template <typename Insn>
+void Datapath::markResults(const Insn& g) {
+  if (!s_.tracksDefined()) return;
+  forEachIndex(g, &UopEntry::dst, g.dstFactorOut, g.dstFactorIn, [&](int64_t i) {
+    s_.setDefined(BufferKind::kAcc, i);
+    s_.setDefined(BufferKind::kOutput, i);
+  });
+}
+
 Status Datapath::gemm(const isa::GemmInsn& g, RaceTracker* races) {
   const bool reset = g.reset != 0;
   ACCELC_TRY(checkLoops(g, !reset, depthOf(s_, BufferKind::kInput), "inp", !reset));
+  ACCELC_TRY(checkDefinedReads(g, "GEMM", !reset, !reset));
   ++serial_;
   hazardMsg_.clear();
   const uint64_t apps = static_cast<uint64_t>(g.iterOut * g.iterIn * (g.uopEnd - g.uopBgn));
@@ -249,6 +292,7 @@ Status Datapath::gemm(const isa::GemmInsn& g, RaceTracker* races) {
   a.inpPairs = s_.inpPairs.data(), a.wgtPairs = s_.wgtPairs.data();
   a.batch = s_.batch, a.blockIn = s_.blockIn, a.blockOut = s_.blockOut;
   gemmVnniUsable(a) ? gemmVnni(a) : gemmPortable(a);
+  markResults(g);
   const int64_t accRow = s_.batch * s_.blockOut;
   const uint64_t app = apps;
   c_.gemmUops += app;
@@ -270,6 +314,8 @@ Status Datapath::alu(const isa::AluInsn& a, RaceTracker* races) {
                "' is not in this hardware's alu.ops");
   const bool reset = a.reset != 0, useSrc = !reset && !a.useImm;
   ACCELC_TRY(checkLoops(a, useSrc, depthOf(s_, BufferKind::kAcc), "acc", false));
+  // mov replaces the destination: the only operation that does not read it.
+  ACCELC_TRY(checkDefinedReads(a, "ALU", !reset && op != isa::AluOp::kMov, useSrc));
   int immBits = 32;
   for (const isa::FieldLayout& f : t_.isa.format(isa::Format::kAlu).fields)
     if (f.name == "imm") immBits = f.bits;
@@ -293,6 +339,7 @@ Status Datapath::alu(const isa::AluInsn& a, RaceTracker* races) {
           d[k] = reset ? 0 : isa::arith::aluApply(op, d[k], useSrc ? s[k] : imm);
         for (int64_t k = 0; k < n; ++k) s_.out[dst * n + k] = isa::arith::saturateInt8(d[k]);
       }
+  markResults(a);
   c_.aluUops += app;
   c_.sramReadBytes[static_cast<int>(BufferKind::kAcc)] += app * n * 4 * (useSrc ? 2 : 1);
   c_.sramWriteBytes[static_cast<int>(BufferKind::kAcc)] += app * n * 4;

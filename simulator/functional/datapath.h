@@ -60,6 +60,16 @@ class Datapath {
   bool gemmHazardFree(const isa::GemmInsn& g) const;
   template <typename Insn, typename Fn>
   void forEachIndex(const Insn& g, uint32_t UopEntry::*field, int64_t out, int64_t in, Fn fn) const;
+  /// --check-defined (Srams::tracksDefined): every entry a GEMM or ALU reads
+  /// was written since reset; `acc`: it reads its destination rows, `src`:
+  /// its source operands.
+  template <typename Insn>
+  support::Status checkDefinedReads(const Insn& g, const char* op, bool acc, bool src) const;
+  /// Marks the accumulator and output rows a GEMM or ALU wrote.
+  template <typename Insn>
+  void markResults(const Insn& g);
+  /// "OP reads BUF entry I, which nothing wrote since the device was reset".
+  support::Diagnostic undefinedRead(const char* op, const char* buffer, int64_t idx) const;
   support::Diagnostic err(const std::string& msg) const;
 
   const isa::Target& t_;       ///< the target

@@ -162,7 +162,9 @@ FunctionalSim::FunctionalSim(const isa::Target& t, FsimOptions options)
     : t_(t),
       options_(options),
       dram_(static_cast<uint64_t>(t.spec.dramWindowBytes)),
-      srams_(std::make_unique<Srams>(t.spec)) {}
+      srams_(std::make_unique<Srams>(t.spec)) {
+  if (options_.checkDefined) srams_->trackDefined();
+}
 
 FunctionalSim::~FunctionalSim() = default;
 

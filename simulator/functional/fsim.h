@@ -38,6 +38,7 @@ namespace accelc::simulator {
 struct FsimOptions {
   bool checkRaces = true;  ///< run the race checker (costs a little speed)
   isa::RunLimits limits;   ///< instructions and micro-op applications per run; progress
+  bool checkDefined = false;  ///< --check-defined: reading an SRAM entry nothing wrote since reset is an error
 };
 
 /// One simulated device for one target.

@@ -1,6 +1,8 @@
 // simulator/functional/state.cc — SRAM allocation and the packed layouts.
 #include "simulator/functional/state.h"
 
+#include <algorithm>
+
 namespace accelc::simulator {
 
 using hwspec::BufferKind;
@@ -20,6 +22,11 @@ Srams::Srams(const hwspec::HwSpec& s) : batch(s.batch), blockIn(s.blockIn), bloc
   const int64_t pairs = (blockIn + 1) / 2;
   inpPairs.resize(depth[static_cast<int>(BufferKind::kInput)] * batch * pairs);
   wgtPairs.resize(depth[static_cast<int>(BufferKind::kWeight)] * pairs * blockOut);
+}
+
+void Srams::trackDefined() {
+  for (int b = 0; b < hwspec::kNumBuffers; ++b)
+    if (defined[b].empty()) defined[b].assign(static_cast<size_t>(std::max<int64_t>(depth[b], 1)), false);
 }
 
 static int32_t pack(int8_t lo, int8_t hi) {

@@ -41,6 +41,17 @@ struct Srams {
   /// Rebuilds the packed forms of input row `i` / weight entry `i`.
   void packInput(int64_t i);
   void packWeight(int64_t i);
+
+  /// The --check-defined mode: from now on, remember which entries of each
+  /// buffer were written since the state was made (reset), so that a read
+  /// of any other entry is an error.
+  void trackDefined();
+  bool tracksDefined() const { return !defined[0].empty(); }
+  void setDefined(hwspec::BufferKind k, int64_t i) { defined[static_cast<int>(k)][static_cast<size_t>(i)] = true; }
+  bool isDefined(hwspec::BufferKind k, int64_t i) const { return defined[static_cast<int>(k)][static_cast<size_t>(i)]; }
+
+ private:
+  std::vector<bool> defined[hwspec::kNumBuffers];  ///< per buffer entry: written since reset (when tracking)
 };
 
 }  // namespace accelc::simulator

@@ -169,6 +169,30 @@ TEST(ImportTest, SizesPastTheMemoryBudgetAreLocatedErrors) {
   support::setMemoryBudget(0);
 }
 
+/// The shape rules the kernels rely on are import errors, not run errors.
+TEST(ImportTest, ShapeRulesAreCheckedAtImport) {
+  EXPECT_EQ(importError(windowModel("Conv", "group", {2})),
+            "m.onnx:the_node: error: Conv: group 2 does not divide the 1 input channels");
+  onnx::ModelProto wide = windowModel("Conv", "strides", {1, 1});
+  wide.mutable_graph()->mutable_initializer(0)->set_dims(1, 2);
+  for (int i = 0; i < 9; ++i) wide.mutable_graph()->mutable_initializer(0)->add_float_data(1.0f);
+  EXPECT_EQ(importError(wide),
+            "m.onnx:the_node: error: Conv: weight shape 1x2x3x3 does not match 1 input channels in 1 group(s)");
+  EXPECT_EQ(importError(windowModel("Conv", "dilations", {2, 2})),
+            "m.onnx:the_node: error: Conv: the window 3x3 (dilations included) does not fit the padded input 1x1x4x4");
+  EXPECT_EQ(importError(windowModel("MaxPool", "dilations", {4, 4})),
+            "m.onnx:the_node: error: MaxPool: the window 2x2 (dilations included) does not fit the padded input "
+            "1x1x4x4");
+  EXPECT_EQ(importError(windowModel("MaxPool", "dilations", {3, 3})), "ok");
+  EXPECT_EQ(importError(withConstant("Reshape", "shape", onnx::TensorProto::INT64, {4, 2})),
+            "m.onnx:the_node: error: Reshape: cannot reshape 2x3 to 4x2");
+  EXPECT_EQ(importError(withConstant("Reshape", "shape", onnx::TensorProto::INT64, {-1, 4})),
+            "m.onnx:the_node: error: Reshape: cannot reshape 2x3 to -1x4");
+  EXPECT_EQ(importError(withConstant("Gather", "idx", onnx::TensorProto::INT64, {1, -2})), "ok");
+  EXPECT_EQ(importError(withConstant("Gather", "idx", onnx::TensorProto::INT64, {5})),
+            "m.onnx:the_node: error: Gather: index 5 is out of range for axis 0 of size 2");
+}
+
 TEST(ImportTest, AGraphWithoutOutputsIsRefused) {
   onnx::ModelProto m = model("Relu");
   m.mutable_graph()->clear_output();

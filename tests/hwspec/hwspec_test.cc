@@ -63,6 +63,15 @@ TEST(HwSpecTest, CanonicalYamlParsesToTheSameSpec) {
   EXPECT_EQ(again->canonicalYaml(), s->canonicalYaml());
 }
 
+// Found by fuzzing: an operation name with a tab (after a NUL, which
+// yaml-cpp drops) passed, and its canonical form, written unquoted, read back
+// as another name.
+TEST(HwSpecTest, AluOperationsAreNames) {
+  EXPECT_EQ(errorOf(edited("clip", std::string("\0\tlip", 5))),
+            "hw.yaml:11:12: error: key 'alu.ops': expected operation names (lower-case letters, digits, '_'), found "
+            "'\\x09lip'");
+}
+
 TEST(HwSpecTest, TimingSectionIsOptionalWithDefaults) {
   std::string t = preset("vta-default");
   t = std::regex_replace(t, std::regex("timing:[^\n]*\n"), "");

@@ -65,6 +65,10 @@ TEST(KernelsTest, BadAttributesAreErrorsNotCrashes) {
   EXPECT_NE(std::get<1>(run(OpKind::kMaxPool, pa, {x})).find("must match the 2 spatial axes"), std::string::npos);
   EXPECT_EQ(std::get<1>(run(OpKind::kReshape, ReshapeAttrs{}, {Tensor(DType::kFloat32, {4}), Tensor::of<int64_t>({2}, {-1, -2})})),
             "m.onnx:n: error: Reshape dimension -2 is negative");
+  // Found by fuzzing: the product of the target's dimensions overflowed (undefined behaviour).
+  EXPECT_EQ(std::get<1>(run(OpKind::kReshape, ReshapeAttrs{},
+                            {Tensor(DType::kFloat32, {4}), Tensor::of<int64_t>({2}, {8388609, 6773413839565225983})})),
+            "m.onnx:n: error: Reshape target 8388609x6773413839565225983 has more elements than a 64-bit size holds");
   EXPECT_EQ(std::get<1>(run(OpKind::kConstantOfShape, ConstantAttrs{}, {Tensor::of<int64_t>({3}, {1 << 20, 1 << 20, 1 << 20})})),
             "m.onnx:n: error: ConstantOfShape output is too large");
 }

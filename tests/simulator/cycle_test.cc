@@ -287,7 +287,7 @@ TEST_P(CycleTest, RandomProgramsGiveFsimsResultsAndCounters) {
     ASSERT_TRUE(sim.isOk()) << sim.diag().str();
     auto p = isa::randomProgram(t, seed);
     ASSERT_TRUE(p.isOk()) << p.diag().str();
-    testing::Ran f = testing::run(t, *p, false);
+    testing::Ran f = testing::run(t, *p, false, false);  // random programs read SRAM nothing wrote
     ASSERT_TRUE(f.counters.isOk()) << f.counters.diag().str();
     ASSERT_TRUE((*sim)->loadProgram(*p).isOk());
     auto c = (*sim)->run(*p, "test.bin");  // the RTL runs 200 of them in rtl_core_test
@@ -400,12 +400,28 @@ TEST_P(CycleTest, ProgramsFsimRefusesAreRefusedWithTheSameDiagnostic) {
       build(t, {mem(Opcode::kLoad, isa::Buffer::kInp, 1, 1), uopLoad, gemm}, uops),  // GEMM reads inp with no token
       leftover};
   for (const isa::Program& p : bad) {
-    testing::Ran f = testing::run(t, p, true);
+    testing::Ran f = testing::run(t, p, true, false);
     ASSERT_FALSE(f.counters.isOk());
     auto c = runOnCycle(**sim, p);
     ASSERT_FALSE(c.isOk());
     EXPECT_EQ(c.diag().str(), f.counters.diag().str());
   }
+  // --check-defined: an add to an accumulator row nothing wrote, on both engines.
+  isa::Instruction add = isa::makeInstruction(Opcode::kAlu);
+  add.alu().uopEnd = 1, add.alu().iterOut = 1, add.alu().iterIn = 1, add.alu().useImm = 1;
+  add.alu().aluOp = static_cast<int64_t>(isa::AluOp::kAdd), add.alu().imm = 3;
+  const isa::Program undefinedRead = build(t, {uopLoad, add}, uops);
+  testing::Ran f = testing::run(t, undefinedRead, true, true);
+  ASSERT_FALSE(f.counters.isOk());
+  EXPECT_EQ(f.counters.diag().str(), "test.bin:pc 1: error: ALU reads acc entry 0, which nothing wrote since the "
+                                     "device was reset (--check-defined)");
+  auto checked = CycleSim::create(t);
+  ASSERT_TRUE(checked.isOk());
+  (*checked)->checkDefined();
+  ASSERT_TRUE((*checked)->loadProgram(undefinedRead).isOk());
+  auto c = (*checked)->run(undefinedRead, "test.bin");
+  ASSERT_FALSE(c.isOk());
+  EXPECT_EQ(c.diag().str(), f.counters.diag().str());
 }
 
 ACCELC_INSTANTIATE_FOR_RTL_PRESETS(CycleTest);

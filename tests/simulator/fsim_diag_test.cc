@@ -28,7 +28,7 @@ struct Fixture {
     b.text(0x1000);
     b.add(mem(Opcode::kLoad, Buffer::kUop, 0, 0x800 / 4, 1, 5, 5));
   }
-  std::string run() { return testing::runError(t, b); }
+  std::string run(bool checkDefined = true) { return testing::runError(t, b, checkDefined); }
 };
 
 /// A legal program whose one GEMM applies ~1.07 * 10^9 micro-ops: it stops
@@ -74,6 +74,29 @@ TEST(FsimDiagTest, ProgressIsReportedEveryStep) {
   ASSERT_TRUE(sim.loadProgram(*p).isOk());
   ASSERT_TRUE(sim.run(*p, "test.bin").isOk());
   EXPECT_EQ(uops, (std::vector<uint64_t>{2000, 4000}));
+}
+
+/// --check-defined: a read of an SRAM entry that nothing wrote since reset.
+TEST(FsimDiagTest, ReadsOfEntriesNothingWroteAreErrorsWhenChecked) {
+  Fixture mulq;  // an ALU mulq by an immediate on accumulator row 0, never written
+  isa::Instruction a = isa::makeInstruction(Opcode::kAlu);
+  a.alu().uopBgn = 0, a.alu().uopEnd = 1, a.alu().iterOut = 1, a.alu().iterIn = 1, a.alu().useImm = 1;
+  a.alu().aluOp = static_cast<int64_t>(isa::AluOp::kMulq), a.alu().imm = 3;
+  mulq.b.add(a);
+  mulq.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(mulq.run(), "test.bin:pc 1: error: ALU reads acc entry 0, which nothing wrote since the device was reset "
+                        "(--check-defined)");
+  Fixture past;  // a reset GEMM over micro-ops 0..5, of which LOAD wrote 0..4
+  isa::Instruction g = gemm(6, 1, 0);
+  g.gemm().reset = 1;
+  past.b.add(g);
+  past.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(past.run(), "test.bin:pc 1: error: GEMM reads uop entry 5, which nothing wrote since the device was reset "
+                        "(--check-defined)");
+  Fixture unchecked;  // the same runs when unchecked
+  unchecked.b.add(a);
+  unchecked.b.add(isa::makeInstruction(Opcode::kFinish));
+  EXPECT_EQ(unchecked.run(false), "ok");
 }
 
 TEST(FsimDiagTest, OutOfRangeDma) {
@@ -122,7 +145,7 @@ TEST(FsimDiagTest, RaceBetweenLoadAndGemm) {
   f.b.add(mem(Opcode::kLoad, Buffer::kInp, 0, 0, 1, 1, 1));  // no token: GEMM may run first
   f.b.add(gemm(1, 1, 0));
   f.b.add(isa::makeInstruction(Opcode::kFinish));
-  EXPECT_EQ(f.run(),
+  EXPECT_EQ(f.run(false),
             "test.bin:pc 2: error: race on inp[0]: this instruction (compute unit) reads it, but no dependency token "
             "orders it after pc 1, which writes it\n"
             "test.bin:pc 1: note: the other access");
@@ -141,19 +164,19 @@ TEST(FsimDiagTest, AccumulatorHazard) {
   Fixture f;
   f.b.add(gemm(1, 2, 0));  // one micro-op, reduced twice into row 0: distance 1 < 4
   f.b.add(isa::makeInstruction(Opcode::kFinish));
-  EXPECT_EQ(f.run(),
+  EXPECT_EQ(f.run(false),
             "test.bin:pc 1: error: accumulator hazard: micro-op applications 0 and 1 of this instruction both touch "
             "acc row 0, fewer than timing.acc_hazard = 4 apart");
   Fixture cross;
   cross.b.add(gemm(4, 2, 3));  // rows 0-3, then 3-6: row 3 is written by applications 3 and 4
   cross.b.add(isa::makeInstruction(Opcode::kFinish));
-  EXPECT_EQ(cross.run(),
+  EXPECT_EQ(cross.run(false),
             "test.bin:pc 1: error: accumulator hazard: micro-op applications 3 and 4 of this instruction both touch "
             "acc row 3, fewer than timing.acc_hazard = 4 apart");
   Fixture ok;
   ok.b.add(gemm(4, 2, 0));  // four rows between revisits: legal
   ok.b.add(isa::makeInstruction(Opcode::kFinish));
-  EXPECT_EQ(ok.run(), "ok");
+  EXPECT_EQ(ok.run(false), "ok");
 }
 
 TEST(FsimDiagTest, IllegalDependencyFlag) {

@@ -278,12 +278,12 @@ TEST(CliTest, CompileRunAndReportABundle) {
   Result c = sh("compile " + model + " --hw vta-default -o " + acx);
   ASSERT_EQ(c.rc, 0) << c.out;
   EXPECT_NE(c.out.find("wrote " + acx + ": "), std::string::npos) << c.out;
-  Result r = sh("run " + acx + " --engine fsim --input input=" + kSrc + "/models/digits/test_x.npy --labels " + kSrc +
-                "/models/digits/test_y.npy");
+  Result r = sh("run " + acx + " --engine fsim --check-defined --input input=" + kSrc +
+                "/models/digits/test_x.npy --labels " + kSrc + "/models/digits/test_y.npy");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("top-1 accuracy (fsim): "), std::string::npos) << r.out;
-  Result cyc = sh("run " + acx + " --engine cycle --input input=" + kSrc + "/models/digits/input.npy --trace " + kTmp +
-                  "/digits.trace.json");
+  Result cyc = sh("run " + acx + " --engine cycle --check-defined --input input=" + kSrc +
+                  "/models/digits/input.npy --trace " + kTmp + "/digits.trace.json");
   ASSERT_EQ(cyc.rc, 0) << cyc.out;
   EXPECT_NE(cyc.out.find(" cycles on the accelerator, "), std::string::npos) << cyc.out;
   const std::string trace = testing::readFile(kTmp + "/digits.trace.json");

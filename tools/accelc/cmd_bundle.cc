@@ -153,7 +153,7 @@ std::string runStats(const runtime::RunStats& st, const std::string& kind, const
 
 Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                  const std::string& outDir, const std::string& labels, const std::string& trace,
-                 const isa::RunLimits& limits) {
+                 const isa::RunLimits& limits, bool checkDefined) {
   ACCELC_ASSIGN_OR_RETURN(runtime::CheckedBundle checked, runtime::loadCheckedBundle(path));
   const runtime::Bundle& b = checked.bundle;
   const isa::Target& t = checked.target;
@@ -189,6 +189,7 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
   } else {
     runtime::DeviceOptions o;
     o.limits = limits;
+    o.checkDefined = checkDefined;
     reportProgress(o.limits, engine);
     ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine, trace, "", o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));

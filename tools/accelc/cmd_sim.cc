@@ -33,6 +33,7 @@ struct SimArgs {
   std::string hw;                    ///< optional hwspec to check against
   bool json = false;                 ///< machine-readable output
   bool noRaceCheck = false;          ///< skip the race checker
+  bool checkDefined = false;         ///< refuse reads of SRAM entries nothing wrote
   isa::RunLimits limits;             ///< when a run stops
 };
 
@@ -168,6 +169,7 @@ Status runSim(const SimArgs& args) {
   ACCELC_TRY(checkAllInputsGiven(p, args));
   runtime::DeviceOptions o;
   o.checkRaces = !args.noRaceCheck;
+  o.checkDefined = args.checkDefined;
   o.limits = args.limits;
   reportProgress(o.limits, args.engine);
   ACCELC_ASSIGN_OR_RETURN(runtime::Engine engine, engineFor(args.engine, args.trace, args.vcd, o));
@@ -272,6 +274,8 @@ void registerSim(CLI::App& app, int& rc) {
   cmd->add_option("--trace", a->trace, "write a Chrome/Perfetto trace of the run (--engine cycle)");
   cmd->add_option("--vcd", a->vcd, "write a waveform of the run for GTKWave (--engine rtl)");
   cmd->add_flag("--no-race-check", a->noRaceCheck, "skip the race checker");
+  cmd->add_flag("--check-defined", a->checkDefined,
+                "fsim, cycle: reading an SRAM entry that nothing wrote since reset is an error");
   addLimitOptions(cmd, a->limits);
   cmd->callback([a, &rc] { rc = report(runSim(*a)); });
 }

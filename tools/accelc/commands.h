@@ -31,7 +31,7 @@ void registerBitstream(CLI::App& app, int& rc);
 /// Runs a bundle (.acx) on `engine` ("fsim", "cycle" or "ref"); `trace`: a Perfetto trace file (cycle).
 support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                           const std::string& outDir, const std::string& labels, const std::string& trace,
-                          const isa::RunLimits& limits);
+                          const isa::RunLimits& limits, bool checkDefined);
 /// Prints every step of a bundle, programs disassembled.
 support::Status disasmBundle(const std::string& path);
 
