@@ -73,15 +73,15 @@ Expected<Tensor> tensorOf(const onnx::TensorProto& p, const Location& loc) {
   if (p.has_raw_data()) {
     if (static_cast<int64_t>(p.raw_data().size()) != static_cast<int64_t>(t.bytes().size()))
       return sizeError(static_cast<int64_t>(p.raw_data().size()) / support::dtypeBytes(*dt));
-    std::memcpy(t.bytes().data(), p.raw_data().data(), t.bytes().size());
+    if (!t.bytes().empty()) std::memcpy(t.bytes().data(), p.raw_data().data(), t.bytes().size());
     return t;
   }
   if (*dt == DType::kFloat32) {
     if (p.float_data_size() != n) return sizeError(p.float_data_size());
-    std::memcpy(t.bytes().data(), p.float_data().data(), t.bytes().size());
+    if (n > 0) std::memcpy(t.bytes().data(), p.float_data().data(), t.bytes().size());  // an empty one has no data pointer
   } else if (*dt == DType::kInt64) {
     if (p.int64_data_size() != n) return sizeError(p.int64_data_size());
-    std::memcpy(t.bytes().data(), p.int64_data().data(), t.bytes().size());
+    if (n > 0) std::memcpy(t.bytes().data(), p.int64_data().data(), t.bytes().size());
   } else {
     if (p.int32_data_size() != n) return sizeError(p.int32_data_size());
     for (int64_t i = 0; i < n; ++i) {

@@ -193,6 +193,15 @@ TEST(ImportTest, ShapeRulesAreCheckedAtImport) {
             "m.onnx:the_node: error: Gather: index 5 is out of range for axis 0 of size 2");
 }
 
+// Found by fuzzing: an empty initializer was copied from a null pointer
+// (undefined behaviour; the sanitized suite runs this test).
+TEST(ImportTest, AnEmptyInitializerImports) {
+  onnx::ModelProto m = model("Relu");
+  auto* e = m.mutable_graph()->add_initializer();
+  e->set_name("empty"), e->set_data_type(onnx::TensorProto::FLOAT), e->add_dims(0);
+  EXPECT_EQ(importError(m), "ok");
+}
+
 TEST(ImportTest, AGraphWithoutOutputsIsRefused) {
   onnx::ModelProto m = model("Relu");
   m.mutable_graph()->clear_output();
