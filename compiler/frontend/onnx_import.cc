@@ -302,6 +302,13 @@ Status Importer::checkScales() const {
     for (size_t k : scales) {
       if (k >= n.inputs.size() || n.inputs[k] < 0 || !g_.values[n.inputs[k]].constant) continue;
       const Value& v = g_.values[n.inputs[k]];
+      // Each scale's zero point (the input after it) has as many values.
+      if (k + 1 < n.inputs.size() && n.inputs[k + 1] >= 0 && g_.values[n.inputs[k + 1]].constant &&
+          g_.values[n.inputs[k + 1]].constant->numel() != v.constant->numel())
+        return error(at(n.name), "zero point '" + g_.values[n.inputs[k + 1]].name + "' of " +
+                                     std::string(runtime::opInfo(n.kind).name) + " has " +
+                                     std::to_string(g_.values[n.inputs[k + 1]].constant->numel()) +
+                                     " values; its scale '" + v.name + "' has " + std::to_string(v.constant->numel()));
       for (int64_t i = 0; i < v.constant->numel(); ++i) {
         const double x = v.constant->at(i);
         if (std::isfinite(x) && x > 0) continue;

@@ -193,6 +193,15 @@ TEST(ImportTest, ShapeRulesAreCheckedAtImport) {
             "m.onnx:the_node: error: Gather: index 5 is out of range for axis 0 of size 2");
 }
 
+// Found by fuzzing: a zero point with fewer values than its scale was read
+// past its end.
+TEST(ImportTest, AZeroPointHasAsManyValuesAsItsScale) {
+  onnx::ModelProto m = qdqModel(0.5f);
+  auto* z = m.mutable_graph()->mutable_initializer(1);
+  z->add_dims(0), z->clear_int32_data();
+  EXPECT_EQ(importError(m), "m.onnx:q: error: zero point 'z' of QuantizeLinear has 0 values; its scale 's' has 1");
+}
+
 // Found by fuzzing: an empty initializer was copied from a null pointer
 // (undefined behaviour; the sanitized suite runs this test).
 TEST(ImportTest, AnEmptyInitializerImports) {
