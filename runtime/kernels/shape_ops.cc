@@ -214,6 +214,7 @@ Status gather(const AxisAttrs& a, Ctx& c) {
       if (k < 0) k += d;
       if (k < 0 || k >= d) return c.fail("Gather index " + std::to_string(idx.intAt(j)) + " is out of range [" +
                                           std::to_string(-d) + ", " + std::to_string(d - 1) + "]");
+      if (inner == 0) continue;  // an empty slice: nothing to copy, and no data to index
       std::memcpy(&out.bytes()[((o * n + j) * inner) * eb], &x.bytes()[((o * d + k) * inner) * eb], inner * eb);
     }
   c.out(0) = std::move(out);

@@ -65,6 +65,9 @@ TEST(KernelsTest, BadAttributesAreErrorsNotCrashes) {
   EXPECT_NE(std::get<1>(run(OpKind::kMaxPool, pa, {x})).find("must match the 2 spatial axes"), std::string::npos);
   EXPECT_EQ(std::get<1>(run(OpKind::kReshape, ReshapeAttrs{}, {Tensor(DType::kFloat32, {4}), Tensor::of<int64_t>({2}, {-1, -2})})),
             "m.onnx:n: error: Reshape dimension -2 is negative");
+  // Found by fuzzing: a Gather of empty slices indexed an empty buffer (undefined behaviour).
+  EXPECT_EQ(std::get<0>(run(OpKind::kGather, AxisAttrs{}, {Tensor(DType::kFloat32, {2, 0}), Tensor::of<int64_t>({1}, {1})})).shape(),
+            (Shape{1, 0}));
   // Found by fuzzing: the product of the target's dimensions overflowed (undefined behaviour).
   EXPECT_EQ(std::get<1>(run(OpKind::kReshape, ReshapeAttrs{},
                             {Tensor(DType::kFloat32, {4}), Tensor::of<int64_t>({2}, {8388609, 6773413839565225983})})),
