@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,17 +30,16 @@ namespace accelc::fuzz {
 inline std::string text(const uint8_t* data, size_t size) { return std::string(reinterpret_cast<const char*>(data), size); }
 inline std::vector<uint8_t> bytes(const uint8_t* data, size_t size) { return std::vector<uint8_t>(data, data + size); }
 
-/// The target of a bundled preset (built once).
+/// The target of a bundled preset (built once; a map keeps references stable).
 inline const isa::Target& preset(const std::string& name) {
-  static std::vector<std::pair<std::string, isa::Target>> made;
-  for (const auto& [n, t] : made)
-    if (n == name) return t;
+  static std::map<std::string, isa::Target> made;
+  auto it = made.find(name);
+  if (it != made.end()) return it->second;
   auto spec = hwspec::loadHwSpec(name);
   FUZZ_EXPECT(spec.isOk(), "a preset loads");
   auto t = isa::loadTarget(*spec);
   FUZZ_EXPECT(t.isOk(), "a preset's target builds");
-  made.emplace_back(name, *t);
-  return made.back().second;
+  return made.emplace(name, *t).first->second;
 }
 
 /// Limits small enough that every input runs in milliseconds.
