@@ -239,6 +239,9 @@ class Importer {
   /// The attribute values ONNX's own shape inference divides by or sizes
   /// windows with: checked before it sees the model, which it would crash on.
   Status checkWindowAttributes(const onnx::GraphProto& g) const;
+  /// A constant convolution weight has rank 3 to 5, the input's rank, and
+  /// window attributes of its spatial rank (checked before ONNX's inference).
+  Status checkWeightRank(const onnx::GraphProto& g, const onnx::NodeProto& n, const std::string& node) const;
   /// Constant quantization scales are finite and positive: a scale of 0,
   /// NaN or infinity quantizes nothing and would run as if it did.
   Status checkScales() const;
@@ -289,6 +292,41 @@ Status Importer::checkWindowAttributes(const onnx::GraphProto& g) const {
         return error(at(node), "attribute 'group' of " + n.op_type() + ": expected a positive integer, found " +
                                    std::to_string(a.i()));
     }
+    ACCELC_TRY(checkWeightRank(g, n, node));
+  }
+  return Status::ok();
+}
+
+Status Importer::checkWeightRank(const onnx::GraphProto& g, const onnx::NodeProto& n, const std::string& node) const {
+  // ONNX's convolution inference indexes the input's dimensions by the
+  // weight's rank: a constant weight of another rank than the input, or
+  // than the window attributes describe, crashes it.
+  const bool conv = n.op_type() == "Conv" || n.op_type() == "ConvInteger" || n.op_type() == "QLinearConv" ||
+                    n.op_type() == "ConvTranspose";
+  const int wi = n.op_type() == "QLinearConv" ? 3 : 1;
+  if (!conv || n.input_size() <= wi) return Status::ok();
+  const onnx::TensorProto* w = nullptr;
+  for (const auto& t : g.initializer())
+    if (t.name() == n.input(wi)) w = &t;
+  if (!w) return Status::ok();
+  const int rank = w->dims_size();
+  if (rank < 3 || rank > 5)
+    return error(at(node), "weight '" + w->name() + "' of " + n.op_type() + " has rank " + std::to_string(rank) +
+                               "; expected 3 to 5 (a 1-D to 3-D convolution)");
+  for (const auto& in : g.input())
+    if (in.name() == n.input(0) && in.type().tensor_type().has_shape() &&
+        in.type().tensor_type().shape().dim_size() != rank)
+      return error(at(node), "input '" + in.name() + "' of rank " +
+                                 std::to_string(in.type().tensor_type().shape().dim_size()) + " and weight '" +
+                                 w->name() + "' of rank " + std::to_string(rank) + " must have one rank");
+  for (const onnx::AttributeProto& a : n.attribute()) {
+    const int want = a.name() == "pads" ? 2 * (rank - 2) : rank - 2;
+    const bool windowed = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape" ||
+                          a.name() == "pads" || a.name() == "output_padding";
+    if (windowed && a.ints_size() != want)
+      return error(at(node), "attribute '" + a.name() + "' of " + n.op_type() + " has " +
+                                 std::to_string(a.ints_size()) + " values; the weight's rank " +
+                                 std::to_string(rank) + " needs " + std::to_string(want));
   }
   return Status::ok();
 }

@@ -169,6 +169,21 @@ TEST(ImportTest, SizesPastTheMemoryBudgetAreLocatedErrors) {
   support::setMemoryBudget(0);
 }
 
+// Found by fuzzing: ONNX's own inference (Debian's libonnx) crashed with
+// SIGSEGV on a Conv weight of another rank than its input.
+TEST(ImportTest, ConvWeightRanksAreCheckedBeforeShapeInference) {
+  onnx::ModelProto deep = windowModel("Conv", "strides", {1, 1});
+  deep.mutable_graph()->mutable_initializer(0)->add_dims(1);
+  EXPECT_EQ(importError(deep), "m.onnx:the_node: error: input 'x' of rank 4 and weight 'w' of rank 5 must have one rank");
+  onnx::ModelProto flat = windowModel("Conv", "strides", {1, 1});
+  flat.mutable_graph()->mutable_initializer(0)->clear_dims();
+  for (int64_t d : {1, 9}) flat.mutable_graph()->mutable_initializer(0)->add_dims(d);
+  EXPECT_EQ(importError(flat), "m.onnx:the_node: error: weight 'w' of Conv has rank 2; expected 3 to 5 (a 1-D to 3-D "
+                               "convolution)");
+  EXPECT_EQ(importError(windowModel("Conv", "strides", {1, 1, 1})),
+            "m.onnx:the_node: error: attribute 'strides' of Conv has 3 values; the weight's rank 4 needs 2");
+}
+
 /// The shape rules the kernels rely on are import errors, not run errors.
 TEST(ImportTest, ShapeRulesAreCheckedAtImport) {
   EXPECT_EQ(importError(windowModel("Conv", "group", {2})),
