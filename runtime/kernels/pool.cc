@@ -66,7 +66,11 @@ void poolCore(bool isMax, const PoolAttrs& a, const Axis (&ax)[3], int64_t plane
             count = (std::min(z0 + z.k, z.in + z.pe) - z0) * (std::min(y0 + y.k, y.in + y.pe) - y0) *
                     (std::min(x0 + x.k, x.in + x.pe) - x0);
           const int64_t o = p * outPlane + (oz * y.out + oy) * x.out + ox;
-          out[o] = static_cast<T>(isMax ? acc : count ? acc / static_cast<double>(count) : 0.0);
+          // A max window wholly in the padding holds no element: it gives the
+          // type's lowest value, as onnxruntime's pools start from it (never
+          // -inf converted to an integer type, which is undefined).
+          if (isMax && count == 0) out[o] = std::numeric_limits<T>::lowest();
+          else out[o] = static_cast<T>(isMax ? acc : count ? acc / static_cast<double>(count) : 0.0);
           if (idx) idx[o] = p * inPlane + best;
         }
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "runtime/ops.h"
 
@@ -74,6 +75,18 @@ TEST(KernelsTest, BadAttributesAreErrorsNotCrashes) {
             "m.onnx:n: error: Reshape target 8388609x6773413839565225983 has more elements than a 64-bit size holds");
   EXPECT_EQ(std::get<1>(run(OpKind::kConstantOfShape, ConstantAttrs{}, {Tensor::of<int64_t>({3}, {1 << 20, 1 << 20, 1 << 20})})),
             "m.onnx:n: error: ConstantOfShape output is too large");
+}
+
+TEST(KernelsTest, AMaxPoolWindowWhollyInThePaddingGivesTheLowestValue) {
+  // Found by fuzzing: such a window converted -inf to int8 (undefined behaviour).
+  PoolAttrs pa;
+  pa.kernelShape = {1, 2};
+  pa.pads = {0, 0, 0, 3};
+  const float low = -std::numeric_limits<float>::max();
+  EXPECT_EQ(values<int8_t>(run(OpKind::kMaxPool, pa, {Tensor::of<int8_t>({1, 1, 1, 2}, {-9, -7})})),
+            (std::vector<int8_t>{-7, -7, -128, -128}));
+  EXPECT_EQ(values<float>(run(OpKind::kMaxPool, pa, {Tensor::of<float>({1, 1, 1, 2}, {-9, -7})})),
+            (std::vector<float>{-7, -7, low, low}));
 }
 
 TEST(KernelsTest, QConvMatchesItsDefinition) {
