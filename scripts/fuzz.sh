@@ -22,23 +22,27 @@ build() {
   CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1 cmake --build "$DIR" --target fuzz_targets -- -j "${JOBS:-2}"
 }
 
-# One target for SECS seconds; prints "target execs cov ft" from libFuzzer's final report.
+# One target for SECS seconds; prints "target execs cov ft" from libFuzzer's final report. A run that
+# ends with a finding is recorded too, with the seconds it ran and "finding" in the last column, so
+# that the cumulative totals count every CPU-second fuzzed.
 campaign_one() {
-  local t=$1 secs=$2 work="$DIR/fuzz-work/campaign-$1" log="$DIR/fuzz-work/campaign-$1.log"
+  local t=$1 secs=$2 work="$DIR/fuzz-work/campaign-$1" log="$DIR/fuzz-work/campaign-$1.log" began=$SECONDS end=clean
   mkdir -p "$work"
   "$DIR/tests/fuzz/fuzz_$t" -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 -max_total_time="$secs" \
-    -artifact_prefix="$DIR/fuzz-work/artifacts/$t-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1 || {
-    echo "fuzz_$t stopped with a finding; see $log and $DIR/fuzz-work/artifacts" >&2
-    return 1
-  }
-  local execs cov ft
+    -artifact_prefix="$DIR/fuzz-work/artifacts/$t-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1 || end=finding
+  local execs cov ft ran=$((SECONDS - began))
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   # Keep only what adds coverage to the committed corpus.
   "$DIR/tests/fuzz/fuzz_$t" -merge=1 -rss_limit_mb=2048 -timeout=20 "tests/fuzz/corpus/$t" "$work" >/dev/null 2>&1
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$t" "$secs" "${execs:-0}" "${cov:-0}" "${ft:-0}" >>tests/fuzz/campaigns.tsv
-  echo "fuzz_$t: $secs s, ${execs:-0} executions, cov ${cov:-0}, ft ${ft:-0}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$t" "$ran" "${execs:-0}" "${cov:-0}" "${ft:-0}" "$end" \
+    >>tests/fuzz/campaigns.tsv
+  echo "fuzz_$t: $ran s, ${execs:-0} executions, cov ${cov:-0}, ft ${ft:-0}, $end"
+  if [ "$end" = finding ]; then
+    echo "fuzz_$t stopped with a finding; see $log and $DIR/fuzz-work/artifacts" >&2
+    return 1
+  fi
 }
 
 seeds() {

@@ -59,12 +59,14 @@ int64_t shapeElements(const std::vector<int64_t>& shape) {
 }
 
 std::optional<int64_t> checkedShapeElements(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
+  int64_t strides = 1;  // the product of max(d, 1): the largest stride and more
+  bool empty = false;
   for (int64_t d : shape) {
-    if (d < 0 || (d > 0 && n > (int64_t{1} << 40) / d)) return std::nullopt;
-    n *= d;
+    if (d < 0 || (d > 0 && strides > (int64_t{1} << 40) / d)) return std::nullopt;
+    if (d == 0) empty = true;
+    else strides *= d;
   }
-  return n;
+  return empty ? 0 : strides;
 }
 
 std::string shapeStr(const std::vector<int64_t>& shape) {

@@ -37,7 +37,10 @@ std::string dtypeNames();
 
 /// Number of elements of a shape (1 for a scalar).
 int64_t shapeElements(const std::vector<int64_t>& shape);
-/// Number of elements, or nullopt when the product passes 2^40 or a dimension is negative.
+/// Number of elements, or nullopt when a dimension is negative or the product
+/// of the dimensions, each counted as at least 1, passes 2^40: an empty shape
+/// is refused too when its nonzero dimensions are that large, so every
+/// stride of a checked shape fits in 64 bits.
 std::optional<int64_t> checkedShapeElements(const std::vector<int64_t>& shape);
 /// "1x16x16".
 std::string shapeStr(const std::vector<int64_t>& shape);

@@ -75,6 +75,9 @@ TEST(KernelsTest, BadAttributesAreErrorsNotCrashes) {
             "m.onnx:n: error: Reshape target 8388609x6773413839565225983 has more elements than a 64-bit size holds");
   EXPECT_EQ(std::get<1>(run(OpKind::kConstantOfShape, ConstantAttrs{}, {Tensor::of<int64_t>({3}, {1 << 20, 1 << 20, 1 << 20})})),
             "m.onnx:n: error: ConstantOfShape output is too large");
+  // Found by fuzzing: an empty tensor whose other dimensions were huge overflowed its strides in a broadcast.
+  EXPECT_EQ(std::get<1>(run(OpKind::kConstantOfShape, ConstantAttrs{}, {Tensor::of<int64_t>({3}, {0, 1 << 30, 1 << 30})})),
+            "m.onnx:n: error: ConstantOfShape output is too large");
 }
 
 TEST(KernelsTest, AMaxPoolWindowWhollyInThePaddingGivesTheLowestValue) {

@@ -88,5 +88,12 @@ TEST(NpyTest, ShapesParseAndPrint) {
   EXPECT_FALSE(parseShape("4x").has_value());
 }
 
+TEST(NpyTest, CheckedShapesBoundEveryStride) {
+  EXPECT_EQ(checkedShapeElements({0, 5}), std::optional<int64_t>(0));
+  EXPECT_EQ(checkedShapeElements({2, 3}), std::optional<int64_t>(6));
+  EXPECT_FALSE(checkedShapeElements({0, 1 << 30, 1 << 30}).has_value());  // empty, but its strides overflow
+  EXPECT_FALSE(checkedShapeElements({2, -1}).has_value());
+}
+
 }  // namespace
 }  // namespace accelc::support
