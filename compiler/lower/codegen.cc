@@ -1,6 +1,9 @@
 // compiler/lower/codegen.cc — unrolling the loop IR into instructions.
 #include "compiler/lower/codegen.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "isa/encoding.h"
 #include "isa/semantics.h"
 
@@ -28,8 +31,8 @@ class Emitter {
         const bool ok = isa::setFieldValue(insn, name, e.eval(vars_));
         ACCELC_CHECK(ok) << "no field " << name << " in " << isa::opcodeName(s.opcode);
       }
-      if (s.opcode == isa::Opcode::kLoad && isa::Buffer(insn.mem().buffer) == isa::Buffer::kUop)
-        insn.mem().dramBase = static_cast<int64_t>(at_.uops / t_.uopBytes());
+      const bool uopLoad = s.opcode == isa::Opcode::kLoad && isa::Buffer(insn.mem().buffer) == isa::Buffer::kUop;
+      if (uopLoad) insn.mem().dramBase = static_cast<int64_t>(at_.uops / t_.uopBytes());
       isa::Deps d;
       for (const Flag& f : s.flags) {
         const int64_t v = f.value.eval(vars_);
@@ -40,7 +43,8 @@ class Emitter {
         if (f.name == "push_next") d.pushNext = true;
       }
       isa::setDeps(insn, d);
-      out.push_back(insn);
+      if (uopLoad) appendUopLoad(insn);
+      else out.push_back(insn);
     }
     return support::Status::ok();
   }
@@ -48,6 +52,27 @@ class Emitter {
   std::vector<isa::Instruction> out;  ///< the instructions, in program order
 
  private:
+  /// The micro-op table's load, split into loads of at most the ISA's
+  /// largest x_size when the table is longer (narrow ISAs: 255 entries); the
+  /// first piece keeps the pops, the last the pushes.
+  void appendUopLoad(const isa::Instruction& load) {
+    int64_t most = std::numeric_limits<int64_t>::max();
+    for (const isa::FieldLayout& f : t_.isa.format(isa::Format::kMem).fields)
+      if (f.name == "x_size" && f.bits < 62) most = (int64_t{1} << f.bits) - 1;
+    const int64_t n = load.mem().xSize;
+    const isa::Deps d = isa::depsOf(load);
+    int64_t done = 0;
+    do {
+      isa::Instruction piece = load;
+      isa::MemInsn& m = piece.mem();
+      const bool first = done == 0, last = done + most >= n;
+      m.sramBase += done, m.dramBase += done, m.xSize = m.xStride = std::min(most, n - done);
+      isa::setDeps(piece, {d.popPrev && first, d.popNext && first, d.pushPrev && last, d.pushNext && last});
+      out.push_back(piece);
+      done += most;
+    } while (done < n);
+  }
+
   const Kernel& k_;
   const isa::Target& t_;
   const CodegenPlacement& at_;

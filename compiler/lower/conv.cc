@@ -168,6 +168,12 @@ Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::Hw
                           "no legal tiling: the " + buffer + " buffer needs " + std::to_string(need) +
                               " entries for this layer (double-buffered) but has " + std::to_string(have));
   };
+  // One pixel per input and accumulator entry: a core of several rows would
+  // need the pixels of a tile spread across them, which this lowering does not do.
+  if (hw.batch != 1)
+    return support::error(support::Location::node(l.name, l.name),
+                          "the convolution lowering needs gemm.batch = 1 (one pixel per buffer entry); this core has " +
+                              std::to_string(hw.batch));
   const int64_t mb = (l.m + hw.blockOut - 1) / hw.blockOut;
   if (s.tileRows < 1 || s.chunkBlocks < 1 || s.tileCols < 0 || s.outBlocks < 1 || l.x.blocks() % s.chunkBlocks ||
       mb % s.outBlocks)

@@ -62,8 +62,9 @@ struct ConvAddrs {
   uint64_t x = 0, y = 0, weights = 0, params = 0;
 };
 
-/// Checks a schedule against the hardware: every buffer (halves when double
-/// buffered), the micro-op buffer, and the hazard padding. Errors name the
+/// Checks a schedule against the hardware: a core of one row (gemm.batch =
+/// 1), every buffer (halves when double buffered), the micro-op buffer, and
+/// the hazard padding. Errors name the
 /// layer and the buffer.
 support::Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw);
 /// Every legal schedule, with its estimate from the tiling formulas, lowest

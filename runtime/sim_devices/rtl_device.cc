@@ -5,14 +5,18 @@
 
 namespace accelc::runtime {
 
-support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t, const std::string& vcd,
-                                                                const simulator::Progress& progress,
-                                                                const isa::RunLimits& limits) {
+support::Expected<std::unique_ptr<simulator::RtlModel>> verilatedRtlModel(const isa::Target& t, bool vcd,
+                                                                          const simulator::Progress& progress) {
   ACCELC_TRY(hls::rtlSupports(t.spec));
   const simulator::RtlSources src{hls::rtlSourceTexts(), hls::rtlFiles(),
                                   [&t](const std::string& dir) { return hls::writeRtl(t, dir); }};
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::RtlModel> rtl,
-                          simulator::cachedRtlModel(t, src, !vcd.empty(), progress));
+  return simulator::cachedRtlModel(t, src, vcd, progress);
+}
+
+support::Expected<std::unique_ptr<RtlDevice>> RtlDevice::create(const isa::Target& t, const std::string& vcd,
+                                                                const simulator::Progress& progress,
+                                                                const isa::RunLimits& limits) {
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::RtlModel> rtl, verilatedRtlModel(t, !vcd.empty(), progress));
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<RtlDevice> d, create(t, std::move(rtl)));
   d->options_.vcd = vcd;
   // The cycle model runs each program first (run()), so its cycle limit

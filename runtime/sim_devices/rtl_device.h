@@ -22,6 +22,12 @@
 
 namespace accelc::runtime {
 
+/// The verilated model of `t` from accelc rtl's sources: from the cache, or
+/// verilated into it first (`progress` hears of that); `vcd` selects the
+/// model that writes waveforms. An error when the RTL does not implement `t`.
+support::Expected<std::unique_ptr<simulator::RtlModel>> verilatedRtlModel(const isa::Target& t, bool vcd,
+                                                                          const simulator::Progress& progress);
+
 class RtlDevice : public Device {
  public:
   /// The device on the cached model of `t`, verilated first when the cache

@@ -4,6 +4,7 @@
 
 #include "hls/rtl_gen.h"
 #include "hwspec/hwspec.h"
+#include "isa/random_target.h"
 #include "tests/test_util.h"
 
 namespace accelc::hls {
@@ -14,6 +15,16 @@ TEST(RtlGenTest, EveryPresetIsImplemented) {
     auto hw = hwspec::loadHwSpec(preset);
     ASSERT_TRUE(hw.isOk()) << hw.diag().str();
     EXPECT_TRUE(rtlSupports(*hw).isOk()) << preset << ": " << rtlSupports(*hw).diag().str();
+  }
+}
+
+TEST(RtlGenTest, EveryRandomTargetIsImplemented) {
+  // The differential campaign runs its random targets on the RTL too.
+  for (uint64_t seed = 1; seed <= 500; ++seed) {
+    auto r = isa::randomTarget(seed);
+    ASSERT_TRUE(r.isOk()) << r.diag().str();
+    support::Status s = rtlSupports(r->target.spec);
+    EXPECT_TRUE(s.isOk()) << s.str() << "\n" << r->yaml;
   }
 }
 

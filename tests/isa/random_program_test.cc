@@ -5,6 +5,7 @@
 #include "isa/assembler.h"
 #include "isa/disassembler.h"
 #include "isa/random_program.h"
+#include "isa/random_target.h"
 #include "tests/test_util.h"
 
 namespace accelc::isa {
@@ -34,6 +35,36 @@ TEST(RandomProgramTest, ProgramsRoundTripOnEveryPreset) {
       ASSERT_EQ(writeProgram(*again), writeProgram(*p)) << preset << " seed " << seed;
     }
   }
+}
+
+TEST(RandomTargetTest, EveryDrawLoadsAndTheSameSeedGivesTheSameTarget) {
+  int batch2 = 0, small = 0, wideWords = 0, noMulq = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    auto r = randomTarget(seed);
+    ASSERT_TRUE(r.isOk()) << r.diag().str();
+    EXPECT_EQ(r->target.hash, randomTarget(seed)->target.hash) << "seed " << seed;
+    EXPECT_EQ(r->target.spec.name, "random-" + std::to_string(seed));
+    const hwspec::HwSpec& hw = r->target.spec;
+    batch2 += hw.batch == 2, small += hw.isaFile == "small.isa.yaml", wideWords += hw.insnBits == 256;
+    noMulq += !hw.hasAluOp("mulq");
+    // The YAML it gives reproduces it.
+    auto again = hwspec::parseHwSpec(r->yaml, "again.yaml");
+    ASSERT_TRUE(again.isOk()) << again.diag().str();
+    EXPECT_EQ(again->canonicalYaml(), hw.canonicalYaml());
+    // Random programs are made for it and round-trip.
+    auto p = randomProgram(r->target, seed);
+    ASSERT_TRUE(p.isOk()) << "seed " << seed << ": " << p.diag().str();
+    auto text = disassemble(*p, r->target, "r.bin");
+    ASSERT_TRUE(text.isOk()) << text.diag().str();
+    auto back = assemble(*text, "r.s", r->target);
+    ASSERT_TRUE(back.isOk()) << "seed " << seed << ": " << back.diag().str();
+    EXPECT_EQ(writeProgram(*back), writeProgram(*p)) << "seed " << seed;
+  }
+  // The draws cover the space: none of these is rare.
+  EXPECT_GT(batch2, 20);
+  EXPECT_GT(small, 20);
+  EXPECT_GT(wideWords, 20);
+  EXPECT_GT(noMulq, 10);
 }
 
 }  // namespace

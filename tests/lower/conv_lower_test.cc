@@ -13,6 +13,7 @@
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
 #include "compiler/lower/pool.h"
+#include "compiler/lower/random_layer.h"
 #include "runtime/ops.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/functional/fsim.h"
@@ -25,52 +26,20 @@ namespace {
 using runtime::Tensor;
 using support::DType;
 
-/// A random layer: shapes from the arguments, data and requantization random.
+/// A random layer of the given shape (random_layer.h).
 ConvLayer randomLayer(const hwspec::HwSpec& hw, uint64_t seed, int64_t c, int64_t m, int64_t h, int64_t w, int64_t k,
                       int64_t stride, int64_t pad) {
-  std::mt19937_64 g(seed);
-  ConvLayer l;
-  l.name = "conv" + std::to_string(seed);
-  l.m = m, l.kh = l.kw = k, l.sh = l.sw = stride, l.pt = l.pl = pad;
-  l.oh = (h + 2 * pad - k) / stride + 1, l.ow = (w + 2 * pad - k) / stride + 1;
-  const int8_t zx = static_cast<int8_t>(static_cast<int>(g() % 21) - 10);
-  const int64_t needB = std::max<int64_t>(0, (l.oh - 1) * stride + k - pad - h);
-  const int64_t needR = std::max<int64_t>(0, (l.ow - 1) * stride + k - pad - w);
-  l.x = {1, c, h, w, hw.blockIn, pad, pad, needB, needR, zx};
-  l.y = {1, m, l.oh, l.ow, hw.blockOut, static_cast<int64_t>(g() % 2), 1, 0, static_cast<int64_t>(g() % 2), 0};
-  l.weight = Tensor(DType::kInt8, {m, c, k, k});
-  for (uint8_t& b : l.weight.bytes()) b = static_cast<uint8_t>(g());
-  for (int64_t i = 0; i < m; ++i) {
-    l.bias.push_back(static_cast<int32_t>(g() % 20001) - 10000);
-    l.mult.push_back(static_cast<int32_t>((1u << 30) + g() % (1u << 30)));
-    // About 40 output steps per standard deviation of the accumulator: outputs use the int8 range.
-    const double spread = 5476.0 * std::sqrt(static_cast<double>(c * k * k)) * 0.75 / 40.0;
-    l.shift.push_back(static_cast<int32_t>(std::max(0.0, std::round(std::log2(spread))) + g() % 2));
-  }
-  l.zeroPoint = static_cast<int64_t>(g() % 11) - 5;
-  l.lo = g() % 2 ? l.zeroPoint : -128;
-  l.hi = g() % 3 ? 127 : 100;
-  return l;
+  return randomConvLayer(hw, seed, ConvShape{c, m, h, w, k, stride, pad});
 }
 
 /// QConv on the reference kernel.
 Tensor reference(const ConvLayer& l, const Tensor& x) {
-  runtime::QConvAttrs a;
-  a.strides = {l.sh, l.sw};
-  const int64_t pb = (l.oh - 1) * l.sh + l.kh - l.pt - l.x.h, pr = (l.ow - 1) * l.sw + l.kw - l.pl - l.x.w;
-  a.pads = {l.pt, l.pl, std::max<int64_t>(pb, 0), std::max<int64_t>(pr, 0)};
-  a.padValue = l.x.fill, a.zeroPoint = l.zeroPoint, a.lo = l.lo, a.hi = l.hi;
-  Tensor b = Tensor::of<int32_t>({l.m}, l.bias), mu = Tensor::of<int32_t>({l.m}, l.mult),
-         sh = Tensor::of<int32_t>({l.m}, l.shift);
-  std::vector<Tensor> out(1);
-  support::Status s = runtime::runOp(runtime::OpKind::kQConv, a, {&x, &l.weight, &b, &mu, &sh}, out,
-                                     support::Location::node("test", l.name));
-  EXPECT_TRUE(s.isOk()) << s.str();
-  return out[0];
+  auto r = referenceConv(l, x);
+  EXPECT_TRUE(r.isOk()) << r.diag().str();
+  return r ? *r : Tensor();
 }
 
-/// DRAM writes before a run: (address, bytes).
-using Writes = std::vector<std::pair<uint64_t, std::vector<uint8_t>>>;
+using Writes = DramWrites;
 
 /// Runs `p` after `writes` on fsim, on the cycle model and on the verilated
 /// RTL; returns fsim's `n` bytes at `out`, expects the cycle model's bytes and
@@ -119,40 +88,16 @@ support::Expected<Tensor> onFsim(const ConvLayer& l, const isa::Target& t, const
                                  std::optional<ConvSchedule> forced = std::nullopt) {
   ConvSchedule s;
   if (forced) {
-    ACCELC_TRY(checkSchedule(l, *forced, t.spec));
     s = *forced;
   } else {
     ACCELC_ASSIGN_OR_RETURN(s, chooseSchedule(l, t.spec));
   }
-  std::vector<uint8_t> wp = packConvWeights(l, t.spec), pp = packConvParams(l, t.spec);
-  auto align = [](uint64_t v) { return (v + 4095) / 4096 * 4096; };
-  ConvAddrs a;
-  a.x = 0;
-  a.y = align(l.x.bytes());
-  a.weights = align(a.y + l.y.bytes());
-  a.params = align(a.weights + wp.size());
-  Kernel k = lowerConv(l, s, t.spec, a);
-  CodegenPlacement at{align(a.params + pp.size()), 0};
-  at.text = align(at.uops + k.uops.size() * t.uopBytes());
-  isa::ProgramBuilder b(t);
-  b.symbol({"x", isa::SymbolRole::kInput, a.x, DType::kInt8, {l.x.bytes()}});
-  b.symbol({"y", isa::SymbolRole::kOutput, a.y, DType::kInt8, {l.y.bytes()}});
-  b.symbol({"weights", isa::SymbolRole::kConst, a.weights, DType::kInt8, {static_cast<int64_t>(wp.size())}}, wp);
-  b.symbol({"params", isa::SymbolRole::kConst, a.params, DType::kInt8, {static_cast<int64_t>(pp.size())}}, pp);
-  ACCELC_TRY(emitKernel(k, t, at, serialize, b));
-  ACCELC_ASSIGN_OR_RETURN(isa::Program p, b.finish(l.name + ".bin"));
-  const uint64_t n = static_cast<uint64_t>(l.y.bytes());
-  ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> yp,
-                          runOnBoth(t, p, {{a.x, runtime::packBlocked(x, l.x)}, {a.y, std::vector<uint8_t>(n, 0)}}, a.y, n));
+  ACCELC_ASSIGN_OR_RETURN(LayerProgram lp, convProgram(l, s, t, x, serialize));
+  ACCELC_ASSIGN_OR_RETURN(std::vector<uint8_t> yp, runOnBoth(t, lp.program, lp.writes, lp.out, lp.outBytes));
   return runtime::unpackBlocked(yp.data(), l.y);
 }
 
-Tensor randomInput(const ConvLayer& l, uint64_t seed) {
-  std::mt19937_64 g(seed);
-  Tensor x(DType::kInt8, {1, l.x.c, l.x.h, l.x.w});
-  for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(g());
-  return x;
-}
+Tensor randomInput(const ConvLayer& l, const isa::Target& t, uint64_t seed) { return randomConvInput(l, t.spec, seed); }
 
 class ConvLowerTest : public ::testing::TestWithParam<std::string> {};
 
@@ -168,7 +113,7 @@ TEST_P(ConvLowerTest, RandomConvolutionsAreBitExactOnFsim) {
   uint64_t seed = 1;
   for (const Shape& s : shapes) {
     ConvLayer l = randomLayer(t.spec, seed, s.c, s.m, s.h, s.w, s.k, s.stride, s.pad);
-    Tensor x = randomInput(l, seed + 100);
+    Tensor x = randomInput(l, t, seed + 100);
     Tensor want = reference(l, x);
     std::set<uint8_t> distinct(want.bytes().begin(), want.bytes().end());
     EXPECT_GT(distinct.size(), 8u) << "a degenerate layer tests little";
@@ -192,7 +137,7 @@ TEST_P(ConvLowerTest, DenseLayersAreBitExactOnFsim) {
   // A dense layer y[n] = W x[n] is a 1×1 convolution over a row of n pixels.
   for (int64_t n : {1, 3}) {
     ConvLayer l = randomLayer(t.spec, 50 + n, 2 * t.spec.blockIn + 5, 10, 1, n, 1, 1, 0);
-    Tensor x = randomInput(l, 77);
+    Tensor x = randomInput(l, t, 77);
     auto got = onFsim(l, t, x);
     ASSERT_TRUE(got.isOk()) << got.diag().str();
     EXPECT_EQ(got->bytes(), reference(l, x).bytes()) << "batch " << n;
@@ -202,7 +147,7 @@ TEST_P(ConvLowerTest, DenseLayersAreBitExactOnFsim) {
 TEST_P(ConvLowerTest, SerializedProgramsComputeTheSame) {
   isa::Target t = testing::presetTarget(GetParam());
   ConvLayer l = randomLayer(t.spec, 9, t.spec.blockIn, t.spec.blockOut, 6, 6, 3, 1, 1);
-  Tensor x = randomInput(l, 9);
+  Tensor x = randomInput(l, t, 9);
   auto a = onFsim(l, t, x, false), b = onFsim(l, t, x, true);
   ASSERT_TRUE(a.isOk() && b.isOk()) << (a ? b.diag().str() : a.diag().str());
   EXPECT_EQ(a->bytes(), b->bytes());
@@ -211,7 +156,7 @@ TEST_P(ConvLowerTest, SerializedProgramsComputeTheSame) {
 TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
   isa::Target t = testing::presetTarget(GetParam());
   ConvLayer l = randomLayer(t.spec, 21, 4 * t.spec.blockIn, 2 * t.spec.blockOut + 3, 7, 6, 3, 1, 1);
-  Tensor x = randomInput(l, 21);
+  Tensor x = randomInput(l, t, 21);
   const Tensor want = reference(l, x);
   int ran = 0;
   for (ConvSchedule s : {ConvSchedule{1, 1, 0, 0, ""}, ConvSchedule{2, 2, 0, 0, ""}, ConvSchedule{3, 1, 0, 0, ""},
@@ -401,6 +346,58 @@ TEST(ConvLowerErrors, ALayerThatFitsNoTilingNamesTheBuffer) {
   ASSERT_FALSE(s.isOk());
   EXPECT_EQ(s.diag().str(), "big:big: error: no legal tiling: the input buffer needs 338 entries for this layer "
                             "(double-buffered) but has 256");
+}
+
+TEST(ConvLowerNarrowIsa, AMicroOpTableLongerThanALoadIsLoadedInPieces) {
+  // Found by the differential campaign: small.isa.yaml's x_size holds 255, and
+  // a legal schedule's table of 290 micro-ops did not encode.
+  auto hw = hwspec::parseHwSpec(
+      "schema: 1\nname: narrow\nclock_mhz: 100\ngemm: {batch: 1, block_in: 8, block_out: 2}\n"
+      "dtypes: {input: int8, weight: int8, acc: int32, output: int8}\n"
+      "buffers: {uop: 2048, input: 64, weight: 512, acc: 4096, output: 512}\n"
+      "dram: {bytes_per_cycle: 2, latency_cycles: 29, addr_bits: 27, window: 4194304}\n"
+      "queues: {command_depth: 11, token_depth: 5}\nalu: {ops: [min, max, add, mov, mulq, shr, shrr, clip]}\n"
+      "timing: {gemm_ii: 2, alu_ii: 2, pipeline_depth: 1, acc_hazard: 5, max_burst: 64, outstanding: 8}\n"
+      "isa: {file: small.isa.yaml, insn_bits: 128, uop_bits: 32}\n",
+      "narrow.yaml");
+  ASSERT_TRUE(hw.isOk()) << hw.diag().str();
+  auto t = isa::loadTarget(*hw);
+  ASSERT_TRUE(t.isOk()) << t.diag().str();
+  const ConvLayer l = randomLayer(*hw, 88, 11, 9, 9, 9, 1, 2, 0);
+  const Tensor x = randomInput(l, *t, 89);
+  auto lp = convProgram(l, ConvSchedule{1, 1, 2, 0, "", 5}, *t, x, false);
+  ASSERT_TRUE(lp.isOk()) << lp.diag().str();
+  auto insns = isa::decodeText(lp->program, *t, "narrow.bin");
+  ASSERT_TRUE(insns.isOk()) << insns.diag().str();
+  int64_t uopLoads = 0, uops = 0;
+  for (const isa::Instruction& i : *insns)
+    if (i.opcode == isa::Opcode::kLoad && isa::Buffer(i.mem().buffer) == isa::Buffer::kUop)
+      ++uopLoads, uops += i.mem().xSize;
+  EXPECT_EQ(uopLoads, 2);
+  EXPECT_GT(uops, 255);
+  simulator::FunctionalSim sim(*t);
+  ASSERT_TRUE(sim.loadProgram(lp->program).isOk());
+  for (const auto& [addr, bytes] : lp->writes) ASSERT_TRUE(sim.write(addr, bytes.data(), bytes.size()).isOk());
+  auto ran = sim.run(lp->program, "narrow.bin");
+  ASSERT_TRUE(ran.isOk()) << ran.diag().str();
+  std::vector<uint8_t> y(lp->outBytes);
+  ASSERT_TRUE(sim.read(lp->out, y.data(), y.size()).isOk());
+  EXPECT_EQ(runtime::unpackBlocked(y.data(), l.y).bytes(), reference(l, x).bytes());
+}
+
+TEST(ConvLowerErrors, ACoreOfSeveralRowsIsRefusedNotMiscompiled) {
+  // Found by the differential campaign: on a random hwspec with gemm.batch = 2
+  // every layer ran on every engine alike and differed from the reference.
+  std::string text = hwspec::presetText("tiny");
+  text.replace(text.find("batch: 1"), 8, "batch: 2");
+  auto hw = hwspec::parseHwSpec(text, "two-rows.yaml");
+  ASSERT_TRUE(hw.isOk()) << hw.diag().str();
+  ConvLayer l = randomLayer(*hw, 3, 4, 4, 6, 6, 3, 1, 1);
+  l.name = "c";
+  auto s = chooseSchedule(l, *hw);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_EQ(s.diag().str(), "c:c: error: the convolution lowering needs gemm.batch = 1 (one pixel per buffer entry); "
+                            "this core has 2");
 }
 
 }  // namespace
