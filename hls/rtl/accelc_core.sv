@@ -81,7 +81,15 @@ module accelc_core (
   // inside the buffer.
   localparam int XW = UIW > NIW ? (UIW > GIW ? (UIW > AIW ? UIW : AIW) : (GIW > AIW ? GIW : AIW))
                                 : (NIW > GIW ? (NIW > AIW ? NIW : AIW) : (GIW > AIW ? GIW : AIW));
-  localparam int FW = XW + 7;  // word indexes: an entry's index times its words (at most 64)
+  // Word indexes: an entry's index times its words per entry, and a bit for
+  // the row past the last (accelc_buffer). Words per entry reach E / W: 256
+  // for a 256-byte weight entry on a one-byte bus. At least 6 bits of words
+  // (64), the width of every preset's core.
+  localparam int WPE_A = E_UOP / G_UOP > E_INP / G_INP ? E_UOP / G_UOP : E_INP / G_INP;
+  localparam int WPE_B = E_WGT / G_WGT > E_ACC / G_ACC ? E_WGT / G_WGT : E_ACC / G_ACC;
+  localparam int WPE_C = WPE_A > WPE_B ? WPE_A : WPE_B;
+  localparam int WPE = WPE_C > E_OUT / G_OUT ? WPE_C : E_OUT / G_OUT;
+  localparam int FW = XW + (WPE > 64 ? $clog2(WPE) : 6) + 1;
 
   // ---- the DRAM port and the DMA engines ----
   logic [NR-1:0]    rq_valid, rq_write, rq_accept, rq_done;
