@@ -22,7 +22,7 @@ int64_t pow2In(std::mt19937_64& g, int lo, int hi) {
 int64_t in(std::mt19937_64& g, int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(g() % static_cast<uint64_t>(hi - lo + 1)); }
 
 std::string drawYaml(std::mt19937_64& g, const std::string& name) {
-  const int64_t batch = g() % 4 == 0 ? 2 : 1, bi = pow2In(g, 1, 4), bo = pow2In(g, 1, 4);
+  const int64_t batch = g() % 5 == 0 ? 2 : 1, bi = pow2In(g, 1, 4), bo = pow2In(g, 1, 4);
   const int64_t insnBits = g() % 3 == 0 ? 256 : 128, uopBits = g() % 3 == 0 ? 64 : 32;
   // A beat divides an output row and an instruction word (the RTL's fetch and store paths).
   const int64_t maxBeat = std::min<int64_t>({batch * bo, insnBits / 8, 16});
@@ -36,9 +36,9 @@ std::string drawYaml(std::mt19937_64& g, const std::string& name) {
   y << "schema: 1\nname: " << name << "\nclock_mhz: " << in(g, 10, 400) << "\n"
     << "gemm: {batch: " << batch << ", block_in: " << bi << ", block_out: " << bo << "}\n"
     << "dtypes: {input: int8, weight: int8, acc: int32, output: int8}\n"
-    << "buffers: {uop: " << uopBits / 8 * pow2In(g, 6, 10) << ", input: " << batch * bi * pow2In(g, 3, 9)
-    << ", weight: " << bi * bo * pow2In(g, 3, 9) << ", acc: " << batch * bo * 4 * pow2In(g, 3, 9)
-    << ", output: " << batch * bo * pow2In(g, 3, 9) << "}\n"
+    << "buffers: {uop: " << uopBits / 8 * pow2In(g, 6, 10) << ", input: " << batch * bi * pow2In(g, 4, 10)
+    << ", weight: " << bi * bo * pow2In(g, 4, 10) << ", acc: " << batch * bo * 4 * pow2In(g, 4, 10)
+    << ", output: " << batch * bo * pow2In(g, 4, 10) << "}\n"
     << "dram: {bytes_per_cycle: " << beat << ", latency_cycles: " << in(g, 1, 80) << ", addr_bits: " << in(g, 20, 32)
     << ", window: " << pow2In(g, 20, 22) << "}\n"
     << "queues: {command_depth: " << in(g, 1, 16) << ", token_depth: " << in(g, 2, 16) << "}\n"

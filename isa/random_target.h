@@ -2,7 +2,7 @@
 //
 // The differential campaign runs its programs and layers on the presets and
 // on accelerators drawn here: GEMM cores of 1–2 rows and 2–16 lanes, buffers
-// of 8 to 512 entries, DRAM buses of 1–16 bytes with latencies of 1–80
+// of 16 to 1024 entries, DRAM buses of 1–16 bytes with latencies of 1–80
 // cycles, queues of 1–16 entries, either ISA description and word width, ALU
 // op subsets and every timing parameter. The draws stay inside what the RTL
 // implements (hls::rtlSupports: beats that divide an output row and an
