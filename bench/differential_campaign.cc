@@ -243,10 +243,20 @@ std::string runCase(Engines& e, const Options& o, uint64_t seed, std::string& sk
   return "";
 }
 
+/// `text` as a count; false unless it is all digits.
+bool parseCount(const std::string& text, uint64_t& v) {
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  v = std::stoull(text);
+  return true;
+}
+
 support::Expected<Engines> engines(const Options& o) {
   Engines e;
   if (o.target.rfind("random:", 0) == 0) {
-    ACCELC_ASSIGN_OR_RETURN(isa::RandomTarget r, isa::randomTarget(std::stoull(o.target.substr(7))));
+    uint64_t seed = 0;
+    if (!parseCount(o.target.substr(7), seed))
+      return support::error(support::Location::file(o.target), "expected random:SEED with a decimal seed");
+    ACCELC_ASSIGN_OR_RETURN(isa::RandomTarget r, isa::randomTarget(seed));
     e.t = std::move(r.target);
     std::ofstream(o.outDir + "/" + e.t.spec.name + ".yaml") << r.yaml;  // to reproduce it with --hw
     if (o.rtl) {
@@ -308,14 +318,13 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--no-rtl")) o.rtl = false;
     else pos.push_back(argv[i]);
   }
-  if (pos.size() < 2 || pos.size() > 4) {
+  if (pos.size() < 2 || pos.size() > 4 || !accelc::parseCount(pos[1], o.cases) ||
+      (pos.size() > 2 && !accelc::parseCount(pos[2], o.first))) {
     std::fprintf(stderr, "usage: differential_campaign PRESET|random:SEED CASES [FIRST_SEED] [OUT_DIR] [--layers] "
                          "[--no-rtl]\n");
     return 2;
   }
   o.target = pos[0];
-  o.cases = std::stoull(pos[1]);
-  if (pos.size() > 2) o.first = std::stoull(pos[2]);
   if (pos.size() > 3) o.outDir = pos[3];
   return accelc::campaign(o);
 }
