@@ -99,6 +99,7 @@ void copyAlong(const Tensor& src, int64_t axis, int64_t srcOff, int64_t n, Tenso
   for (int64_t i = 0; i < axis; ++i) outer *= src.dim(i);
   for (int64_t i = axis + 1; i < src.rank(); ++i) inner *= src.dim(i);
   const int64_t sa = src.dim(axis), da = dst.dim(axis);
+  if (n * inner == 0) return;  // an empty part: nothing to copy, and an empty tensor has no byte to point at
   for (int64_t o = 0; o < outer; ++o)
     std::memcpy(&dst.bytes()[((o * da + dstOff) * inner) * eb], &src.bytes()[((o * sa + srcOff) * inner) * eb],
                 n * inner * eb);

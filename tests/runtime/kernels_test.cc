@@ -69,6 +69,16 @@ TEST(KernelsTest, BadAttributesAreErrorsNotCrashes) {
   // Found by fuzzing: a Gather of empty slices indexed an empty buffer (undefined behaviour).
   EXPECT_EQ(std::get<0>(run(OpKind::kGather, AxisAttrs{}, {Tensor(DType::kFloat32, {2, 0}), Tensor::of<int64_t>({1}, {1})})).shape(),
             (Shape{1, 0}));
+  // Found by the sanitized ONNX node tests: an empty part of a Split copied from an empty buffer.
+  {
+    SplitAttrs sa;
+    sa.split = {0, 2};
+    std::vector<Tensor> parts(2);
+    const Tensor x = Tensor::of<float>({2}, {1, 2});
+    ASSERT_TRUE(runOp(OpKind::kSplit, sa, {&x}, parts, support::Location::node("m.onnx", "n")).isOk());
+    EXPECT_EQ(parts[0].shape(), (Shape{0}));
+    EXPECT_EQ(parts[1].bytes(), x.bytes());
+  }
   // Found by fuzzing: the product of the target's dimensions overflowed (undefined behaviour).
   EXPECT_EQ(std::get<1>(run(OpKind::kReshape, ReshapeAttrs{},
                             {Tensor(DType::kFloat32, {4}), Tensor::of<int64_t>({2}, {8388609, 6773413839565225983})})),
