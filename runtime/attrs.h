@@ -8,7 +8,9 @@
 #define ACCELC_RUNTIME_ATTRS_H_
 
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -18,10 +20,108 @@ namespace accelc::runtime {
 
 using Ints = std::vector<int64_t>;
 
+/// String attributes are closed sets: each is an enum, and AttrEnum<E>::kNames
+/// lists its ONNX spellings in enumerator order. The importer, the graph
+/// text and the bundle handle every such enum through enumName/parseEnum.
+template <typename E>
+struct AttrEnum;
+
+/// True for the enums that AttrEnum describes.
+template <typename E, typename = void>
+struct IsAttrEnum : std::false_type {};
+template <typename E>
+struct IsAttrEnum<E, std::void_t<decltype(AttrEnum<E>::kNames)>> : std::true_type {};
+
+/// The ONNX spelling of `e`.
+template <typename E>
+const char* enumName(E e) {
+  return AttrEnum<E>::kNames[static_cast<size_t>(e)];
+}
+/// How many enumerators E has.
+template <typename E>
+constexpr size_t enumCount() {
+  return std::size(AttrEnum<E>::kNames);
+}
+/// Parses an ONNX spelling; false when `s` is none of them.
+template <typename E>
+bool parseEnum(const std::string& s, E& out) {
+  for (size_t i = 0; i < enumCount<E>(); ++i)
+    if (s == AttrEnum<E>::kNames[i]) {
+      out = static_cast<E>(i);
+      return true;
+    }
+  return false;
+}
+/// "a, b or c": the spellings, for "expected ..." messages.
+template <typename E>
+std::string enumChoices() {
+  std::string s;
+  for (size_t i = 0; i < enumCount<E>(); ++i)
+    s += std::string(i == 0 ? "" : i + 1 == enumCount<E>() ? " or " : ", ") + AttrEnum<E>::kNames[i];
+  return s;
+}
+
 /// ONNX auto_pad.
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
-const char* autoPadName(AutoPad p);
-bool parseAutoPad(const std::string& s, AutoPad& out);
+template <>
+struct AttrEnum<AutoPad> {
+  static constexpr const char* kNames[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
+};
+/// Pad's mode.
+enum class PadMode { kConstant, kReflect, kEdge };
+template <>
+struct AttrEnum<PadMode> {
+  static constexpr const char* kNames[] = {"constant", "reflect", "edge"};
+};
+/// Resize's interpolation.
+enum class ResizeMode { kNearest, kLinear, kCubic };
+template <>
+struct AttrEnum<ResizeMode> {
+  static constexpr const char* kNames[] = {"nearest", "linear", "cubic"};
+};
+/// Resize's coordinate_transformation_mode: how an output coordinate maps to the input.
+enum class CoordMode { kHalfPixel, kPytorchHalfPixel, kAlignCorners, kAsymmetric, kTfCropAndResize, kTfHalfPixelForNn };
+template <>
+struct AttrEnum<CoordMode> {
+  static constexpr const char* kNames[] = {"half_pixel", "pytorch_half_pixel", "align_corners",
+                                           "asymmetric", "tf_crop_and_resize",  "tf_half_pixel_for_nn"};
+};
+/// Resize's nearest_mode: how a fractional coordinate picks its pixel.
+enum class NearestMode { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil };
+template <>
+struct AttrEnum<NearestMode> {
+  static constexpr const char* kNames[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+};
+/// DepthToSpace's mode: depth-column-row or column-row-depth.
+enum class DepthMode { kDCR, kCRD };
+template <>
+struct AttrEnum<DepthMode> {
+  static constexpr const char* kNames[] = {"DCR", "CRD"};
+};
+/// How a scatter combines an update with the value it lands on.
+enum class ScatterReduction { kNone, kAdd, kMul };
+template <>
+struct AttrEnum<ScatterReduction> {
+  static constexpr const char* kNames[] = {"none", "add", "mul"};
+};
+/// How a loss reduces its per-element values.
+enum class LossReduction { kNone, kSum, kMean };
+template <>
+struct AttrEnum<LossReduction> {
+  static constexpr const char* kNames[] = {"none", "sum", "mean"};
+};
+/// The direction a recurrent layer runs in.
+enum class RnnDirection { kForward, kReverse, kBidirectional };
+template <>
+struct AttrEnum<RnnDirection> {
+  static constexpr const char* kNames[] = {"forward", "reverse", "bidirectional"};
+};
+/// Gelu's approximation.
+enum class GeluApprox { kNone, kTanh };
+template <>
+struct AttrEnum<GeluApprox> {
+  static constexpr const char* kNames[] = {"none", "tanh"};
+};
 
 struct NoAttrs {
   template <typename V>
@@ -201,6 +301,238 @@ struct ConstantAttrs {
   bool operator==(const ConstantAttrs& o) const { return value == o.value; }
 };
 
+/// LeakyRelu, Elu, Celu, ThresholdedRelu: one coefficient (ONNX's default
+/// differs per op; the importer sets it).
+struct AlphaAttrs {
+  float alpha = 1.0f;
+  template <typename V>
+  void visitFields(V& v) {
+    v("alpha", alpha);
+  }
+  bool operator==(const AlphaAttrs& o) const { return alpha == o.alpha; }
+};
+
+/// HardSigmoid: max(0, min(1, alpha * x + beta)).
+struct AlphaBetaAttrs {
+  float alpha = 0.2f, beta = 0.5f;
+  template <typename V>
+  void visitFields(V& v) {
+    v("alpha", alpha), v("beta", beta);
+  }
+  bool operator==(const AlphaBetaAttrs& o) const { return alpha == o.alpha && beta == o.beta; }
+};
+
+/// Selu: gamma * (x > 0 ? x : alpha * (exp(x) - 1)).
+struct SeluAttrs {
+  float alpha = 1.67326319217681884765625f, gamma = 1.05070102214813232421875f;
+  template <typename V>
+  void visitFields(V& v) {
+    v("alpha", alpha), v("gamma", gamma);
+  }
+  bool operator==(const SeluAttrs& o) const { return alpha == o.alpha && gamma == o.gamma; }
+};
+
+struct GeluAttrs {
+  GeluApprox approximate = GeluApprox::kNone;
+  template <typename V>
+  void visitFields(V& v) {
+    v("approximate", approximate);
+  }
+  bool operator==(const GeluAttrs& o) const { return approximate == o.approximate; }
+};
+
+struct IsInfAttrs {
+  int64_t detectNegative = 1, detectPositive = 1;
+  template <typename V>
+  void visitFields(V& v) {
+    v("detect_negative", detectNegative), v("detect_positive", detectPositive);
+  }
+  bool operator==(const IsInfAttrs& o) const {
+    return detectNegative == o.detectNegative && detectPositive == o.detectPositive;
+  }
+};
+
+/// Mod: fmod = 1 takes the dividend's sign (C fmod), 0 the divisor's (Python %).
+struct ModAttrs {
+  int64_t fmod = 0;
+  template <typename V>
+  void visitFields(V& v) {
+    v("fmod", fmod);
+  }
+  bool operator==(const ModAttrs& o) const { return fmod == o.fmod; }
+};
+
+/// ArgMax, ArgMin.
+struct ArgAttrs {
+  int64_t axis = 0, keepdims = 1, selectLastIndex = 0;
+  template <typename V>
+  void visitFields(V& v) {
+    v("axis", axis), v("keepdims", keepdims), v("select_last_index", selectLastIndex);
+  }
+  bool operator==(const ArgAttrs& o) const {
+    return axis == o.axis && keepdims == o.keepdims && selectLastIndex == o.selectLastIndex;
+  }
+};
+
+struct CumSumAttrs {
+  int64_t exclusive = 0, reverse = 0;
+  template <typename V>
+  void visitFields(V& v) {
+    v("exclusive", exclusive), v("reverse", reverse);
+  }
+  bool operator==(const CumSumAttrs& o) const { return exclusive == o.exclusive && reverse == o.reverse; }
+};
+
+struct TopKAttrs {
+  int64_t axis = -1, largest = 1, sorted = 1;
+  template <typename V>
+  void visitFields(V& v) {
+    v("axis", axis), v("largest", largest), v("sorted", sorted);
+  }
+  bool operator==(const TopKAttrs& o) const { return axis == o.axis && largest == o.largest && sorted == o.sorted; }
+};
+
+/// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
+struct LossAttrs {
+  static constexpr int64_t kNoIgnore = INT64_MIN;  ///< ignore_index absent: every target counts
+  int64_t ignoreIndex = kNoIgnore;
+  LossReduction reduction = LossReduction::kMean;
+  template <typename V>
+  void visitFields(V& v) {
+    v("ignore_index", ignoreIndex), v("reduction", reduction);
+  }
+  bool operator==(const LossAttrs& o) const { return ignoreIndex == o.ignoreIndex && reduction == o.reduction; }
+};
+
+/// Pad: pads and value are attributes before opset 11, inputs after.
+struct PadAttrs {
+  PadMode mode = PadMode::kConstant;
+  Ints pads;
+  float value = 0.0f;
+  template <typename V>
+  void visitFields(V& v) {
+    v("mode", mode), v("pads", pads), v("value", value);
+  }
+  bool operator==(const PadAttrs& o) const { return mode == o.mode && pads == o.pads && value == o.value; }
+};
+
+struct ResizeAttrs {
+  CoordMode coordMode = CoordMode::kHalfPixel;
+  float cubicCoeffA = -0.75f;
+  int64_t excludeOutside = 0;
+  float extrapolationValue = 0.0f;
+  ResizeMode mode = ResizeMode::kNearest;
+  NearestMode nearestMode = NearestMode::kRoundPreferFloor;
+  template <typename V>
+  void visitFields(V& v) {
+    v("coordinate_transformation_mode", coordMode), v("cubic_coeff_a", cubicCoeffA);
+    v("exclude_outside", excludeOutside), v("extrapolation_value", extrapolationValue), v("mode", mode);
+    v("nearest_mode", nearestMode);
+  }
+  bool operator==(const ResizeAttrs& o) const {
+    return coordMode == o.coordMode && cubicCoeffA == o.cubicCoeffA && excludeOutside == o.excludeOutside &&
+           extrapolationValue == o.extrapolationValue && mode == o.mode && nearestMode == o.nearestMode;
+  }
+};
+
+/// DepthToSpace (blocksize, mode), SpaceToDepth (blocksize).
+struct BlockAttrs {
+  int64_t blocksize = 1;
+  DepthMode mode = DepthMode::kDCR;
+  template <typename V>
+  void visitFields(V& v) {
+    v("blocksize", blocksize), v("mode", mode);
+  }
+  bool operator==(const BlockAttrs& o) const { return blocksize == o.blocksize && mode == o.mode; }
+};
+
+struct GatherNDAttrs {
+  int64_t batchDims = 0;
+  template <typename V>
+  void visitFields(V& v) {
+    v("batch_dims", batchDims);
+  }
+  bool operator==(const GatherNDAttrs& o) const { return batchDims == o.batchDims; }
+};
+
+/// ScatterElements (axis, reduction), ScatterND (reduction).
+struct ScatterAttrs {
+  int64_t axis = 0;
+  ScatterReduction reduction = ScatterReduction::kNone;
+  template <typename V>
+  void visitFields(V& v) {
+    v("axis", axis), v("reduction", reduction);
+  }
+  bool operator==(const ScatterAttrs& o) const { return axis == o.axis && reduction == o.reduction; }
+};
+
+struct TriluAttrs {
+  int64_t upper = 1;
+  template <typename V>
+  void visitFields(V& v) {
+    v("upper", upper);
+  }
+  bool operator==(const TriluAttrs& o) const { return upper == o.upper; }
+};
+
+/// EyeLike: `dtype` is the input's when the model gives none (the importer fills it in).
+struct EyeLikeAttrs {
+  DType dtype = DType::kFloat32;
+  int64_t k = 0;
+  template <typename V>
+  void visitFields(V& v) {
+    v("dtype", dtype), v("k", k);
+  }
+  bool operator==(const EyeLikeAttrs& o) const { return dtype == o.dtype && k == o.k; }
+};
+
+struct ConvTransposeAttrs {
+  Ints kernelShape, strides, pads, dilations;  ///< empty = ONNX default
+  Ints outputPadding, outputShape;             ///< empty = 0s / computed from pads
+  int64_t group = 1;
+  AutoPad autoPad = AutoPad::kNotSet;
+  template <typename V>
+  void visitFields(V& v) {
+    v("kernel_shape", kernelShape), v("strides", strides), v("pads", pads), v("dilations", dilations);
+    v("output_padding", outputPadding), v("output_shape", outputShape), v("group", group), v("auto_pad", autoPad);
+  }
+  bool operator==(const ConvTransposeAttrs& o) const {
+    return kernelShape == o.kernelShape && strides == o.strides && pads == o.pads && dilations == o.dilations &&
+           outputPadding == o.outputPadding && outputShape == o.outputShape && group == o.group &&
+           autoPad == o.autoPad;
+  }
+};
+
+/// LpNormalization.
+struct LpNormAttrs {
+  int64_t axis = -1, p = 2;
+  template <typename V>
+  void visitFields(V& v) {
+    v("axis", axis), v("p", p);
+  }
+  bool operator==(const LpNormAttrs& o) const { return axis == o.axis && p == o.p; }
+};
+
+/// RNN, GRU, LSTM with their default activations (Tanh; Sigmoid and Tanh for
+/// the gates). `clip` 0 means no clipping (ONNX's default; a clip must be > 0).
+struct RnnAttrs {
+  int64_t hiddenSize = 0;
+  RnnDirection direction = RnnDirection::kForward;
+  int64_t layout = 0;             ///< 0: [seq, batch, ...]; 1: [batch, seq, ...]
+  float clip = 0.0f;
+  int64_t linearBeforeReset = 0;  ///< GRU: apply the reset gate after the recurrent product
+  int64_t inputForget = 0;        ///< LSTM: couple the input and forget gates
+  template <typename V>
+  void visitFields(V& v) {
+    v("hidden_size", hiddenSize), v("direction", direction), v("layout", layout), v("clip", clip);
+    v("linear_before_reset", linearBeforeReset), v("input_forget", inputForget);
+  }
+  bool operator==(const RnnAttrs& o) const {
+    return hiddenSize == o.hiddenSize && direction == o.direction && layout == o.layout && clip == o.clip &&
+           linearBeforeReset == o.linearBeforeReset && inputForget == o.inputForget;
+  }
+};
+
 /// QConv and QGemm: an int8 convolution (QGemm: a dense layer) whose int32
 /// result is requantized with the normative formula of isa/arith.h.
 struct QConvAttrs {
@@ -266,7 +598,10 @@ struct Im2colAttrs {
 /// Any op's attributes.
 using Attrs = std::variant<NoAttrs, ConvAttrs, PoolAttrs, GemmAttrs, NormAttrs, AxisAttrs, SoftmaxAttrs, ReshapeAttrs,
                            PermAttrs, AxesAttrs, SplitAttrs, ReduceAttrs, CastAttrs, ShapeAttrs, DropoutAttrs,
-                           ConstantAttrs, QConvAttrs, QAddAttrs, QPoolAttrs, Im2colAttrs>;
+                           ConstantAttrs, QConvAttrs, QAddAttrs, QPoolAttrs, Im2colAttrs, AlphaAttrs, AlphaBetaAttrs,
+                           SeluAttrs, GeluAttrs, IsInfAttrs, ModAttrs, ArgAttrs, CumSumAttrs, TopKAttrs, LossAttrs,
+                           PadAttrs, ResizeAttrs, BlockAttrs, GatherNDAttrs, ScatterAttrs, TriluAttrs, EyeLikeAttrs,
+                           ConvTransposeAttrs, LpNormAttrs, RnnAttrs>;
 
 }  // namespace accelc::runtime
 

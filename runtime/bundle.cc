@@ -44,7 +44,10 @@ struct AttrWriter {
     for (int64_t x : v) w.i64(x);
   }
   void operator()(const char*, support::DType& v) { w.u8(static_cast<uint8_t>(v)); }
-  void operator()(const char*, AutoPad& v) { w.u8(static_cast<uint8_t>(v)); }
+  template <typename E, typename = std::enable_if_t<IsAttrEnum<E>::value>>
+  void operator()(const char*, E& v) {
+    w.u8(static_cast<uint8_t>(v));
+  }
   void operator()(const char*, Tensor& v) {
     w.u8(static_cast<uint8_t>(v.dtype()));
     w.u64(v.shape().size());
@@ -88,10 +91,11 @@ struct AttrReader {
     if (get(1, d, "dtype") && d > static_cast<uint64_t>(support::DType::kBool)) st = r.bad("dtype " + std::to_string(d));
     v = support::DType(d);
   }
-  void operator()(const char*, AutoPad& v) {
+  template <typename E, typename = std::enable_if_t<IsAttrEnum<E>::value>>
+  void operator()(const char* name, E& v) {
     uint64_t p = 0;
-    if (get(1, p, "auto_pad") && p > 3) st = r.bad("auto_pad " + std::to_string(p));
-    v = AutoPad(p);
+    if (get(1, p, name) && p >= enumCount<E>()) st = r.bad(std::string(name) + " " + std::to_string(p));
+    v = E(p);
   }
   void operator()(const char*, Tensor& v) {
     support::DType dt = support::DType::kFloat32;

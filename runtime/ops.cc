@@ -14,29 +14,6 @@ const OpInfo kInfo[] = {
 };
 }  // namespace
 
-const char* autoPadName(AutoPad p) {
-  switch (p) {
-    case AutoPad::kNotSet:
-      return "NOTSET";
-    case AutoPad::kSameUpper:
-      return "SAME_UPPER";
-    case AutoPad::kSameLower:
-      return "SAME_LOWER";
-    case AutoPad::kValid:
-      return "VALID";
-  }
-  return "?";
-}
-
-bool parseAutoPad(const std::string& s, AutoPad& out) {
-  for (AutoPad p : {AutoPad::kNotSet, AutoPad::kSameUpper, AutoPad::kSameLower, AutoPad::kValid})
-    if (s == autoPadName(p)) {
-      out = p;
-      return true;
-    }
-  return false;
-}
-
 const OpInfo& opInfo(OpKind k) { return kInfo[static_cast<int>(k)]; }
 
 std::optional<OpKind> findOp(const std::string& name) {
@@ -129,6 +106,105 @@ support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tens
     case OpKind::kIdentity:
     case OpKind::kDropout:
       return kernels::elementwise(k, attrs, c);
+    case OpKind::kExp:
+    case OpKind::kLog:
+    case OpKind::kNeg:
+    case OpKind::kAbs:
+    case OpKind::kReciprocal:
+    case OpKind::kFloor:
+    case OpKind::kCeil:
+    case OpKind::kRound:
+    case OpKind::kSign:
+    case OpKind::kSin:
+    case OpKind::kCos:
+    case OpKind::kTan:
+    case OpKind::kAsin:
+    case OpKind::kAcos:
+    case OpKind::kAtan:
+    case OpKind::kSinh:
+    case OpKind::kCosh:
+    case OpKind::kAsinh:
+    case OpKind::kAcosh:
+    case OpKind::kAtanh:
+    case OpKind::kSoftplus:
+    case OpKind::kSoftsign:
+    case OpKind::kHardSwish:
+    case OpKind::kLeakyRelu:
+    case OpKind::kElu:
+    case OpKind::kCelu:
+    case OpKind::kThresholdedRelu:
+    case OpKind::kHardSigmoid:
+    case OpKind::kSelu:
+    case OpKind::kGelu:
+    case OpKind::kIsNaN:
+    case OpKind::kIsInf:
+    case OpKind::kNot:
+    case OpKind::kSilu:
+      return kernels::activation(k, attrs, c);
+    case OpKind::kPRelu:
+    case OpKind::kMod:
+    case OpKind::kEqual:
+    case OpKind::kLess:
+    case OpKind::kLessOrEqual:
+    case OpKind::kGreater:
+    case OpKind::kGreaterOrEqual:
+    case OpKind::kAnd:
+    case OpKind::kOr:
+    case OpKind::kXor:
+    case OpKind::kMin:
+    case OpKind::kMax:
+    case OpKind::kMean:
+    case OpKind::kSum:
+    case OpKind::kWhere:
+      return kernels::broadcastOp(k, attrs, c);
+    case OpKind::kReduceSum:
+    case OpKind::kReduceMax:
+    case OpKind::kReduceMin:
+    case OpKind::kReduceProd:
+    case OpKind::kReduceL1:
+    case OpKind::kReduceL2:
+    case OpKind::kReduceLogSum:
+    case OpKind::kReduceLogSumExp:
+    case OpKind::kReduceSumSquare:
+    case OpKind::kArgMax:
+    case OpKind::kArgMin:
+    case OpKind::kLogSoftmax:
+    case OpKind::kHardmax:
+    case OpKind::kCumSum:
+    case OpKind::kTopK:
+      return kernels::reduce(k, attrs, c);
+    case OpKind::kNegativeLogLikelihoodLoss:
+    case OpKind::kSoftmaxCrossEntropyLoss:
+      return kernels::loss(k, std::get<LossAttrs>(attrs), c);
+    case OpKind::kExpand:
+    case OpKind::kTile:
+    case OpKind::kRange:
+    case OpKind::kPad:
+    case OpKind::kDepthToSpace:
+    case OpKind::kSpaceToDepth:
+    case OpKind::kGatherElements:
+    case OpKind::kGatherND:
+    case OpKind::kScatterElements:
+    case OpKind::kScatterND:
+    case OpKind::kOneHot:
+    case OpKind::kTrilu:
+    case OpKind::kSize:
+    case OpKind::kEyeLike:
+    case OpKind::kNonZero:
+      return kernels::dataOp(k, attrs, c);
+    case OpKind::kResize:
+      return kernels::resize(std::get<ResizeAttrs>(attrs), c);
+    case OpKind::kConvTranspose:
+      return kernels::convTranspose(std::get<ConvTransposeAttrs>(attrs), c);
+    case OpKind::kGlobalMaxPool:
+      return kernels::pool(k, PoolAttrs{}, c);
+    case OpKind::kInstanceNormalization:
+    case OpKind::kLpNormalization:
+      return kernels::normalize(k, attrs, c);
+    case OpKind::kRNN:
+    case OpKind::kGRU:
+    case OpKind::kLSTM:
+      return kernels::recurrent(k, std::get<RnnAttrs>(attrs), c);
   }
   return c.fail("unhandled op");
 }

@@ -15,6 +15,7 @@
 #include "compiler/driver/pipeline_text.h"
 #include "compiler/driver/plan_dram.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/graph/static_shapes.h"
 #include "compiler/passes/im2col.h"
 #include "compiler/passes/passes.h"
 #include "compiler/quant/quantize.h"
@@ -149,6 +150,8 @@ std::vector<PipelinePass> makePipeline() {
       if (name == info.name) summary = info.summary;
     p.push_back({name, summary, [name](CompileState& s) { return runPipeline(s.graph, {name}); }, graphText});
   }
+  p.push_back({"static-shapes", "every output shape fixed at compile time, or a located error",
+               [](CompileState& s) { return checkStaticShapes(s.graph); }, graphText});
   p.push_back({"calibrate", "the quantization parameters: the model's own Q/DQ scales, or calibration",
                quantizationParams, graphText});
   p.push_back({"quantize", "the integer graph: QConv, QGemm, QAdd, ... with requantization", quantize, graphText});

@@ -129,7 +129,7 @@ class AttrSetter {
   }
 
  private:
-  Status wrongType(const onnx::AttributeProto& a, const char* want) const {
+  Status wrongType(const onnx::AttributeProto& a, const std::string& want) const {
     return error(loc_, "attribute '" + a.name() + "' of " + node_.op_type() + " must be " + want);
   }
   Status set(const onnx::AttributeProto& a, int64_t& f) {
@@ -153,9 +153,10 @@ class AttrSetter {
     f = *d;
     return Status::ok();
   }
-  Status set(const onnx::AttributeProto& a, runtime::AutoPad& f) {
-    if (a.type() != onnx::AttributeProto::STRING || !runtime::parseAutoPad(a.s(), f))
-      return wrongType(a, "NOTSET, SAME_UPPER, SAME_LOWER or VALID");
+  template <typename E, typename = std::enable_if_t<runtime::IsAttrEnum<E>::value>>
+  Status set(const onnx::AttributeProto& a, E& f) {
+    if (a.type() != onnx::AttributeProto::STRING || !runtime::parseEnum(a.s(), f))
+      return wrongType(a, "one of " + runtime::enumChoices<E>() + (a.type() == onnx::AttributeProto::STRING ? ", found '" + a.s() + "'" : ""));
     return Status::ok();
   }
   Status set(const onnx::AttributeProto& a, Tensor& f) {
@@ -178,6 +179,9 @@ Expected<runtime::Attrs> attrsOf(OpKind k, const onnx::NodeProto& n, int64_t ops
     std::get<runtime::AxisAttrs>(attrs).axis = 1;
   if (k == OpKind::kSoftmax && opset < 13) std::get<runtime::SoftmaxAttrs>(attrs) = {1, 1};
   if (k == OpKind::kConcat && opset < 4) std::get<runtime::AxisAttrs>(attrs).axis = 1;
+  if ((k == OpKind::kLogSoftmax || k == OpKind::kHardmax) && opset < 13) std::get<runtime::SoftmaxAttrs>(attrs) = {1, 1};
+  if (k == OpKind::kOneHot) std::get<runtime::AxisAttrs>(attrs).axis = -1;
+  if (k == OpKind::kLeakyRelu) std::get<runtime::AlphaAttrs>(attrs).alpha = 0.01f;
   if (k == OpKind::kConstant) {  // value_float, value_ints, ... become one tensor
     for (const auto& a : n.attribute()) {
       if (a.name() == "value") continue;
@@ -455,6 +459,9 @@ Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
       return error(loc, "input '" + in + "' is neither a graph input, an initializer nor the output of an earlier node");
     node.inputs.push_back(it->second);
   }
+  if (node.kind == OpKind::kEyeLike && !node.inputs.empty() && node.inputs[0] >= 0 &&
+      std::none_of(n.attribute().begin(), n.attribute().end(), [](const auto& a) { return a.name() == "dtype"; }))
+    std::get<runtime::EyeLikeAttrs>(node.attrs).dtype = g_.values[node.inputs[0]].dtype;  // ONNX: the input's
   for (int i = 0; i < n.output_size(); ++i) {
     Value v;
     v.name = n.output(i).empty() ? node.name + ":unused" + std::to_string(i) : n.output(i);

@@ -65,7 +65,10 @@ struct AttrPrinter {
   void operator()(const char* n, float v) { sep(n), out += floatText(v); }
   void operator()(const char* n, runtime::Ints& v) { sep(n), out += ints(v); }
   void operator()(const char* n, support::DType& v) { sep(n), out += support::dtypeName(v); }
-  void operator()(const char* n, runtime::AutoPad& v) { sep(n), out += runtime::autoPadName(v); }
+  template <typename E, typename = std::enable_if_t<runtime::IsAttrEnum<E>::value>>
+  void operator()(const char* n, E& v) {
+    sep(n), out += runtime::enumName(v);
+  }
   void operator()(const char* n, Tensor& v) { sep(n), out += tensorText(v, o); }
 };
 
@@ -377,10 +380,10 @@ Status Parser::attrs(runtime::Attrs& a) {
       auto w = word();
       auto d = w ? support::parseDType(*w) : std::nullopt;
       d ? void(v = *d) : void(st = err(t, "a dtype"));
-    } else if constexpr (std::is_same_v<T, runtime::AutoPad>) {
+    } else if constexpr (runtime::IsAttrEnum<T>::value) {
       const Tok t = peek();
       auto w = word();
-      if (!w || !runtime::parseAutoPad(*w, v)) st = err(t, "NOTSET, SAME_UPPER, SAME_LOWER or VALID");
+      if (!w || !runtime::parseEnum(*w, v)) st = err(t, runtime::enumChoices<T>());
     } else {  // Tensor: tensor(dtype[shape], hex:...)
       const Tok t = peek();
       auto w = word();

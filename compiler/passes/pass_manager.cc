@@ -9,12 +9,13 @@ const std::vector<PassInfo>& allPasses() {
       {"fold-shapes", foldShapes, "replace Shape of a statically shaped value by a constant"},
       {"remove-identity", removeIdentity, "drop Identity and inference Dropout"},
       {"fold-batchnorm", foldBatchNorm, "fold BatchNormalization into the Conv or Gemm before it"},
+      {"fuse-activations", fuseActivations, "turn the Erf form of Gelu into Gelu and x * Sigmoid(x) into Silu"},
   };
   return kPasses;
 }
 
 std::vector<std::string> defaultPipeline() {
-  return {"fold-constants", "fold-shapes", "fold-constants", "remove-identity", "fold-batchnorm"};
+  return {"fold-constants", "fold-shapes", "fold-constants", "remove-identity", "fold-batchnorm", "fuse-activations"};
 }
 
 support::Status runPipeline(Graph& g, const std::vector<std::string>& names,

@@ -6,6 +6,7 @@
 //   fold-shapes      Shape of a statically shaped value becomes a constant
 //   remove-identity  Identity and inference Dropout disappear
 //   fold-batchnorm   BatchNormalization after Conv or Gemm folds into its weights
+//   fuse-activations Gelu's Erf form becomes Gelu, x * Sigmoid(x) becomes Silu
 #ifndef ACCELC_COMPILER_PASSES_PASSES_H_
 #define ACCELC_COMPILER_PASSES_PASSES_H_
 
@@ -22,6 +23,7 @@ support::Status foldConstants(Graph& g);
 support::Status foldShapes(Graph& g);
 support::Status removeIdentity(Graph& g);
 support::Status foldBatchNorm(Graph& g);
+support::Status fuseActivations(Graph& g);
 
 /// One named pass.
 struct PassInfo {

@@ -51,14 +51,22 @@ bool broadcastShape(const Shape& a, const Shape& b, Shape& out);
 Status elementwise(OpKind k, const Attrs& a, Ctx& c);   // unary, binary, Clip, Cast, Identity, Dropout
 Status conv(OpKind k, const ConvAttrs& a, Ctx& c);        // Conv, ConvInteger, QLinearConv
 Status matmul(OpKind k, const GemmAttrs& a, Ctx& c);      // MatMul, Gemm, MatMulInteger, QLinearMatMul
-Status pool(OpKind k, const PoolAttrs& a, Ctx& c);        // MaxPool, AveragePool, GlobalAveragePool
+Status pool(OpKind k, const PoolAttrs& a, Ctx& c);        // MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool
 Status shapeOp(OpKind k, const Attrs& a, Ctx& c);         // Flatten ... Constant
-Status normalize(OpKind k, const Attrs& a, Ctx& c);       // BatchNorm, LayerNorm, ReduceMean, Softmax
+Status normalize(OpKind k, const Attrs& a, Ctx& c);       // BatchNorm, LayerNorm, InstanceNorm, LpNorm, ReduceMean, Softmax
 Status quantize(OpKind k, const AxisAttrs& a, Ctx& c);    // QuantizeLinear, DequantizeLinear
 Status qconv(OpKind k, const QConvAttrs& a, Ctx& c);      // QConv, QGemm (accelc integer ops)
 Status qadd(const QAddAttrs& a, Ctx& c);                  // QAdd
 Status qavgpool(const QPoolAttrs& a, Ctx& c);             // QAveragePool
 Status im2col(const Im2colAttrs& a, Ctx& c);              // Im2col
+Status activation(OpKind k, const Attrs& a, Ctx& c);    // unary math and activations (activation.cc)
+Status broadcastOp(OpKind k, const Attrs& a, Ctx& c);   // PRelu, Mod, comparisons, logic, Min/Max/Mean/Sum, Where
+Status reduce(OpKind k, const Attrs& a, Ctx& c);        // Reduce*, ArgMax/ArgMin, LogSoftmax, Hardmax, CumSum, TopK
+Status loss(OpKind k, const LossAttrs& a, Ctx& c);      // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+Status dataOp(OpKind k, const Attrs& a, Ctx& c);        // Expand ... NonZero: data movement and generation
+Status resize(const ResizeAttrs& a, Ctx& c);            // Resize
+Status convTranspose(const ConvTransposeAttrs& a, Ctx& c);  // ConvTranspose
+Status recurrent(OpKind k, const RnnAttrs& a, Ctx& c);  // RNN, GRU, LSTM
 
 }  // namespace accelc::runtime::kernels
 

@@ -1,6 +1,6 @@
 // runtime/kernels/normalize.cc — BatchNormalization (inference), LayerNormalization,
-// ReduceMean and Softmax: ops that reduce along axes. Float32 in, float32 out;
-// reductions accumulate in double.
+// InstanceNormalization, LpNormalization, ReduceMean and Softmax: ops that
+// reduce along axes. Float32 in, float32 out; reductions accumulate in double.
 #include <cmath>
 
 #include "runtime/internal/kernels.h"
@@ -142,12 +142,69 @@ Status softmax(const SoftmaxAttrs& a, Ctx& c) {
   return Status::ok();
 }
 
+/// InstanceNormalization: each (n, c) plane normalized by its own mean and
+/// variance, then scaled and shifted by channel c's scale and B.
+Status instanceNorm(const NormAttrs& a, Ctx& c) {
+  for (int i = 0; i < 3; ++i) ACCELC_TRY(c.expectType(i, {DType::kFloat32}));
+  const Tensor& x = c.in(0);
+  if (x.rank() < 2) return c.fail("InstanceNormalization needs rank >= 2, found " + std::to_string(x.rank()));
+  const int64_t ch = x.dim(1), planes = x.dim(0) * ch, inner = planes ? x.numel() / planes : 0;
+  if (c.in(1).numel() != ch || c.in(2).numel() != ch)
+    return c.fail("InstanceNormalization scale and B must have " + std::to_string(ch) + " values");
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
+  for (int64_t p = 0; p < planes; ++p) {
+    const float* src = x.data<float>() + p * inner;
+    float* dst = out.data<float>() + p * inner;
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < inner; ++j) mean += src[j];
+    mean /= static_cast<double>(std::max<int64_t>(inner, 1));
+    for (int64_t j = 0; j < inner; ++j) var += (src[j] - mean) * (src[j] - mean);
+    var /= static_cast<double>(std::max<int64_t>(inner, 1));
+    const double k = c.in(1).data<float>()[p % ch] / std::sqrt(var + a.epsilon), b = c.in(2).data<float>()[p % ch];
+    for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<float>((src[j] - mean) * k + b);
+  }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
+/// LpNormalization: x divided by its L1 or L2 norm along `axis`; a zero
+/// vector stays zero (rather than 0/0).
+Status lpNorm(const LpNormAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+  if (a.p != 1 && a.p != 2) return c.fail("LpNormalization p must be 1 or 2, found " + std::to_string(a.p));
+  const Tensor& x = c.in(0);
+  int64_t axis = a.axis;
+  if (!normAxis(axis, x.rank()))
+    return c.fail("LpNormalization axis " + std::to_string(a.axis) + " is out of range for rank " +
+                  std::to_string(x.rank()));
+  int64_t outer = 1, n = x.dim(axis), inner = 1;
+  for (int64_t i = 0; i < x.rank(); ++i)
+    if (i != axis) (i < axis ? outer : inner) *= x.dim(i);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < inner; ++j) {
+      const float* src = x.data<float>() + o * n * inner + j;
+      float* dst = out.data<float>() + o * n * inner + j;
+      double norm = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        const double v = src[k * inner];
+        norm += a.p == 1 ? std::fabs(v) : v * v;
+      }
+      if (a.p == 2) norm = std::sqrt(norm);
+      for (int64_t k = 0; k < n; ++k) dst[k * inner] = norm == 0 ? 0.0f : static_cast<float>(src[k * inner] / norm);
+    }
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
 }  // namespace
 
 Status normalize(OpKind k, const Attrs& a, Ctx& c) {
   if (k == OpKind::kBatchNormalization) return batchNorm(std::get<NormAttrs>(a), c);
   if (k == OpKind::kLayerNormalization) return layerNorm(std::get<NormAttrs>(a), c);
   if (k == OpKind::kReduceMean) return reduceMean(std::get<ReduceAttrs>(a), c);
+  if (k == OpKind::kInstanceNormalization) return instanceNorm(std::get<NormAttrs>(a), c);
+  if (k == OpKind::kLpNormalization) return lpNorm(std::get<LpNormAttrs>(a), c);
   return softmax(std::get<SoftmaxAttrs>(a), c);
 }
 

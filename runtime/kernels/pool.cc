@@ -1,5 +1,5 @@
 // runtime/kernels/pool.cc — MaxPool, AveragePool (ceil_mode, count_include_pad,
-// pads, auto_pad, dilations) and GlobalAveragePool over 1-D and 2-D inputs.
+// pads, auto_pad, dilations), GlobalAveragePool and GlobalMaxPool.
 #include <cmath>
 #include <limits>
 
@@ -75,9 +75,39 @@ void poolCore(bool isMax, const PoolAttrs& a, const Axis (&ax)[3], int64_t plane
         }
 }
 
+/// GlobalMaxPool: the max of each (n, c) plane over every spatial axis, any
+/// number of them; the spatial axes stay as 1s.
+template <typename T>
+void planeMax(int64_t planes, int64_t inner, const T* in, T* out) {
+  for (int64_t p = 0; p < planes; ++p) {
+    T best = std::numeric_limits<T>::lowest();  // an empty plane gives the lowest value, as MaxPool's empty windows
+    for (int64_t j = 0; j < inner; ++j) best = std::max(best, in[p * inner + j]);
+    out[p] = best;
+  }
+}
+
+Status globalMaxPool(Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+  const Tensor& t = c.in(0);
+  if (t.rank() < 3)
+    return c.fail("GlobalMaxPool needs an input [N, C, spatial...] of rank >= 3, found rank " +
+                  std::to_string(t.rank()));
+  Shape shape(t.rank(), 1);
+  shape[0] = t.dim(0), shape[1] = t.dim(1);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(t.dtype(), shape));
+  const int64_t planes = t.dim(0) * t.dim(1), inner = planes ? t.numel() / planes : 0;
+  visitDType(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    planeMax<T>(planes, inner, t.data<T>(), out.data<T>());
+  });
+  c.out(0) = std::move(out);
+  return Status::ok();
+}
+
 }  // namespace
 
 Status pool(OpKind k, const PoolAttrs& attrs, Ctx& c) {
+  if (k == OpKind::kGlobalMaxPool) return globalMaxPool(c);
   const Tensor& t = c.in(0);
   const int64_t sp = t.rank() - 2;
   if (sp < 1 || sp > 3) return c.fail("pooling supports 1-D, 2-D and 3-D inputs (rank 3 to 5)");

@@ -7,6 +7,7 @@
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/graph/static_shapes.h"
 #include "compiler/passes/passes.h"
 #include "tests/test_util.h"
 
@@ -50,7 +51,8 @@ TEST_P(PassGoldenTest, RewritesAsTheGoldenSaysAndKeepsTheValues) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Passes, PassGoldenTest,
-                         ::testing::Values("fold-constants", "fold-shapes", "remove-identity", "fold-batchnorm"),
+                         ::testing::Values("fold-constants", "fold-shapes", "remove-identity", "fold-batchnorm",
+                                           "fuse-activations"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
@@ -80,7 +82,72 @@ TEST(PassTest, DumpAfterSeesEveryRunAndUnknownPassesAreNamed) {
   EXPECT_EQ(seen, (std::vector<std::string>{"remove-identity", "fold-constants"}));
   EXPECT_EQ(runPipeline(g, {"fold-everything"}).str(),
             "error: unknown pass 'fold-everything'; the passes are: fold-constants, fold-shapes, remove-identity, "
-            "fold-batchnorm");
+            "fold-batchnorm, fuse-activations");
+}
+
+
+/// Parses a graph given as text in the test.
+Graph parse(const std::string& text) {
+  auto g = parseGraph(text, "test.txt");
+  EXPECT_TRUE(g.isOk()) << (g ? "" : g.diag().str());
+  return g ? *g : Graph();
+}
+
+// Exporters compute a Reshape's target from Shape, Gather, Unsqueeze, Concat,
+// and Equal/Where (replacing 0s); on a static input it folds to a constant.
+TEST(PassesTest, ShapeArithmeticFoldsToAConstant) {
+  Graph g = parse(R"(graph "shape-arith"
+input "x" : float32[2,3,4]
+const "i0" : int64[] = hex:0000000000000000
+const "zero" : int64[1] = hex:0000000000000000
+const "minus1" : int64[1] = hex:ffffffffffffffff
+const "ax" : int64[1] = hex:0000000000000000
+node "shape" Shape("x") -> ("s" : int64[3]) {start=0, end=9223372036854775807}
+node "g" Gather("s", "i0") -> ("n" : int64[]) {axis=0}
+node "u" Unsqueeze("n", "ax") -> ("n1" : int64[1]) {axes=[]}
+node "cat" Concat("n1", "zero", "minus1") -> ("t" : int64[3]) {axis=0}
+node "eq" Equal("t", "zero") -> ("isz" : bool[3])
+node "fill" Where("isz", "minus1", "t") -> ("t2" : int64[3])
+node "r" Reshape("x", "t2") -> ("y" : float32[2,3,4]) {allowzero=0}
+output "y"
+)");
+  EXPECT_TRUE(checkStaticShapes(g).isOk());  // Shape reads only the static shape
+  ASSERT_TRUE(runPipeline(g, defaultPipeline()).isOk());
+  ASSERT_EQ(g.nodes.size(), 1u) << printGraph(g);
+  EXPECT_EQ(g.nodes[0].kind, OpKind::kReshape);
+  const Tensor* target = g.values[g.nodes[0].inputs[1]].constant ? &*g.values[g.nodes[0].inputs[1]].constant : nullptr;
+  ASSERT_NE(target, nullptr);
+  EXPECT_EQ(target->intAt(0), 2);
+  EXPECT_EQ(target->intAt(1), -1);
+  EXPECT_EQ(target->intAt(2), -1);
+  EXPECT_TRUE(checkStaticShapes(g).isOk());
+}
+
+TEST(PassesTest, AShapeFromInputValuesIsALocatedErrorAtCompileTime) {
+  Graph g = parse(R"(graph "dyn"
+input "x" : float32[4]
+input "k" : int64[1]
+node "top" TopK("x", "k") -> ("v" : float32[2], "i" : int64[2]) {axis=-1, largest=1, sorted=1}
+output "v"
+)");
+  support::Status st = checkStaticShapes(g);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.str().find("dyn:top: error: TopK: the output shape depends on the values of input 1 'k'"),
+            std::string::npos)
+      << st.str();
+}
+
+TEST(PassesTest, ValuesComputedFromShapesAloneAreStatic) {
+  Graph g = parse(R"(graph "static"
+input "x" : float32[2,3]
+const "one" : int64[] = hex:0100000000000000
+node "size" Size("x") -> ("n" : int64[])
+node "add" Add("n", "one") -> ("n1" : int64[])
+node "zero" Sub("n", "n") -> ("z" : int64[])
+node "range" Range("z", "n1", "one") -> ("r" : int64[7])
+output "r"
+)");
+  EXPECT_TRUE(checkStaticShapes(g).isOk());
 }
 
 }  // namespace

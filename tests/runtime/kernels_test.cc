@@ -7,31 +7,12 @@
 #include <limits>
 
 #include "runtime/ops.h"
+#include "tests/runtime/kernel_test_util.h"
 
 namespace accelc::runtime {
 namespace {
 
 using support::DType;
-
-/// Runs one op; returns its first output or the diagnostic text.
-std::variant<Tensor, std::string> run(OpKind k, Attrs a, std::vector<Tensor> in, int outputs = 1) {
-  std::vector<const Tensor*> ptrs;
-  for (const Tensor& t : in) ptrs.push_back(&t);
-  std::vector<Tensor> out(outputs);
-  support::Status s = runOp(k, a, ptrs, out, support::Location::node("m.onnx", "n"));
-  if (!s) return s.str();
-  return out[0];
-}
-
-template <typename T>
-std::vector<T> values(const std::variant<Tensor, std::string>& r) {
-  if (r.index() == 1) {
-    ADD_FAILURE() << std::get<1>(r);
-    return {};
-  }
-  const Tensor& t = std::get<0>(r);
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.numel());
-}
 
 TEST(KernelsTest, CastBetweenIntegersWraps) {
   EXPECT_EQ(values<uint8_t>(run(OpKind::kCast, CastAttrs{DType::kUint8}, {Tensor::of<int32_t>({3}, {300, -1, 7})})),
