@@ -121,7 +121,7 @@ Status readSymbols(ByteReader& r, Program& p) {
     s.role = SymbolRole(role);
     ACCELC_ASSIGN_OR_RETURN(s.addr, r.le(8, "symbol address"));
     ACCELC_ASSIGN_OR_RETURN(uint64_t dt, r.le(1, "symbol dtype"));
-    if (dt > static_cast<uint64_t>(support::DType::kBool)) return r.bad("symbol dtype " + std::to_string(dt));
+    if (dt >= static_cast<uint64_t>(support::kDTypeCount)) return r.bad("symbol dtype " + std::to_string(dt));
     s.dtype = support::DType(dt);
     ACCELC_ASSIGN_OR_RETURN(uint64_t rank, r.le(8, "symbol rank"));
     if (rank > 8) return r.bad("symbol rank " + std::to_string(rank));

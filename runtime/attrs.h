@@ -332,6 +332,16 @@ struct SeluAttrs {
   bool operator==(const SeluAttrs& o) const { return alpha == o.alpha && gamma == o.gamma; }
 };
 
+/// Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0.
+struct ShrinkAttrs {
+  float bias = 0.0f, lambd = 0.5f;
+  template <typename V>
+  void visitFields(V& v) {
+    v("bias", bias), v("lambd", lambd);
+  }
+  bool operator==(const ShrinkAttrs& o) const { return bias == o.bias && lambd == o.lambd; }
+};
+
 struct GeluAttrs {
   GeluApprox approximate = GeluApprox::kNone;
   template <typename V>
@@ -601,7 +611,7 @@ using Attrs = std::variant<NoAttrs, ConvAttrs, PoolAttrs, GemmAttrs, NormAttrs, 
                            ConstantAttrs, QConvAttrs, QAddAttrs, QPoolAttrs, Im2colAttrs, AlphaAttrs, AlphaBetaAttrs,
                            SeluAttrs, GeluAttrs, IsInfAttrs, ModAttrs, ArgAttrs, CumSumAttrs, TopKAttrs, LossAttrs,
                            PadAttrs, ResizeAttrs, BlockAttrs, GatherNDAttrs, ScatterAttrs, TriluAttrs, EyeLikeAttrs,
-                           ConvTransposeAttrs, LpNormAttrs, RnnAttrs>;
+                           ConvTransposeAttrs, LpNormAttrs, RnnAttrs, ShrinkAttrs>;
 
 }  // namespace accelc::runtime
 

@@ -88,7 +88,7 @@ struct AttrReader {
   }
   void operator()(const char*, support::DType& v) {
     uint64_t d = 0;
-    if (get(1, d, "dtype") && d > static_cast<uint64_t>(support::DType::kBool)) st = r.bad("dtype " + std::to_string(d));
+    if (get(1, d, "dtype") && d >= static_cast<uint64_t>(support::kDTypeCount)) st = r.bad("dtype " + std::to_string(d));
     v = support::DType(d);
   }
   template <typename E, typename = std::enable_if_t<IsAttrEnum<E>::value>>
@@ -166,7 +166,7 @@ Status readSlot(ByteReader& r, TensorSlot& s) {
   ACCELC_ASSIGN_OR_RETURN(s.name, r.str("tensor name"));
   ACCELC_ASSIGN_OR_RETURN(s.addr, r.le(8, "tensor address"));
   ACCELC_ASSIGN_OR_RETURN(uint64_t dt, r.le(1, "tensor dtype"));
-  if (dt > static_cast<uint64_t>(support::DType::kBool)) return r.bad("tensor dtype");
+  if (dt >= static_cast<uint64_t>(support::kDTypeCount)) return r.bad("tensor dtype");
   s.dtype = support::DType(dt);
   ACCELC_ASSIGN_OR_RETURN(uint64_t rank, r.le(8, "tensor rank"));
   if (rank > 8) return r.bad("tensor rank");

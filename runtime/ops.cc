@@ -2,6 +2,7 @@
 #include "runtime/ops.h"
 
 #include "runtime/internal/kernels.h"
+#include "support/half.h"
 #include "support/memory.h"
 
 namespace accelc::runtime {
@@ -39,8 +40,61 @@ Attrs defaultAttrs(OpKind k) {
   return NoAttrs{};
 }
 
+namespace {
+
+/// A copy of `t` with float16 (from) converted to float32, or back (to half).
+Tensor convertHalf(const Tensor& t, bool toHalf) {
+  Tensor out(toHalf ? DType::kFloat16 : DType::kFloat32, t.shape());
+  out.quant = t.quant;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (toHalf) out.data<uint16_t>()[i] = support::floatToHalf(t.data<float>()[i]);
+    else out.data<float>()[i] = support::halfToFloat(t.data<uint16_t>()[i]);
+  }
+  return out;
+}
+
+/// The dtype attribute of the ops whose result type is an attribute, or null.
+DType* targetDType(OpKind k, Attrs& a) {
+  if (k == OpKind::kCast) return &std::get<CastAttrs>(a).to;
+  if (k == OpKind::kEyeLike) return &std::get<EyeLikeAttrs>(a).dtype;
+  return nullptr;
+}
+
+support::Status dispatch(OpKind k, const Attrs& attrs, const std::vector<const Tensor*>& inputs,
+                         std::vector<Tensor>& outputs, const support::Location& loc);
+
+}  // namespace
+
+// float16 is computed in float32, as most runtimes without half arithmetic
+// do: float16 inputs are widened, the kernel runs, and its float32 results
+// are rounded back to float16 (for Cast and EyeLike: when float16 is their
+// target). So every kernel serves float16 without instantiating for it.
 support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tensor*>& inputs,
                       std::vector<Tensor>& outputs, const support::Location& loc) {
+  if (k == OpKind::kCastLike && inputs.size() == 2 && inputs[0] && inputs[1])  // Cast to the second input's dtype
+    return runOp(OpKind::kCast, CastAttrs{inputs[1]->dtype()}, {inputs[0]}, outputs, loc);
+  Attrs a = attrs;
+  DType* target = targetDType(k, a);
+  const bool halfTarget = target && *target == DType::kFloat16;
+  bool halfInput = false;
+  for (const Tensor* t : inputs) halfInput = halfInput || (t && t->dtype() == DType::kFloat16);
+  if (!halfTarget && !halfInput) return dispatch(k, attrs, inputs, outputs, loc);
+  std::vector<Tensor> wide(inputs.size());
+  std::vector<const Tensor*> ptrs(inputs);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i] && inputs[i]->dtype() == DType::kFloat16) wide[i] = convertHalf(*inputs[i], false), ptrs[i] = &wide[i];
+  if (halfTarget) *target = DType::kFloat32;
+  ACCELC_TRY(dispatch(k, a, ptrs, outputs, loc));
+  if (target && !halfTarget) return support::Status::ok();  // a cast from float16 to another type
+  for (Tensor& t : outputs)
+    if (t.dtype() == DType::kFloat32) t = convertHalf(t, true);
+  return support::Status::ok();
+}
+
+namespace {
+
+support::Status dispatch(OpKind k, const Attrs& attrs, const std::vector<const Tensor*>& inputs,
+                         std::vector<Tensor>& outputs, const support::Location& loc) {
   kernels::Ctx c(inputs, outputs, loc);
   const OpInfo& info = opInfo(k);
   for (int i = 0; i < info.minInputs; ++i)
@@ -106,6 +160,8 @@ support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tens
     case OpKind::kIdentity:
     case OpKind::kDropout:
       return kernels::elementwise(k, attrs, c);
+    case OpKind::kCastLike:  // runOp turned it into a Cast: here its inputs are missing
+      return c.fail("CastLike needs its input and the tensor whose dtype it takes");
     case OpKind::kExp:
     case OpKind::kLog:
     case OpKind::kNeg:
@@ -140,6 +196,7 @@ support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tens
     case OpKind::kIsInf:
     case OpKind::kNot:
     case OpKind::kSilu:
+    case OpKind::kShrink:
       return kernels::activation(k, attrs, c);
     case OpKind::kPRelu:
     case OpKind::kMod:
@@ -208,6 +265,8 @@ support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tens
   }
   return c.fail("unhandled op");
 }
+
+}  // namespace
 
 namespace kernels {
 

@@ -1,6 +1,8 @@
 // runtime/tensor.cc — element access by index for any dtype.
 #include "runtime/tensor.h"
 
+#include "support/half.h"
+
 namespace accelc::runtime {
 
 double Tensor::at(int64_t i) const {
@@ -16,6 +18,14 @@ double Tensor::at(int64_t i) const {
       return reinterpret_cast<const int32_t*>(bytes_.data())[i];
     case DType::kInt64:
       return static_cast<double>(reinterpret_cast<const int64_t*>(bytes_.data())[i]);
+    case DType::kFloat64:
+      return reinterpret_cast<const double*>(bytes_.data())[i];
+    case DType::kFloat16:
+      return support::halfToFloat(reinterpret_cast<const uint16_t*>(bytes_.data())[i]);
+    case DType::kInt16:
+      return reinterpret_cast<const int16_t*>(bytes_.data())[i];
+    case DType::kUint16:
+      return reinterpret_cast<const uint16_t*>(bytes_.data())[i];
   }
   return 0;
 }

@@ -19,7 +19,8 @@ namespace accelc::runtime {
 using support::DType;
 using Shape = std::vector<int64_t>;
 
-/// The C++ element type of each dtype (bool is stored as one byte 0/1).
+/// The C++ element type of each dtype (bool is stored as one byte 0/1,
+/// float16 as its bits in a uint16_t: see support/half.h).
 template <typename T>
 constexpr DType dtypeOf();
 template <> constexpr DType dtypeOf<float>() { return DType::kFloat32; }
@@ -27,6 +28,9 @@ template <> constexpr DType dtypeOf<int8_t>() { return DType::kInt8; }
 template <> constexpr DType dtypeOf<uint8_t>() { return DType::kUint8; }
 template <> constexpr DType dtypeOf<int32_t>() { return DType::kInt32; }
 template <> constexpr DType dtypeOf<int64_t>() { return DType::kInt64; }
+template <> constexpr DType dtypeOf<double>() { return DType::kFloat64; }
+template <> constexpr DType dtypeOf<int16_t>() { return DType::kInt16; }
+template <> constexpr DType dtypeOf<uint16_t>() { return DType::kUint16; }
 
 /// Quantization parameters: per tensor (one scale) or per axis.
 struct QuantParams {
@@ -60,7 +64,8 @@ class Tensor {
     shape_ = std::move(s);
   }
 
-  /// Typed elements; T must be the dtype's C++ type (uint8_t for bool).
+  /// Typed elements; T must be the dtype's C++ type (uint8_t for bool,
+  /// uint16_t for float16's bits).
   template <typename T>
   T* data() {
     checkType<T>();
@@ -94,7 +99,8 @@ class Tensor {
  private:
   template <typename T>
   void checkType() const {
-    ACCELC_CHECK(dtypeOf<T>() == dtype_ || (dtype_ == DType::kBool && dtypeOf<T>() == DType::kUint8))
+    ACCELC_CHECK(dtypeOf<T>() == dtype_ || (dtype_ == DType::kBool && dtypeOf<T>() == DType::kUint8) ||
+                 (dtype_ == DType::kFloat16 && dtypeOf<T>() == DType::kUint16))
         << "tensor is " << support::dtypeName(dtype_);
   }
   static size_t byteSize(DType t, const Shape& s) {
@@ -105,7 +111,9 @@ class Tensor {
   std::vector<uint8_t> bytes_;     ///< numel * element size bytes
 };
 
-/// Calls fn(T{}) with T the C++ type of `t` (bool as uint8_t).
+/// Calls fn(T{}) with T the C++ type of `t` (bool as uint8_t, float16 as
+/// uint16_t bits: kernels that compute never see float16, which runOp
+/// converts to float32 around them; those that move bytes move its bits).
 template <typename Fn>
 auto visitDType(DType t, Fn&& fn) {
   switch (t) {
@@ -120,6 +128,13 @@ auto visitDType(DType t, Fn&& fn) {
       return fn(int32_t{});
     case DType::kInt64:
       return fn(int64_t{});
+    case DType::kFloat64:
+      return fn(double{});
+    case DType::kInt16:
+      return fn(int16_t{});
+    case DType::kUint16:
+    case DType::kFloat16:
+      return fn(uint16_t{});
   }
   return fn(float{});
 }

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache git
-  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libimath-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
   libonnx-dev libprotobuf-dev protobuf-compiler

@@ -9,20 +9,34 @@
 
 namespace accelc::support {
 
-// X(enumerator, name, bytes, npy descriptor)
+// X(enumerator, name, bytes, npy descriptor). New dtypes go at the end: files
+// (programs, bundles) store a dtype as its index here.
 #define ACCELC_DTYPES(X)          \
   X(kInt8, "int8", 1, "|i1")      \
   X(kUint8, "uint8", 1, "|u1")    \
   X(kInt32, "int32", 4, "<i4")    \
   X(kInt64, "int64", 8, "<i8")    \
   X(kFloat32, "float32", 4, "<f4") \
-  X(kBool, "bool", 1, "|b1")
+  X(kBool, "bool", 1, "|b1")      \
+  X(kFloat64, "float64", 8, "<f8") \
+  X(kFloat16, "float16", 2, "<f2") \
+  X(kInt16, "int16", 2, "<i2")    \
+  X(kUint16, "uint16", 2, "<u2")
 
 enum class DType {
 #define ACCELC_DTYPE_ENUM(e, n, b, d) e,
   ACCELC_DTYPES(ACCELC_DTYPE_ENUM)
 #undef ACCELC_DTYPE_ENUM
 };
+
+/// How many dtypes there are (a stored dtype index must be below it).
+constexpr int kDTypeCount = 0
+#define ACCELC_DTYPE_COUNT(e, n, b, d) +1
+    ACCELC_DTYPES(ACCELC_DTYPE_COUNT)
+#undef ACCELC_DTYPE_COUNT
+    ;
+/// Whether `t` is a floating-point dtype.
+constexpr bool isFloatDType(DType t) { return t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kFloat16; }
 
 /// "int8", "float32", ...
 const char* dtypeName(DType t);

@@ -45,6 +45,14 @@ std::optional<DType> dtypeOfOnnx(int t) {
       return DType::kInt64;
     case onnx::TensorProto::BOOL:
       return DType::kBool;
+    case onnx::TensorProto::DOUBLE:
+      return DType::kFloat64;
+    case onnx::TensorProto::FLOAT16:
+      return DType::kFloat16;
+    case onnx::TensorProto::INT16:
+      return DType::kInt16;
+    case onnx::TensorProto::UINT16:
+      return DType::kUint16;
     default:
       return std::nullopt;
   }
@@ -82,11 +90,16 @@ Expected<Tensor> tensorOf(const onnx::TensorProto& p, const Location& loc) {
   } else if (*dt == DType::kInt64) {
     if (p.int64_data_size() != n) return sizeError(p.int64_data_size());
     if (n > 0) std::memcpy(t.bytes().data(), p.int64_data().data(), t.bytes().size());
-  } else {
+  } else if (*dt == DType::kFloat64) {
+    if (p.double_data_size() != n) return sizeError(p.double_data_size());
+    if (n > 0) std::memcpy(t.bytes().data(), p.double_data().data(), t.bytes().size());
+  } else {  // ONNX keeps 8- and 16-bit values (float16: its bits) and int32 in int32_data
     if (p.int32_data_size() != n) return sizeError(p.int32_data_size());
+    const int eb = support::dtypeBytes(*dt);
     for (int64_t i = 0; i < n; ++i) {
       const int32_t v = p.int32_data(static_cast<int>(i));
-      if (*dt == DType::kInt32) std::memcpy(&t.bytes()[4 * i], &v, 4);
+      if (eb == 4) std::memcpy(&t.bytes()[4 * i], &v, 4);
+      else if (eb == 2) t.bytes()[2 * i] = static_cast<uint8_t>(v), t.bytes()[2 * i + 1] = static_cast<uint8_t>(v >> 8);
       else t.bytes()[i] = static_cast<uint8_t>(v);
     }
   }

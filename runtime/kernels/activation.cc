@@ -62,6 +62,10 @@ T withCoefficients(OpKind k, const Attrs& a, T x) {
     const auto& s = std::get<SeluAttrs>(a);
     return T(s.gamma) * (x > T(0) ? x : T(s.alpha) * (std::exp(x) - T(1)));
   }
+  if (k == OpKind::kShrink) {
+    const auto& sh = std::get<ShrinkAttrs>(a);
+    return x < T(-sh.lambd) ? x + T(sh.bias) : x > T(sh.lambd) ? x - T(sh.bias) : T(0);
+  }
   if (k == OpKind::kGelu) {
     if (std::get<GeluAttrs>(a).approximate == GeluApprox::kTanh) {
       const T inner = T(0.7978845608028654) * (x + T(0.044715) * x * x * x);  // sqrt(2/pi)
@@ -116,7 +120,14 @@ Status predicate(OpKind k, const Attrs& a, Ctx& c) {
   });
 }
 
-bool isFloat(DType t) { return t == DType::kFloat32; }
+/// Every float-only op, on element type T.
+template <typename T>
+Status floating(OpKind k, const Attrs& a, Ctx& c) {
+  const DType t = c.in(0).dtype();
+  if (k == OpKind::kIsNaN || k == OpKind::kIsInf) return predicate<T>(k, a, c);
+  if (UnaryFn<T> fn = floatFn<T>(k)) return mapInto<T, T>(c, t, fn);
+  return mapInto<T, T>(c, t, [k, &a](T x) { return withCoefficients(k, a, x); });
+}
 
 }  // namespace
 
@@ -127,13 +138,12 @@ Status activation(OpKind k, const Attrs& a, Ctx& c) {
     return mapInto<uint8_t, uint8_t>(c, DType::kBool, [](uint8_t x) -> uint8_t { return !x; });
   }
   if (k == OpKind::kNeg || k == OpKind::kAbs || k == OpKind::kSign) {
-    if (t == DType::kBool) return c.expectType(0, {DType::kFloat32, DType::kInt8, DType::kInt32, DType::kInt64});
+    if (t == DType::kBool) return c.expectType(0, {DType::kFloat32, DType::kFloat64, DType::kInt8, DType::kInt32, DType::kInt64});
     return visitDType(t, [&](auto v) { return signOp<decltype(v)>(k, c); });
   }
-  if (!isFloat(t)) return c.expectType(0, {DType::kFloat32});
-  if (k == OpKind::kIsNaN || k == OpKind::kIsInf) return predicate<float>(k, a, c);
-  if (UnaryFn<float> fn = floatFn<float>(k)) return mapInto<float, float>(c, t, fn);
-  return mapInto<float, float>(c, t, [k, &a](float x) { return withCoefficients(k, a, x); });
+  if (t == DType::kFloat64) return floating<double>(k, a, c);
+  if (t != DType::kFloat32) return c.expectType(0, {DType::kFloat32, DType::kFloat64});
+  return floating<float>(k, a, c);
 }
 
 }  // namespace accelc::runtime::kernels

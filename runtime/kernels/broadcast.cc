@@ -96,11 +96,10 @@ Status mod(const ModAttrs& a, Ctx& c) {
   }
 }
 
+template <typename T>
 Status prelu(Ctx& c) {
-  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
   ACCELC_TRY(sameType(c, 0, 1));
-  ACCELC_TRY((zip<float, float>(c, c.in(0), c.in(1), DType::kFloat32,
-                                [](float x, float s) { return x < 0 ? s * x : x; }, c.out(0))));
+  ACCELC_TRY((zip<T, T>(c, c.in(0), c.in(1), c.in(0).dtype(), [](T x, T s) { return x < T(0) ? s * x : x; }, c.out(0))));
   if (c.out(0).shape() != c.in(0).shape())  // the slope broadcasts to x, never the other way
     return c.fail("slope of shape " + support::shapeStr(c.in(1).shape()) + " does not broadcast to x's shape " +
                   support::shapeStr(c.in(0).shape()));
@@ -165,7 +164,11 @@ bool isComparison(OpKind k) {
 Status broadcastOp(OpKind k, const Attrs& a, Ctx& c) {
   const DType t = c.in(0).dtype();
   if (k == OpKind::kWhere) return where(c);
-  if (k == OpKind::kPRelu) return prelu(c);
+  if (k == OpKind::kPRelu) {
+    if (t == DType::kFloat64) return prelu<double>(c);
+    ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
+    return prelu<float>(c);
+  }
   if (k == OpKind::kAnd || k == OpKind::kOr || k == OpKind::kXor) return logic(k, c);
   if (isComparison(k)) {
     ACCELC_TRY(sameType(c, 0, 1));
@@ -177,7 +180,7 @@ Status broadcastOp(OpKind k, const Attrs& a, Ctx& c) {
     ACCELC_TRY(sameType(c, 0, 1));
     return visitDType(t, [&](auto v) { return mod<decltype(v)>(std::get<ModAttrs>(a), c); });
   }
-  if (k == OpKind::kMean && t != DType::kFloat32) return c.expectType(0, {DType::kFloat32});
+  if (k == OpKind::kMean && !support::isFloatDType(t)) return c.expectType(0, {DType::kFloat32, DType::kFloat64});
   return visitDType(t, [&](auto v) { return variadic<decltype(v)>(k, c); });
 }
 

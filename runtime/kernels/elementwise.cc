@@ -73,29 +73,37 @@ Status binary(OpKind k, Ctx& c, const Shape& shape) {
   return Status::ok();
 }
 
-/// Relu, Sigmoid, Tanh, Erf or Sqrt of one float.
-float unaryFloat(OpKind k, float v) {
-  if (k == OpKind::kRelu) return v > 0 ? v : 0.0f;
-  if (k == OpKind::kSigmoid) return 1.0f / (1.0f + std::exp(-v));
+/// Relu, Sigmoid, Tanh, Erf or Sqrt of one float or double.
+template <typename T>
+T unaryFloat(OpKind k, T v) {
+  if (k == OpKind::kRelu) return v > 0 ? v : T(0);
+  if (k == OpKind::kSigmoid) return T(1) / (T(1) + std::exp(-v));
   if (k == OpKind::kTanh) return std::tanh(v);
   if (k == OpKind::kErf) return std::erf(v);
   return std::sqrt(v);
+}
+
+template <typename T>
+void unaryFloats(OpKind k, const Tensor& x, Tensor& out) {
+  const T* a = x.data<T>();
+  T* o = out.data<T>();
+  for (int64_t i = 0; i < x.numel(); ++i) o[i] = unaryFloat(k, a[i]);
 }
 
 Status unary(OpKind k, Ctx& c) {
   const Tensor& x = c.in(0);
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
   if (x.dtype() == DType::kFloat32) {
-    const float* a = x.data<float>();
-    float* o = out.data<float>();
-    for (int64_t i = 0; i < x.numel(); ++i) o[i] = unaryFloat(k, a[i]);
+    unaryFloats<float>(k, x, out);
+  } else if (x.dtype() == DType::kFloat64) {
+    unaryFloats<double>(k, x, out);
   } else if (k == OpKind::kRelu && x.dtype() != DType::kBool) {
     visitDType(x.dtype(), [&](auto t) {
       using T = decltype(t);
       for (int64_t i = 0; i < x.numel(); ++i) out.data<T>()[i] = std::max<T>(x.data<T>()[i], T{0});
     });
   } else {
-    return c.expectType(0, {DType::kFloat32});
+    return c.expectType(0, {DType::kFloat32, DType::kFloat64});
   }
   c.out(0) = std::move(out);
   return Status::ok();
@@ -124,7 +132,7 @@ Status clip(Ctx& c) {
 Status cast(const CastAttrs& a, Ctx& c) {
   const Tensor& x = c.in(0);
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(a.to, x.shape()));
-  const bool fromFloat = x.dtype() == DType::kFloat32;
+  const bool fromFloat = support::isFloatDType(x.dtype());
   visitDType(a.to, [&](auto t) {
     using T = decltype(t);
     T* o = out.data<T>();

@@ -166,8 +166,8 @@ Status reduceTyped(OpKind k, const ReducePlan& p, Ctx& c) {
 
 Status reduceAxes(OpKind k, const ReduceAttrs& a, Ctx& c) {
   const bool floatOnly = k == OpKind::kReduceL2 || k == OpKind::kReduceLogSum || k == OpKind::kReduceLogSumExp;
-  if (floatOnly) ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
-  else ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64, DType::kInt8, DType::kUint8}));
+  if (floatOnly) ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
+  else ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kInt8, DType::kUint8, DType::kInt16, DType::kUint16}));
   Ints axes;
   ACCELC_TRY(readAxes(a, c, axes));
   if (axes.empty() && a.noopWithEmptyAxes) {  // the spec: the input unchanged (for every Reduce*)
@@ -231,38 +231,44 @@ Status argReduce(bool isMax, const ArgAttrs& a, int64_t axis, Ctx& c) {
 }
 
 Status argOp(OpKind k, const ArgAttrs& a, Ctx& c) {
-  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64, DType::kInt8, DType::kUint8}));
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kInt8, DType::kUint8, DType::kInt16, DType::kUint16}));
   int64_t axis = a.axis;
   ACCELC_TRY(axisOf(nameOf(k), axis, c.in(0), c));
   return visitDType(c.in(0).dtype(), [&](auto t) { return argReduce<decltype(t)>(k == OpKind::kArgMax, a, axis, c); });
 }
 
 /// LogSoftmax (x - max - log(sum(exp(x - max)))) or Hardmax (1 at the first maximum).
-Status softmaxLike(OpKind k, const SoftmaxAttrs& a, Ctx& c) {
-  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+template <typename T>
+Status softmaxLikeTyped(OpKind k, const AxisSplit& s, Ctx& c) {
   const Tensor& x = c.in(0);
-  int64_t axis = a.axis;
-  ACCELC_TRY(axisOf(nameOf(k), axis, x, c));
-  const AxisSplit s = splitAt(x.shape(), axis, a.legacy != 0);
-  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
-  const float* src = x.data<float>();
-  float* dst = out.data<float>();
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
+  const T* src = x.data<T>();
+  T* dst = out.data<T>();
   forEachLane(s, [&](int64_t o, int64_t j) {
     if (s.n == 0) return;
     int64_t best = 0;
     for (int64_t m = 1; m < s.n; ++m)
       if (above(src[s.at(o, m, j)], src[s.at(o, best, j)])) best = m;
     if (k == OpKind::kHardmax) {
-      dst[s.at(o, best, j)] = 1.0f;
+      dst[s.at(o, best, j)] = T(1);
       return;
     }
     const double mx = src[s.at(o, best, j)];
     double sum = 0;
     for (int64_t m = 0; m < s.n; ++m) sum += std::exp(src[s.at(o, m, j)] - mx);
-    for (int64_t m = 0; m < s.n; ++m) dst[s.at(o, m, j)] = static_cast<float>(src[s.at(o, m, j)] - mx - std::log(sum));
+    for (int64_t m = 0; m < s.n; ++m) dst[s.at(o, m, j)] = static_cast<T>(src[s.at(o, m, j)] - mx - std::log(sum));
   });
   c.out(0) = std::move(out);
   return Status::ok();
+}
+
+Status softmaxLike(OpKind k, const SoftmaxAttrs& a, Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
+  int64_t axis = a.axis;
+  ACCELC_TRY(axisOf(nameOf(k), axis, c.in(0), c));
+  const AxisSplit s = splitAt(c.in(0).shape(), axis, a.legacy != 0);
+  if (c.in(0).dtype() == DType::kFloat64) return softmaxLikeTyped<double>(k, s, c);
+  return softmaxLikeTyped<float>(k, s, c);
 }
 
 template <typename T>
@@ -295,7 +301,7 @@ Status scalarInput(int i, const char* what, Ctx& c, int64_t& v) {
 }
 
 Status cumSum(const CumSumAttrs& a, Ctx& c) {
-  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64}));
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64}));
   int64_t axis = 0;
   ACCELC_TRY(scalarInput(1, "CumSum's axis", c, axis));
   ACCELC_TRY(axisOf("CumSum", axis, c.in(0), c));
@@ -332,7 +338,7 @@ Status topKTyped(const TopKAttrs& a, int64_t axis, int64_t k, Ctx& c) {
 }
 
 Status topK(const TopKAttrs& a, Ctx& c) {
-  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64, DType::kInt8, DType::kUint8}));
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kInt8, DType::kUint8, DType::kInt16, DType::kUint16}));
   int64_t axis = a.axis, k = 0;
   ACCELC_TRY(axisOf("TopK", axis, c.in(0), c));
   ACCELC_TRY(scalarInput(1, "TopK's K", c, k));

@@ -42,7 +42,8 @@ TEST(GraphTextTest, ErrorsAreLocated) {
   EXPECT_EQ(bad("node \"n\" Relu(\"q\") -> (\"y\" : float32[2])\n"), "m.txt:3:15: error: unknown value 'q'");
   EXPECT_EQ(bad("node \"n\" Relu(\"x\") -> (\"y\" : float32[2]) {alpha=1}\n"), "m.txt:3:43: error: unknown attribute 'alpha'");
   EXPECT_EQ(bad("node \"n\" Relu(\"x\") -> (\"y\" : float31[2])\n"),
-            "m.txt:3:30: error: expected a dtype (int8, uint8, int32, int64, float32, bool), found 'float31'");
+            "m.txt:3:30: error: expected a dtype (int8, uint8, int32, int64, float32, bool, float64, float16, int16, uint16), "
+            "found 'float31'");
   EXPECT_EQ(bad("node \"n\" Add(\"x\") -> (\"y\" : float32[2])\n"), "m:n: error: Add has 1 inputs; expected 2 to 2");
   EXPECT_EQ(bad("output \"x\"\nnode \"n\" Relu(\"x\") -> (\"x\" : float32[2])\n"), "m.txt:4:24: error: value 'x' is defined twice");
 }

@@ -254,8 +254,9 @@ TEST(ImportTest, UnknownOpNamesTheNode) {
 }
 
 TEST(ImportTest, UnsupportedDtype) {
-  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::FLOAT16)), "m.onnx:x: error: unsupported dtype FLOAT16 of input 'x'");
-  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::DOUBLE)), "m.onnx:x: error: unsupported dtype DOUBLE of input 'x'");
+  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::BFLOAT16)), "m.onnx:x: error: unsupported dtype BFLOAT16 of input 'x'");
+  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::UINT32)), "m.onnx:x: error: unsupported dtype UINT32 of input 'x'");
+  EXPECT_EQ(importError(model("Relu", onnx::TensorProto::STRING)), "m.onnx:x: error: unsupported dtype STRING of input 'x'");
 }
 
 TEST(ImportTest, MissingInitializer) {
@@ -347,6 +348,21 @@ TEST(ImportTest, EveryListedOpIsAnOnnxOpThatImports) {
     const std::string err = importError(model(runtime::opInfo(k).name));
     const bool unsupported = err.find("unsupported op") != std::string::npos;
     EXPECT_EQ(unsupported, !runtime::opInfo(k).onnx) << runtime::opInfo(k).name << ": " << err;
+  }
+}
+
+
+TEST(ImportTest, Float64Float16And16BitIntegersImportAndRun) {
+  for (int t : {onnx::TensorProto::DOUBLE, onnx::TensorProto::FLOAT16, onnx::TensorProto::INT16,
+                onnx::TensorProto::UINT16}) {
+    auto g = importOnnxBytes(model(t == onnx::TensorProto::UINT16 ? "Identity" : "Neg", t).SerializeAsString(), "m.onnx");
+    ASSERT_TRUE(g.isOk()) << g.diag().str();
+    const support::DType dt = g->values[g->inputs[0]].dtype;
+    EXPECT_EQ(g->values[g->outputs[0]].dtype, dt);
+    Tensor x(dt, {2, 3});
+    auto out = runReference(*g, {x});
+    ASSERT_TRUE(out.isOk()) << out.diag().str();
+    EXPECT_EQ((*out)[0].dtype(), dt);
   }
 }
 

@@ -13,7 +13,8 @@ test_data_set_0 of every node case into
 named after the graph input/output (characters outside [A-Za-z0-9_.-] become
 '_'), and writes OUTDIR/node/<case>/case.json describing the case. A case is
 "plain" when every input and output is a tensor whose dtype is one of float32,
-int8, uint8, int32, int64 or bool (the dtypes tools/ort/run_ort.js reads);
+float64, float16, int8, uint8, int16, uint16, int32, int64 or bool (the dtypes
+ort_node_tests.js reads);
 cases that cannot be converted are kept with "plain": false and a "reason".
 The output is deterministic: the generators seed numpy themselves, and cases
 are visited in sorted order.
@@ -40,9 +41,11 @@ import onnx  # noqa: E402
 from onnx import numpy_helper  # noqa: E402
 from onnx.backend.test import cmd_tools  # noqa: E402
 
-# ONNX element types accepted as "plain" (float32, int8, uint8, int32, int64, bool).
-PLAIN_TYPES = {onnx.TensorProto.FLOAT, onnx.TensorProto.INT8, onnx.TensorProto.UINT8,
-               onnx.TensorProto.INT32, onnx.TensorProto.INT64, onnx.TensorProto.BOOL}
+# ONNX element types accepted as "plain".
+PLAIN_TYPES = {onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16,
+               onnx.TensorProto.INT8, onnx.TensorProto.UINT8, onnx.TensorProto.INT16,
+               onnx.TensorProto.UINT16, onnx.TensorProto.INT32, onnx.TensorProto.INT64,
+               onnx.TensorProto.BOOL}
 
 
 def sanitize(name):

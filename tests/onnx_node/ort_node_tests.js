@@ -6,8 +6,8 @@
 // OUTDIR is what tests/onnx_node/gen_node_tests.py produced. For every case
 // OUTDIR/node/test_*/ whose case.json says "plain": true, runs model.onnx on the
 // CPU with the test_data_set_0/in_*.npy inputs and compares each output with
-// test_data_set_0/out_*.npy: shapes and dtypes must match, float32 values must
-// satisfy |a-b| <= 1e-4 + 1e-3*|b| (NaN matches NaN), integers and bools must be
+// test_data_set_0/out_*.npy: shapes and dtypes must match, float32 and float64 values must
+// satisfy |a-b| <= 1e-4 + 1e-3*|b| (float16: 1e-3 + 4e-3*|b|; NaN matches NaN), integers and bools must be
 // equal. Writes RESULT.json as {"<case>": "pass" | "fail" | "error"} (sorted by
 // case name), prints one line per non-passing case and a final
 // "N passed, N failed, N errors". "error" means the case could not be read, or
@@ -29,7 +29,23 @@ const NPY_TYPES = {
   '<i4': { ort: 'int32', Arr: Int32Array, size: 4 },
   '<i8': { ort: 'int64', Arr: BigInt64Array, size: 8 },
   '|b1': { ort: 'bool', Arr: Uint8Array, size: 1 },
+  '<f8': { ort: 'float64', Arr: Float64Array, size: 8 },
+  '<f2': { ort: 'float16', Arr: Uint16Array, size: 2 },  // float16 travels as its bits
+  '<i2': { ort: 'int16', Arr: Int16Array, size: 2 },
+  '<u2': { ort: 'uint16', Arr: Uint16Array, size: 2 },
 };
+
+// The value of float16 bits.
+function halfToNumber(h) {
+  const e = (h >> 10) & 31, m = h & 1023, sign = h & 32768 ? -1 : 1;
+  if (e === 0) return sign * m * 2 ** -24;
+  if (e === 31) return m ? NaN : sign * Infinity;
+  return sign * (1 + m / 1024) * 2 ** (e - 15);
+}
+
+// Tolerance per float type: float16 allows a few of its ulps (computing in
+// float32 and rounding once may differ from rounding after every step).
+const TOLERANCE = { float32: [ATOL, RTOL], float64: [ATOL, RTOL], float16: [1e-3, 4e-3] };
 
 // Reads a little-endian, C-order .npy file (as numpy.save writes it) into
 // { type: ORT type name, shape: [..], data: TypedArray }. Throws on anything else.
@@ -64,9 +80,11 @@ function compare(actual, expected) {
   let bad = 0, first = -1;
   for (let i = 0; i < b.length; i++) {
     let ok;
-    if (expected.type === 'float32') {
-      ok = a[i] === b[i] || (Number.isNaN(a[i]) && Number.isNaN(b[i])) ||
-           Math.abs(a[i] - b[i]) <= ATOL + RTOL * Math.abs(b[i]);
+    const tol = TOLERANCE[expected.type];
+    if (tol) {
+      const x = expected.type === 'float16' ? halfToNumber(a[i]) : a[i];
+      const y = expected.type === 'float16' ? halfToNumber(b[i]) : b[i];
+      ok = x === y || (Number.isNaN(x) && Number.isNaN(y)) || Math.abs(x - y) <= tol[0] + tol[1] * Math.abs(y);
     } else {
       ok = a[i] === b[i];  // int64 compares BigInt with BigInt; bool is 0/1 in a Uint8Array
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "support/half.h"
 #include "tests/runtime/kernel_test_util.h"
 
 namespace accelc::runtime {
@@ -137,6 +138,51 @@ TEST(ActivationKernelsTest, SiluIsXTimesItsSigmoid) {
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0], 0.f);
   EXPECT_NEAR(v[1], 2.f / (1.f + std::exp(-2.f)), 1e-6);
+}
+
+
+/// A float16 tensor of the given values (rounded to float16).
+Tensor half(Shape shape, const std::vector<float>& v) {
+  Tensor t(DType::kFloat16, std::move(shape));
+  for (size_t i = 0; i < v.size(); ++i) t.data<uint16_t>()[i] = support::floatToHalf(v[i]);
+  return t;
+}
+
+TEST(ActivationKernelsTest, Float16RunsInFloat32AndRoundsOnce) {
+  auto r = run(OpKind::kAdd, NoAttrs{}, {half({3}, {1.0f, 2048.0f, 0.1f}), half({3}, {4e-4f, 1.0f, 0.2f})});
+  ASSERT_EQ(r.index(), 0u) << std::get<1>(r);
+  const Tensor& y = std::get<0>(r);
+  ASSERT_EQ(y.dtype(), DType::kFloat16);
+  EXPECT_EQ(y.at(0), 1.0f);     // 1 + 4e-4 rounds back to 1 (float16's ulp at 1 is 2^-10)
+  EXPECT_EQ(y.at(1), 2048.0f);  // 2049 is a tie between 2048 and 2050: even wins
+  EXPECT_NEAR(y.at(2), 0.3f, 1e-3);
+  EXPECT_EQ(values<uint16_t>(run(OpKind::kCast, CastAttrs{DType::kFloat16}, {Tensor::of<float>({2}, {1.0f, -2.0f})})),
+            (std::vector<uint16_t>{0x3c00, 0xc000}));
+  auto back = run(OpKind::kCast, CastAttrs{DType::kFloat32}, {half({1}, {65504.0f})});
+  ASSERT_EQ(back.index(), 0u) << std::get<1>(back);
+  EXPECT_EQ(std::get<0>(back).dtype(), DType::kFloat32);
+  EXPECT_EQ(std::get<0>(back).at(0), 65504.0f);
+}
+
+TEST(ActivationKernelsTest, Float64ComputesInDouble) {
+  auto r = run(OpKind::kExp, NoAttrs{}, {Tensor::of<double>({1}, {1.0})});
+  ASSERT_EQ(r.index(), 0u) << std::get<1>(r);
+  EXPECT_EQ(std::get<0>(r).dtype(), DType::kFloat64);
+  EXPECT_EQ(std::get<0>(r).at(0), std::exp(1.0));  // not float32's e
+  EXPECT_EQ(values<int16_t>(run(OpKind::kNeg, NoAttrs{}, {Tensor::of<int16_t>({2}, {-32768, 5})})),
+            (std::vector<int16_t>{-32768, -5}));
+}
+
+TEST(ActivationKernelsTest, CastLikeTakesTheSecondInputsDtype) {
+  auto r = run(OpKind::kCastLike, NoAttrs{}, {Tensor::of<float>({2}, {1.5f, -2.5f}), Tensor::of<int32_t>({0}, {})});
+  EXPECT_EQ(values<int32_t>(r), (std::vector<int32_t>{1, -2}));
+  EXPECT_NE(failure(run(OpKind::kCastLike, NoAttrs{}, {Tensor::of<float>({1}, {1})})).find("input 1 is required"),
+            std::string::npos);
+}
+
+TEST(ActivationKernelsTest, ShrinkZeroesTheBandAndShiftsTheRest) {
+  EXPECT_EQ(values<float>(run(OpKind::kShrink, ShrinkAttrs{1.0f, 1.5f}, {Tensor::of<float>({4}, {-2, -1, 1, 3})})),
+            (std::vector<float>{-1, 0, 0, 2}));
 }
 
 }  // namespace

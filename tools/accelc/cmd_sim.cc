@@ -13,6 +13,7 @@
 #include "isa/program.h"
 #include "runtime/device.h"
 #include "runtime/sim_devices/make_device.h"
+#include "runtime/tensor.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -78,41 +79,15 @@ Status checkAllInputsGiven(const isa::Program& p, const SimArgs& args) {
 
 /// The values of a small tensor, for the terminal.
 std::string preview(const support::NpyArray& a) {
-  const int64_t n = support::shapeElements(a.shape), eb = support::dtypeBytes(a.dtype);
+  runtime::Tensor t(a.dtype, a.shape);
+  t.bytes() = a.data;
   std::ostringstream o;
   o << "[";
-  for (int64_t i = 0; i < n && i < 64; ++i) {
-    const uint8_t* p = &a.data[i * eb];
+  for (int64_t i = 0; i < t.numel() && i < 64; ++i) {
     o << (i ? " " : "");
-    switch (a.dtype) {
-      case support::DType::kInt8:
-        o << int{static_cast<int8_t>(*p)};
-        break;
-      case support::DType::kUint8:
-      case support::DType::kBool:
-        o << int{*p};
-        break;
-      case support::DType::kInt32: {
-        int32_t v;
-        std::memcpy(&v, p, 4);
-        o << v;
-        break;
-      }
-      case support::DType::kInt64: {
-        int64_t v;
-        std::memcpy(&v, p, 8);
-        o << v;
-        break;
-      }
-      case support::DType::kFloat32: {
-        float v;
-        std::memcpy(&v, p, 4);
-        o << v;
-        break;
-      }
-    }
+    support::isFloatDType(t.dtype()) ? void(o << t.at(i)) : void(o << t.intAt(i));
   }
-  return o.str() + (n > 64 ? " ...]" : "]");
+  return o.str() + (t.numel() > 64 ? " ...]" : "]");
 }
 
 /// A run's figures as (name, value) rows: the timing rows of a timed run
