@@ -1,6 +1,7 @@
 // runtime/kernels/conv_transpose.cc — ConvTranspose over 1-D, 2-D and 3-D
 // (any number of spatial axes): groups, strides, dilations, pads,
-// output_padding, output_shape and auto_pad, optional bias. Float32.
+// output_padding, output_shape and auto_pad, optional bias. Float32 or
+// float64 (X, W and B alike), accumulated in the data's own type.
 //
 // Each input element scatters x · w[k] to output position
 // i·stride + k·dilation − pad_begin along every axis; positions outside the
@@ -90,14 +91,15 @@ bool next(std::vector<int64_t>& at, const std::vector<int64_t>& dims) {
 
 /// One (input channel, output channel) pair: scatters the input plane `x`
 /// times the kernel `w` into the output plane `y`.
-void scatterPlane(const std::vector<TAxis>& ax, const float* x, const float* w, float* y) {
+template <typename T>
+void scatterPlane(const std::vector<TAxis>& ax, const T* x, const T* w, T* y) {
   std::vector<int64_t> kDims, inDims, oSt(ax.size(), 1);
   for (const TAxis& t : ax) kDims.push_back(t.k), inDims.push_back(t.in);
   for (size_t d = ax.size(); d-- > 1;) oSt[d - 1] = oSt[d] * ax[d].out;
   std::vector<int64_t> k(ax.size(), 0);
   int64_t kFlat = 0;
   do {
-    const float wv = w[kFlat++];
+    const T wv = w[kFlat++];
     std::vector<int64_t> i(ax.size(), 0);
     int64_t iFlat = 0;
     do {
@@ -124,45 +126,65 @@ Status checkShapes(const Tensor& x, const Tensor& w, int64_t group, Ctx& c) {
   return Status::ok();
 }
 
+template <typename T>
 void addBias(const Tensor& b, Tensor& out) {
   const int64_t m = out.dim(1), plane = m ? out.numel() / std::max<int64_t>(out.dim(0) * m, 1) : 0;
-  float* y = out.data<float>();
+  T* y = out.data<T>();
   for (int64_t n = 0; n < out.dim(0); ++n)
     for (int64_t j = 0; j < m; ++j)
-      for (int64_t p = 0; p < plane; ++p) y[(n * m + j) * plane + p] += b.data<float>()[j];
+      for (int64_t p = 0; p < plane; ++p) y[(n * m + j) * plane + p] += b.data<T>()[j];
+}
+
+/// X, W and B (when given) share one float dtype.
+Status checkTypes(Ctx& c) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
+  for (int i = 1; i < 3; ++i)
+    if (c.has(i) && c.in(i).dtype() != c.in(0).dtype())
+      return c.fail("input " + std::to_string(i) + " has dtype " + support::dtypeName(c.in(i).dtype()) +
+                    "; expected " + support::dtypeName(c.in(0).dtype()) + " like X");
+  return Status::ok();
+}
+
+/// Scatters every (batch, input channel, output channel) plane, then adds B.
+template <typename T>
+void scatterAll(const std::vector<TAxis>& ax, int64_t group, Ctx& c, Tensor& out) {
+  const Tensor &x = c.in(0), &w = c.in(1);
+  const int64_t cg = x.dim(1) / group, mg = w.dim(1), m = out.dim(1);
+  const int64_t inPlane = support::shapeElements(Shape(x.shape().begin() + 2, x.shape().end()));
+  const int64_t kPlane = support::shapeElements(Shape(w.shape().begin() + 2, w.shape().end()));
+  const int64_t outPlane = support::shapeElements(Shape(out.shape().begin() + 2, out.shape().end()));
+  if (inPlane > 0 && kPlane > 0 && outPlane > 0)
+    for (int64_t n = 0; n < x.dim(0); ++n)
+      for (int64_t ci = 0; ci < x.dim(1); ++ci)
+        for (int64_t j = 0; j < mg; ++j) {
+          const int64_t mo = (ci / cg) * mg + j;  // output channel j of input channel ci's group
+          scatterPlane<T>(ax, x.data<T>() + (n * x.dim(1) + ci) * inPlane, w.data<T>() + (ci * mg + j) * kPlane,
+                          out.data<T>() + (n * m + mo) * outPlane);
+        }
+  if (c.has(2)) addBias<T>(c.in(2), out);
 }
 
 }  // namespace
 
 Status convTranspose(const ConvTransposeAttrs& a, Ctx& c) {
-  for (int i = 0; i < 3; ++i)
-    if (c.has(i)) ACCELC_TRY(c.expectType(i, {DType::kFloat32}));
+  ACCELC_TRY(checkTypes(c));
   const Tensor &x = c.in(0), &w = c.in(1);
   ACCELC_TRY(checkShapes(x, w, a.group, c));
   const size_t sp = static_cast<size_t>(x.rank() - 2);
   ACCELC_TRY(checkAttrSizes(a, sp, c));
   std::vector<TAxis> ax(sp);
   for (size_t i = 0; i < sp; ++i) ACCELC_TRY(axisOf(a, x, w, i, c, ax[i]));
-  const int64_t cg = x.dim(1) / a.group, mg = w.dim(1);
   int64_t m = 0;
-  if (!mulAdd(mg, a.group, 0, m)) return c.fail("group " + std::to_string(a.group) + " is too large");
+  if (!mulAdd(w.dim(1), a.group, 0, m)) return c.fail("group " + std::to_string(a.group) + " is too large");
   if (c.has(2) && c.in(2).numel() != m)
     return c.fail("bias has " + std::to_string(c.in(2).numel()) + " values; expected " + std::to_string(m));
   Shape shape = {x.dim(0), m};
   for (const TAxis& t : ax) shape.push_back(t.out);
-  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, shape));
-  const int64_t inPlane = support::shapeElements(Shape(x.shape().begin() + 2, x.shape().end()));
-  const int64_t kPlane = support::shapeElements(Shape(w.shape().begin() + 2, w.shape().end()));
-  const int64_t outPlane = support::shapeElements(Shape(shape.begin() + 2, shape.end()));
-  if (inPlane > 0 && kPlane > 0 && outPlane > 0)
-    for (int64_t n = 0; n < x.dim(0); ++n)
-      for (int64_t ci = 0; ci < x.dim(1); ++ci)
-        for (int64_t j = 0; j < mg; ++j) {
-          const int64_t mo = (ci / cg) * mg + j;  // output channel j of input channel ci's group
-          scatterPlane(ax, x.data<float>() + (n * x.dim(1) + ci) * inPlane, w.data<float>() + (ci * mg + j) * kPlane,
-                       out.data<float>() + (n * m + mo) * outPlane);
-        }
-  if (c.has(2)) addBias(c.in(2), out);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
+  if (x.dtype() == DType::kFloat64)
+    scatterAll<double>(ax, a.group, c, out);
+  else
+    scatterAll<float>(ax, a.group, c, out);
   c.out(0) = std::move(out);
   return Status::ok();
 }

@@ -1,6 +1,7 @@
 // runtime/kernels/normalize.cc — BatchNormalization (inference), LayerNormalization,
 // InstanceNormalization, LpNormalization, ReduceMean and Softmax: ops that
-// reduce along axes. Float32 in, float32 out; reductions accumulate in double.
+// reduce along axes. Float32 in, float32 out (InstanceNormalization and
+// LpNormalization also float64 in, float64 out); reductions accumulate in double.
 #include <cmath>
 
 #include "runtime/internal/kernels.h"
@@ -142,35 +143,71 @@ Status softmax(const SoftmaxAttrs& a, Ctx& c) {
   return Status::ok();
 }
 
-/// InstanceNormalization: each (n, c) plane normalized by its own mean and
-/// variance, then scaled and shifted by channel c's scale and B.
-Status instanceNorm(const NormAttrs& a, Ctx& c) {
-  for (int i = 0; i < 3; ++i) ACCELC_TRY(c.expectType(i, {DType::kFloat32}));
-  const Tensor& x = c.in(0);
-  if (x.rank() < 2) return c.fail("InstanceNormalization needs rank >= 2, found " + std::to_string(x.rank()));
-  const int64_t ch = x.dim(1), planes = x.dim(0) * ch, inner = planes ? x.numel() / planes : 0;
-  if (c.in(1).numel() != ch || c.in(2).numel() != ch)
-    return c.fail("InstanceNormalization scale and B must have " + std::to_string(ch) + " values");
-  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
+/// Inputs 0..n-1 share one float dtype, float32 or float64 (the result's).
+Status expectSameFloat(Ctx& c, int n) {
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
+  for (int i = 1; i < n; ++i)
+    if (c.in(i).dtype() != c.in(0).dtype())
+      return c.fail("input " + std::to_string(i) + " has dtype " + support::dtypeName(c.in(i).dtype()) +
+                    "; expected " + support::dtypeName(c.in(0).dtype()) + " like input 0");
+  return Status::ok();
+}
+
+/// The planes of InstanceNormalization, statistics in double.
+template <typename T>
+void instanceNormPlanes(double epsilon, int64_t ch, int64_t planes, int64_t inner, Ctx& c, Tensor& out) {
   for (int64_t p = 0; p < planes; ++p) {
-    const float* src = x.data<float>() + p * inner;
-    float* dst = out.data<float>() + p * inner;
+    const T* src = c.in(0).data<T>() + p * inner;
+    T* dst = out.data<T>() + p * inner;
     double mean = 0, var = 0;
     for (int64_t j = 0; j < inner; ++j) mean += src[j];
     mean /= static_cast<double>(std::max<int64_t>(inner, 1));
     for (int64_t j = 0; j < inner; ++j) var += (src[j] - mean) * (src[j] - mean);
     var /= static_cast<double>(std::max<int64_t>(inner, 1));
-    const double k = c.in(1).data<float>()[p % ch] / std::sqrt(var + a.epsilon), b = c.in(2).data<float>()[p % ch];
-    for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<float>((src[j] - mean) * k + b);
+    const double k = c.in(1).data<T>()[p % ch] / std::sqrt(var + epsilon), b = c.in(2).data<T>()[p % ch];
+    for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<T>((src[j] - mean) * k + b);
   }
+}
+
+/// InstanceNormalization: each (n, c) plane normalized by its own mean and
+/// variance, then scaled and shifted by channel c's scale and B.
+Status instanceNorm(const NormAttrs& a, Ctx& c) {
+  ACCELC_TRY(expectSameFloat(c, 3));
+  const Tensor& x = c.in(0);
+  if (x.rank() < 2) return c.fail("InstanceNormalization needs rank >= 2, found " + std::to_string(x.rank()));
+  const int64_t ch = x.dim(1), planes = x.dim(0) * ch, inner = planes ? x.numel() / planes : 0;
+  if (c.in(1).numel() != ch || c.in(2).numel() != ch)
+    return c.fail("InstanceNormalization scale and B must have " + std::to_string(ch) + " values");
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
+  if (x.dtype() == DType::kFloat64)
+    instanceNormPlanes<double>(a.epsilon, ch, planes, inner, c, out);
+  else
+    instanceNormPlanes<float>(a.epsilon, ch, planes, inner, c, out);
   c.out(0) = std::move(out);
   return Status::ok();
+}
+
+/// Divides each length-n row (stride `inner`) by its L1 or L2 norm, in double.
+template <typename T>
+void lpNormRows(int64_t p, int64_t outer, int64_t n, int64_t inner, const Tensor& x, Tensor& out) {
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < inner; ++j) {
+      const T* src = x.data<T>() + o * n * inner + j;
+      T* dst = out.data<T>() + o * n * inner + j;
+      double norm = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        const double v = src[k * inner];
+        norm += p == 1 ? std::fabs(v) : v * v;
+      }
+      if (p == 2) norm = std::sqrt(norm);
+      for (int64_t k = 0; k < n; ++k) dst[k * inner] = norm == 0 ? T{0} : static_cast<T>(src[k * inner] / norm);
+    }
 }
 
 /// LpNormalization: x divided by its L1 or L2 norm along `axis`; a zero
 /// vector stays zero (rather than 0/0).
 Status lpNorm(const LpNormAttrs& a, Ctx& c) {
-  ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+  ACCELC_TRY(expectSameFloat(c, 1));
   if (a.p != 1 && a.p != 2) return c.fail("LpNormalization p must be 1 or 2, found " + std::to_string(a.p));
   const Tensor& x = c.in(0);
   int64_t axis = a.axis;
@@ -180,19 +217,11 @@ Status lpNorm(const LpNormAttrs& a, Ctx& c) {
   int64_t outer = 1, n = x.dim(axis), inner = 1;
   for (int64_t i = 0; i < x.rank(); ++i)
     if (i != axis) (i < axis ? outer : inner) *= x.dim(i);
-  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t j = 0; j < inner; ++j) {
-      const float* src = x.data<float>() + o * n * inner + j;
-      float* dst = out.data<float>() + o * n * inner + j;
-      double norm = 0;
-      for (int64_t k = 0; k < n; ++k) {
-        const double v = src[k * inner];
-        norm += a.p == 1 ? std::fabs(v) : v * v;
-      }
-      if (a.p == 2) norm = std::sqrt(norm);
-      for (int64_t k = 0; k < n; ++k) dst[k * inner] = norm == 0 ? 0.0f : static_cast<float>(src[k * inner] / norm);
-    }
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
+  if (x.dtype() == DType::kFloat64)
+    lpNormRows<double>(a.p, outer, n, inner, x, out);
+  else
+    lpNormRows<float>(a.p, outer, n, inner, x, out);
   c.out(0) = std::move(out);
   return Status::ok();
 }

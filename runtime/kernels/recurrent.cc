@@ -59,7 +59,8 @@ Status checkAttrs(const std::string& op, const RnnAttrs& a, const Ctx& c) {
 Status readDims(OpKind k, const RnnAttrs& a, const Ctx& c, Dims& d) {
   const std::string op = opInfo(k).name;
   if (k != OpKind::kLSTM && c.inputs() > kInitC) return c.fail(op + " takes at most 6 inputs, found " + std::to_string(c.inputs()));
-  ACCELC_TRY(c.expectType(kX, {DType::kFloat32}));
+  // float32 or float64; expectShape holds every other float input to X's dtype.
+  ACCELC_TRY(c.expectType(kX, {DType::kFloat32, DType::kFloat64}));
   ACCELC_TRY(checkAttrs(op, a, c));
   const Tensor &x = c.in(kX), &w = c.in(kW);
   d.batchMajor = a.layout == 1;

@@ -1,5 +1,5 @@
 // runtime/kernels/resize.cc — Resize (opsets 11-17): nearest (any dtype),
-// n-linear and cubic (float32) over every axis, with every coordinate
+// n-linear and cubic (float32 or float64, computed in double) over every axis, with every coordinate
 // transformation mode. Each axis is planned on its own — which input indices
 // and weights each output index reads — and the output sums the tensor
 // product of those taps, so the interpolation is separable by construction.
@@ -206,8 +206,9 @@ bool isOutside(const std::vector<AxisPlan>& plans, const std::vector<int64_t>& a
 }
 
 /// Σ over the tensor product of the taps of axes d.. of weight · x.
+template <typename T>
 double weightedSum(const std::vector<AxisPlan>& plans, const Shape& st, const std::vector<int64_t>& at, size_t d,
-                   int64_t off, const float* x) {
+                   int64_t off, const T* x) {
   if (d == plans.size()) return x[off];
   double s = 0;
   for (const Tap& t : plans[d].taps[at[d]]) s += t.weight * weightedSum(plans, st, at, d + 1, off + t.index * st[d], x);
@@ -242,11 +243,11 @@ void gatherNearest(const std::vector<AxisPlan>& plans, const Shape& st, float ex
   });
 }
 
-void interpolate(const std::vector<AxisPlan>& plans, const Shape& st, float extrapolation, const float* x,
-                 Tensor& out) {
-  float* y = out.data<float>();
+template <typename T>
+void interpolate(const std::vector<AxisPlan>& plans, const Shape& st, float extrapolation, const T* x, Tensor& out) {
+  T* y = out.data<T>();
   forEachOutput(out.shape(), [&](int64_t o, const std::vector<int64_t>& at) {
-    y[o] = isOutside(plans, at) ? extrapolation : static_cast<float>(weightedSum(plans, st, at, 0, 0, x));
+    y[o] = isOutside(plans, at) ? static_cast<T>(extrapolation) : static_cast<T>(weightedSum(plans, st, at, 0, 0, x));
   });
 }
 
@@ -262,7 +263,8 @@ Status axesOf(const ResizeAttrs& a, Ctx& c, std::vector<AxisGeo>& axes) {
 }  // namespace
 
 Status resize(const ResizeAttrs& a, Ctx& c) {
-  if (a.mode != ResizeMode::kNearest) ACCELC_TRY(c.expectType(0, {DType::kFloat32}));
+  // roi and scales keep their own dtypes (ONNX's T2 and float): only X sets the result's.
+  if (a.mode != ResizeMode::kNearest) ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
   if (c.in(0).dtype() == DType::kBool) return c.fail("Resize does not take bool data");
   std::vector<AxisGeo> axes;
   ACCELC_TRY(axesOf(a, c, axes));
@@ -276,8 +278,10 @@ Status resize(const ResizeAttrs& a, Ctx& c) {
   std::vector<AxisPlan> plans;
   for (const AxisGeo& g : axes) plans.push_back(planAxis(a, g));
   const Shape st = stridesOf(c.in(0).shape());
-  if (a.mode != ResizeMode::kNearest) {
-    interpolate(plans, st, a.extrapolationValue, c.in(0).data<float>(), out);
+  if (a.mode != ResizeMode::kNearest && out.dtype() == DType::kFloat64) {
+    interpolate<double>(plans, st, a.extrapolationValue, c.in(0).data<double>(), out);
+  } else if (a.mode != ResizeMode::kNearest) {
+    interpolate<float>(plans, st, a.extrapolationValue, c.in(0).data<float>(), out);
   } else {
     visitDType(out.dtype(), [&](auto tag) {
       using T = decltype(tag);

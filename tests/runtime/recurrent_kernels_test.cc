@@ -301,6 +301,31 @@ TEST(RecurrentKernelsTest, MismatchedShapesAreLocatedErrors) {
   EXPECT_NE(err(OpKind::kLSTM, RnnAttrs{}, l).find("must be 4 x hidden_size, found 7"), std::string::npos);
 }
 
+/// t (float32) widened to float64.
+Tensor widened(const Tensor& t) {
+  Tensor r(DType::kFloat64, t.shape());
+  for (int64_t i = 0; i < t.numel(); ++i) r.data<double>()[i] = t.data<float>()[i];
+  return r;
+}
+
+TEST(RecurrentKernelsTest, Float64LayersMatchFloat32AndKeepTheirDtype) {
+  for (OpKind k : {OpKind::kGRU, OpKind::kLSTM}) {
+    const Layer narrow = makeLayer(k, 2, 3, 2, 3, 2, 0.7f);
+    Layer wide{widened(narrow.x), widened(narrow.w), widened(narrow.r)};
+    for (auto [from, to] : {std::pair{&narrow.b, &wide.b}, {&narrow.h0, &wide.h0}, {&narrow.c0, &wide.c0}, {&narrow.p, &wide.p}})
+      if (*from) *to = widened(**from);
+    const RnnAttrs a = attrs(RnnDirection::kBidirectional);
+    std::vector<Tensor> f = outputsOf(runLayer(k, a, narrow, outs(k))), d = outputsOf(runLayer(k, a, wide, outs(k)));
+    for (int i = 0; i < outs(k); ++i) {
+      ASSERT_EQ(d[i].dtype(), DType::kFloat64) << "output " << i;
+      ASSERT_EQ(d[i].shape(), f[i].shape());
+      for (int64_t e = 0; e < f[i].numel(); ++e) EXPECT_NEAR(d[i].at(e), f[i].at(e), 1e-5) << "output " << i << " element " << e;
+    }
+    wide.r = narrow.r;  // one node's float inputs must share X's dtype
+    EXPECT_NE(errorOf(runLayer(k, a, wide, outs(k))).find("input 2 has dtype float32; expected float64"), std::string::npos);
+  }
+}
+
 TEST(RecurrentKernelsTest, BadSequenceLensAndAttributesAreErrors) {
   auto err = [](const RnnAttrs& a, const Layer& l) { return errorOf(runLayer(OpKind::kRNN, a, l)); };
   const Layer good = makeLayer(OpKind::kRNN, 1, 2, 2, 3, 2, 0.4f);

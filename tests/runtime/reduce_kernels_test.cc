@@ -231,5 +231,24 @@ TEST(LossKernelsTest, EmptyBatchMeanIsNaN) {
   EXPECT_TRUE(std::isnan(values<float>(r).at(0)));
 }
 
+TEST(LossKernelsTest, Float64InputsGiveFloat64Losses) {
+  const Tensor scores = Tensor::of<double>({2, 3}, {1, 2, 3, 0, 0, 1e-12}), target = Tensor::of<int64_t>({2}, {2, 2});
+  const Tensor weight = Tensor::of<double>({3}, {1, 1, 2});
+  const auto r = runAll(OpKind::kSoftmaxCrossEntropyLoss, lossAttrs(LossReduction::kNone), {scores, target, weight}, 2);
+  ASSERT_EQ(r.index(), 0u) << std::get<1>(r);
+  const auto& out = std::get<0>(r);
+  ASSERT_EQ(out[0].dtype(), DType::kFloat64);
+  ASSERT_EQ(out[1].dtype(), DType::kFloat64);
+  // Row 1: log_prob = 1e-12 - log(2 + e^1e-12), a difference float32 would round away.
+  const double lp = 1e-12 - std::log(2 + std::exp(1e-12));
+  EXPECT_NEAR(out[1].at(5), lp, 1e-15);
+  EXPECT_NEAR(out[0].at(1), -2 * lp, 1e-15);
+  EXPECT_NEAR(out[0].at(0), 2 * std::log(1 + std::exp(-1.0) + std::exp(-2.0)), 1e-15);
+  const auto nll = run(OpKind::kNegativeLogLikelihoodLoss, lossAttrs(LossReduction::kMean), {scores, target, weight});
+  EXPECT_EQ(values<double>(nll), (std::vector<double>{-(3 + 1e-12) * 2 / 4}));
+  EXPECT_TRUE(mentions(failure(run(OpKind::kNegativeLogLikelihoodLoss, LossAttrs{}, {scores, target, Tensor(DType::kFloat32, {3})})),
+                       "input 2 has dtype float32; expected float64"));
+}
+
 }  // namespace
 }  // namespace accelc::runtime

@@ -1,5 +1,5 @@
 // tests/runtime/spatial_kernels_test.cc — Resize, ConvTranspose, InstanceNormalization,
-// LpNormalization and GlobalMaxPool on the modes and bad inputs the ONNX node tests miss.
+// LpNormalization and GlobalMaxPool on the modes, dtypes (float64) and bad inputs the ONNX node tests miss.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -258,6 +258,72 @@ TEST(SpatialKernelsTest, LpNormalizationDividesByTheL1OrL2Norm) {
   const auto e = run(OpKind::kLpNormalization, LpNormAttrs{}, {Tensor(DType::kFloat32, {0, 3})});
   ASSERT_EQ(e.index(), 0u);
   EXPECT_EQ(std::get<0>(e).shape(), (Shape{0, 3}));
+}
+
+/// A float32 tensor's values as a float64 tensor of the same shape.
+Tensor toDouble(const Tensor& t) {
+  const float* f = t.data<float>();
+  return Tensor::of<double>(t.shape(), std::vector<double>(f, f + t.numel()));
+}
+
+/// Runs op on float32 inputs and on their float64 copies: the float64 run
+/// gives a float64 result that matches the float32 one.
+void expectFloat64Matches(OpKind k, const Attrs& a, const std::vector<Tensor>& in) {
+  std::vector<Tensor> in64;
+  for (const Tensor& t : in) in64.push_back(toDouble(t));
+  const auto r32 = run(k, a, in), r64 = run(k, a, in64);
+  ASSERT_EQ(r64.index(), 0u) << std::get<1>(r64);
+  EXPECT_EQ(std::get<0>(r64).dtype(), DType::kFloat64);
+  const std::vector<float> want = values<float>(r32);
+  const std::vector<double> got = values<double>(r64);
+  ASSERT_EQ(got.size(), want.size());
+  ASSERT_FALSE(got.empty());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << "at " << i;
+}
+
+TEST(SpatialKernelsTest, Float64InputsGiveFloat64ResultsMatchingFloat32) {
+  const Tensor x = Tensor::of<float>({1, 2, 2, 3}, {0, 1, 2.5f, -3, 4, 5, 6, -7.25f, 8, 9, 10, 11});
+  // Resize linear: scales stay float32 (ONNX's type for them), only X is float64.
+  const auto lin = resizeAttrs(ResizeMode::kLinear, CoordMode::kHalfPixel);
+  const auto r32 = run(OpKind::kResize, lin, {x, kNone, scales({1, 1, 2, 1.5f})});
+  const auto r64 = run(OpKind::kResize, lin, {toDouble(x), kNone, scales({1, 1, 2, 1.5f})});
+  ASSERT_EQ(r64.index(), 0u);
+  EXPECT_EQ(std::get<0>(r64).dtype(), DType::kFloat64);
+  const std::vector<float> want = values<float>(r32);
+  const std::vector<double> got = values<double>(r64);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << "at " << i;
+  ConvTransposeAttrs ct = ctAttrs({2, 1}, {0, 1, 1, 0});
+  const Tensor w = Tensor::of<float>({2, 1, 2, 2}, {1, -2, 0.5f, 3, 2, 1, -1, 0.25f});
+  expectFloat64Matches(OpKind::kConvTranspose, ct, {x, w, Tensor::of<float>({1}, {0.75f})});
+  NormAttrs n;
+  n.epsilon = 1e-5f;
+  expectFloat64Matches(OpKind::kInstanceNormalization, n,
+                       {x, Tensor::of<float>({2}, {1.5f, -1}), Tensor::of<float>({2}, {0.5f, 2})});
+  expectFloat64Matches(OpKind::kLpNormalization, LpNormAttrs{-1, 2}, {x});
+  expectFloat64Matches(OpKind::kLpNormalization, LpNormAttrs{1, 1}, {x});
+}
+
+TEST(SpatialKernelsTest, ResizeNearestKeepsFloat64Data) {
+  const Tensor x = Tensor::of<double>({2}, {0.1, 1e300});
+  const auto r =
+      run(OpKind::kResize, resizeAttrs(ResizeMode::kNearest, CoordMode::kAsymmetric), {x, kNone, scales({2})});
+  EXPECT_EQ(values<double>(r), (std::vector<double>{0.1, 0.1, 1e300, 1e300}));
+}
+
+TEST(SpatialKernelsTest, MixedFloat32AndFloat64InputsAreAnError) {
+  const Tensor x = Tensor::of<float>({1, 1, 2}, {1, 2}), x64 = toDouble(x);
+  const Tensor w = Tensor::of<float>({1, 1, 1}, {2}), b = Tensor::of<float>({1}, {1});
+  EXPECT_TRUE(hasPhrase(run(OpKind::kConvTranspose, ConvTransposeAttrs{}, {x64, w}), "input 1 has dtype float32"));
+  EXPECT_TRUE(hasPhrase(run(OpKind::kConvTranspose, ConvTransposeAttrs{}, {x, toDouble(w), b}),
+                        "input 1 has dtype float64"));
+  EXPECT_TRUE(hasPhrase(run(OpKind::kConvTranspose, ConvTransposeAttrs{}, {x64, toDouble(w), b}),
+                        "input 2 has dtype float32"));
+  EXPECT_TRUE(hasPhrase(run(OpKind::kInstanceNormalization, NormAttrs{}, {x64, b, toDouble(b)}),
+                        "input 1 has dtype float32"));
+  EXPECT_TRUE(hasPhrase(run(OpKind::kInstanceNormalization, NormAttrs{}, {x, b, toDouble(b)}),
+                        "input 2 has dtype float64"));
+  EXPECT_TRUE(hasPhrase(run(OpKind::kLpNormalization, LpNormAttrs{}, {Tensor::of<int32_t>({1}, {1})}), "float64"));
 }
 
 TEST(SpatialKernelsTest, GlobalMaxPoolReducesEverySpatialAxis) {
