@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${FUZZ_BUILD_DIR:-build-fuzz}
-TARGETS=(hwspec isa asm program bundle onnx npy)
+TARGETS=(hwspec isa asm program bundle onnx reference npy)
 source tests/sanitizers.sh
 
 build() {
@@ -55,6 +55,15 @@ seeds() {
     $a compile models/digits/digits_int8.onnx --hw $p -o $c/bundle/digits_int8.$p.acx >/dev/null
   done
   /usr/bin/python3 tests/fuzz/make_onnx_seeds.py $c/onnx
+  # The reference target starts from the ONNX node tests' models: one op each, every op family.
+  local nodes
+  nodes=$(mktemp -d)
+  /usr/bin/python3 tests/onnx_node/gen_node_tests.py "$nodes" >/dev/null
+  mkdir -p $c/reference
+  for m in "$nodes"/node/test_*/model.onnx; do
+    [ "$(stat -c %s "$m")" -lt 4096 ] && cp "$m" "$c/reference/$(basename "$(dirname "$m")").onnx"
+  done
+  rm -rf "$nodes"
 }
 
 case "${1:-smoke}" in

@@ -242,6 +242,54 @@ void annotateQuant(Graph& g) {
   }
 }
 
+Status undefinedInput(const Location& loc, const std::string& name) {
+  return error(loc, "input '" + name + "' is neither a graph input, an initializer nor the output of an earlier node");
+}
+
+/// Every value is defined once, and every node input names a graph input,
+/// an initializer or an earlier node's output: checked before ONNX's shape
+/// inference, which dereferences the missing type of an undefined input and
+/// mixes up the types of a name declared twice (both found by fuzzing).
+Status checkNames(const onnx::GraphProto& g, const std::string& model) {
+  std::set<std::string> defined;
+  for (const auto& in : g.input())
+    if (!defined.insert(in.name()).second)
+      return error(Location::node(model, in.name()), "graph input '" + in.name() + "' is declared twice");
+  for (const auto& t : g.initializer()) defined.insert(t.name());  // an input's default value shares its name
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto& n = g.node(i);
+    const Location loc = Location::node(model, n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name());
+    for (const std::string& in : n.input())
+      if (!in.empty() && !defined.count(in)) return undefinedInput(loc, in);
+    for (const std::string& out : n.output())
+      if (!out.empty() && !defined.insert(out).second) return error(loc, "output '" + out + "' is defined twice");
+  }
+  return Status::ok();
+}
+
+/// LayerNormalization of a graph input: a declared rank of at least 1 and an
+/// axis within it, checked before ONNX's shape inference, which crashed on a
+/// rank-0 input (found by fuzzing).
+Status checkLayerNormRanks(const onnx::GraphProto& g, const std::string& model) {
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto& n = g.node(i);
+    if (n.op_type() != "LayerNormalization" || n.input_size() == 0) continue;
+    int64_t axis = -1;
+    for (const auto& a : n.attribute())
+      if (a.name() == "axis") axis = a.i();
+    for (const auto& in : g.input()) {
+      if (in.name() != n.input(0) || !in.type().tensor_type().has_shape()) continue;
+      const int64_t rank = in.type().tensor_type().shape().dim_size();
+      if (rank >= 1 && axis >= -rank && axis < rank) continue;
+      const std::string node = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
+      return error(Location::node(model, node), "LayerNormalization of '" + in.name() + "' of rank " +
+                                                    std::to_string(rank) + " along axis " + std::to_string(axis) +
+                                                    ": expected a rank of at least 1 and an axis within it");
+    }
+  }
+  return Status::ok();
+}
+
 /// Import state for one model.
 class Importer {
  public:
@@ -322,20 +370,25 @@ Status Importer::checkWeightRank(const onnx::GraphProto& g, const onnx::NodeProt
                     n.op_type() == "ConvTranspose";
   const int wi = n.op_type() == "QLinearConv" ? 3 : 1;
   if (!conv || n.input_size() <= wi) return Status::ok();
-  const onnx::TensorProto* w = nullptr;
+  // The weight's rank: an initializer's, or a graph input's declared one
+  // (found by fuzzing: a rank-0 ConvTranspose weight input crashed it too).
+  int rank = -1;
+  const std::string& w = n.input(wi);
   for (const auto& t : g.initializer())
-    if (t.name() == n.input(wi)) w = &t;
-  if (!w) return Status::ok();
-  const int rank = w->dims_size();
+    if (t.name() == w) rank = t.dims_size();
+  for (const auto& in : g.input())
+    if (rank < 0 && in.name() == w && in.type().tensor_type().has_shape())
+      rank = in.type().tensor_type().shape().dim_size();
+  if (rank < 0) return Status::ok();
   if (rank < 3 || rank > 5)
-    return error(at(node), "weight '" + w->name() + "' of " + n.op_type() + " has rank " + std::to_string(rank) +
+    return error(at(node), "weight '" + w + "' of " + n.op_type() + " has rank " + std::to_string(rank) +
                                "; expected 3 to 5 (a 1-D to 3-D convolution)");
   for (const auto& in : g.input())
     if (in.name() == n.input(0) && in.type().tensor_type().has_shape() &&
         in.type().tensor_type().shape().dim_size() != rank)
       return error(at(node), "input '" + in.name() + "' of rank " +
-                                 std::to_string(in.type().tensor_type().shape().dim_size()) + " and weight '" +
-                                 w->name() + "' of rank " + std::to_string(rank) + " must have one rank");
+                                 std::to_string(in.type().tensor_type().shape().dim_size()) + " and weight '" + w +
+                                 "' of rank " + std::to_string(rank) + " must have one rank");
   for (const onnx::AttributeProto& a : n.attribute()) {
     const int want = a.name() == "pads" ? 2 * (rank - 2) : rank - 2;
     const bool windowed = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape" ||
@@ -468,8 +521,7 @@ Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
       continue;
     }
     auto it = ids_.find(in);
-    if (it == ids_.end())
-      return error(loc, "input '" + in + "' is neither a graph input, an initializer nor the output of an earlier node");
+    if (it == ids_.end()) return undefinedInput(loc, in);
     node.inputs.push_back(it->second);
   }
   if (node.kind == OpKind::kEyeLike && !node.inputs.empty() && node.inputs[0] >= 0 &&
@@ -503,7 +555,11 @@ Status Importer::fillUnknownShapes() {
     if (!probe.values[i].constant && std::find(probe.inputs.begin(), probe.inputs.end(), static_cast<int>(i)) == probe.inputs.end())
       probe.outputs.push_back(static_cast<int>(i));
   std::vector<Tensor> zeros;
-  for (int id : probe.inputs) zeros.emplace_back(probe.values[id].dtype, probe.values[id].shape);
+  for (int id : probe.inputs) {  // within the memory budget (found by fuzzing: a 5 GB input)
+    const Value& v = probe.values[id];
+    ACCELC_TRY(support::checkTensorAllocation(v.dtype, v.shape, "input '" + v.name + "'", at(v.name)));
+    zeros.emplace_back(v.dtype, v.shape);
+  }
   ACCELC_ASSIGN_OR_RETURN(std::vector<Tensor> outs, runReference(probe, zeros));
   for (size_t k = 0; k < outs.size(); ++k) {
     Value& v = g_.values[probe.outputs[k]];
@@ -519,6 +575,8 @@ Expected<Graph> Importer::run(onnx::ModelProto& model) {
   onnx::GraphProto& gp = *model.mutable_graph();
   ACCELC_TRY(bindInputs(gp));
   ACCELC_TRY(checkWindowAttributes(gp));
+  ACCELC_TRY(checkNames(gp, name_));
+  ACCELC_TRY(checkLayerNormRanks(gp, name_));
   try {
     onnx::shape_inference::InferShapes(model);
   } catch (const std::exception&) {

@@ -77,6 +77,7 @@ Status squeeze(bool un, const AxesAttrs& a, Ctx& c) {
     for (int64_t& ax : axes)
       if (!normAxis(ax, r)) return c.fail("Unsqueeze axis out of range");
     std::sort(axes.begin(), axes.end());
+    if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) return c.fail("Unsqueeze axes repeat an axis");
     for (int64_t ax : axes) shape.insert(shape.begin() + ax, 1);
   } else {
     if (axes.empty())
@@ -85,6 +86,7 @@ Status squeeze(bool un, const AxesAttrs& a, Ctx& c) {
     for (int64_t& ax : axes)
       if (!normAxis(ax, x.rank()) || x.dim(ax) != 1) return c.fail("Squeeze axis is out of range or not of size 1");
     std::sort(axes.begin(), axes.end());
+    if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) return c.fail("Squeeze axes repeat an axis");
     for (auto it = axes.rbegin(); it != axes.rend(); ++it) shape.erase(shape.begin() + *it);
   }
   c.out(0) = x;

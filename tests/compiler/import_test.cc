@@ -182,6 +182,14 @@ TEST(ImportTest, ConvWeightRanksAreCheckedBeforeShapeInference) {
                                "convolution)");
   EXPECT_EQ(importError(windowModel("Conv", "strides", {1, 1, 1})),
             "m.onnx:the_node: error: attribute 'strides' of Conv has 3 values; the weight's rank 4 needs 2");
+  onnx::ModelProto input = model("ConvTranspose");  // a weight that is a graph input of rank 0
+  auto* w = input.mutable_graph()->add_input();
+  w->set_name("w");
+  w->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  w->mutable_type()->mutable_tensor_type()->mutable_shape();
+  input.mutable_graph()->mutable_node(0)->add_input("w");
+  EXPECT_EQ(importError(input), "m.onnx:the_node: error: weight 'w' of ConvTranspose has rank 0; expected 3 to 5 (a "
+                                "1-D to 3-D convolution)");
 }
 
 /// The shape rules the kernels rely on are import errors, not run errors.
@@ -264,6 +272,31 @@ TEST(ImportTest, MissingInitializer) {
   m.mutable_graph()->mutable_node(0)->add_input("bias");
   EXPECT_EQ(importError(m),
             "m.onnx:the_node: error: input 'bias' is neither a graph input, an initializer nor the output of an earlier node");
+}
+
+TEST(ImportTest, AnUndefinedInputIsFoundBeforeShapeInference) {
+  onnx::ModelProto m = model("EyeLike");  // ONNX's EyeLike inference dereferenced the missing type
+  m.mutable_opset_import(0)->set_version(9);
+  m.mutable_graph()->mutable_node(0)->set_input(0, "nowhere");
+  EXPECT_EQ(importError(m), "m.onnx:the_node: error: input 'nowhere' is neither a graph input, an initializer nor the "
+                            "output of an earlier node");
+}
+
+TEST(ImportTest, ALayerNormalizationOfRankZeroIsFoundBeforeShapeInference) {
+  onnx::ModelProto m = model("LayerNormalization");
+  m.mutable_opset_import(0)->set_version(17);
+  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->clear_dim();
+  EXPECT_EQ(importError(m), "m.onnx:the_node: error: LayerNormalization of 'x' of rank 0 along axis -1: expected a "
+                            "rank of at least 1 and an axis within it");
+}
+
+TEST(ImportTest, NamesDeclaredTwiceAreFoundBeforeShapeInference) {
+  onnx::ModelProto m = model("Relu");
+  *m.mutable_graph()->add_input() = m.graph().input(0);
+  EXPECT_EQ(importError(m), "m.onnx:x: error: graph input 'x' is declared twice");
+  m = model("Relu");
+  *m.mutable_graph()->add_node() = m.graph().node(0);
+  EXPECT_EQ(importError(m), "m.onnx:the_node: error: output 'y' is defined twice");
 }
 
 TEST(ImportTest, DynamicShapeNeedsABinding) {

@@ -14,6 +14,13 @@ namespace {
 
 using support::DType;
 
+TEST(KernelsTest, RepeatedSqueezeAxesAreErrors) {  // found by fuzzing: the axis was erased twice
+  const Tensor x(DType::kFloat32, {1, 3});
+  EXPECT_NE(failure(run(OpKind::kSqueeze, AxesAttrs{}, {x, Tensor::of<int64_t>({3}, {0, 0, -2})})).find("repeat an axis"),
+            std::string::npos);
+  EXPECT_NE(failure(run(OpKind::kUnsqueeze, AxesAttrs{{1, 1}}, {x})).find("repeat an axis"), std::string::npos);
+}
+
 TEST(KernelsTest, CastBetweenIntegersWraps) {
   EXPECT_EQ(values<uint8_t>(run(OpKind::kCast, CastAttrs{DType::kUint8}, {Tensor::of<int32_t>({3}, {300, -1, 7})})),
             (std::vector<uint8_t>{44, 255, 7}));
