@@ -278,6 +278,12 @@ Status Ctx::expectType(int i, std::initializer_list<DType> ok) const {
   return fail("input " + std::to_string(i) + " has dtype " + support::dtypeName(in(i).dtype()) + "; expected " + names);
 }
 
+Status Ctx::expectSameType(int i, int j) const {
+  if (!has(j) || in(j).dtype() == in(i).dtype()) return Status::ok();
+  return fail("input " + std::to_string(j) + " has dtype " + support::dtypeName(in(j).dtype()) +
+              "; expected one dtype with input " + std::to_string(i) + " (" + support::dtypeName(in(i).dtype()) + ")");
+}
+
 Status Ctx::expectRank(int i, int64_t r) const {
   if (in(i).rank() == r) return Status::ok();
   return fail("input " + std::to_string(i) + " has rank " + std::to_string(in(i).rank()) + "; expected " +
@@ -293,6 +299,12 @@ bool normAxis(int64_t& axis, int64_t rank) {
   if (axis < -rank || axis >= rank) return false;
   if (axis < 0) axis += rank;
   return true;
+}
+
+Ints intsOf(const Tensor& t) {
+  Ints v(t.numel());
+  for (int64_t i = 0; i < t.numel(); ++i) v[i] = t.intAt(i);
+  return v;
 }
 
 Shape stridesOf(const Shape& s) {

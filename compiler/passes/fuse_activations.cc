@@ -23,14 +23,6 @@ namespace accelc::compiler {
 
 namespace {
 
-/// The node that computes value `id`, or null.
-const Node* producer(const Graph& g, int id) {
-  for (const Node& n : g.nodes)
-    for (int out : n.outputs)
-      if (out == id) return &n;
-  return nullptr;
-}
-
 /// Whether value `id` is a one-element float constant within 1e-6 relative of `want`.
 bool isScalar(const Graph& g, int id, double want) {
   const Tensor* t = constantOf(g, id);

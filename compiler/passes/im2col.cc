@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "compiler/passes/rewrite.h"
+
 namespace accelc::compiler {
 
 using runtime::OpKind;
@@ -10,14 +12,6 @@ using runtime::OpKind;
 namespace {
 
 int64_t blocks(int64_t channels, int64_t width) { return (channels + width - 1) / width; }
-
-/// The producer of value `v`, or nullptr for a graph input or constant.
-const Node* producer(const Graph& g, int v) {
-  for (const Node& n : g.nodes)
-    for (int o : n.outputs)
-      if (o == v) return &n;
-  return nullptr;
-}
 
 /// Whether unrolling `n` pays: a QConv fed from the host, a window above 1×1,
 /// at least half the GEMM passes.

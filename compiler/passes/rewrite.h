@@ -17,6 +17,15 @@ inline void replaceUses(Graph& g, int from, int to) {
     if (id == from) id = to;
 }
 
+/// The node that computes value `id`, or null (a graph input, a constant, -1).
+inline const Node* producer(const Graph& g, int id) {
+  for (const Node& n : g.nodes)
+    for (int out : n.outputs)
+      if (out == id) return &n;
+  return nullptr;
+}
+inline Node* producer(Graph& g, int id) { return const_cast<Node*>(producer(static_cast<const Graph&>(g), id)); }
+
 /// How many node inputs and graph outputs read value `id`.
 inline int useCount(const Graph& g, int id) {
   int n = 0;

@@ -14,14 +14,6 @@ namespace accelc::compiler {
 
 namespace {
 
-/// The node producing value `id`, or null.
-Node* producer(Graph& g, int id) {
-  for (Node& n : g.nodes)
-    for (int out : n.outputs)
-      if (out == id) return &n;
-  return nullptr;
-}
-
 /// Looks through Casts that keep the dtype (exporters put them between Q and DQ).
 int throughCasts(Graph& g, int id) {
   for (Node* p = producer(g, id); p && p->kind == OpKind::kCast; p = producer(g, id)) {

@@ -11,15 +11,8 @@ namespace accelc::runtime::kernels {
 /// OneHot's depth) may reach: support::checkedShapeElements' bound.
 constexpr int64_t kMaxGeneratedElements = int64_t{1} << 40;
 
-/// The values of an integer tensor (a shape, repeats, pads) as int64.
-Ints intsOf(const Tensor& t);
-
 /// Steps a row-major multi-index over `shape`; false once it wraps to all zeros.
 bool nextIndex(Shape& idx, const Shape& shape);
-
-/// Normalizes an index read from a tensor into [0, dim); false when it is
-/// outside [-dim, dim) (ONNX: negative indices count from the end).
-inline bool normIndex(int64_t& i, int64_t dim) { return normAxis(i, dim); }
 
 // The index ops, in gather_scatter.cc.
 Status gatherElements(const AxisAttrs& a, Ctx& c);

@@ -28,6 +28,8 @@ class Ctx {
   support::Diagnostic fail(const std::string& msg) const { return support::error(loc_, msg); }
   /// Fails unless input i has dtype one of `ok`.
   Status expectType(int i, std::initializer_list<DType> ok) const;
+  /// Fails unless input j, when present, has input i's dtype.
+  Status expectSameType(int i, int j) const;
   /// Fails unless input i has rank r.
   Status expectRank(int i, int64_t r) const;
   /// A zero tensor for a result, once its size is checked against the
@@ -42,6 +44,14 @@ class Ctx {
 
 /// Normalizes a possibly negative axis of a rank-r tensor; false when out of range.
 bool normAxis(int64_t& axis, int64_t rank);
+/// The int64 values of an integer tensor (a shape, axes, repeats, pads).
+Ints intsOf(const Tensor& t);
+/// Calls fn(double{}) for float64 and fn(float{}) otherwise: the element type
+/// of the kernels that take float32 or float64 (checked by the caller).
+template <typename Fn>
+auto visitFloat(DType t, Fn&& fn) {
+  return t == DType::kFloat64 ? fn(double{}) : fn(float{});
+}
 /// Row-major strides of a shape.
 Shape stridesOf(const Shape& s);
 /// The numpy broadcast of two shapes; false when they do not broadcast.

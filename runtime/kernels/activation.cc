@@ -141,9 +141,8 @@ Status activation(OpKind k, const Attrs& a, Ctx& c) {
     if (t == DType::kBool) return c.expectType(0, {DType::kFloat32, DType::kFloat64, DType::kInt8, DType::kInt32, DType::kInt64});
     return visitDType(t, [&](auto v) { return signOp<decltype(v)>(k, c); });
   }
-  if (t == DType::kFloat64) return floating<double>(k, a, c);
-  if (t != DType::kFloat32) return c.expectType(0, {DType::kFloat32, DType::kFloat64});
-  return floating<float>(k, a, c);
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
+  return visitFloat(t, [&](auto v) { return floating<decltype(v)>(k, a, c); });
 }
 
 }  // namespace accelc::runtime::kernels

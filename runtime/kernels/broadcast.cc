@@ -30,14 +30,6 @@ Status broadcastAll(Ctx& c, int first, int last, Shape& out) {
   return Status::ok();
 }
 
-/// Inputs i and j have one dtype.
-Status sameType(Ctx& c, int i, int j) {
-  if (c.in(i).dtype() == c.in(j).dtype()) return Status::ok();
-  return c.fail(std::string("inputs ") + std::to_string(i) + " and " + std::to_string(j) + " have dtypes " +
-                support::dtypeName(c.in(i).dtype()) + " and " + support::dtypeName(c.in(j).dtype()) +
-                "; expected one dtype");
-}
-
 /// out[o] = f(a[ia], b[ib]) over the broadcast of inputs ia and ib.
 template <typename T, typename R, typename F>
 Status zip(Ctx& c, const Tensor& x, const Tensor& y, DType to, F f, Tensor& out) {
@@ -98,7 +90,7 @@ Status mod(const ModAttrs& a, Ctx& c) {
 
 template <typename T>
 Status prelu(Ctx& c) {
-  ACCELC_TRY(sameType(c, 0, 1));
+  ACCELC_TRY(c.expectSameType(0, 1));
   ACCELC_TRY((zip<T, T>(c, c.in(0), c.in(1), c.in(0).dtype(), [](T x, T s) { return x < T(0) ? s * x : x; }, c.out(0))));
   if (c.out(0).shape() != c.in(0).shape())  // the slope broadcasts to x, never the other way
     return c.fail("slope of shape " + support::shapeStr(c.in(1).shape()) + " does not broadcast to x's shape " +
@@ -123,7 +115,7 @@ Status variadic(OpKind k, Ctx& c) {
   };
   Tensor acc = c.in(0);
   for (int i = 1; i < c.inputs(); ++i) {
-    ACCELC_TRY(sameType(c, 0, i));
+    ACCELC_TRY(c.expectSameType(0, i));
     Tensor next;
     ACCELC_TRY((zip<T, T>(c, acc, c.in(i), acc.dtype(), f, next)));
     acc = std::move(next);
@@ -137,7 +129,7 @@ Status variadic(OpKind k, Ctx& c) {
 
 Status where(Ctx& c) {
   ACCELC_TRY(c.expectType(0, {DType::kBool}));
-  ACCELC_TRY(sameType(c, 1, 2));
+  ACCELC_TRY(c.expectSameType(1, 2));
   Shape shape;
   ACCELC_TRY(broadcastAll(c, 0, 3, shape));
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(c.in(1).dtype(), shape));
@@ -165,19 +157,18 @@ Status broadcastOp(OpKind k, const Attrs& a, Ctx& c) {
   const DType t = c.in(0).dtype();
   if (k == OpKind::kWhere) return where(c);
   if (k == OpKind::kPRelu) {
-    if (t == DType::kFloat64) return prelu<double>(c);
     ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
-    return prelu<float>(c);
+    return visitFloat(t, [&](auto v) { return prelu<decltype(v)>(c); });
   }
   if (k == OpKind::kAnd || k == OpKind::kOr || k == OpKind::kXor) return logic(k, c);
   if (isComparison(k)) {
-    ACCELC_TRY(sameType(c, 0, 1));
+    ACCELC_TRY(c.expectSameType(0, 1));
     if (t == DType::kBool && k != OpKind::kEqual) return c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64});
     return visitDType(t, [&](auto v) { return compare<decltype(v)>(k, c); });
   }
   if (t == DType::kBool) return c.expectType(0, {DType::kFloat32, DType::kInt32, DType::kInt64});
   if (k == OpKind::kMod) {
-    ACCELC_TRY(sameType(c, 0, 1));
+    ACCELC_TRY(c.expectSameType(0, 1));
     return visitDType(t, [&](auto v) { return mod<decltype(v)>(std::get<ModAttrs>(a), c); });
   }
   if (k == OpKind::kMean && !support::isFloatDType(t)) return c.expectType(0, {DType::kFloat32, DType::kFloat64});

@@ -135,16 +135,6 @@ void addBias(const Tensor& b, Tensor& out) {
       for (int64_t p = 0; p < plane; ++p) y[(n * m + j) * plane + p] += b.data<T>()[j];
 }
 
-/// X, W and B (when given) share one float dtype.
-Status checkTypes(Ctx& c) {
-  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
-  for (int i = 1; i < 3; ++i)
-    if (c.has(i) && c.in(i).dtype() != c.in(0).dtype())
-      return c.fail("input " + std::to_string(i) + " has dtype " + support::dtypeName(c.in(i).dtype()) +
-                    "; expected " + support::dtypeName(c.in(0).dtype()) + " like X");
-  return Status::ok();
-}
-
 /// Scatters every (batch, input channel, output channel) plane, then adds B.
 template <typename T>
 void scatterAll(const std::vector<TAxis>& ax, int64_t group, Ctx& c, Tensor& out) {
@@ -167,7 +157,9 @@ void scatterAll(const std::vector<TAxis>& ax, int64_t group, Ctx& c, Tensor& out
 }  // namespace
 
 Status convTranspose(const ConvTransposeAttrs& a, Ctx& c) {
-  ACCELC_TRY(checkTypes(c));
+  ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));  // X, W and B (when given) share it
+  ACCELC_TRY(c.expectSameType(0, 1));
+  ACCELC_TRY(c.expectSameType(0, 2));
   const Tensor &x = c.in(0), &w = c.in(1);
   ACCELC_TRY(checkShapes(x, w, a.group, c));
   const size_t sp = static_cast<size_t>(x.rank() - 2);
@@ -181,10 +173,7 @@ Status convTranspose(const ConvTransposeAttrs& a, Ctx& c) {
   Shape shape = {x.dim(0), m};
   for (const TAxis& t : ax) shape.push_back(t.out);
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
-  if (x.dtype() == DType::kFloat64)
-    scatterAll<double>(ax, a.group, c, out);
-  else
-    scatterAll<float>(ax, a.group, c, out);
+  visitFloat(x.dtype(), [&](auto v) { scatterAll<decltype(v)>(ax, a.group, c, out); });
   c.out(0) = std::move(out);
   return Status::ok();
 }

@@ -15,12 +15,6 @@ namespace accelc::runtime::kernels {
 
 using support::shapeStr;
 
-Ints intsOf(const Tensor& t) {
-  Ints v(t.numel());
-  for (int64_t i = 0; i < t.numel(); ++i) v[i] = t.intAt(i);
-  return v;
-}
-
 bool nextIndex(Shape& idx, const Shape& shape) {
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
     if (++idx[d] < shape[d]) return true;

@@ -93,10 +93,8 @@ void unaryFloats(OpKind k, const Tensor& x, Tensor& out) {
 Status unary(OpKind k, Ctx& c) {
   const Tensor& x = c.in(0);
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
-  if (x.dtype() == DType::kFloat32) {
-    unaryFloats<float>(k, x, out);
-  } else if (x.dtype() == DType::kFloat64) {
-    unaryFloats<double>(k, x, out);
+  if (x.dtype() == DType::kFloat32 || x.dtype() == DType::kFloat64) {
+    visitFloat(x.dtype(), [&](auto v) { unaryFloats<decltype(v)>(k, x, out); });
   } else if (k == OpKind::kRelu && x.dtype() != DType::kBool) {
     visitDType(x.dtype(), [&](auto t) {
       using T = decltype(t);

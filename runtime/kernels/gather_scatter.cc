@@ -19,7 +19,7 @@ using support::shapeStr;
 /// Reads element `at` of index tensor t for an axis of size dim into v.
 Status readIndex(const Tensor& t, int64_t at, int64_t dim, int64_t& v, Ctx& c) {
   v = t.intAt(at);
-  if (normIndex(v, dim)) return Status::ok();
+  if (normAxis(v, dim)) return Status::ok();  // ONNX: negative indices count from the end
   return c.fail("index " + std::to_string(t.intAt(at)) + " is out of range for an axis of size " +
                 std::to_string(dim) + "; expected [" + std::to_string(-dim) + ", " + std::to_string(dim - 1) + "]");
 }

@@ -115,8 +115,7 @@ Status loss(OpKind k, const LossAttrs& a, Ctx& c) {
   LossShape s;
   ACCELC_TRY(checkLossInputs(k, c, s));
   // checkLossInputs admits float32 and float64 only.
-  if (c.in(0).dtype() == DType::kFloat64) return lossOf<double>(k, a, s, c);
-  return lossOf<float>(k, a, s, c);
+  return visitFloat(c.in(0).dtype(), [&](auto v) { return lossOf<decltype(v)>(k, a, s, c); });
 }
 
 }  // namespace accelc::runtime::kernels

@@ -146,10 +146,7 @@ Status softmax(const SoftmaxAttrs& a, Ctx& c) {
 /// Inputs 0..n-1 share one float dtype, float32 or float64 (the result's).
 Status expectSameFloat(Ctx& c, int n) {
   ACCELC_TRY(c.expectType(0, {DType::kFloat32, DType::kFloat64}));
-  for (int i = 1; i < n; ++i)
-    if (c.in(i).dtype() != c.in(0).dtype())
-      return c.fail("input " + std::to_string(i) + " has dtype " + support::dtypeName(c.in(i).dtype()) +
-                    "; expected " + support::dtypeName(c.in(0).dtype()) + " like input 0");
+  for (int i = 1; i < n; ++i) ACCELC_TRY(c.expectSameType(0, i));
   return Status::ok();
 }
 
@@ -179,10 +176,7 @@ Status instanceNorm(const NormAttrs& a, Ctx& c) {
   if (c.in(1).numel() != ch || c.in(2).numel() != ch)
     return c.fail("InstanceNormalization scale and B must have " + std::to_string(ch) + " values");
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
-  if (x.dtype() == DType::kFloat64)
-    instanceNormPlanes<double>(a.epsilon, ch, planes, inner, c, out);
-  else
-    instanceNormPlanes<float>(a.epsilon, ch, planes, inner, c, out);
+  visitFloat(x.dtype(), [&](auto v) { instanceNormPlanes<decltype(v)>(a.epsilon, ch, planes, inner, c, out); });
   c.out(0) = std::move(out);
   return Status::ok();
 }
@@ -218,10 +212,7 @@ Status lpNorm(const LpNormAttrs& a, Ctx& c) {
   for (int64_t i = 0; i < x.rank(); ++i)
     if (i != axis) (i < axis ? outer : inner) *= x.dim(i);
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), x.shape()));
-  if (x.dtype() == DType::kFloat64)
-    lpNormRows<double>(a.p, outer, n, inner, x, out);
-  else
-    lpNormRows<float>(a.p, outer, n, inner, x, out);
+  visitFloat(x.dtype(), [&](auto v) { lpNormRows<decltype(v)>(a.p, outer, n, inner, x, out); });
   c.out(0) = std::move(out);
   return Status::ok();
 }

@@ -267,8 +267,7 @@ Status softmaxLike(OpKind k, const SoftmaxAttrs& a, Ctx& c) {
   int64_t axis = a.axis;
   ACCELC_TRY(axisOf(nameOf(k), axis, c.in(0), c));
   const AxisSplit s = splitAt(c.in(0).shape(), axis, a.legacy != 0);
-  if (c.in(0).dtype() == DType::kFloat64) return softmaxLikeTyped<double>(k, s, c);
-  return softmaxLikeTyped<float>(k, s, c);
+  return visitFloat(c.in(0).dtype(), [&](auto v) { return softmaxLikeTyped<decltype(v)>(k, s, c); });
 }
 
 template <typename T>

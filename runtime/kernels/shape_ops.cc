@@ -11,13 +11,6 @@ namespace accelc::runtime::kernels {
 
 namespace {
 
-/// The int64 values of input i (a shape, axes, starts...).
-Ints intsOf(const Tensor& t) {
-  Ints v(t.numel());
-  for (int64_t i = 0; i < t.numel(); ++i) v[i] = t.intAt(i);
-  return v;
-}
-
 Status reshape(const ReshapeAttrs& a, Ctx& c) {
   const Tensor& x = c.in(0);
   Ints want = intsOf(c.in(1));
