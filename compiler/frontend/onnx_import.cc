@@ -301,6 +301,10 @@ class Importer {
   Status opsetOf(const onnx::ModelProto& m);
   Status bindInputs(onnx::GraphProto& g);
   Status addNode(const onnx::NodeProto& n, size_t index);
+  /// Clip before opset 11 bounds by attributes `min` and `max`: they become
+  /// constant inputs, as later opsets give them (an absent one stays omitted).
+  /// `rest` gets the node without them.
+  Status clipBoundInputs(const onnx::NodeProto& n, onnx::NodeProto& rest, Node& node);
   /// The attribute values ONNX's own shape inference divides by or sizes
   /// windows with: checked before it sees the model, which it would crash on.
   Status checkWindowAttributes(const onnx::GraphProto& g) const;
@@ -493,6 +497,28 @@ Status Importer::bindInputs(onnx::GraphProto& g) {
   return Status::ok();
 }
 
+Status Importer::clipBoundInputs(const onnx::NodeProto& n, onnx::NodeProto& rest, Node& node) {
+  rest = n;
+  rest.clear_attribute();
+  std::vector<int> bounds(2, -1);
+  for (const auto& a : n.attribute()) {
+    const int which = a.name() == "min" ? 0 : a.name() == "max" ? 1 : -1;
+    if (which < 0 || a.type() != onnx::AttributeProto::FLOAT) {
+      rest.add_attribute()->CopyFrom(a);  // attrsOf names it
+      continue;
+    }
+    Value v;
+    v.name = node.name + ":" + a.name();
+    v.dtype = DType::kFloat32;
+    v.constant = Tensor::of<float>({}, {a.f()});
+    bounds[which] = g_.addValue(std::move(v));
+    known_.push_back(true);
+  }
+  if (bounds[1] >= 0) node.inputs = bounds;
+  else if (bounds[0] >= 0) node.inputs = {bounds[0]};
+  return Status::ok();
+}
+
 Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
   Node node;
   node.name = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
@@ -503,7 +529,10 @@ Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
     return error(loc, "unsupported op '" + (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() +
                           "' (`accelc import --list-ops` lists the supported ones)");
   node.kind = *kind;
-  ACCELC_ASSIGN_OR_RETURN(node.attrs, attrsOf(node.kind, n, opset_, loc));
+  onnx::NodeProto rest;
+  const bool oldClip = node.kind == OpKind::kClip && opset_ < 11;
+  if (oldClip) ACCELC_TRY(clipBoundInputs(n, rest, node));
+  ACCELC_ASSIGN_OR_RETURN(node.attrs, attrsOf(node.kind, oldClip ? rest : n, opset_, loc));
   if (node.kind == OpKind::kConstant && n.output_size() == 1) {  // a constant value, not a node
     Value v;
     v.name = n.output(0);
@@ -515,15 +544,17 @@ Status Importer::addNode(const onnx::NodeProto& n, size_t index) {
     known_.push_back(true);
     return Status::ok();
   }
+  std::vector<int> inputs;
   for (const std::string& in : n.input()) {
     if (in.empty()) {
-      node.inputs.push_back(-1);
+      inputs.push_back(-1);
       continue;
     }
     auto it = ids_.find(in);
     if (it == ids_.end()) return undefinedInput(loc, in);
-    node.inputs.push_back(it->second);
+    inputs.push_back(it->second);
   }
+  node.inputs.insert(node.inputs.begin(), inputs.begin(), inputs.end());  // before Clip's bounds, if any
   if (node.kind == OpKind::kEyeLike && !node.inputs.empty() && node.inputs[0] >= 0 &&
       std::none_of(n.attribute().begin(), n.attribute().end(), [](const auto& a) { return a.name() == "dtype"; }))
     std::get<runtime::EyeLikeAttrs>(node.attrs).dtype = g_.values[node.inputs[0]].dtype;  // ONNX: the input's

@@ -365,6 +365,25 @@ TEST(ImportTest, OpDefaultsDifferPerOp) {
   EXPECT_EQ(g->values[g->outputs[0]].dtype, support::DType::kInt32);
 }
 
+TEST(ImportTest, ClipBeforeOpset11TakesItsBoundsFromAttributes) {
+  // ReLU6 as opset 6 writes it; then only a max; then none (no clamp).
+  for (const auto& [bounds, want] : std::vector<std::pair<std::vector<std::string>, std::vector<float>>>{
+           {{"min", "max"}, {0, 2, 6, 0, 6, 5.5f}}, {{"max"}, {-3, 2, 6, -1, 6, 5.5f}}, {{}, {-3, 2, 7, -1, 9, 5.5f}}}) {
+    onnx::ModelProto m = model("Clip");
+    m.mutable_opset_import(0)->set_version(6);
+    for (const std::string& b : bounds) {
+      auto* a = m.mutable_graph()->mutable_node(0)->add_attribute();
+      a->set_name(b), a->set_type(onnx::AttributeProto::FLOAT), a->set_f(b == "min" ? 0.0f : 6.0f);
+    }
+    auto g = importOnnxBytes(m.SerializeAsString(), "m.onnx");
+    ASSERT_TRUE(g.isOk()) << g.diag().str();
+    EXPECT_EQ(g->nodes[0].inputs.size(), bounds.empty() ? 1u : 3u - (bounds.size() == 1 && bounds[0] == "min"));
+    auto y = runReference(*g, {Tensor::of<float>({2, 3}, {-3, 2, 7, -1, 9, 5.5f})});
+    ASSERT_TRUE(y.isOk()) << y.diag().str();
+    for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ((*y)[0].at(i), want[i]) << bounds.size() << " bounds, element " << i;
+  }
+}
+
 TEST(ImportTest, RecurrentLayersRefuseOtherActivations) {
   onnx::ModelProto m = model("RNN");
   auto* a = m.mutable_graph()->mutable_node(0)->add_attribute();
