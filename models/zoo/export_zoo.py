@@ -7,8 +7,8 @@ NAME is one of the keys of MODELS below (README.md says what each one is). The
 weights are the initialisation of torch / torchvision after torch.manual_seed(0)
 (weights=None: nothing is downloaded), livened as liven() says so that the
 outputs are not all near zero, so the same file comes out on every run.
-Every graph has one fixed-shape float32 input "input"; batch norms are folded
-(eval mode, constant folding). INPUT.npy gets a float32 input of that shape drawn
+Every graph has one fixed-shape float32 input "input"; batch norms that follow a
+convolution are folded into it (eval mode, constant folding). INPUT.npy gets a float32 input of that shape drawn
 from numpy's default_rng(0).
 """
 import os
@@ -83,6 +83,25 @@ def vit_tiny():
                                                 hidden_dim=32, mlp_dim=64, num_classes=10)
 
 
+def inception_v3():
+    # init_weights=True says so explicitly (None warns); torchvision 0.14 draws it with
+    # torch's trunc_normal_, so scipy is not needed. No auxiliary head, raw input.
+    return torchvision.models.inception_v3(weights=None, aux_logits=False, init_weights=True,
+                                           transform_input=False)
+
+
+def transformer_encoder():
+    """A BERT-style encoder: two post-norm layers, width 128, 4 heads, feed-forward 256, GELU."""
+    layer = nn.TransformerEncoderLayer(d_model=128, nhead=4, dim_feedforward=256, dropout=0.0,
+                                       activation="gelu", batch_first=True)
+    encoder = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+    # nn.TransformerEncoder deep-copies the one layer: redraw each copy's attention
+    # projections so that the two layers differ (liven() redraws the nn.Linear ones).
+    for copy in encoder.layers:
+        copy.self_attn._reset_parameters()
+    return encoder
+
+
 def liven(model, shape):
     """Makes the random model's outputs worth comparing, deterministically.
 
@@ -115,6 +134,12 @@ MODELS = {
     "vit_tiny": (vit_tiny, (1, 3, 32, 32), "logits", 13),
     "unet_small": (UNetSmall, (1, 3, 64, 64), "logits", 13),
     "lstm_classifier": (LstmClassifier, (1, 16, 8), "logits", 13),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), (1, 3, 224, 224), "logits", 13),
+    "mnasnet0_5": (lambda: torchvision.models.mnasnet0_5(weights=None), (1, 3, 224, 224), "logits", 13),
+    "squeezenet1_0": (lambda: torchvision.models.squeezenet1_0(weights=None), (1, 3, 224, 224), "logits", 13),
+    "inception_v3": (inception_v3, (1, 3, 299, 299), "logits", 13),
+    "densenet121": (lambda: torchvision.models.densenet121(weights=None), (1, 3, 224, 224), "logits", 13),
+    "transformer_encoder": (transformer_encoder, (1, 32, 128), "out", 13),
 }
 
 
