@@ -3,6 +3,7 @@
 
 #include "compiler/lower/cost.h"
 #include "runtime/executor.h"
+#include "runtime/ops.h"
 
 namespace accelc::compiler {
 
@@ -29,6 +30,29 @@ support::Expected<LayerRow> layerRow(const runtime::Bundle& b, const isa::Target
   return r;
 }
 
+/// The op kind a host step's time is reported under.
+std::string hostKind(const runtime::Step& s) {
+  return s.kind == runtime::Step::Kind::kHost ? std::string(runtime::opInfo(s.op).name) : "pack/unpack";
+}
+
+/// The coverage figures of `rep`'s layers and `b`'s host steps.
+Coverage coverageOf(const runtime::Bundle& b, const BundleReport& rep, const MeasuredSteps* measured) {
+  Coverage c;
+  for (const LayerRow& r : rep.layers)
+    if (r.where == "accelerator") c.accelMacs += r.macs;
+  c.accelMacSharePct = rep.totalMacs ? 100.0 * static_cast<double>(c.accelMacs) / static_cast<double>(rep.totalMacs) : 100.0;
+  for (size_t i = 0; i < b.steps.size(); ++i) {
+    const runtime::Step& s = b.steps[i];
+    if (s.kind == runtime::Step::Kind::kAccel) continue;
+    const bool boundary = s.kind == runtime::Step::Kind::kHost &&
+                          (s.op == runtime::OpKind::kQuantizeLinear || s.op == runtime::OpKind::kDequantizeLinear);
+    c.quantBoundaries += boundary;
+    ++c.hostSteps[hostKind(s)];
+    if (measured) c.hostMs[hostKind(s)] += 1e3 * measured->seconds[i];
+  }
+  return c;
+}
+
 }  // namespace
 
 support::Expected<BundleReport> bundleReport(const runtime::Bundle& b, const isa::Target& t,
@@ -51,6 +75,7 @@ support::Expected<BundleReport> bundleReport(const runtime::Bundle& b, const isa
     rep.totalRooflineCycles += r.rooflineCycles, rep.totalMacs += r.macs;
     rep.layers.push_back(std::move(r));
   }
+  rep.coverage = coverageOf(b, rep, measured);
   return rep;
 }
 
@@ -61,6 +86,10 @@ support::Expected<MeasuredSteps> measureSteps(const runtime::Bundle& b, runtime:
   ACCELC_TRY(e->run(in).status());
   return MeasuredSteps{e->stats().stepSeconds, e->stats().stepCycles};
 }
+
+namespace {
+bool measured(const BundleReport& r) { return r.hostMs.has_value(); }
+}  // namespace
 
 nlohmann::ordered_json reportJson(const BundleReport& r) {
   nlohmann::ordered_json rows = nlohmann::json::array();
@@ -88,6 +117,12 @@ nlohmann::ordered_json reportJson(const BundleReport& r) {
   if (r.accelMeasuredCycles) j["accelerator_measured_cycles"] = *r.accelMeasuredCycles;
   if (r.hostMs) j["host_ms"] = *r.hostMs;
   if (r.packUnpackMs) j["pack_unpack_ms"] = *r.packUnpackMs;
+  const Coverage& c = r.coverage;
+  j["coverage"] = {{"accelerator_macs", c.accelMacs},
+                   {"accelerator_mac_share_pct", c.accelMacSharePct},
+                   {"quantize_dequantize_boundaries", c.quantBoundaries},
+                   {"host_steps_by_op", c.hostSteps}};
+  if (measured(r)) j["coverage"]["host_ms_by_op"] = c.hostMs;
   return j;
 }
 

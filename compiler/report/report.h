@@ -6,11 +6,15 @@
 // The roofline bound covers every layer, host layers included. An
 // accelerator layer's datapath bound is its roofline bound or, when larger,
 // its program's GEMM and ALU cycles, which the compute unit spends one after
-// the other. The CLI prints the report; reportJson is its machine-readable form.
+// the other. The coverage says how much of the model the accelerator runs:
+// its share of the MACs, the quantize/dequantize boundaries, and the host
+// steps by op kind. The CLI prints the report; reportJson is its
+// machine-readable form.
 #ifndef ACCELC_COMPILER_REPORT_REPORT_H_
 #define ACCELC_COMPILER_REPORT_REPORT_H_
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -39,6 +43,15 @@ struct LayerRow {
   std::optional<double> hostMs;            ///< measured host layers
 };
 
+/// How much of a model the accelerator covers.
+struct Coverage {
+  int64_t accelMacs = 0;          ///< MACs of accelerator layers
+  double accelMacSharePct = 0.0;  ///< their share of every layer's MACs (100 for a model without MACs)
+  int64_t quantBoundaries = 0;    ///< QuantizeLinear and DequantizeLinear steps: float <-> int8 crossings
+  std::map<std::string, int64_t> hostSteps;  ///< host steps per op kind ("pack/unpack" for layout moves)
+  std::map<std::string, double> hostMs;      ///< after a measured inference: host wall ms per op kind
+};
+
 /// The whole report.
 struct BundleReport {
   std::string hwspec;
@@ -48,6 +61,7 @@ struct BundleReport {
   int64_t accelDatapathBoundCycles = 0;         ///< summed over accelerator layers
   std::optional<uint64_t> accelMeasuredCycles;  ///< after a measured inference
   std::optional<double> hostMs, packUnpackMs;   ///< after a measured inference
+  Coverage coverage;                            ///< the accelerator's share of the model
 };
 
 /// The report of `b` for `t`, with the figures of `measured` when given.

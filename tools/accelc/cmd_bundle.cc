@@ -40,6 +40,19 @@ void printRows(const compiler::BundleReport& r, bool measured) {
   }
 }
 
+/// Prints the coverage: the accelerator's share of the MACs, the float/int8
+/// boundaries, and the host steps (and, measured, their time) by op kind.
+void printCoverage(const compiler::Coverage& c, bool measured) {
+  std::cout << "coverage: " << std::fixed << std::setprecision(2) << c.accelMacSharePct << "% of MACs on the accelerator ("
+            << c.accelMacs << "), " << c.quantBoundaries << " quantize/dequantize boundaries\nhost steps by op:";
+  for (const auto& [kind, n] : c.hostSteps) {
+    std::cout << " " << kind << " " << n;
+    if (measured) std::cout << " (" << std::setprecision(3) << c.hostMs.at(kind) << " ms)";
+    std::cout << ";";
+  }
+  std::cout << "\n";
+}
+
 /// Prints the per-layer report of `b` (compiler/report/report.h), with the
 /// figures of a measured inference when given.
 Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json,
@@ -50,6 +63,7 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json,
     return Status::ok();
   }
   printRows(r, measured != nullptr);
+  printCoverage(r.coverage, measured != nullptr);
   std::cout << "accelerator layers: " << r.accelEstCycles << " estimated cycles against a roofline bound of "
             << r.accelRooflineCycles << "\nall layers: roofline bound " << r.totalRooflineCycles << " cycles ("
             << std::setprecision(3)
