@@ -550,14 +550,15 @@ struct QConvAttrs {
   int64_t padValue = 0;    ///< the int8 value padding stands for (the input's zero point)
   int64_t zeroPoint = 0;   ///< output zero point (int8 domain)
   int64_t lo = -128, hi = 127;  ///< output clamp (ReLU: lo = zeroPoint)
+  int64_t group = 1;            ///< channel groups, as Conv's (depthwise: one channel per group)
   template <typename V>
   void visitFields(V& v) {
     v("strides", strides), v("pads", pads), v("pad_value", padValue), v("zero_point", zeroPoint);
-    v("lo", lo), v("hi", hi);
+    v("lo", lo), v("hi", hi), v("group", group);
   }
   bool operator==(const QConvAttrs& o) const {
     return strides == o.strides && pads == o.pads && padValue == o.padValue && zeroPoint == o.zeroPoint &&
-           lo == o.lo && hi == o.hi;
+           lo == o.lo && hi == o.hi && group == o.group;
   }
 };
 
@@ -605,13 +606,80 @@ struct Im2colAttrs {
   }
 };
 
+/// QClip and QHardSigmoid: one int8 input rescaled with an offset, then clamped:
+///   y = clamp(zero_point + shrr(mulq((x - zero_x)·2^8, mult) +sat offset, shift), lo, hi)
+struct QRescaleAttrs {
+  int64_t zeroX = 0, mult = 0, shift = 0, offset = 0;  ///< input zero point, Q31 multiplier, shift, offset
+  int64_t zeroPoint = 0, lo = -128, hi = 127;          ///< output zero point and clamp
+  template <typename V>
+  void visitFields(V& v) {
+    v("zero_x", zeroX), v("mult", mult), v("shift", shift), v("offset", offset);
+    v("zero_point", zeroPoint), v("lo", lo), v("hi", hi);
+  }
+  bool operator==(const QRescaleAttrs& o) const {
+    return zeroX == o.zeroX && mult == o.mult && shift == o.shift && offset == o.offset && zeroPoint == o.zeroPoint &&
+           lo == o.lo && hi == o.hi;
+  }
+};
+
+/// QHardSwish: x · hardsigmoid(x) in integers. With d = x - zero_x,
+///   h = clamp(shrr(mulq(d·2^8, mult_h) +sat offset_h, shift_h), 0, one_h)   (hardsigmoid, one_h stands for 1)
+///   y = clamp(zero_point + shrr(mulq(d·h, mult), shift), lo, hi)
+struct QHardSwishAttrs {
+  int64_t zeroX = 0, multH = 0, offsetH = 0, shiftH = 0, oneH = 1;  ///< the gate h
+  int64_t mult = 0, shift = 0, zeroPoint = 0, lo = -128, hi = 127;  ///< the product's requantization
+  template <typename V>
+  void visitFields(V& v) {
+    v("zero_x", zeroX), v("mult_h", multH), v("offset_h", offsetH), v("shift_h", shiftH), v("one_h", oneH);
+    v("mult", mult), v("shift", shift), v("zero_point", zeroPoint), v("lo", lo), v("hi", hi);
+  }
+  bool operator==(const QHardSwishAttrs& o) const {
+    return zeroX == o.zeroX && multH == o.multH && offsetH == o.offsetH && shiftH == o.shiftH && oneH == o.oneH &&
+           mult == o.mult && shift == o.shift && zeroPoint == o.zeroPoint && lo == o.lo && hi == o.hi;
+  }
+};
+
+/// QMul (elementwise, b broadcast to a) and QMatMul (numpy matmul, batch dims broadcast) of two int8 tensors:
+///   y = clamp(zero_point + shrr(mulq(P, mult), shift), lo, hi),  P = (a - zero_a)·(b - zero_b)
+/// (QMatMul: P = Σ_k (a - zero_a)·(b - zero_b), int32 wrapping).
+struct QMulAttrs {
+  int64_t zeroA = 0, zeroB = 0, mult = 0, shift = 0;  ///< input zero points, Q31 multiplier, shift
+  int64_t zeroPoint = 0, lo = -128, hi = 127;         ///< output zero point and clamp
+  template <typename V>
+  void visitFields(V& v) {
+    v("zero_a", zeroA), v("zero_b", zeroB), v("mult", mult), v("shift", shift);
+    v("zero_point", zeroPoint), v("lo", lo), v("hi", hi);
+  }
+  bool operator==(const QMulAttrs& o) const {
+    return zeroA == o.zeroA && zeroB == o.zeroB && mult == o.mult && shift == o.shift && zeroPoint == o.zeroPoint &&
+           lo == o.lo && hi == o.hi;
+  }
+};
+
+/// QConcat: int8 inputs joined along `axis`, input i rescaled to the output's scale:
+///   y_i = clamp(zero_point + shrr(mulq((x_i - zeros[i])·2^8, mults[i]), shift), -128, 127)
+/// (an input whose mult is 2^(23 + shift) and zero the output's is copied unchanged).
+struct QConcatAttrs {
+  int64_t axis = 0;     ///< the joined axis
+  Ints zeros, mults;    ///< per input: zero point, Q31 multiplier
+  int64_t shift = 0, zeroPoint = 0;  ///< output shift and zero point
+  template <typename V>
+  void visitFields(V& v) {
+    v("axis", axis), v("zeros", zeros), v("mults", mults), v("shift", shift), v("zero_point", zeroPoint);
+  }
+  bool operator==(const QConcatAttrs& o) const {
+    return axis == o.axis && zeros == o.zeros && mults == o.mults && shift == o.shift && zeroPoint == o.zeroPoint;
+  }
+};
+
 /// Any op's attributes.
 using Attrs = std::variant<NoAttrs, ConvAttrs, PoolAttrs, GemmAttrs, NormAttrs, AxisAttrs, SoftmaxAttrs, ReshapeAttrs,
                            PermAttrs, AxesAttrs, SplitAttrs, ReduceAttrs, CastAttrs, ShapeAttrs, DropoutAttrs,
                            ConstantAttrs, QConvAttrs, QAddAttrs, QPoolAttrs, Im2colAttrs, AlphaAttrs, AlphaBetaAttrs,
                            SeluAttrs, GeluAttrs, IsInfAttrs, ModAttrs, ArgAttrs, CumSumAttrs, TopKAttrs, LossAttrs,
                            PadAttrs, ResizeAttrs, BlockAttrs, GatherNDAttrs, ScatterAttrs, TriluAttrs, EyeLikeAttrs,
-                           ConvTransposeAttrs, LpNormAttrs, RnnAttrs, ShrinkAttrs>;
+                           ConvTransposeAttrs, LpNormAttrs, RnnAttrs, ShrinkAttrs, QRescaleAttrs, QHardSwishAttrs,
+                           QMulAttrs, QConcatAttrs>;
 
 }  // namespace accelc::runtime
 

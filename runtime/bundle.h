@@ -28,7 +28,7 @@
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 2;
+inline constexpr uint32_t kBundleVersion = 3;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {

@@ -125,6 +125,16 @@ support::Status dispatch(OpKind k, const Attrs& attrs, const std::vector<const T
       return kernels::qadd(std::get<QAddAttrs>(attrs), c);
     case OpKind::kQAveragePool:
       return kernels::qavgpool(std::get<QPoolAttrs>(attrs), c);
+    case OpKind::kQClip:
+    case OpKind::kQHardSigmoid:
+      return kernels::qrescale(std::get<QRescaleAttrs>(attrs), c);
+    case OpKind::kQHardSwish:
+      return kernels::qhardswish(std::get<QHardSwishAttrs>(attrs), c);
+    case OpKind::kQMul:
+    case OpKind::kQMatMul:
+      return kernels::qmul(k, std::get<QMulAttrs>(attrs), c);
+    case OpKind::kQConcat:
+      return kernels::qconcat(std::get<QConcatAttrs>(attrs), c);
     case OpKind::kIm2col:
       return kernels::im2col(std::get<Im2colAttrs>(attrs), c);
     case OpKind::kBatchNormalization:

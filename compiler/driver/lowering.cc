@@ -73,7 +73,9 @@ Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const S
   l.oh = y.shape[2], l.ow = y.shape[3];
   l.x = {x.shape[0], x.shape[1], x.shape[2], x.shape[3], s.hw.blockIn, bx[0], bx[1], bx[2], bx[3], zx};
   l.y = {y.shape[0], l.m, l.oh, l.ow, s.hw.blockOut, 0, 0, 0, 0, static_cast<int8_t>(a.zeroPoint)};
-  return l;
+  l.group = a.group;
+  // Groups that do not map onto blocks run as one dense convolution with zero weights across groups.
+  return lower::groupForm(l, s.hw) ? l : lower::denseOf(l);
 }
 
 Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n) {

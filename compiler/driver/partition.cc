@@ -92,7 +92,10 @@ void placeConv(Lowering& s, size_t i) {
     return;
   }
   const lower::Kernel k = lower::lowerConv(*l, *sched, s.hw, lower::ConvAddrs{0, 0, 0, 0});
-  if (!accept(s, i, k, ConvPlan{*sched, false}, sched->why)) s.say(n.name + ": " + p.why);
+  const std::string form = qa.group == 1 ? ""
+                           : l->group == 1 ? std::to_string(qa.group) + " groups as a dense convolution with zero weights; "
+                                           : std::to_string(qa.group) + " groups as block-diagonal GEMMs; ";
+  if (!accept(s, i, k, ConvPlan{*sched, false}, form + sched->why)) s.say(n.name + ": " + p.why);
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ namespace {
 /// in columns; each kind has its own micro-op sets.
 struct Plan {
   int64_t cb = 1, mb = 1, cbT = 1, chunks = 1;  ///< input/output blocks, chunk size, chunks per tile
-  int64_t mbT = 1, groups = 1;                   ///< output blocks per tile, tiles across the output blocks
+  int64_t units = 1, cbU = 1, mbU = 1;           ///< GroupForm: units, input and output blocks per unit
+  int64_t mbT = 1, groups = 1;                   ///< output blocks per tile, tiles across a unit's output blocks
   int64_t th = 1, thLast = 0, rowTiles = 1, fullRows = 1;  ///< rows per tile, rows of the last (0: none)
   int64_t tw = 1, twLast = 0, colTiles = 1, fullCols = 1;  ///< columns likewise
   int64_t inpHalf = 0, wgtHalf = 0, accHalf = 0;  ///< entries per buffer half
@@ -37,18 +38,22 @@ struct Plan {
   int64_t cols(int kind) const { return kind & 2 ? twLast : tw; }
   bool exists(int kind) const { return rows(kind) > 0 && cols(kind) > 0; }
   int64_t tiles() const { return rowTiles * colTiles; }
+  /// Tiles across every output block: more than one means the parameter rows change between tiles.
+  int64_t outTiles() const { return units * groups; }
 };
 
 int64_t padded(int64_t pixels, int64_t hazard) { return std::max(pixels, hazard); }
 
-Plan planOf(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw) {
+/// Plan of a layer whose GroupForm `f` is known (checkSchedule checks it first).
+Plan planOf(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw, const GroupForm& f) {
   Plan p;
   p.cb = l.x.blocks();
   p.mb = (l.m + hw.blockOut - 1) / hw.blockOut;
+  p.units = f.units, p.cbU = f.inBlocks, p.mbU = f.outBlocks;
   p.cbT = s.chunkBlocks;
-  p.chunks = p.cb / std::max<int64_t>(p.cbT, 1);
+  p.chunks = p.cbU / std::max<int64_t>(p.cbT, 1);
   p.mbT = s.outBlocks;
-  p.groups = p.mb / std::max<int64_t>(p.mbT, 1);
+  p.groups = p.mbU / std::max<int64_t>(p.mbT, 1);
   p.th = std::min(s.tileRows, l.oh);
   p.fullRows = l.oh / p.th, p.thLast = l.oh - p.fullRows * p.th, p.rowTiles = p.fullRows + (p.thLast > 0);
   p.tw = s.tileCols > 0 ? std::min(s.tileCols, l.ow) : l.ow;
@@ -124,7 +129,7 @@ bool multiplies(const ConvLayer& l) {
   if (!std::all_of(l.mult.begin(), l.mult.end(), [](int32_t m) { return m == INT32_MAX; })) return true;
   int64_t bias = 0;
   for (int32_t v : l.bias) bias = std::max<int64_t>(bias, std::abs(static_cast<int64_t>(v)));
-  return l.x.c * l.kh * l.kw > ((int64_t{1} << 30) - bias) / (128 * 128);  // products of at most 2^14
+  return l.x.c / l.group * l.kh * l.kw > ((int64_t{1} << 30) - bias) / (128 * 128);  // products of at most 2^14
 }
 
 /// The requantization's ALU passes: mulq unless left out, shrr when shifting,
@@ -143,7 +148,7 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
   for (int kind = 0; kind < 4; ++kind) {
     if (!p.exists(kind)) continue;
     const int64_t rows = p.rows(kind), cols = p.cols(kind);
-    const int64_t count = l.x.n * p.groups * (kind & 1 ? 1 : p.fullRows) * (kind & 2 ? 1 : p.fullCols);
+    const int64_t count = l.x.n * p.outTiles() * (kind & 1 ? 1 : p.fullRows) * (kind & 2 ? 1 : p.fullCols);
     const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
     const int64_t apps = p.mbT * padded(rows * cols, p.hazard);
     const int64_t chunkLoad = inRows * dmaCycles(hw, p.cbT, win * bi) + dmaCycles(hw, p.mbT * l.kh, p.cbT * l.kw * bw);
@@ -151,16 +156,45 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
     const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + p.mbT * rows * cols * hw.timing.aluIi);
     load += count * p.chunks * chunkLoad;
     compute += count * (p.chunks * gemm + alu +
-                        (p.groups > 1 ? dmaCycles(hw, 1, 3 * p.mbT * hw.entryBytes(BufferKind::kAcc)) : 0));
+                        (p.outTiles() > 1 ? dmaCycles(hw, 1, 3 * p.mbT * hw.entryBytes(BufferKind::kAcc)) : 0));
     store += count * p.mbT * dmaCycles(hw, rows, cols * hw.entryBytes(BufferKind::kOutput), true);
   }
-  const int64_t steps = std::max<int64_t>(1, l.x.n * p.groups * p.tiles() * p.chunks);
+  const int64_t steps = std::max<int64_t>(1, l.x.n * p.outTiles() * p.tiles() * p.chunks);
   return std::max({load, compute, store}) + (load + store) / steps;  // plus filling and draining the pipeline
 }
 
 }  // namespace
 
-int64_t convMacs(const ConvLayer& l) { return l.x.n * l.m * l.oh * l.ow * l.x.c * l.kh * l.kw; }
+int64_t convMacs(const ConvLayer& l) { return l.x.n * l.m * l.oh * l.ow * (l.x.c / l.group) * l.kh * l.kw; }
+
+support::Expected<GroupForm> groupForm(const ConvLayer& l, const hwspec::HwSpec& hw) {
+  const int64_t bi = hw.blockIn, bo = hw.blockOut, cb = l.x.blocks(), mb = (l.m + bo - 1) / bo;
+  if (l.group < 1 || l.x.c % l.group || l.m % l.group)
+    return support::error(support::Location::node(l.name, l.name),
+                          std::to_string(l.group) + " groups do not divide " + std::to_string(l.x.c) +
+                              " input and " + std::to_string(l.m) + " output channels");
+  if (l.group == 1) return GroupForm{1, cb, mb};
+  const int64_t cg = l.x.c / l.group, mg = l.m / l.group;
+  if (cg % bi == 0 && mg % bo == 0) return GroupForm{l.group, cg / bi, mg / bo};
+  if (bi % cg == 0 && bo % mg == 0 && bi / cg == bo / mg) return GroupForm{cb, 1, 1};  // block diagonal
+  return support::error(support::Location::node(l.name, l.name),
+                        "groups of " + std::to_string(cg) + " input and " + std::to_string(mg) +
+                            " output channels neither fill nor evenly divide blocks of " + std::to_string(bi) + " and " +
+                            std::to_string(bo));
+}
+
+ConvLayer denseOf(const ConvLayer& l) {
+  ConvLayer d = l;
+  d.group = 1;
+  const int64_t cg = l.x.c / l.group, mg = l.m / l.group, k = l.kh * l.kw;
+  d.weight = runtime::Tensor(support::DType::kInt8, {l.m, l.x.c, l.kh, l.kw});
+  const int8_t* w = l.weight.data<int8_t>();
+  int8_t* dw = d.weight.data<int8_t>();
+  for (int64_t m = 0; m < l.m; ++m)
+    for (int64_t c = 0; c < cg; ++c)
+      std::copy(w + (m * cg + c) * k, w + (m * cg + c + 1) * k, dw + (m * l.x.c + m / mg * cg + c) * k);
+  return d;
+}
 
 Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw) {
   auto fail = [&](const std::string& buffer, int64_t need, int64_t have) {
@@ -174,13 +208,13 @@ Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::Hw
     return support::error(support::Location::node(l.name, l.name),
                           "the convolution lowering needs gemm.batch = 1 (one pixel per buffer entry); this core has " +
                               std::to_string(hw.batch));
-  const int64_t mb = (l.m + hw.blockOut - 1) / hw.blockOut;
-  if (s.tileRows < 1 || s.chunkBlocks < 1 || s.tileCols < 0 || s.outBlocks < 1 || l.x.blocks() % s.chunkBlocks ||
-      mb % s.outBlocks)
+  ACCELC_ASSIGN_OR_RETURN(const GroupForm f, groupForm(l, hw));
+  if (s.tileRows < 1 || s.chunkBlocks < 1 || s.tileCols < 0 || s.outBlocks < 1 || f.inBlocks % s.chunkBlocks ||
+      f.outBlocks % s.outBlocks)
     return support::error(support::Location::node(l.name, l.name),
                           "schedule: tile rows, chunk blocks and output blocks must be positive, chunks must divide the "
-                          "input blocks and output blocks the output's");
-  const Plan p = planOf(l, s, hw);
+                          "input blocks and output blocks the output's (of one group unit)");
+  const Plan p = planOf(l, s, hw, f);
   if (2 * p.inpHalf > hw.depth(BufferKind::kInput)) return fail("input", 2 * p.inpHalf, hw.depth(BufferKind::kInput));
   if (2 * p.wgtHalf > hw.depth(BufferKind::kWeight)) return fail("weight", 2 * p.wgtHalf, hw.depth(BufferKind::kWeight));
   const int64_t accDepth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
@@ -192,13 +226,13 @@ Status checkSchedule(const ConvLayer& l, const ConvSchedule& s, const hwspec::Hw
 support::Expected<std::vector<ConvSchedule>> rankSchedules(const ConvLayer& l, const hwspec::HwSpec& hw) {
   std::vector<ConvSchedule> legal;
   Status firstError;
-  const int64_t cb = l.x.blocks();
+  ACCELC_ASSIGN_OR_RETURN(const GroupForm f, groupForm(l, hw));
+  const int64_t cb = f.inBlocks, mb = f.outBlocks;
   std::vector<int64_t> widths;  // whole rows, then halves, thirds, ... of a row
   for (int64_t parts = 1; parts <= l.ow; ++parts) {
     const int64_t w = (l.ow + parts - 1) / parts;
     if (widths.empty() || widths.back() != w) widths.push_back(w);
   }
-  const int64_t mb = (l.m + hw.blockOut - 1) / hw.blockOut;
   for (int64_t mbT = 1; mbT <= mb; ++mbT)
   for (int64_t cbT = cb; cbT >= 1; --cbT) {
     if (cb % cbT || mb % mbT) continue;
@@ -210,7 +244,7 @@ support::Expected<std::vector<ConvSchedule>> rankSchedules(const ConvLayer& l, c
         if (firstError.isOk()) firstError = st;
         continue;
       }
-      s.cycles = estimate(l, planOf(l, s, hw), hw);
+      s.cycles = estimate(l, planOf(l, s, hw, f), hw);
       legal.push_back(s);
     }
   }
@@ -237,16 +271,21 @@ support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec:
 }
 
 std::vector<uint8_t> packConvWeights(const ConvLayer& l, const hwspec::HwSpec& hw) {
-  const int64_t bi = hw.blockIn, bo = hw.blockOut, cb = l.x.blocks(), mb = (l.m + bo - 1) / bo, c = l.x.c;
+  const GroupForm f = groupForm(l, hw).value();  // the layer's schedule was checked
+  const int64_t bi = hw.blockIn, bo = hw.blockOut, cb = f.inBlocks, mb = (l.m + bo - 1) / bo;
+  const int64_t cg = l.x.c / l.group, mg = l.m / l.group;
   std::vector<uint8_t> out(static_cast<size_t>(mb * l.kh * cb * l.kw * bo * bi), 0);
   const int8_t* w = l.weight.data<int8_t>();
   for (int64_t m = 0; m < l.m; ++m)
-    for (int64_t ci = 0; ci < c; ++ci)
+    for (int64_t ci = 0; ci < cg; ++ci) {
+      // The input channel of the whole tensor, and its block within its unit's blocks.
+      const int64_t c = m / mg * cg + ci, block = c / bi - m / bo / f.outBlocks * f.inBlocks;
       for (int64_t y = 0; y < l.kh; ++y)
         for (int64_t x = 0; x < l.kw; ++x) {
-          const int64_t entry = ((m / bo * l.kh + y) * cb + ci / bi) * l.kw + x;
-          out[(entry * bo + m % bo) * bi + ci % bi] = static_cast<uint8_t>(w[((m * c + ci) * l.kh + y) * l.kw + x]);
+          const int64_t entry = ((m / bo * l.kh + y) * cb + block) * l.kw + x;
+          out[(entry * bo + m % bo) * bi + c % bi] = static_cast<uint8_t>(w[((m * cg + ci) * l.kh + y) * l.kw + x]);
         }
+    }
   return out;
 }
 
@@ -279,19 +318,28 @@ Stmt paramsLoad(const Plan& p, const hwspec::HwSpec& hw, const ConvAddrs& a, con
       .set("x_stride", 3 * p.mbT);
 }
 
+/// The loop variables around the tiles: image, group unit (-1 when there is one) and output block tile.
+struct TileVars {
+  int n = -1, unit = -1, mb = -1;
+  /// unit · `per` (nothing when there is one unit).
+  Expr unitTerm(int64_t per) const { return unit < 0 ? Expr(0) : Expr::var(unit, per); }
+};
+
 /// Emits one tile of `kind` at tile row `tr` and tile column `tc`: bias and
 /// parameter rows, the chunks' loads and GEMMs, the requantization, the store.
 void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw,
-              const ConvAddrs& a, int kind, Expr tr, Expr tc, int vn, int vmb) {
+              const ConvAddrs& a, int kind, Expr tr, Expr tc, const TileVars& v) {
+  const int vn = v.n, vmb = v.mb;
   const int64_t rows = p.rows(kind), cols = p.cols(kind), pix = rows * cols, u = padded(pix, p.hazard);
   const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
   const int64_t inpE = hw.entryBytes(BufferKind::kInput);
   const int64_t wgtE = hw.entryBytes(BufferKind::kWeight), outE = hw.entryBytes(BufferKind::kOutput);
-  const int64_t totalTiles = l.x.n * p.groups * p.tiles(), totalChunks = totalTiles * p.chunks;
+  const int64_t totalTiles = l.x.n * p.outTiles() * p.tiles(), totalChunks = totalTiles * p.chunks;
   const std::string suffix = kind ? "_" + std::to_string(kind) : "";
-  // The linear tile counter ((n·G + mb)·RT + tr)·CT + tc over G groups of output blocks, as one affine
-  // term (so it can be taken mod 2).
-  Term tt{0, {{vn, p.groups * p.tiles()}, {vmb, p.tiles()}}, 0, 1};
+  // The linear tile counter (((n·U + u)·G + mb)·RT + tr)·CT + tc over U units of G groups of output blocks,
+  // as one affine term (so it can be taken mod 2).
+  Term tt{0, {{vn, p.outTiles() * p.tiles()}, {vmb, p.tiles()}}, 0, 1};
+  if (v.unit >= 0) tt.coeffs.push_back({v.unit, p.groups * p.tiles()});
   for (const auto& [e, scale] : {std::make_pair(tr, p.colTiles), std::make_pair(tc, int64_t{1})})
     for (const Term& x : e.terms) {
       tt.constant += x.constant * scale;
@@ -301,8 +349,9 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   tileE.terms = {tt};
   const Expr accBase = tileE.mod(2, p.accHalf);
   // A tile's first compute instruction waits for the store unit to free its accumulator half.
-  if (p.groups > 1)
-    body.push_back(paramsLoad(p, hw, a, accBase, Expr::var(vmb, 3 * p.mbT), "bias, multiplier and shift rows")
+  if (p.outTiles() > 1)
+    body.push_back(paramsLoad(p, hw, a, accBase, Expr::var(vmb, 3 * p.mbT) + v.unitTerm(3 * p.mbU),
+                              "bias, multiplier and shift rows")
                        .flag("pop_next", tileE, 2));
   const int64_t set = p.mbT * p.aluPixels(kind);  // ALU micro-ops per pass
   const Expr alu0 = Expr(p.aluOff[kind]) + tileE.mod(2, 3 * set);
@@ -316,7 +365,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
     return s.set("alu_op", static_cast<int64_t>(op));
   };
   body.push_back(alu(isa::AluOp::kMov, alu0 + Expr(2 * set), "bias into the tile's accumulator rows"));
-  if (p.groups == 1) body.back().flag("pop_next", tileE, 2);
+  if (p.outTiles() == 1) body.back().flag("pop_next", tileE, 2);
   const int vc = k.newVar("c" + suffix);
   Stmt chunks = Stmt::loop(vc, p.chunks);
   Term gt = tt;  // chunk counter g = tile · chunks + c
@@ -330,7 +379,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   auto inpLoad = [&](Expr r, bool first) {
     // DRAM entry of (image n, row rowStart + r, block c·cbT, column colStart).
     Expr dram = Expr(static_cast<int64_t>(a.x / inpE)) + colStart + Expr::var(vn, l.x.rows() * p.cb * l.x.cols()) +
-                (rowStart + r) * (p.cb * l.x.cols()) + Expr::var(vc, p.cbT * l.x.cols());
+                (rowStart + r) * (p.cb * l.x.cols()) + v.unitTerm(p.cbU * l.x.cols()) + Expr::var(vc, p.cbT * l.x.cols());
     Stmt s = Stmt::intrinsic(Opcode::kLoad, first ? "input rows of the chunk" : "");
     s.set("buffer", static_cast<int64_t>(Buffer::kInp))
         .set("sram_base", g.mod(2, p.inpHalf) + r * (p.cbT * win))
@@ -352,10 +401,11 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
                             .set("buffer", static_cast<int64_t>(Buffer::kWgt))
                             .set("sram_base", g.mod(2, p.wgtHalf))
                             .set("dram_base", Expr(static_cast<int64_t>(a.weights / wgtE)) +
-                                                  Expr::var(vmb, p.mbT * l.kh * p.cb * l.kw) + Expr::var(vc, p.cbT * l.kw))
+                                                  Expr::var(vmb, p.mbT * l.kh * p.cbU * l.kw) +
+                                                  v.unitTerm(p.mbU * l.kh * p.cbU * l.kw) + Expr::var(vc, p.cbT * l.kw))
                             .set("y_size", p.mbT * l.kh)
                             .set("x_size", p.cbT * l.kw)
-                            .set("x_stride", p.cb * l.kw)
+                            .set("x_stride", p.cbU * l.kw)
                             .flag("push_next"));
   const Expr gset = Expr(p.gemmOff[kind]) + g.mod(2, 2 * p.mbT * u) + tileE.mod(2, p.mbT * u);
   chunks.body.push_back(Stmt::intrinsic(Opcode::kGemm, "reduce the chunk into the tile")
@@ -387,7 +437,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   auto store = [&](const Expr& j) {
     const Expr ydram = Expr(static_cast<int64_t>(a.y / outE) + l.y.left) + tc * p.tw +
                        Expr::var(vn, l.y.rows() * p.mb * l.y.cols()) + (Expr(l.y.top) + tr * p.th) * (p.mb * l.y.cols()) +
-                       Expr::var(vmb, p.mbT * l.y.cols()) + j * l.y.cols();
+                       Expr::var(vmb, p.mbT * l.y.cols()) + v.unitTerm(p.mbU * l.y.cols()) + j * l.y.cols();
     return Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
         .set("buffer", static_cast<int64_t>(Buffer::kOut))
         .set("sram_base", accBase + j * u)
@@ -409,40 +459,49 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
 
 /// The tiles of one row kind: full columns in a loop, then the last column tile.
 void emitRow(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw,
-             const ConvAddrs& a, int rowKind, Expr tr, int vn, int vmb) {
+             const ConvAddrs& a, int rowKind, Expr tr, const TileVars& v) {
   if (p.fullCols > 1) {
     const int vt = k.newVar("tc" + std::string(rowKind ? "_1" : ""));
     Stmt cols = Stmt::loop(vt, p.fullCols);
-    emitTile(k, cols.body, l, p, hw, a, rowKind, tr, Expr::var(vt), vn, vmb);
+    emitTile(k, cols.body, l, p, hw, a, rowKind, tr, Expr::var(vt), v);
     body.push_back(cols);
   } else if (p.fullCols == 1) {
-    emitTile(k, body, l, p, hw, a, rowKind, tr, Expr(0), vn, vmb);
+    emitTile(k, body, l, p, hw, a, rowKind, tr, Expr(0), v);
   }
-  if (p.twLast) emitTile(k, body, l, p, hw, a, rowKind | 2, tr, Expr(p.fullCols), vn, vmb);
+  if (p.twLast) emitTile(k, body, l, p, hw, a, rowKind | 2, tr, Expr(p.fullCols), v);
 }
 
 }  // namespace
 
 Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw, const ConvAddrs& a) {
-  const Plan p = planOf(l, s, hw);
+  const Plan p = planOf(l, s, hw, groupForm(l, hw).value());  // checked with the schedule
   Kernel k;
   k.name = l.name;
   k.uops = uopTable(p, l);
   k.body.push_back(uopTableLoad(p.uops));
   // One group of output blocks: its parameter rows stay in both halves, which the tiles never write.
-  for (int64_t as = 0; p.groups == 1 && as < 2; ++as)
+  for (int64_t as = 0; p.outTiles() == 1 && as < 2; ++as)
     k.body.push_back(paramsLoad(p, hw, a, Expr(as * p.accHalf), Expr(0),
                                 as ? "" : "bias, multiplier and shift rows, into both halves"));
-  const int vn = k.newVar("n"), vmb = k.newVar("mb");
-  Stmt images = Stmt::loop(vn, l.x.n), blocks = Stmt::loop(vmb, p.groups);
+  TileVars v;
+  v.n = k.newVar("n");
+  if (p.units > 1) v.unit = k.newVar("u");
+  v.mb = k.newVar("mb");
+  Stmt images = Stmt::loop(v.n, l.x.n), blocks = Stmt::loop(v.mb, p.groups);
   if (p.fullRows > 0) {
     const int vt = k.newVar("t");
     Stmt rows = Stmt::loop(vt, p.fullRows);
-    emitRow(k, rows.body, l, p, hw, a, 0, Expr::var(vt), vn, vmb);
+    emitRow(k, rows.body, l, p, hw, a, 0, Expr::var(vt), v);
     blocks.body.push_back(rows);
   }
-  if (p.thLast) emitRow(k, blocks.body, l, p, hw, a, 1, Expr(p.fullRows), vn, vmb);
-  images.body.push_back(blocks);
+  if (p.thLast) emitRow(k, blocks.body, l, p, hw, a, 1, Expr(p.fullRows), v);
+  if (p.units > 1) {
+    Stmt units = Stmt::loop(v.unit, p.units);
+    units.body.push_back(blocks);
+    images.body.push_back(units);
+  } else {
+    images.body.push_back(blocks);
+  }
   k.body.push_back(images);
   k.body.push_back(Stmt::intrinsic(Opcode::kFinish, ""));
   return k;

@@ -38,18 +38,38 @@ struct ConvLayer {
   int64_t pt = 0, pl = 0;         ///< top and left padding (bottom/right follow from oh, ow)
   int64_t oh = 1, ow = 1;         ///< output size
   int64_t zeroPoint = 0, lo = -128, hi = 127;  ///< requantization output
-  runtime::Tensor weight;         ///< int8 [M, C, KH, KW]
+  int64_t group = 1;              ///< channel groups (see GroupForm)
+  runtime::Tensor weight;         ///< int8 [M, C/group, KH, KW]
   std::vector<int32_t> bias, mult, shift;  ///< per output channel
 };
+
+/// How a grouped convolution maps onto blocks: `units` independent block
+/// convolutions, each reducing `inBlocks` input channel blocks into `outBlocks`
+/// output channel blocks; unit u reads input blocks [u·inBlocks, (u+1)·inBlocks)
+/// and writes output blocks [u·outBlocks, (u+1)·outBlocks). A dense
+/// convolution is one unit of every block. Groups that fill whole blocks are
+/// units of their own; groups smaller than a block that tile it evenly (a
+/// depthwise convolution) share a unit per block, whose weight block is block
+/// diagonal: the GEMM core computes them all at once, with zeros off the
+/// diagonal.
+struct GroupForm {
+  int64_t units = 1, inBlocks = 1, outBlocks = 1;
+};
+/// The block form of `l`'s groups, or an error naming the layer when its groups
+/// neither fill nor evenly divide the blocks (such a layer can run as a dense
+/// convolution with zero weights: denseOf).
+support::Expected<GroupForm> groupForm(const ConvLayer& l, const hwspec::HwSpec& hw);
+/// `l` as a dense convolution (group 1): weights zero across groups.
+ConvLayer denseOf(const ConvLayer& l);
 
 /// How a convolution is tiled.
 struct ConvSchedule {
   int64_t tileRows = 1;     ///< output rows per tile
-  int64_t chunkBlocks = 1;  ///< input channel blocks per reduction chunk (divides CB)
+  int64_t chunkBlocks = 1;  ///< input channel blocks per reduction chunk (divides the unit's, GroupForm)
   int64_t tileCols = 0;     ///< output columns per tile (0: the whole row)
   int64_t cycles = 0;       ///< estimated cycles (docs/microarchitecture.md formulas)
   std::string why;          ///< how it was chosen, for --report
-  int64_t outBlocks = 1;    ///< output channel blocks per tile (divides MB)
+  int64_t outBlocks = 1;    ///< output channel blocks per tile (divides the unit's, GroupForm)
   /// The bias and requantization passes walk a tile's pixels with the ALU's
   /// two loops (one micro-op per output block) instead of one micro-op per
   /// pixel: a far smaller micro-op table, when the ISA's loop fields hold
@@ -76,11 +96,11 @@ support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec:
 std::string describe(const ConvSchedule& s);
 /// The loop IR of `l` under `s`.
 Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw, const ConvAddrs& a);
-/// Weights as [MB][KH][CB][KW] entries.
+/// Weights as [MB][KH][CB][KW] entries (CB: the unit's input blocks).
 std::vector<uint8_t> packConvWeights(const ConvLayer& l, const hwspec::HwSpec& hw);
 /// Bias, multiplier and shift as [MB][3] accumulator entries.
 std::vector<uint8_t> packConvParams(const ConvLayer& l, const hwspec::HwSpec& hw);
-/// MACs of the layer (true channels, no padding).
+/// MACs of the layer (true channels of each group, no padding).
 int64_t convMacs(const ConvLayer& l);
 
 }  // namespace accelc::compiler::lower

@@ -14,6 +14,29 @@ namespace accelc::compiler::lower {
 using runtime::Tensor;
 using support::DType;
 
+namespace {
+
+/// `s` with its channels and groups redrawn: depthwise, groups of a divisor of the block, or of whole blocks.
+ConvShape groupedShape(ConvShape s, const hwspec::HwSpec& hw, uint64_t r) {
+  const int64_t blocks = 1 + static_cast<int64_t>(r / 3 % 3);
+  // Groups smaller than a block map onto square blocks only (GroupForm).
+  switch (hw.blockIn == hw.blockOut ? r % 3 : 2) {
+    case 0:  // depthwise, channels not a multiple of the block
+      s.c = s.m = s.group = blocks * hw.blockIn - static_cast<int64_t>(r / 9 % 3);
+      break;
+    case 1:  // two channels per group (one per group on a block of odd width)
+      s.c = s.m = blocks * hw.blockIn, s.group = hw.blockIn % 2 ? s.c : s.c / 2;
+      break;
+    case 2:  // two groups of whole blocks each
+      s.c = 2 * blocks * hw.blockIn, s.m = 2 * hw.blockOut, s.group = 2;
+      break;
+  }
+  s.c = std::max<int64_t>(s.c, 1), s.m = std::max<int64_t>(s.m, 1), s.group = std::max<int64_t>(s.group, 1);
+  return s;
+}
+
+}  // namespace
+
 ConvShape randomConvShape(const hwspec::HwSpec& hw, uint64_t seed) {
   std::mt19937_64 g(seed);
   auto in = [&](int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(g() % static_cast<uint64_t>(hi - lo + 1)); };
@@ -23,6 +46,7 @@ ConvShape randomConvShape(const hwspec::HwSpec& hw, uint64_t seed) {
   const int64_t ks[] = {1, 2, 3, 5};
   s.k = ks[g() % 4], s.stride = in(1, 2), s.pad = in(0, s.k / 2);
   s.h = in(std::max<int64_t>(1, s.k - 2 * s.pad), 12), s.w = in(std::max<int64_t>(1, s.k - 2 * s.pad), 12);
+  if (g() % 4 == 0) s = groupedShape(s, hw, g());
   return s;
 }
 
@@ -37,13 +61,14 @@ ConvLayer randomConvLayer(const hwspec::HwSpec& hw, uint64_t seed, const ConvSha
   const int64_t needR = std::max<int64_t>(0, (l.ow - 1) * s.stride + s.k - s.pad - s.w);
   l.x = {1, s.c, s.h, s.w, hw.blockIn, s.pad, s.pad, needB, needR, zx};
   l.y = {1, s.m, l.oh, l.ow, hw.blockOut, static_cast<int64_t>(g() % 2), 1, 0, static_cast<int64_t>(g() % 2), 0};
-  l.weight = Tensor(DType::kInt8, {s.m, s.c, s.k, s.k});
+  l.group = s.group;
+  l.weight = Tensor(DType::kInt8, {s.m, s.c / s.group, s.k, s.k});
   for (uint8_t& b : l.weight.bytes()) b = static_cast<uint8_t>(g());
   for (int64_t i = 0; i < s.m; ++i) {
     l.bias.push_back(static_cast<int32_t>(g() % 20001) - 10000);
     l.mult.push_back(static_cast<int32_t>((1u << 30) + g() % (1u << 30)));
     // About 40 output steps per standard deviation of the accumulator: outputs use the int8 range.
-    const double spread = 5476.0 * std::sqrt(static_cast<double>(s.c * s.k * s.k)) * 0.75 / 40.0;
+    const double spread = 5476.0 * std::sqrt(static_cast<double>(s.c / s.group * s.k * s.k)) * 0.75 / 40.0;
     l.shift.push_back(static_cast<int32_t>(std::max(0.0, std::round(std::log2(spread))) + g() % 2));
   }
   l.zeroPoint = static_cast<int64_t>(g() % 11) - 5;
@@ -70,7 +95,7 @@ support::Expected<Tensor> referenceConv(const ConvLayer& l, const Tensor& x) {
   a.strides = {l.sh, l.sw};
   const int64_t pb = (l.oh - 1) * l.sh + l.kh - l.pt - l.x.h, pr = (l.ow - 1) * l.sw + l.kw - l.pl - l.x.w;
   a.pads = {l.pt, l.pl, std::max<int64_t>(pb, 0), std::max<int64_t>(pr, 0)};
-  a.padValue = l.x.fill, a.zeroPoint = l.zeroPoint, a.lo = l.lo, a.hi = l.hi;
+  a.padValue = l.x.fill, a.zeroPoint = l.zeroPoint, a.lo = l.lo, a.hi = l.hi, a.group = l.group;
   const Tensor b = Tensor::of<int32_t>({l.m}, l.bias), mu = Tensor::of<int32_t>({l.m}, l.mult),
                sh = Tensor::of<int32_t>({l.m}, l.shift);
   std::vector<Tensor> out(1);

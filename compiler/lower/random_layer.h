@@ -20,14 +20,15 @@
 
 namespace accelc::compiler::lower {
 
-/// The shape of a square-kernel convolution with equal strides and pads.
+/// The shape of a square-kernel convolution with equal strides and pads, in `group` channel groups.
 struct ConvShape {
-  int64_t c = 1, m = 1, h = 1, w = 1, k = 1, stride = 1, pad = 0;
+  int64_t c = 1, m = 1, h = 1, w = 1, k = 1, stride = 1, pad = 0, group = 1;
 };
 
 /// A random shape for `hw`: channels up to three blocks and a few more, images
 /// up to 12×12, kernels 1, 2, 3 or 5, strides 1–2, pads below the kernel; one
-/// in four is a dense layer (1×1 over a row of pixels).
+/// in four is a dense layer (1×1 over a row of pixels); one convolution in four
+/// is grouped (depthwise, groups that divide a block, or groups of whole blocks).
 ConvShape randomConvShape(const hwspec::HwSpec& hw, uint64_t seed);
 /// A random layer of shape `s` (borders: the pads, and a random output border).
 ConvLayer randomConvLayer(const hwspec::HwSpec& hw, uint64_t seed, const ConvShape& s);

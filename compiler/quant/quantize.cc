@@ -74,6 +74,17 @@ class Quantizer {
   bool emitAdd(const Node& n, const Node* act);
   bool emitMove(const Node& n);
   bool emitAvgPool(const Node& n);
+  // The integer ops beyond convolutions; each returns false (the node stays float) when not expressible.
+  void emitQ(const Node& n, OpKind k, runtime::Attrs a, std::vector<int> inputs, int y, const I8& py);
+  bool emitQOp(const Node& n, const Node* act);
+  bool emitQClip(const Node& n);
+  const Node* hardSwishMul(const Node& n) const;
+  bool emitQHardSigmoid(const Node& n);
+  bool emitQHardSwish(const Node& n, int x, int y, double alpha, double beta);
+  int qOperand(int id, I8& p);
+  bool emitQMul(const Node& n);
+  bool emitQMatMul(const Node& n, const Node* act);
+  bool emitQConcat(const Node& n);
 
   const Graph& src_;                 ///< the float graph
   std::vector<std::string>* notes_;  ///< why layers stay float
@@ -197,9 +208,10 @@ bool Quantizer::emitConvOrGemm(const Node& n, const Node* act) {
     const auto& ca = std::get<runtime::ConvAttrs>(n.attrs);
     bool dil = true;
     for (int64_t d : ca.dilations) dil = dil && d == 1;
-    if (ca.group != 1 || !dil || w->rank() != 4 || !convPads(ca, src_.values[x].shape, w->shape(), qa.pads))
-      return note(n, "only 2-D convolutions with group 1 and dilation 1 are quantized"), false;
+    if (!dil || w->rank() != 4 || !convPads(ca, src_.values[x].shape, w->shape(), qa.pads))
+      return note(n, "only 2-D convolutions with dilation 1 are quantized"), false;
     qa.strides = ca.strides.empty() ? runtime::Ints{1, 1} : ca.strides;
+    qa.group = ca.group;
   } else {
     const bool gemm = n.kind == OpKind::kGemm;
     const auto ga = gemm ? std::get<runtime::GemmAttrs>(n.attrs) : runtime::GemmAttrs{};
@@ -345,6 +357,237 @@ bool Quantizer::emitMove(const Node& n) {
   return true;
 }
 
+// The integer ops beyond convolutions (runtime/kernels/qelementwise.cc has their semantics).
+
+namespace {
+
+/// M and s with mulq(d·2^8, M)·2^-s = d·r (QClip, QHardSigmoid, QConcat): M = r·2^(23 + s), normalized to
+/// [2^30, 2^31) where the shift allows; nullopt when r >= 2^8 or M rounds to 0.
+std::optional<Requant> rescaleOf(double r) {
+  if (!(r > 0.0)) return std::nullopt;
+  for (int s = std::min(31, 7 - static_cast<int>(std::floor(std::log2(r)))); s >= 0; --s) {
+    const int64_t m = std::llround(std::ldexp(r, 23 + s));
+    if (m <= 0) return std::nullopt;
+    if (m < (int64_t{1} << 31)) return Requant{static_cast<int32_t>(m), s};
+  }
+  return std::nullopt;
+}
+
+bool fitsInt32(double v) { return std::abs(v) < 2147483647.0; }
+
+}  // namespace
+
+void Quantizer::emitQ(const Node& n, OpKind k, runtime::Attrs a, std::vector<int> inputs, int y, const I8& py) {
+  Node q;
+  q.kind = k;
+  q.name = n.name;
+  q.attrs = std::move(a);
+  q.inputs = std::move(inputs);
+  q.outputs = {intValue(y, py)};
+  out_.nodes.push_back(std::move(q));
+}
+
+bool Quantizer::emitQOp(const Node& n, const Node* act) {
+  if (n.kind == OpKind::kRelu || n.kind == OpKind::kClip) return emitQClip(n);
+  if (n.kind == OpKind::kHardSigmoid) return emitQHardSigmoid(n);
+  if (n.kind == OpKind::kHardSwish) return emitQHardSwish(n, n.inputs[0], n.outputs[0], 1.0 / 6.0, 0.5);
+  if (n.kind == OpKind::kMul) return emitQMul(n);
+  if (n.kind == OpKind::kMatMul && !constantOf(src_, n.inputs[0]) && !constantOf(src_, n.inputs[1]))
+    return emitQMatMul(n, act);
+  if (n.kind == OpKind::kConcat) return emitQConcat(n);
+  return false;
+}
+
+/// A Relu or a Clip with constant bounds: a rescale to the output's scale, then the bounds as a clamp.
+bool Quantizer::emitQClip(const Node& n) {
+  for (size_t i = 1; i < n.inputs.size(); ++i)
+    if (n.inputs[i] >= 0 && !constantOf(src_, n.inputs[i])) return note(n, "its Clip bounds are not constants"), false;
+  const int x = n.inputs[0], y = n.outputs[0];
+  auto px = i8Of(src_.values[x].quant), py = i8Of(src_.values[y].quant);
+  if (!px || !py) return note(n, "its input or output has no int8 quantization parameters"), false;
+  const std::optional<Requant> rq = rescaleOf(px->scale / py->scale);
+  if (!rq) return note(n, "its input and output scales differ too much for the integer rescale"), false;
+  runtime::QRescaleAttrs qa;
+  qa.zeroX = px->zero, qa.mult = rq->mult, qa.shift = rq->shift, qa.zeroPoint = py->zero;
+  std::tie(qa.lo, qa.hi) = clampOf(src_, &n, *py);
+  emitQ(n, OpKind::kQClip, qa, {needInt(x)}, y, *py);
+  return true;
+}
+
+/// The Mul reading a HardSigmoid's output and its input x: x·HardSigmoid(x), a hard-swish.
+const Node* Quantizer::hardSwishMul(const Node& n) const {
+  const int x = n.inputs[0], g = n.outputs[0];
+  if (isBoundary(src_, g) || useCount(src_, g) != 1) return nullptr;
+  for (const Node& m : src_.nodes)
+    if (m.kind == OpKind::kMul && ((m.inputs[0] == x && m.inputs[1] == g) || (m.inputs[0] == g && m.inputs[1] == x)))
+      return &m;
+  return nullptr;
+}
+
+/// HardSigmoid: clamp(alpha·x + beta, 0, 1) with alpha·s_x/s_y as the rescale and beta/s_y·2^shift as the offset.
+bool Quantizer::emitQHardSigmoid(const Node& n) {
+  const auto& ab = std::get<runtime::AlphaBetaAttrs>(n.attrs);
+  if (const Node* m = hardSwishMul(n)) {
+    if (!emitQHardSwish(n, n.inputs[0], m->outputs[0], ab.alpha, ab.beta)) return false;
+    fused_[m - src_.nodes.data()] = true;
+    return true;
+  }
+  const int x = n.inputs[0], y = n.outputs[0];
+  auto px = i8Of(src_.values[x].quant), py = i8Of(src_.values[y].quant);
+  if (!px || !py) return note(n, "its input or output has no int8 quantization parameters"), false;
+  const std::optional<Requant> rq = rescaleOf(ab.alpha * px->scale / py->scale);
+  const double offset = std::nearbyint(std::ldexp(ab.beta / py->scale, rq ? rq->shift : 0));
+  if (!rq || !fitsInt32(offset)) return note(n, "its slope or offset is outside the integer rescale"), false;
+  runtime::QRescaleAttrs qa;
+  qa.zeroX = px->zero, qa.mult = rq->mult, qa.shift = rq->shift, qa.offset = static_cast<int64_t>(offset);
+  qa.zeroPoint = py->zero, qa.lo = std::max(-128, py->zero);
+  qa.hi = std::min<int64_t>(127, py->zero + static_cast<int64_t>(std::nearbyint(1.0 / py->scale)));
+  emitQ(n, OpKind::kQHardSigmoid, qa, {needInt(x)}, y, *py);
+  return true;
+}
+
+/// x·clamp(alpha·x + beta, 0, 1) from x to y. The gate h is kept with one_h = 2^k, k = 14 unless the gate's
+/// slope per input step alpha·s_x·2^k would reach 2^7 (then k shrinks, to 8 at least): h's rounding error is
+/// at most 2^-(k+1), so the product's is |x|·2^-(k+1) <= 128·s_x·2^-15 = s_x/256 at k = 14, far below one
+/// output step; d·h <= 255·2^14 stays well inside int32.
+bool Quantizer::emitQHardSwish(const Node& n, int x, int y, double alpha, double beta) {
+  auto px = i8Of(src_.values[x].quant), py = i8Of(src_.values[y].quant);
+  if (!px || !py || !(alpha > 0)) return note(n, "its input or output has no int8 quantization parameters"), false;
+  int k = 14;
+  while (k > 8 && std::ldexp(alpha * px->scale, k) >= 128.0) --k;
+  const double oneH = std::ldexp(1.0, k);
+  const std::optional<Requant> gate = rescaleOf(alpha * px->scale * oneH);
+  const std::optional<Requant> prod = requantOf(px->scale / (oneH * py->scale));
+  const double offset = std::nearbyint(std::ldexp(beta * oneH, gate ? gate->shift : 0));
+  if (!gate || !prod || !fitsInt32(offset)) return note(n, "its scales are outside the integer hard-swish"), false;
+  runtime::QHardSwishAttrs qa;
+  qa.zeroX = px->zero, qa.multH = gate->mult, qa.offsetH = static_cast<int64_t>(offset), qa.shiftH = gate->shift;
+  qa.oneH = int64_t{1} << k, qa.mult = prod->mult, qa.shift = prod->shift, qa.zeroPoint = py->zero;
+  emitQ(n, OpKind::kQHardSwish, qa, {needInt(x)}, y, *py);
+  return true;
+}
+
+/// An int8 operand: a quantized activation, or a float constant as symmetric int8 per tensor (its imported
+/// integers when it has them). -1 when neither.
+int Quantizer::qOperand(int id, I8& p) {
+  const Tensor* t = constantOf(src_, id);
+  if (!t) {
+    auto q = i8Of(src_.values[id].quant);
+    if (!q) return -1;
+    p = *q;
+    return needInt(id);
+  }
+  if (t->dtype() != DType::kFloat32) return -1;
+  const runtime::QuantParams& qp = src_.values[id].quant;
+  double mx = 0, s = qp.scale.size() == 1 && qp.zeroPoint[0] == 0 && qp.dtype == DType::kInt8 ? qp.scale[0] : 0.0;
+  for (int64_t i = 0; i < t->numel(); ++i) mx = std::max(mx, std::abs(static_cast<double>(t->data<float>()[i])));
+  if (!(s > 0) || mx / s > 128.5) s = mx > 0 ? mx / 127.0 : 1.0;
+  Tensor q(DType::kInt8, t->shape());
+  for (int64_t i = 0; i < t->numel(); ++i) q.data<int8_t>()[i] = static_cast<int8_t>(roundClamp(t->data<float>()[i] / s, -128, 127));
+  p = I8{s, 0};
+  return constant(src_.values[id].name + ":int8", std::move(q));
+}
+
+/// Mul of two quantized activations, or of one and a float constant: mulq by s_a·s_b/s_y.
+bool Quantizer::emitQMul(const Node& n) {
+  const int y = n.outputs[0];
+  auto py = i8Of(src_.values[y].quant);
+  if (!py || (constantOf(src_, n.inputs[0]) && constantOf(src_, n.inputs[1])) ||
+      !(constantOf(src_, n.inputs[0]) || i8Of(src_.values[n.inputs[0]].quant)) ||
+      !(constantOf(src_, n.inputs[1]) || i8Of(src_.values[n.inputs[1]].quant)))
+    return note(n, "Mul is quantized only for quantized activations and float constants"), false;
+  I8 pa, pb;
+  const int a = qOperand(n.inputs[0], pa), b = qOperand(n.inputs[1], pb);
+  const std::optional<Requant> rq = requantOf(pa.scale * pb.scale / py->scale);
+  if (a < 0 || b < 0 || !rq) return note(n, "its scales are outside the integer multiply"), false;
+  runtime::QMulAttrs qa;
+  qa.zeroA = pa.zero, qa.zeroB = pb.zero, qa.mult = rq->mult, qa.shift = rq->shift, qa.zeroPoint = py->zero;
+  emitQ(n, OpKind::kQMul, qa, {a, b}, y, *py);
+  return true;
+}
+
+/// MatMul of two quantized activations (attention's Q·K^T, attn·V), with an optional fused Relu/Clip.
+bool Quantizer::emitQMatMul(const Node& n, const Node* act) {
+  const int a = n.inputs[0], b = n.inputs[1], y = act ? act->outputs[0] : n.outputs[0];
+  auto pa = i8Of(src_.values[a].quant), pb = i8Of(src_.values[b].quant), py = i8Of(src_.values[y].quant);
+  const Shape &sa = src_.values[a].shape, &sb = src_.values[b].shape;
+  if (!pa || !pb || !py || sa.size() < 2 || sb.size() < 2)
+    return note(n, "MatMul of activations is quantized only for quantized operands of rank >= 2"), false;
+  if (sa.back() * 255 * 255 >= (int64_t{1} << 31))  // Σ_k of products of up to 255·255 must not wrap
+    return note(n, "its inner dimension " + std::to_string(sa.back()) + " is too long for an int32 sum"), false;
+  const std::optional<Requant> rq = requantOf(pa->scale * pb->scale / py->scale);
+  if (!rq) return note(n, "its scales are outside the integer matrix product"), false;
+  runtime::QMulAttrs qa;
+  qa.zeroA = pa->zero, qa.zeroB = pb->zero, qa.mult = rq->mult, qa.shift = rq->shift, qa.zeroPoint = py->zero;
+  std::tie(qa.lo, qa.hi) = clampOf(src_, act, *py);
+  emitQ(n, OpKind::kQMatMul, qa, {needInt(a), needInt(b)}, y, *py);
+  return true;
+}
+
+/// Concat of quantized activations, each rescaled to the output's scale with one shared shift (the largest
+/// ratio's): equal scales and zero points give mult 2^(23 + shift), a copy.
+bool Quantizer::emitQConcat(const Node& n) {
+  const int y = n.outputs[0];
+  auto py = i8Of(src_.values[y].quant);
+  double mx = 0;
+  for (int id : n.inputs) {
+    auto p = i8Of(src_.values[id].quant);
+    if (!py || !p || src_.values[id].constant)
+      return note(n, "Concat is quantized only for quantized activations"), false;
+    mx = std::max(mx, p->scale / py->scale);
+  }
+  const std::optional<Requant> top = rescaleOf(mx);
+  if (!top) return note(n, "its input scales are too large for the integer rescale"), false;
+  runtime::QConcatAttrs qa;
+  qa.axis = std::get<runtime::AxisAttrs>(n.attrs).axis, qa.shift = top->shift, qa.zeroPoint = py->zero;
+  std::vector<int> inputs;
+  for (int id : n.inputs) {
+    const I8 p = *i8Of(src_.values[id].quant);
+    qa.zeros.push_back(p.zero);
+    qa.mults.push_back(std::min<int64_t>(std::llround(std::ldexp(p.scale / py->scale, 23 + top->shift)), top->mult));
+    inputs.push_back(needInt(id));
+  }
+  emitQ(n, OpKind::kQConcat, qa, std::move(inputs), y, *py);
+  return true;
+}
+
+namespace {
+
+/// A 2-D row-major shape constant for Reshape.
+int shapeConstant(Graph& g, const std::string& name, const Shape& s) {
+  Value v;
+  v.name = name, v.dtype = DType::kInt64, v.shape = {static_cast<int64_t>(s.size())};
+  v.constant = Tensor::of<int64_t>({static_cast<int64_t>(s.size())}, s);
+  return g.addValue(std::move(v));
+}
+
+/// MatMul x [..., K] · W [K, N] with x of rank > 2, W a 2-D float constant and x, y quantized becomes
+///   Reshape(x, [R, K]) -> MatMul -> Reshape(y, [..., N])
+/// so the QGemm path takes it; the reshapes are moves (the new values keep x's and y's parameters).
+void flattenBatchedMatmuls(Graph& g) {
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node n = g.nodes[i];
+    if (n.kind != OpKind::kMatMul || g.values[n.inputs[0]].shape.size() <= 2) continue;
+    const Tensor* w = constantOf(g, n.inputs[1]);
+    const Value x = g.values[n.inputs[0]], y = g.values[n.outputs[0]];
+    if (!w || w->rank() != 2 || w->dtype() != DType::kFloat32 || x.quant.empty() || y.quant.empty() || x.constant)
+      continue;
+    Value x2 = x, y2 = y;
+    x2.name += ":rows", y2.name += ":rows";
+    x2.shape = {support::shapeElements(x.shape) / x.shape.back(), x.shape.back()};
+    y2.shape = {x2.shape[0], w->dim(1)};
+    const int xr = g.addValue(x2), yr = g.addValue(y2);
+    Node r1{OpKind::kReshape, n.name + ":rows", runtime::ReshapeAttrs{}, {n.inputs[0], shapeConstant(g, x2.name + ":shape", x2.shape)}, {xr}};
+    Node r2{OpKind::kReshape, n.name + ":unrows", runtime::ReshapeAttrs{}, {yr, shapeConstant(g, y.name + ":shape", y.shape)}, {n.outputs[0]}};
+    g.nodes[i].inputs[0] = xr, g.nodes[i].outputs[0] = yr;
+    g.nodes.insert(g.nodes.begin() + static_cast<long>(i) + 1, std::move(r2));
+    g.nodes.insert(g.nodes.begin() + static_cast<long>(i), std::move(r1));
+    i += 2;
+  }
+}
+
+}  // namespace
+
 support::Expected<Graph> Quantizer::run() {
   fused_.assign(src_.nodes.size(), false);
   for (int id : src_.inputs) {
@@ -361,7 +604,7 @@ support::Expected<Graph> Quantizer::run() {
                       n.kind == OpKind::kIdentity;
     const Node* act = matmul || n.kind == OpKind::kAdd ? fusedActivation(n) : nullptr;
     const bool avg = n.kind == OpKind::kAveragePool || n.kind == OpKind::kGlobalAveragePool;
-    bool done = (matmul && emitConvOrGemm(n, act)) || (n.kind == OpKind::kAdd && emitAdd(n, act)) ||
+    bool done = emitQOp(n, act) || (matmul && emitConvOrGemm(n, act)) || (n.kind == OpKind::kAdd && emitAdd(n, act)) ||
                 (move && emitMove(n)) || (avg && emitAvgPool(n));
     if (done && act) fused_[act - src_.nodes.data()] = true;
     if (!done) ACCELC_TRY(emitFloat(n));
@@ -373,7 +616,9 @@ support::Expected<Graph> Quantizer::run() {
 }
 
 support::Expected<Graph> quantizeGraph(const Graph& g, std::vector<std::string>* notes) {
-  Quantizer q(g, notes);
+  Graph flat = g;
+  flattenBatchedMatmuls(flat);
+  Quantizer q(flat, notes);
   return q.run();
 }
 

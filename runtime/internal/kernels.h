@@ -68,6 +68,10 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c);    // QuantizeLinear, Deq
 Status qconv(OpKind k, const QConvAttrs& a, Ctx& c);      // QConv, QGemm (accelc integer ops)
 Status qadd(const QAddAttrs& a, Ctx& c);                  // QAdd
 Status qavgpool(const QPoolAttrs& a, Ctx& c);             // QAveragePool
+Status qrescale(const QRescaleAttrs& a, Ctx& c);          // QClip, QHardSigmoid
+Status qhardswish(const QHardSwishAttrs& a, Ctx& c);      // QHardSwish
+Status qmul(OpKind k, const QMulAttrs& a, Ctx& c);        // QMul, QMatMul
+Status qconcat(const QConcatAttrs& a, Ctx& c);            // QConcat
 Status im2col(const Im2colAttrs& a, Ctx& c);              // Im2col
 Status activation(OpKind k, const Attrs& a, Ctx& c);    // unary math and activations (activation.cc)
 Status broadcastOp(OpKind k, const Attrs& a, Ctx& c);   // PRelu, Mod, comparisons, logic, Min/Max/Mean/Sum, Where

@@ -1,9 +1,10 @@
 // runtime/kernels/qops.cc — accelc's integer ops: the semantics the accelerator
 // implements, written once here (arithmetic from isa/arith.h).
 //
-// QConv(x, w, bias, mult, shift), x int8 [N,C,H,W], w int8 [M,C,KH,KW],
-// bias/mult/shift int32 [M]:
-//   acc[n,m,oh,ow] = bias[m] + Σ_{c,kh,kw} w[m,c,kh,kw] · x'[n,c,oh·sh+kh-pt,ow·sw+kw-pl]
+// QConv(x, w, bias, mult, shift), x int8 [N,C,H,W], w int8 [M,C/G,KH,KW] in G
+// groups, bias/mult/shift int32 [M]; output channel m reads the input
+// channels of its group g = m / (M/G):
+//   acc[n,m,oh,ow] = bias[m] + Σ_{c,kh,kw} w[m,c,kh,kw] · x'[n,g·C/G + c,oh·sh+kh-pt,ow·sw+kw-pl]
 //     (int32, wrapping; x' is x inside the input and pad_value outside)
 //   y = clamp(zero_point + shrr(mulq(acc, mult[m]), shift[m]), lo, hi)  as int8
 // QGemm is QConv of x [N,K] and w [M,K] as 1×1 convolutions; y is [N,M].
@@ -55,10 +56,9 @@ Status qconv(OpKind k, const QConvAttrs& a, Ctx& c) {
   }
   ACCELC_TRY(checkParams(c, w.dim(0)));
   ConvAttrs ca;
-  ca.strides = a.strides, ca.pads = a.pads;
+  ca.strides = a.strides, ca.pads = a.pads, ca.group = a.group;
   Geo g;
   ACCELC_TRY(geometry(ca, x, w, c, g));
-  if (g.group != 1) return c.fail("QConv supports groups = 1");
   ACCELC_ASSIGN_OR_RETURN(Tensor acc, c.alloc(DType::kInt32, {g.n, g.m, g.oh, g.ow}));
   const int32_t pad = static_cast<int32_t>(a.padValue);
   convCore<int8_t, int8_t, int32_t>(g, x.data<int8_t>(), pad, w.data<int8_t>(), std::vector<int32_t>(g.m, 0),

@@ -176,6 +176,33 @@ TEST_P(ConvLowerTest, SmallTilesAndChunksExerciseDoubleBuffering) {
   EXPECT_GE(ran, 4);
 }
 
+TEST_P(ConvLowerTest, GroupedAndDepthwiseConvolutionsAreBitExact) {
+  isa::Target t = testing::presetTarget(GetParam());
+  const int64_t b = t.spec.blockIn;
+  // Depthwise with odd channel counts, groups that divide a block, groups of whole blocks, and groups that do
+  // neither (run as dense convolutions with zero weights); strides 1 and 2, every padding up to the kernel's half.
+  const ConvShape shapes[] = {{2 * b + 3, 2 * b + 3, 9, 8, 3, 1, 1, 2 * b + 3}, {b - 1, b - 1, 11, 7, 3, 2, 1, b - 1},
+                              {3 * b, 3 * b, 8, 9, 5, 1, 2, 3 * b},            {2 * b, 2 * b, 7, 7, 3, 2, 0, b},
+                              {4 * b, 2 * b, 6, 5, 3, 1, 1, 2},                 {2 * b, 4 * b, 5, 6, 1, 2, 0, 2},
+                              {6, 9, 7, 7, 3, 1, 1, 3},                         {b, b, 8, 8, 3, 2, 1, b}};
+  uint64_t seed = 300;
+  for (const ConvShape& shape : shapes) {
+    ConvLayer l = randomConvLayer(t.spec, seed, shape);
+    const bool dense = !groupForm(l, t.spec);
+    if (dense) l = denseOf(l);
+    Tensor x = randomInput(l, t, seed + 1);
+    ConvLayer grouped = randomConvLayer(t.spec, seed, shape);  // the reference runs the grouped form
+    Tensor want = reference(grouped, x);
+    auto got = onFsim(l, t, x);
+    ASSERT_TRUE(got.isOk()) << got.diag().str();
+    EXPECT_EQ(got->bytes(), want.bytes()) << GetParam() << " c" << shape.c << " m" << shape.m << " groups " << shape.group
+                                          << " k" << shape.k << " s" << shape.stride << " p" << shape.pad
+                                          << (dense ? " (as dense)" : "");
+    EXPECT_EQ(convMacs(l), dense ? convMacs(grouped) * shape.group : convMacs(grouped));
+    ++seed;
+  }
+}
+
 TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
   isa::Target t = testing::presetTarget(GetParam());
   struct Case {
