@@ -1,0 +1,82 @@
+// tests/compiler/coverage_test.cc — models beyond ResNet compiled for
+// vta-default: each is bit-exact on fsim against its integer graph on the
+// reference engine, and keeps its share of MACs on the accelerator and its
+// number of quantize/dequantize boundaries (so coverage cannot silently drop);
+// MobileNet-v3-small also runs on the cycle model, bit for bit as on fsim.
+// Heavy: a few seconds to half a minute per model.
+#include "compiler/frontend/compile_model.h"
+#include "compiler/graph/graph_text.h"
+#include "compiler/report/report.h"
+#include "runtime/executor.h"
+#include "runtime/sim_devices/make_device.h"
+#include "tests/compiler/zoo_util.h"
+
+namespace accelc::compiler {
+namespace {
+
+using namespace peer;  // NOLINT: test helpers
+
+/// A model and the coverage it must keep.
+struct CoverageCase {
+  ZooModel model;
+  double minSharePct = 100.0;    ///< MACs on the accelerator, at least
+  int64_t maxBoundaries = 2;     ///< quantize/dequantize steps, at most
+  bool cycleModel = false;       ///< also run on the cycle model
+};
+
+void PrintTo(const CoverageCase& c, std::ostream* os) { *os << c.model.name; }
+
+class CoverageTest : public ::testing::TestWithParam<CoverageCase> {};
+
+/// `b` on `engine` for input `x`: its only output.
+support::Expected<Tensor> runOn(runtime::Engine engine, const runtime::Bundle& b, const isa::Target& t, const Tensor& x) {
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> d, runtime::makeDevice(engine, t));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, *d, "model.acx"));
+  ACCELC_ASSIGN_OR_RETURN(std::vector<Tensor> y, e->run({x}));
+  return y[0];
+}
+
+TEST_P(CoverageTest, CompiledForVtaDefaultIsBitExactOnFsimAndKeepsItsCoverage) {
+  const CoverageCase& c = GetParam();
+  ASSERT_TRUE(exported(c.model)) << testing::readFile(c.model.log());
+  const isa::Target t = testing::presetTarget("vta-default");
+  CompileOptions o;
+  o.calibrate = c.model.input();
+  auto b = compileModel(c.model.model(), t, o);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  auto report = bundleReport(*b, t);
+  ASSERT_TRUE(report.isOk()) << report.diag().str();
+  const Coverage& cov = report->coverage;
+  EXPECT_GE(cov.accelMacSharePct, c.minSharePct) << "MACs on the accelerator";
+  EXPECT_LE(cov.quantBoundaries, c.maxBoundaries) << "quantize/dequantize boundaries";
+  RecordProperty("accelerator_mac_share_pct", std::to_string(cov.accelMacSharePct));
+  RecordProperty("boundaries", std::to_string(cov.quantBoundaries));
+  const Tensor x = load(c.model.input());
+  auto g = parseGraph(b->graphText, "graph");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  auto ref = runReference(*g, {x});
+  ASSERT_TRUE(ref.isOk()) << ref.diag().str();
+  auto fsim = runOn(runtime::Engine::kFsim, *b, t, x);
+  ASSERT_TRUE(fsim.isOk()) << fsim.diag().str();
+  EXPECT_EQ(fsim->bytes(), (*ref)[0].bytes()) << "fsim against the reference integer graph";
+  if (!c.cycleModel) return;
+  auto cycle = runOn(runtime::Engine::kCycle, *b, t, x);
+  ASSERT_TRUE(cycle.isOk()) << cycle.diag().str();
+  EXPECT_EQ(cycle->bytes(), fsim->bytes()) << "the cycle model against fsim";
+}
+
+// The boundaries: the input's quantize and the output's dequantize, and one pair around each float island
+// (MNASNet's mean, Inception's padded pools, DenseNet's batch norms after concatenations, the encoder's
+// softmax, layer norms and GELU).
+INSTANTIATE_TEST_SUITE_P(Zoo, CoverageTest,
+                         ::testing::Values(CoverageCase{{"mobilenet_v3_small", "logits"}, 100.0, 2, true},
+                                           CoverageCase{{"mobilenet_v2", "logits"}, 100.0, 2},
+                                           CoverageCase{{"mnasnet0_5", "logits"}, 100.0, 4},
+                                           CoverageCase{{"squeezenet1_0", "logits"}, 100.0, 2},
+                                           CoverageCase{{"inception_v3", "logits"}, 100.0, 20},
+                                           CoverageCase{{"densenet121", "logits"}, 100.0, 132},
+                                           CoverageCase{{"transformer_encoder", "out"}, 94.0, 40}),
+                         [](const ::testing::TestParamInfo<CoverageCase>& i) { return i.param.model.name; });
+
+}  // namespace
+}  // namespace accelc::compiler
