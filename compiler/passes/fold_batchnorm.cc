@@ -9,6 +9,11 @@
 // B's columns scale (its rows when transB) and C' = C·s + (beta - m·s)/beta_attr.
 // Only when the Conv/Gemm output feeds nothing but the BatchNormalization and
 // every parameter is a constant.
+//
+// A BatchNormalization of a 4-D tensor that follows anything else (DenseNet's
+// after a Concat) becomes what it computes, a per-channel scale and shift: a
+// 1×1 depthwise Conv with weights s and bias t, which quantizes and runs on
+// the accelerator like any other convolution.
 #include <cmath>
 
 #include "compiler/passes/passes.h"
@@ -84,6 +89,20 @@ bool foldIntoGemm(Graph& g, Node& gemm, const std::vector<float>& s, const std::
   return true;
 }
 
+/// `bn` (of a 4-D input) rewritten in place as a 1×1 depthwise Conv with weights `s` and bias `t`.
+bool bnAsDepthwise(Graph& g, Node& bn, const std::vector<float>& s, const std::vector<float>& t) {
+  const Shape& x = g.values[bn.inputs[0]].shape;
+  const int64_t c = static_cast<int64_t>(s.size());
+  if (x.size() != 4 || x[1] != c || g.values[bn.inputs[0]].dtype != support::DType::kFloat32) return false;
+  runtime::ConvAttrs a;
+  a.kernelShape = {1, 1}, a.group = c;
+  bn.kind = OpKind::kConv;
+  bn.attrs = a;
+  bn.inputs = {bn.inputs[0], addConstant(g, bn.name + ":scale_as_weight", Tensor::of<float>({c, 1, 1, 1}, s)),
+               addConstant(g, bn.name + ":shift_as_bias", Tensor::of<float>({c}, t))};
+  return true;
+}
+
 }  // namespace
 
 support::Status foldBatchNorm(Graph& g) {
@@ -95,13 +114,16 @@ support::Status foldBatchNorm(Graph& g) {
     Node* prod = nullptr;
     for (Node& n : g.nodes)
       if (!n.outputs.empty() && n.outputs[0] == y) prod = &n;
-    if (!prod || (prod->kind != OpKind::kConv && prod->kind != OpKind::kGemm) || useCount(g, y) != 1 ||
-        isBoundary(g, y))
-      continue;
     std::vector<float> s, t;
     if (!bnParams(g, bn, s, t)) continue;
-    const bool folded = prod->kind == OpKind::kConv ? foldIntoConv(g, *prod, s, t) : foldIntoGemm(g, *prod, s, t);
-    if (!folded) continue;
+    const bool foldable = prod && (prod->kind == OpKind::kConv || prod->kind == OpKind::kGemm) && useCount(g, y) == 1 &&
+                          !isBoundary(g, y);
+    const bool folded =
+        foldable && (prod->kind == OpKind::kConv ? foldIntoConv(g, *prod, s, t) : foldIntoGemm(g, *prod, s, t));
+    if (!folded) {
+      bnAsDepthwise(g, bn, s, t);
+      continue;
+    }
     prod->outputs[0] = bn.outputs[0];
     drop[i] = true;
   }

@@ -8,7 +8,7 @@ const std::vector<PassInfo>& allPasses() {
       {"fold-constants", foldConstants, "evaluate nodes whose inputs are all constants"},
       {"fold-shapes", foldShapes, "replace Shape of a statically shaped value by a constant"},
       {"remove-identity", removeIdentity, "drop Identity and inference Dropout"},
-      {"fold-batchnorm", foldBatchNorm, "fold BatchNormalization into the Conv or Gemm before it"},
+      {"fold-batchnorm", foldBatchNorm, "fold BatchNormalization into the Conv or Gemm before it, else make it a 1x1 depthwise Conv"},
       {"fuse-activations", fuseActivations, "turn the Erf form of Gelu into Gelu and x * Sigmoid(x) into Silu"},
   };
   return kPasses;
