@@ -121,6 +121,7 @@ struct AttrReader {
 void writeLayout(ByteWriter& w, const BlockedLayout& l) {
   for (int64_t v : {l.n, l.c, l.h, l.w, l.block, l.top, l.left, l.bottom, l.right}) w.i64(v);
   w.u8(static_cast<uint8_t>(l.fill));
+  w.i64(l.pitch);
 }
 
 Status readLayout(ByteReader& r, BlockedLayout& l) {
@@ -132,6 +133,9 @@ Status readLayout(ByteReader& r, BlockedLayout& l) {
   if (l.block < 1) return r.bad("layout block");
   ACCELC_ASSIGN_OR_RETURN(uint64_t f, r.le(1, "layout fill"));
   l.fill = static_cast<int8_t>(static_cast<uint8_t>(f));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t pitch, r.le(8, "layout pitch"));
+  l.pitch = static_cast<int64_t>(pitch);
+  if (l.pitch < 0 || l.pitch > (int64_t{1} << 32) || (l.pitch && l.pitch < l.blocks())) return r.bad("layout pitch");
   return Status::ok();
 }
 
@@ -399,9 +403,9 @@ std::optional<uint64_t> checkedSlotBytes(const TensorSlot& s) {
   const Shape want = s.dense ? Shape{l.w, l.c} : Shape{l.n, l.c, l.h, l.w};
   if (s.dtype != support::DType::kInt8 || s.shape != want || (s.dense && (l.n != 1 || l.h != 1))) return std::nullopt;
   int64_t bytes = 1;
-  for (int64_t v : {l.n, l.rows(), l.blocks(), l.cols(), l.block})
+  for (int64_t v : {l.n, l.rows(), l.rowBlocks(), l.cols(), l.block})
     if (__builtin_mul_overflow(bytes, v, &bytes) || bytes > (int64_t{1} << 40)) return std::nullopt;
-  return static_cast<uint64_t>(bytes);
+  return static_cast<uint64_t>(bytes - (l.rowBlocks() - l.blocks()) * l.cols() * l.block);  // a view's span
 }
 
 /// Which slots a step of `kind` may read and write: blocked or plain.

@@ -28,7 +28,7 @@
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 3;
+inline constexpr uint32_t kBundleVersion = 4;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {

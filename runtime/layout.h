@@ -7,6 +7,11 @@
 // Entry (n, h, cb, w) holds channels cb·block .. cb·block + block - 1 of pixel
 // (h - top, w - left); the border and the channels past C hold `fill` (the
 // tensor's zero point: what padding stands for). Host steps pack and unpack.
+//
+// A view stores its rows inside a wider tensor: each row of entries holds
+// `pitch` channel blocks, of which the view's CB are its own (its slot's
+// address is where its first block lies). A producer of one input of a
+// channel Concat writes such a view of the Concat's output in place.
 #ifndef ACCELC_RUNTIME_LAYOUT_H_
 #define ACCELC_RUNTIME_LAYOUT_H_
 
@@ -22,20 +27,23 @@ struct BlockedLayout {
   int64_t block = 1;                                ///< channels per entry
   int64_t top = 0, left = 0, bottom = 0, right = 0; ///< border, in entries
   int8_t fill = 0;                                  ///< border and padding-channel value
+  int64_t pitch = 0;  ///< channel blocks per stored row: 0 = blocks(); more in a view of a wider tensor
 
   int64_t blocks() const { return (c + block - 1) / block; }
+  /// Channel blocks per stored row (the view's own and those of the tensor around it).
+  int64_t rowBlocks() const { return pitch ? pitch : blocks(); }
   int64_t rows() const { return top + h + bottom; }   ///< Hp
   int64_t cols() const { return left + w + right; }   ///< Wp
-  /// Entries of the whole tensor.
-  int64_t entries() const { return n * rows() * blocks() * cols(); }
+  /// Entries from the first to the last of the tensor (a view's span skips the wider tensor's last blocks).
+  int64_t entries() const { return n * rows() * rowBlocks() * cols() - (rowBlocks() - blocks()) * cols(); }
   int64_t bytes() const { return entries() * block; }
   /// Entry index of (image, padded row, channel block, padded column).
   int64_t entry(int64_t img, int64_t row, int64_t cb, int64_t col) const {
-    return ((img * rows() + row) * blocks() + cb) * cols() + col;
+    return ((img * rows() + row) * rowBlocks() + cb) * cols() + col;
   }
   bool operator==(const BlockedLayout& o) const {
     return n == o.n && c == o.c && h == o.h && w == o.w && block == o.block && top == o.top && left == o.left &&
-           bottom == o.bottom && right == o.right && fill == o.fill;
+           bottom == o.bottom && right == o.right && fill == o.fill && rowBlocks() == o.rowBlocks();
   }
 };
 

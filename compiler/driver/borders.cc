@@ -53,6 +53,7 @@ support::Status trialBorders(Lowering& s) {
 
 support::Status inferBorders(Lowering& s) {
   borders(s, false);
+  s.shareViewBorders();  // a view is stored inside its Concat's output, borders and all
   return support::Status::ok();
 }
 

@@ -18,8 +18,17 @@ runtime::BlockedLayout layoutFor(const Lowering& s, int v, Storage st) {
   const Value& val = s.g.values[v];
   const int8_t fill = s.bareFill(v);
   if (st == Storage::kDense) return {1, val.shape[1], 1, val.shape[0], s.hw.blockIn, 0, 0, 0, 0, fill};
-  const Shape& b = s.borders[v];
-  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], s.hw.blockIn, b[0], b[1], b[2], b[3], fill};
+  return s.trialLayout(v);  // the final borders, and a view's pitch
+}
+
+int slotFor(Lowering& s, int v, Storage st);
+
+/// Records slot `slot` of value `v` as a view inside its Concat output's blocked slot.
+void recordView(Lowering& s, int v, int slot) {
+  const View& view = s.views[v];
+  const int parent = slotFor(s, view.parent, Storage::kConv);
+  const runtime::BlockedLayout& l = *s.bundle.tensors[parent].blocked;
+  s.slotViews[slot] = {parent, static_cast<uint64_t>(l.entry(0, 0, view.block, 0) * l.block)};
 }
 
 /// The slot of value `v` in storage `st`, made when new.
@@ -33,7 +42,9 @@ int slotFor(Lowering& s, int v, Storage st) {
   slot.dtype = val.dtype, slot.shape = val.shape;
   if (st != Storage::kPlain) slot.blocked = layoutFor(s, v, st), slot.dense = st == Storage::kDense;
   s.bundle.tensors.push_back(std::move(slot));
-  return s.slots[key] = static_cast<int>(s.bundle.tensors.size()) - 1;
+  const int id = s.slots[key] = static_cast<int>(s.bundle.tensors.size()) - 1;
+  if (st == Storage::kConv && s.views[v].parent >= 0) recordView(s, v, id);
+  return id;
 }
 
 /// A pack or unpack step from slot `from` to slot `to` of value `v`.
@@ -73,7 +84,7 @@ Expected<Step> nodeStep(Lowering& s, size_t i) {
   if (s.placements[i].onAccelerator()) {  // QConv and MaxPool read and write blocked tensors, QGemm rows of pixels
     const Storage st = n.kind == OpKind::kQGemm ? Storage::kDense : Storage::kConv;
     step.kind = Step::Kind::kAccel;
-    const size_t operands = n.kind == OpKind::kQAdd ? 2 : 1;
+    const size_t operands = n.kind == OpKind::kQAdd ? 2 : n.kind == OpKind::kQConcat ? n.inputs.size() : 1;
     for (size_t k = 0; k < operands; ++k) {
       ACCELC_ASSIGN_OR_RETURN(int x, ensure(s, n.inputs[k], st));
       step.inputs.push_back(x);

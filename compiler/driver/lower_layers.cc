@@ -65,6 +65,12 @@ Expected<lower::Kernel> kernelOf(Lowering& s, size_t i, const Step& step) {
   if (const auto* a = std::get_if<AddPlan>(&plan)) return addKernel(s, n, step, *a);
   if (const auto* p = std::get_if<PoolPlan>(&plan)) return poolKernel(s, n, step, *p);
   if (const auto* c = std::get_if<ConvPlan>(&plan)) return convKernel(s, n, step, *c);
+  if (std::holds_alternative<ConcatPlan>(plan)) {  // its producers wrote it: nothing left to do
+    lower::Kernel k;
+    k.name = n.name;
+    k.body.push_back(lower::Stmt::intrinsic(isa::Opcode::kFinish, "in place: its producers wrote every input"));
+    return k;
+  }
   return support::error(s.g.loc(n), "an accelerator step of a node placed on the host");
 }
 

@@ -23,7 +23,24 @@ int8_t Lowering::bareFill(int v) const {
 runtime::BlockedLayout Lowering::trialLayout(int v) const {
   const Value& val = g.values[v];
   const Shape& b = borders[v];
-  return {val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw.blockIn, b[0], b[1], b[2], b[3], bareFill(v)};
+  runtime::BlockedLayout l{val.shape[0], val.shape[1], val.shape[2], val.shape[3], hw.blockIn, b[0], b[1], b[2], b[3],
+                           bareFill(v)};
+  if (rowBlocks(v) != l.blocks()) l.pitch = rowBlocks(v);
+  return l;
+}
+
+int64_t Lowering::rowBlocks(int v) const {
+  const int p = v < static_cast<int>(views.size()) ? views[v].parent : -1;
+  return (g.values[p < 0 ? v : p].shape[1] + hw.blockIn - 1) / hw.blockIn;
+}
+
+void Lowering::shareViewBorders() {
+  if (views.empty()) return;
+  for (size_t v = 0; v < views.size(); ++v)
+    if (views[v].parent >= 0)
+      for (int j = 0; j < 4; ++j) borders[views[v].parent][j] = std::max(borders[views[v].parent][j], borders[v][j]);
+  for (size_t v = 0; v < views.size(); ++v)
+    if (views[v].parent >= 0) borders[v] = borders[views[v].parent];
 }
 
 bool Lowering::atLeastZeroPoint(int v) const {

@@ -40,7 +40,17 @@ struct AddPlan {
   int64_t rows = 0;    ///< output rows per tile
   bool loops = false;  ///< the GEMM form's passes run in the instructions' loops
 };
-using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan>;
+/// An accelerator QConcat along channels: no work of its own (its program
+/// only marks the point where its output is complete). Each input is a view
+/// of the output (Lowering::views) that its producer writes in place.
+struct ConcatPlan {};
+using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan, ConcatPlan>;
+
+/// Where a value lies inside the output of a Concat placed on the accelerator.
+struct View {
+  int parent = -1;    ///< the Concat's output value; -1: the value is stored on its own
+  int64_t block = 0;  ///< its first channel block there
+};
 
 /// Where one node runs, and why.
 struct Placement {
@@ -70,6 +80,8 @@ struct Lowering {
   std::vector<std::string>* log;             ///< decisions worth reporting; may be null
   std::vector<Placement> placements;         ///< per node (partition)
   std::vector<Shape> borders;                ///< per value: conv border (top, left, bottom, right)
+  std::vector<View> views;                   ///< per value: its place in a Concat's output (partition)
+  std::map<int, std::pair<int, uint64_t>> slotViews;  ///< view slot -> (its parent's slot, byte offset there)
   runtime::Bundle bundle;                    ///< what is built
   std::map<std::pair<int, int>, int> slots;  ///< (value, storage) -> tensor slot
   std::vector<int> stepNode;                 ///< per step: its node (-1 for pack/unpack)
@@ -83,8 +95,12 @@ struct Lowering {
   uint64_t alloc(uint64_t bytes);
   /// What the borders of value `v` hold: its zero point.
   int8_t bareFill(int v) const;
-  /// The blocked layout of value `v` with the borders it has now.
+  /// The blocked layout of value `v` with the borders it has now (a view's: inside its Concat's output).
   runtime::BlockedLayout trialLayout(int v) const;
+  /// Channel blocks per stored row of value `v`: its own, or its Concat's output's when it is a view.
+  int64_t rowBlocks(int v) const;
+  /// Gives every view the borders of its Concat's output, and the output every border a view needs.
+  void shareViewBorders();
   /// Whether value `v` never lies below its zero point (its producer clamps there, as a fused ReLU does).
   bool atLeastZeroPoint(int v) const;
 };

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "compiler/lower/add.h"
+#include "compiler/passes/rewrite.h"
 #include "compiler/lower/pool.h"
 #include "compiler/schedule/search.h"
 #include "isa/builder.h"
@@ -98,10 +99,65 @@ void placeConv(Lowering& s, size_t i) {
   if (!accept(s, i, k, ConvPlan{*sched, false}, form + sched->why)) s.say(n.name + ": " + p.why);
 }
 
+/// Why QConcat `n` cannot be its inputs' views, or "" when it can: along channels of 4-D tensors, every
+/// input copied unchanged (QConcatAttrs' identity), read by nothing else, and all but the last filling whole
+/// channel blocks.
+std::string viewsRefused(const Lowering& s, const Node& n) {
+  const auto& a = std::get<runtime::QConcatAttrs>(n.attrs);
+  const Shape& y = s.g.values[n.outputs[0]].shape;
+  if (y.size() != 4 || (a.axis != 1 && a.axis != -3)) return "only a concatenation of channels is placed in DRAM";
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    const int v = n.inputs[k];
+    const std::string name = "input '" + s.g.values[v].name + "'";
+    if (a.zeros[k] != a.zeroPoint || a.mults[k] != (int64_t{1} << (23 + a.shift)))
+      return name + " is rescaled, which needs a pass over it";
+    if (!producer(s.g, v) || useCount(s.g, v) != 1 || isBoundary(s.g, v))
+      return name + " is also read elsewhere or is no layer's output, so it cannot be written in place";
+    if (k + 1 < n.inputs.size() && s.g.values[v].shape[1] % s.hw.blockIn)
+      return name + " has " + std::to_string(s.g.values[v].shape[1]) + " channels, not whole blocks of " +
+             std::to_string(s.hw.blockIn);
+  }
+  return "";
+}
+
+/// Every channel Concat whose inputs can be views of its output gets them now, so that its producers are tried
+/// (and encoded) writing in place; placeConcat keeps them only when every producer runs on the accelerator.
+void planViews(Lowering& s) {
+  s.views.assign(s.g.values.size(), View{});
+  for (const Node& n : s.g.nodes) {
+    if (n.kind != OpKind::kQConcat || !viewsRefused(s, n).empty()) continue;
+    int64_t block = 0;
+    for (int v : n.inputs) {
+      s.views[v] = View{n.outputs[0], block};
+      block += (s.g.values[v].shape[1] + s.hw.blockIn - 1) / s.hw.blockIn;
+    }
+  }
+  s.shareViewBorders();
+}
+
+void placeConcat(Lowering& s, size_t i) {
+  const Node& n = s.g.nodes[i];
+  std::string why = viewsRefused(s, n);
+  for (int v : n.inputs) {
+    if (!why.empty()) break;
+    const Node* p = producer(s.g, v);
+    const Plan& plan = s.placements[static_cast<size_t>(p - s.g.nodes.data())].plan;
+    if (std::holds_alternative<HostPlan>(plan) || p->kind == OpKind::kQGemm)
+      why = "the producer of input '" + s.g.values[v].name + "' does not write a blocked tensor on the accelerator";
+  }
+  if (why.empty()) {
+    s.placements[i] = {ConcatPlan{}, "accelerator: in place: its producers write their channel blocks of it"};
+    return;
+  }
+  for (int v : n.inputs) s.views[v] = View{};
+  s.placements[i].why = "host: " + why;
+}
+
 }  // namespace
 
 support::Status partition(Lowering& s) {
   s.placements.assign(s.g.nodes.size(), Placement{HostPlan{}, "host: not an accelerator operator"});
+  planViews(s);
   const bool square = s.hw.batch == 1 && s.hw.blockIn == s.hw.blockOut;
   for (size_t i = 0; i < s.g.nodes.size(); ++i) {
     const OpKind kind = s.g.nodes[i].kind;
@@ -111,6 +167,8 @@ support::Status partition(Lowering& s) {
       placePool(s, i);
     } else if (kind == OpKind::kQConv || kind == OpKind::kQGemm) {
       placeConv(s, i);
+    } else if (kind == OpKind::kQConcat && square) {
+      placeConcat(s, i);
     } else if (kind == OpKind::kConv || kind == OpKind::kGemm || kind == OpKind::kMatMul) {
       s.placements[i].why = "host: not quantized (see the quantization notes)";
     }

@@ -85,7 +85,8 @@ Status checkPlacements(const CompileState& s, const std::string& pass) {
     const bool fits = std::holds_alternative<HostPlan>(p) ||
                       (std::holds_alternative<ConvPlan>(p) && (k == OpKind::kQConv || k == OpKind::kQGemm)) ||
                       (std::holds_alternative<PoolPlan>(p) && (k == OpKind::kMaxPool || k == OpKind::kQAveragePool)) ||
-                      (std::holds_alternative<AddPlan>(p) && k == OpKind::kQAdd);
+                      (std::holds_alternative<AddPlan>(p) && k == OpKind::kQAdd) ||
+                      (std::holds_alternative<ConcatPlan>(p) && k == OpKind::kQConcat);
     const bool said = l.placements[i].why.rfind(l.placements[i].onAccelerator() ? "accelerator: " : "host: ", 0) == 0;
     if (!fits || !said) return broken(s, pass, "node '" + s.graph.nodes[i].name + "' has a plan of another kind");
   }
@@ -114,9 +115,12 @@ Status checkSteps(const CompileState& s, const std::string& pass) {
 /// Every slot lies, aligned, in the DRAM allocated so far.
 Status checkDramPlan(const CompileState& s, const std::string& pass) {
   const Lowering& l = *s.lowering;
-  for (const runtime::TensorSlot& t : l.bundle.tensors)
-    if (t.addr % l.align || t.addr + t.bytes() > l.cursor)
-      return broken(s, pass, "slot '" + t.name + "' is not placed");
+  for (size_t i = 0; i < l.bundle.tensors.size(); ++i) {
+    const runtime::TensorSlot& t = l.bundle.tensors[i];
+    // A view inside a Concat's output starts at one of its entries.
+    const uint64_t align = l.slotViews.count(static_cast<int>(i)) ? static_cast<uint64_t>(t.blocked->block) : l.align;
+    if (t.addr % align || t.addr + t.bytes() > l.cursor) return broken(s, pass, "slot '" + t.name + "' is not placed");
+  }
   return Status::ok();
 }
 

@@ -41,6 +41,11 @@ support::Status planDram(Lowering& s) {
   const int n = static_cast<int>(b.tensors.size());
   std::vector<int> first, last;
   lifetimes(b, first, last);
+  for (const auto& [view, at] : s.slotViews) {  // a Concat's output lives from its first view's write on
+    const int parent = at.first;
+    if (first[view] >= 0) first[parent] = first[parent] < 0 ? first[view] : std::min(first[parent], first[view]);
+    last[parent] = std::max({last[parent], last[view], first[view]});
+  }
   std::vector<bool> pinned(n, false);
   for (int id : b.inputs) pinned[id] = true;
   for (int id : b.outputs) pinned[id] = true;
@@ -56,6 +61,7 @@ support::Status planDram(Lowering& s) {
   for (int id = 0; id < n; ++id) {
     TensorSlot& t = b.tensors[id];
     const uint64_t bytes = (t.bytes() + s.align - 1) / s.align * s.align;
+    if (s.slotViews.count(id)) continue;  // placed inside its parent below
     if (pinned[id] || first[id] < 0) {
       t.addr = s.alloc(t.bytes());
       continue;
@@ -70,6 +76,7 @@ support::Status planDram(Lowering& s) {
       live.push_back({t.addr, bytes, std::max(last[id], first[id]), t.blocked ? id : -1});
     }
   }
+  for (const auto& [view, at] : s.slotViews) b.tensors[view].addr = b.tensors[at.first].addr + at.second;
   for (const auto& [key, slot] : s.slots) {  // constants read by host steps are written once
     const Value& v = s.g.values[key.first];
     if (v.constant && key.second == 0) b.constants.push_back({v.name, b.tensors[slot].addr, v.constant->bytes()});

@@ -378,8 +378,8 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   const Expr colStart = Expr(l.x.left - l.pl) + tc * (p.tw * l.sw);
   auto inpLoad = [&](Expr r, bool first) {
     // DRAM entry of (image n, row rowStart + r, block c·cbT, column colStart).
-    Expr dram = Expr(static_cast<int64_t>(a.x / inpE)) + colStart + Expr::var(vn, l.x.rows() * p.cb * l.x.cols()) +
-                (rowStart + r) * (p.cb * l.x.cols()) + v.unitTerm(p.cbU * l.x.cols()) + Expr::var(vc, p.cbT * l.x.cols());
+    Expr dram = Expr(static_cast<int64_t>(a.x / inpE)) + colStart + Expr::var(vn, l.x.rows() * l.x.rowBlocks() * l.x.cols()) +
+                (rowStart + r) * (l.x.rowBlocks() * l.x.cols()) + v.unitTerm(p.cbU * l.x.cols()) + Expr::var(vc, p.cbT * l.x.cols());
     Stmt s = Stmt::intrinsic(Opcode::kLoad, first ? "input rows of the chunk" : "");
     s.set("buffer", static_cast<int64_t>(Buffer::kInp))
         .set("sram_base", g.mod(2, p.inpHalf) + r * (p.cbT * win))
@@ -436,7 +436,8 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   // One STORE per output block: the first waits for the requantization, the last frees the tile.
   auto store = [&](const Expr& j) {
     const Expr ydram = Expr(static_cast<int64_t>(a.y / outE) + l.y.left) + tc * p.tw +
-                       Expr::var(vn, l.y.rows() * p.mb * l.y.cols()) + (Expr(l.y.top) + tr * p.th) * (p.mb * l.y.cols()) +
+                       Expr::var(vn, l.y.rows() * l.y.rowBlocks() * l.y.cols()) +
+                       (Expr(l.y.top) + tr * p.th) * (l.y.rowBlocks() * l.y.cols()) +
                        Expr::var(vmb, p.mbT * l.y.cols()) + v.unitTerm(p.mbU * l.y.cols()) + j * l.y.cols();
     return Stmt::intrinsic(Opcode::kStore, "the tile's output rows")
         .set("buffer", static_cast<int64_t>(Buffer::kOut))
@@ -444,7 +445,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
         .set("dram_base", ydram)
         .set("y_size", rows)
         .set("x_size", cols)
-        .set("x_stride", p.mb * l.y.cols());
+        .set("x_stride", l.y.rowBlocks() * l.y.cols());
   };
   body.push_back(store(Expr(0)).flag("pop_prev"));
   if (p.mbT > 2) {

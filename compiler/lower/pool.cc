@@ -193,11 +193,12 @@ Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint6
                        .set("buffer", static_cast<int64_t>(Buffer::kAcc8))
                        .set("sram_base", tileE.mod(2, half))
                        .set("dram_base", Expr(static_cast<int64_t>(x / inE) + l.x.left - l.pl) +
-                                             Expr::var(vn, l.x.rows() * cb * l.x.cols()) + row * (cb * l.x.cols()) +
+                                             Expr::var(vn, l.x.rows() * l.x.rowBlocks() * l.x.cols()) +
+                                             row * (l.x.rowBlocks() * l.x.cols()) +
                                              Expr::var(vb, l.x.cols()))
                        .set("y_size", inRows)
                        .set("x_size", win)
-                       .set("x_stride", cb * l.x.cols())
+                       .set("x_stride", l.x.rowBlocks() * l.x.cols())
                        .flag("pop_next", tileE, 2));
     const Expr set = Expr(uopSet[kind][0]) + tileE.mod(2, uopSet[kind][1] - uopSet[kind][0]);
     if (l.average) {

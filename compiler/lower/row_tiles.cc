@@ -36,7 +36,7 @@ Expr RowTiles::counter(const Expr& t) const {
 
 Expr RowTiles::dramEntry(const runtime::BlockedLayout& x, uint64_t addr, int64_t entryBytes, const Expr& t) const {
   return Expr(static_cast<int64_t>(addr / static_cast<uint64_t>(entryBytes)) + x.left) +
-         Expr::var(vn_, x.rows() * cb_ * x.cols()) + (Expr(x.top) + t * th_) * (cb_ * x.cols()) +
+         Expr::var(vn_, x.rows() * x.rowBlocks() * x.cols()) + (Expr(x.top) + t * th_) * (x.rowBlocks() * x.cols()) +
          Expr::var(vb_, x.cols());
 }
 
@@ -48,7 +48,7 @@ Stmt RowTiles::load(const runtime::BlockedLayout& x, uint64_t addr, int64_t entr
       .set("dram_base", dramEntry(x, addr, entryBytes, t))
       .set("y_size", rows)
       .set("x_size", cols)
-      .set("x_stride", cb_ * x.cols());
+      .set("x_stride", x.rowBlocks() * x.cols());
 }
 
 Stmt RowTiles::store(const runtime::BlockedLayout& y, uint64_t addr, int64_t entryBytes, const Expr& base,
@@ -59,7 +59,7 @@ Stmt RowTiles::store(const runtime::BlockedLayout& y, uint64_t addr, int64_t ent
       .set("dram_base", dramEntry(y, addr, entryBytes, t))
       .set("y_size", rows)
       .set("x_size", cols)
-      .set("x_stride", cb_ * y.cols())
+      .set("x_stride", y.rowBlocks() * y.cols())
       .flag("pop_prev")
       .flag("push_prev", counter(t), INT64_MIN, n_ * cb_ * tiles() - 2);
 }

@@ -3,9 +3,26 @@
 #include <cmath>
 
 #include "compiler/engine/reference.h"
+#include "compiler/passes/rewrite.h"
 #include "compiler/quant/quantize.h"
 
 namespace accelc::compiler {
+
+namespace {
+
+/// Each input of a Concat that only the Concat reads takes the Concat's parameters: its range lies inside the
+/// output's, and with one scale the Concat copies instead of rescaling, so on the accelerator its producers
+/// write their slices of the output in place.
+void shareConcatScales(Graph& g) {
+  for (const Node& n : g.nodes) {
+    if (n.kind != OpKind::kConcat || g.values[n.outputs[0]].quant.empty()) continue;
+    for (int v : n.inputs)
+      if (v >= 0 && !g.values[v].constant && producer(g, v) && useCount(g, v) == 1 && !isBoundary(g, v))
+        g.values[v].quant = g.values[n.outputs[0]].quant;
+  }
+}
+
+}  // namespace
 
 support::Status calibrate(Graph& g, const std::vector<std::vector<Tensor>>& samples, double percentile) {
   if (samples.empty()) return support::error(support::Location::file(g.model), "calibration needs at least one sample");
@@ -39,6 +56,7 @@ support::Status calibrate(Graph& g, const std::vector<std::vector<Tensor>>& samp
     q.zeroPoint = {0};
     g.values[probe.outputs[k]].quant = q;
   }
+  shareConcatScales(g);
   return support::Status::ok();
 }
 

@@ -1,0 +1,90 @@
+// tests/driver/forms_test.cc — the accelerator forms beyond ResNet in one small
+// model (models/forms: depthwise and grouped convolutions, ReLU6 clamps, a
+// channel Concat written in place by its producers, a batch norm after it),
+// compiled for each preset and run on fsim, the cycle model and the verilated
+// RTL: bit-exact with the integer graph on the reference engine, the RTL in
+// the cycle model's cycles. One preset per process (one SystemC elaboration).
+#include <gtest/gtest.h>
+
+#include "compiler/frontend/compile_model.h"
+#include "compiler/graph/graph_text.h"
+#include "compiler/engine/reference.h"
+#include "runtime/executor.h"
+#include "runtime/sim_devices/make_device.h"
+#include "runtime/sim_devices/rtl_device.h"
+#include "simulator/rtl/builtin_models.h"
+#include "support/npy.h"
+#include "tests/test_util.h"
+
+namespace accelc::compiler {
+namespace {
+
+using runtime::Tensor;
+
+const std::string kForms = testing::sourceDir() + "/models/forms/";
+
+Tensor load(const std::string& path) {
+  auto a = support::readNpy(path);
+  EXPECT_TRUE(a.isOk());
+  Tensor t(a->dtype, a->shape);
+  t.bytes() = a->data;
+  return t;
+}
+
+/// `b` run on `d` for the batch `x`: its only output.
+support::Expected<Tensor> runOn(const runtime::Bundle& b, runtime::Device& d, const Tensor& x) {
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, d, "forms.acx"));
+  ACCELC_ASSIGN_OR_RETURN(std::vector<Tensor> y, e->runBatched({x}));
+  return y[0];
+}
+
+/// Why the layers whose names contain `part` run where they do ("accelerator: ..." or "host: ...").
+std::vector<std::string> placesOf(const runtime::Bundle& b, const std::string& part) {
+  std::vector<std::string> out;
+  for (const runtime::LayerInfo& l : b.layers)
+    if (l.name.find(part) != std::string::npos) out.push_back(l.why);
+  return out;
+}
+
+class FormsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FormsTest, EveryFormIsBitExactOnFsimTheCycleModelAndTheRtl) {
+  const isa::Target t = testing::presetTarget(GetParam());
+  CompileOptions o;
+  o.calibrate = kForms + "calib.npy";
+  auto b = compileModel(kForms + "forms.onnx", t, o);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  int convs = 0;
+  for (const runtime::LayerInfo& l : b->layers) {
+    const bool conv = l.name.find("Conv") != std::string::npos || l.name.find("BatchNorm") != std::string::npos;
+    if (!conv || l.name.find("im2col") != std::string::npos) continue;
+    EXPECT_EQ(l.where, "accelerator") << l.name << ": " << l.why;
+    ++convs;
+  }
+  EXPECT_EQ(convs, 9);  // stem, depthwise 3x3, pointwise, two branches, the batch norm, 1x1, grouped, depthwise 5x5
+  // The Concat's first input has 16 channels: whole blocks of 4 and 16 (in place), not of 32 (a host copy).
+  const std::vector<std::string> concat = placesOf(*b, "Concat");
+  ASSERT_EQ(concat.size(), 1u);
+  EXPECT_EQ(concat[0].rfind(t.spec.blockIn == 32 ? "host: input" : "accelerator: in place", 0), 0u) << concat[0];
+  const Tensor x = load(kForms + "calib.npy");
+  auto g = parseGraph(b->graphText, "graph");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  auto want = runReferenceBatched(*g, {x});
+  ASSERT_TRUE(want.isOk()) << want.diag().str();
+  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
+  auto model = simulator::builtinRtlModel(t);
+  ASSERT_TRUE(fsim.isOk() && model.isOk()) << (model ? "" : model.diag().str());
+  auto rtl = runtime::RtlDevice::create(t, std::move(*model));  // runs the cycle model first, then the RTL
+  ASSERT_TRUE(rtl.isOk()) << rtl.diag().str();
+  auto onFsim = runOn(*b, **fsim, x);
+  ASSERT_TRUE(onFsim.isOk()) << onFsim.diag().str();
+  EXPECT_EQ(onFsim->bytes(), (*want)[0].bytes()) << "fsim against the reference integer graph";
+  auto onRtl = runOn(*b, **rtl, x);
+  ASSERT_TRUE(onRtl.isOk()) << onRtl.diag().str();
+  EXPECT_EQ(onRtl->bytes(), onFsim->bytes()) << "the RTL against fsim";
+}
+
+ACCELC_INSTANTIATE_FOR_PRESETS(FormsTest);
+
+}  // namespace
+}  // namespace accelc::compiler
