@@ -1,0 +1,212 @@
+// bench/coverage_bench.cc — how much of each model of the zoo the accelerator
+// covers, and what the host costs beside it: every model compiled for
+// vta-default (calibrated on its own input), reported (compiler/report/
+// report.h), and run once with zero inputs on the SystemC cycle model. One
+// row per model: MACs and the accelerator's share, the quantize/dequantize
+// boundaries, the accelerator layers' measured cycles against their roofline
+// and datapath bounds, accelerator ms at the hwspec clock, the measured host
+// ms (every host step, pack/unpack included) against it, the three costliest
+// host op kinds, and onnxruntime's time for the float model (one thread).
+//
+// A plain program rather than a Google Benchmark: a row holds text (the host
+// op kinds) and is measured once. Host times are wall times of this build on
+// this machine.
+//
+//   coverage_bench [--json FILE] [MODEL ...]
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/frontend/compile_model.h"
+#include "compiler/report/report.h"
+#include "hwspec/hwspec.h"
+#include "runtime/sim_devices/make_device.h"
+#include "support/npy.h"
+
+namespace accelc {
+namespace {
+
+const std::string kSrc = ACCELC_SOURCE_DIR, kZoo = std::string(ACCELC_BUILD_DIR) + "/models/zoo";
+const char* const kModels[] = {"mobilenet_v3_small", "mobilenet_v2", "mnasnet0_5",         "squeezenet1_0",
+                               "inception_v3",       "densenet121",  "transformer_encoder"};
+
+/// The path of the zoo model `name`, exporting it (and its input) when
+/// missing, as bench/zoo_bench.cc does; "" on failure.
+std::string zooModel(const std::string& name) {
+  const std::string model = kZoo + "/" + name + ".onnx";
+  struct stat st;
+  if (::stat(model.c_str(), &st) == 0) return model;
+  ::mkdir((std::string(ACCELC_BUILD_DIR) + "/models").c_str(), 0755);
+  ::mkdir(kZoo.c_str(), 0755);
+  const std::string cmd = "/usr/bin/python3 " + kSrc + "/models/zoo/export_zoo.py " + name + " " + model + " " + kZoo +
+                          "/" + name + "_input.npy > /dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0 ? model : "";
+}
+
+/// A node script that times `runs` inferences of `model` on onnxruntime (one
+/// thread, after one warm-up run on zeros) and prints the seconds per
+/// inference (bench/zoo_bench.cc's).
+std::string ortScript(const std::string& model, const std::vector<int64_t>& shape, int runs) {
+  std::string dims;
+  int64_t n = 1;
+  for (int64_t d : shape) dims += (dims.empty() ? "" : ",") + std::to_string(d), n *= d;
+  const std::string r = std::to_string(runs),
+                    session =
+                        "await ort.InferenceSession.create('" + model + "',{intraOpNumThreads:1,interOpNumThreads:1})",
+                    feeds =
+                        "{input:new ort.Tensor('float32',new Float32Array(" + std::to_string(n) + "),[" + dims + "])}";
+  return "const ort=require('onnxruntime-node');(async()=>{const s=" + session + ";const f=" + feeds +
+         ";await s.run(f);const t=process.hrtime.bigint();for(let i=0;i<" + r +
+         ";++i)await s.run(f);console.log(Number(process.hrtime.bigint()-t)/1e9/" + r + ");})()";
+}
+
+/// Milliseconds per inference on onnxruntime, or a negative number when it did not run.
+double ortMs(const std::string& model, const std::vector<int64_t>& shape, int runs) {
+  const std::string cmd =
+      "NODE_PATH='" + kSrc + "/tools/ort/node_modules' node -e \"" + ortScript(model, shape, runs) + "\" 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return -1;
+  double seconds = -1;
+  if (std::fscanf(p, "%lf", &seconds) != 1) seconds = -1;
+  return ::pclose(p) == 0 && seconds >= 0 ? 1e3 * seconds : -1;
+}
+
+/// One model's row.
+struct Row {
+  std::string model;
+  int64_t macs = 0, boundaries = 0, roofline = 0, datapath = 0;
+  double accelSharePct = 0, accelMs = 0, hostMs = 0, ortMs = -1;
+  uint64_t cycles = 0;
+  std::vector<std::pair<std::string, double>> topHost;  ///< the three costliest host op kinds, ms
+};
+
+/// `measured` as a percentage of `bound` cycles (how close to the bound the model ran).
+double pctOf(int64_t bound, uint64_t measured) {
+  return measured ? 100.0 * static_cast<double>(bound) / static_cast<double>(measured) : 0.0;
+}
+
+/// The row of a measured report.
+Row rowOf(const std::string& name, const compiler::BundleReport& r) {
+  Row row;
+  row.model = name, row.macs = r.totalMacs, row.accelSharePct = r.coverage.accelMacSharePct;
+  row.boundaries = r.coverage.quantBoundaries, row.cycles = r.accelMeasuredCycles.value_or(0);
+  row.roofline = r.accelRooflineCycles, row.datapath = r.accelDatapathBoundCycles;
+  row.accelMs = static_cast<double>(row.cycles) / static_cast<double>(r.clockMhz) / 1e3;
+  // Every host step, pack/unpack included (BundleReport::hostMs counts host layers only).
+  for (const auto& [kind, ms] : r.coverage.hostMs) row.hostMs += ms, row.topHost.emplace_back(kind, ms);
+  std::stable_sort(row.topHost.begin(), row.topHost.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (row.topHost.size() > 3) row.topHost.resize(3);
+  return row;
+}
+
+/// Compiles, reports and measures zoo model `name` on `device`.
+support::Expected<Row> measureModel(const std::string& name, const isa::Target& t, runtime::Device& device) {
+  const std::string model = zooModel(name);
+  if (model.empty())
+    return support::error(support::Location::file(name),
+                          "models/zoo/export_zoo.py could not export it (a key of its MODELS?)");
+  compiler::CompileOptions o;
+  o.calibrate = kZoo + "/" + name + "_input.npy";
+  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compiler::compileModel(model, t, o));
+  ACCELC_ASSIGN_OR_RETURN(compiler::MeasuredSteps m, compiler::measureSteps(b, device, name + ".acx"));
+  ACCELC_ASSIGN_OR_RETURN(compiler::BundleReport r, compiler::bundleReport(b, t, &m));
+  Row row = rowOf(name, r);
+  ACCELC_ASSIGN_OR_RETURN(support::NpyArray x, support::readNpy(o.calibrate));
+  row.ortMs = ortMs(model, x.shape, 10);
+  return row;
+}
+
+void printHeader() {
+  std::printf("%-20s %12s %7s %5s %12s %12s %7s %12s %7s %9s %9s %7s %9s  %s\n", "model", "MACs", "accel%", "q/dq",
+              "cycles", "roofline", "%roof", "datapath", "%dp", "accel ms", "host ms", "host%", "ort ms",
+              "largest host op kinds (ms)");
+}
+
+void printRow(const Row& r) {
+  std::printf("%-20s %12lld %7.2f %5lld %12llu %12lld %7.1f %12lld %7.1f %9.3f %9.3f %7.1f %9.3f ", r.model.c_str(),
+              static_cast<long long>(r.macs), r.accelSharePct, static_cast<long long>(r.boundaries),
+              static_cast<unsigned long long>(r.cycles), static_cast<long long>(r.roofline),
+              pctOf(r.roofline, r.cycles), static_cast<long long>(r.datapath), pctOf(r.datapath, r.cycles), r.accelMs,
+              r.hostMs, r.accelMs > 0 ? 100.0 * r.hostMs / r.accelMs : 0.0, r.ortMs);
+  for (const auto& [kind, ms] : r.topHost) std::printf(" %s %.3f;", kind.c_str(), ms);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+/// The target of hwspec preset `name`.
+support::Expected<isa::Target> presetTarget(const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::loadHwSpec(name));
+  return isa::loadTarget(spec);
+}
+
+nlohmann::ordered_json jsonOf(const Row& r) {
+  nlohmann::ordered_json top = nlohmann::json::array();
+  for (const auto& [kind, ms] : r.topHost) top.push_back({{"op", kind}, {"ms", ms}});
+  return {{"model", r.model},
+          {"hwspec", "vta-default"},
+          {"total_macs", r.macs},
+          {"accelerator_mac_share_pct", r.accelSharePct},
+          {"quantize_dequantize_boundaries", r.boundaries},
+          {"accelerator_measured_cycles", r.cycles},
+          {"accelerator_roofline_cycles", r.roofline},
+          {"pct_of_roofline", pctOf(r.roofline, r.cycles)},
+          {"accelerator_datapath_bound_cycles", r.datapath},
+          {"pct_of_datapath_bound", pctOf(r.datapath, r.cycles)},
+          {"accelerator_ms", r.accelMs},
+          {"host_ms", r.hostMs},
+          {"host_pct_of_accelerator", r.accelMs > 0 ? 100.0 * r.hostMs / r.accelMs : 0.0},
+          {"largest_host_ops", top},
+          {"onnxruntime_ms", r.ortMs}};
+}
+
+}  // namespace
+}  // namespace accelc
+
+int main(int argc, char** argv) {
+  using namespace accelc;
+  std::string jsonPath;
+  std::vector<std::string> models;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc)
+      jsonPath = argv[++i];
+    else
+      models.push_back(a);
+  }
+  if (models.empty()) models.assign(std::begin(kModels), std::end(kModels));
+  auto t = presetTarget("vta-default");
+  if (!t) return std::cerr << t.diag().str() << "\n", 1;
+  // The cycle model holds one hwspec per process: one device serves every model.
+  auto device = runtime::makeDevice(runtime::Engine::kCycle, *t);
+  if (!device) return std::cerr << device.diag().str() << "\n", 1;
+  std::ofstream json;
+  if (!jsonPath.empty()) json.open(jsonPath);
+  printHeader();
+  int rc = 0;
+  for (const std::string& name : models) {
+    auto row = measureModel(name, *t, **device);
+    if (!row) {
+      std::cerr << row.diag().str() << "\n";
+      rc = 1;
+      continue;
+    }
+    printRow(*row);
+    if (json.is_open()) json << jsonOf(*row).dump() << "\n" << std::flush;
+  }
+  std::printf(
+      "cycles and bounds: accelerator layers; %%roof, %%dp: the bound as a percentage of the measured cycles; "
+      "accel ms at %lld MHz; host ms: every host step incl. pack/unpack, one inference of this build; "
+      "host%%: host ms / accel ms (target < 10); ort ms: onnxruntime, float model, one thread\n",
+      static_cast<long long>(t->spec.clockMhz));
+  return rc;
+}
