@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "compiler/lower/add.h"
+#include "compiler/passes/concat_chains.h"
 #include "compiler/passes/rewrite.h"
 #include "compiler/lower/pool.h"
 #include "compiler/schedule/search.h"
@@ -100,37 +101,41 @@ void placeConv(Lowering& s, size_t i) {
 }
 
 /// Why QConcat `n` cannot be its inputs' views, or "" when it can: along channels of 4-D tensors, every
-/// input copied unchanged (QConcatAttrs' identity), read by nothing else, and all but the last filling whole
-/// channel blocks.
+/// input copied unchanged (QConcatAttrs' identity), and all but the last filling whole channel blocks.
 std::string viewsRefused(const Lowering& s, const Node& n) {
   const auto& a = std::get<runtime::QConcatAttrs>(n.attrs);
   const Shape& y = s.g.values[n.outputs[0]].shape;
-  if (y.size() != 4 || (a.axis != 1 && a.axis != -3)) return "only a concatenation of channels is placed in DRAM";
+  if (y.size() != 4 || (a.axis != 1 && a.axis != -3) || a.zeros.size() != n.inputs.size() ||
+      a.mults.size() != n.inputs.size())
+    return "only a concatenation of channels is placed in DRAM";
   for (size_t k = 0; k < n.inputs.size(); ++k) {
-    const int v = n.inputs[k];
-    const std::string name = "input '" + s.g.values[v].name + "'";
-    if (a.zeros[k] != a.zeroPoint || a.mults[k] != (int64_t{1} << (23 + a.shift)))
+    const std::string name = "input '" + s.g.values[n.inputs[k]].name + "'";
+    if (a.zeros[k] != a.zeroPoint || a.shift > 7 || a.mults[k] != (int64_t{1} << (23 + a.shift)))
       return name + " is rescaled, which needs a pass over it";
-    if (!producer(s.g, v) || useCount(s.g, v) != 1 || isBoundary(s.g, v))
-      return name + " is also read elsewhere or is no layer's output, so it cannot be written in place";
-    if (k + 1 < n.inputs.size() && s.g.values[v].shape[1] % s.hw.blockIn)
-      return name + " has " + std::to_string(s.g.values[v].shape[1]) + " channels, not whole blocks of " +
+    if (k + 1 < n.inputs.size() && s.g.values[n.inputs[k]].shape[1] % s.hw.blockIn)
+      return name + " has " + std::to_string(s.g.values[n.inputs[k]].shape[1]) + " channels, not whole blocks of " +
              std::to_string(s.hw.blockIn);
   }
   return "";
 }
 
-/// Every channel Concat whose inputs can be views of its output gets them now, so that its producers are tried
-/// (and encoded) writing in place; placeConcat keeps them only when every producer runs on the accelerator.
+/// Every chain of channel Concats (concat_chains.h) that can be views of its root's output gets them now, so
+/// that the producers are tried (and encoded) writing in place; placeConcat keeps them only when every
+/// producer runs on the accelerator. A prefix Concat's output is the first channels of the root's.
 void planViews(Lowering& s) {
   s.views.assign(s.g.values.size(), View{});
-  for (const Node& n : s.g.nodes) {
-    if (n.kind != OpKind::kQConcat || !viewsRefused(s, n).empty()) continue;
+  for (const ConcatChain& c : concatChains(s.g)) {
+    const Node& root = s.g.nodes[c.root];
+    if (root.kind != OpKind::kQConcat || !viewsRefused(s, root).empty() ||
+        std::any_of(c.prefixes.begin(), c.prefixes.end(),
+                    [&](size_t p) { return !viewsRefused(s, s.g.nodes[p]).empty(); }))
+      continue;
     int64_t block = 0;
-    for (int v : n.inputs) {
-      s.views[v] = View{n.outputs[0], block};
+    for (int v : root.inputs) {
+      s.views[v] = View{root.outputs[0], block};
       block += (s.g.values[v].shape[1] + s.hw.blockIn - 1) / s.hw.blockIn;
     }
+    for (size_t p : c.prefixes) s.views[s.g.nodes[p].outputs[0]] = View{root.outputs[0], 0};
   }
   s.shareViewBorders();
 }
@@ -138,6 +143,8 @@ void planViews(Lowering& s) {
 void placeConcat(Lowering& s, size_t i) {
   const Node& n = s.g.nodes[i];
   std::string why = viewsRefused(s, n);
+  if (why.empty() && s.views[n.inputs[0]].parent < 0)
+    why = "an input is also read by other nodes, or is no layer's output, so it cannot be written in place";
   for (int v : n.inputs) {
     if (!why.empty()) break;
     const Node* p = producer(s.g, v);
@@ -149,8 +156,20 @@ void placeConcat(Lowering& s, size_t i) {
     s.placements[i] = {ConcatPlan{}, "accelerator: in place: its producers write their channel blocks of it"};
     return;
   }
-  for (int v : n.inputs) s.views[v] = View{};
   s.placements[i].why = "host: " + why;
+}
+
+/// A chain whose root stays on the host keeps no views: its prefixes move to the host too.
+void dropHostChains(Lowering& s) {
+  for (const ConcatChain& c : concatChains(s.g)) {
+    if (std::holds_alternative<ConcatPlan>(s.placements[c.root].plan)) continue;
+    for (int v : s.g.nodes[c.root].inputs) s.views[v] = View{};
+    for (size_t p : c.prefixes) {
+      s.views[s.g.nodes[p].outputs[0]] = View{};
+      if (std::holds_alternative<ConcatPlan>(s.placements[p].plan))
+        s.placements[p] = {HostPlan{}, "host: the Concat whose first channels it is stays on the host"};
+    }
+  }
 }
 
 }  // namespace
@@ -173,6 +192,7 @@ support::Status partition(Lowering& s) {
       s.placements[i].why = "host: not quantized (see the quantization notes)";
     }
   }
+  dropHostChains(s);
   return support::Status::ok();
 }
 

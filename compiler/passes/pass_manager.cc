@@ -10,12 +10,15 @@ const std::vector<PassInfo>& allPasses() {
       {"remove-identity", removeIdentity, "drop Identity and inference Dropout"},
       {"fold-batchnorm", foldBatchNorm, "fold BatchNormalization into the Conv or Gemm before it, else make it a 1x1 depthwise Conv"},
       {"fuse-activations", fuseActivations, "turn the Erf form of Gelu into Gelu and x * Sigmoid(x) into Silu"},
+      {"pool-forms", poolForms,
+       "drop zero Pads; a padded AveragePool counting its padding becomes a depthwise Conv; a spatial ReduceMean "
+       "becomes GlobalAveragePool"},
   };
   return kPasses;
 }
 
 std::vector<std::string> defaultPipeline() {
-  return {"fold-constants", "fold-shapes", "fold-constants", "remove-identity", "fold-batchnorm", "fuse-activations"};
+  return {"fold-constants", "fold-shapes", "fold-constants", "remove-identity", "fold-batchnorm", "fuse-activations", "pool-forms"};
 }
 
 support::Status runPipeline(Graph& g, const std::vector<std::string>& names,

@@ -24,6 +24,7 @@ support::Status foldShapes(Graph& g);
 support::Status removeIdentity(Graph& g);
 support::Status foldBatchNorm(Graph& g);
 support::Status fuseActivations(Graph& g);
+support::Status poolForms(Graph& g);
 
 /// One named pass.
 struct PassInfo {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "compiler/engine/reference.h"
+#include "compiler/passes/concat_chains.h"
 #include "compiler/passes/rewrite.h"
 #include "compiler/quant/quantize.h"
 
@@ -10,15 +11,23 @@ namespace accelc::compiler {
 
 namespace {
 
-/// Each input of a Concat that only the Concat reads takes the Concat's parameters: its range lies inside the
-/// output's, and with one scale the Concat copies instead of rescaling, so on the accelerator its producers
-/// write their slices of the output in place.
+/// The inputs of a chain of Concats (concat_chains.h) and its prefixes' outputs take the root's parameters:
+/// their ranges lie inside its range, and with one scale every Concat copies instead of rescaling, so on the
+/// accelerator the producers write their slices of the root's output in place.
 void shareConcatScales(Graph& g) {
-  for (const Node& n : g.nodes) {
-    if (n.kind != OpKind::kConcat || g.values[n.outputs[0]].quant.empty()) continue;
-    for (int v : n.inputs)
-      if (v >= 0 && !g.values[v].constant && producer(g, v) && useCount(g, v) == 1 && !isBoundary(g, v))
-        g.values[v].quant = g.values[n.outputs[0]].quant;
+  for (const ConcatChain& c : concatChains(g)) {
+    const Node& root = g.nodes[c.root];
+    const runtime::QuantParams q = g.values[root.outputs[0]].quant;
+    if (q.empty()) continue;
+    for (int v : root.inputs) {
+      g.values[v].quant = q;
+      // Back through a max pool that alone reads its input, which stays a move (it keeps its input's scale).
+      const Node* p = producer(g, v);
+      if (p && p->kind == OpKind::kMaxPool && p->outputs.size() == 1 && producer(g, p->inputs[0]) &&
+          useCount(g, p->inputs[0]) == 1 && !isBoundary(g, p->inputs[0]))
+        g.values[p->inputs[0]].quant = q;
+    }
+    for (size_t p : c.prefixes) g.values[g.nodes[p].outputs[0]].quant = q;
   }
 }
 
