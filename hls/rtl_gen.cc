@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "isa/instruction.h"
 #include "isa/semantics.h"
 #include "isa/tokens.h"
 
@@ -78,7 +79,9 @@ std::string hwPackage(const hwspec::HwSpec& hw) {
     << "package accelc_hw_pkg;\n";
   for (const auto& [name, value] : params) o << "  localparam int " << name << " = " << value << ";\n";
   // The ALU operations the hardware implements: the RTL builds only these.
-  for (const char* op : {"min", "max", "add", "mulq", "shr", "shrr", "clip", "mov"}) {
+  // Every operation of the ISA gets a flag, so the RTL may name each one.
+  for (int k = 0; k < isa::kNumAluOps; ++k) {
+    const std::string op = isa::aluOpName(isa::AluOp(k));
     std::string upper = op;
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     o << "  localparam bit ALU_HAS_" << upper << " = 1'b" << (hw.hasAluOp(op) ? 1 : 0) << ";\n";

@@ -104,9 +104,14 @@ int64_t bufferBlocks(const hwspec::HwSpec& hw, const std::function<int64_t(int64
   return n;
 }
 
-/// The multipliers: the GEMM core's int8 products, and four pieces of mulq's 32 x 32 product per ALU lane.
+/// The multipliers: the GEMM core's int8 products, and per ALU lane four
+/// pieces of mulq's 32 x 32 product, or without mulq three of mul's (a 32 x 32
+/// product truncated to 32 bits; with mulq, Yosys's share pass puts mul on
+/// mulq's multiplier: tiny on iCE40 measures 32 DSPs either way).
 int64_t multipliers(const hwspec::HwSpec& hw) {
-  return hw.batch * hw.blockIn * hw.blockOut + (hw.hasAluOp("mulq") ? 4 * hw.batch * hw.blockOut : 0);
+  const int64_t lanes = hw.batch * hw.blockOut;
+  const int64_t alu = hw.hasAluOp("mulq") ? 4 * lanes : hw.hasAluOp("mul") ? 3 * lanes : 0;
+  return hw.batch * hw.blockIn * hw.blockOut + alu;
 }
 
 }  // namespace

@@ -50,8 +50,9 @@ struct Resources {
 /// RTL keeps queues shallower than kQueueRamMinDepth in registers, and Yosys
 /// a text memory of fewer than 8 in flip-flops) in the fewest SB_RAM40_4K of one
 /// shape (256 x 16, 512 x 8, 1024 x 4, 2048 x 2), and the multipliers: the GEMM
-/// core's int8 products, and four 16 x 16 pieces of mulq's 32 x 32 product
-/// per ALU lane. Other fields are zero.
+/// core's int8 products, and per ALU lane four 16 x 16 pieces of mulq's 32 x
+/// 32 product, or without mulq three of mul's low 32 bits (with mulq, Yosys
+/// shares it). Other fields are zero.
 Resources estimateIce40(const isa::Target& t);
 
 /// Memories shallower than this go to LUT RAM on 7-series parts (Yosys's
@@ -60,8 +61,9 @@ inline constexpr int64_t kXilinxBramMinDepth = 128;
 /// The same for a Zynq-7000-class part (synth_xilinx): block RAMs as
 /// RAMB18E1 (each buffer bank once per read port, and command queues of
 /// kXilinxBramMinDepth or more at whole instructions, in the fewest blocks of
-/// one shape, 16K x 1 to 512 x 36), and DSP48E1s: one per int8 product and four
-/// per ALU lane for mulq's 32 x 32 product. Other fields are zero.
+/// one shape, 16K x 1 to 512 x 36), and DSP48E1s: one per int8 product, and
+/// per ALU lane four for mulq's 32 x 32 product or, without mulq, three for
+/// mul's low 32 bits. Other fields are zero.
 Resources estimateXilinx7(const isa::Target& t);
 
 /// Reads the cell counts from a Yosys `stat` report of a flattened design; an

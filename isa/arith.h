@@ -8,6 +8,8 @@
 //     reductions short enough that it never does.
 //   * ALU `add` saturates to int32. `min`, `max`, `mov` are exact.
 //   * `clip(a, b)` = min(max(a, -b), b) evaluated in 64 bits; b < 0 yields b.
+//   * `mul(a, b)` is the low 32 bits of a*b (wrapping, two's complement), for
+//     elementwise products (per-channel scales, gates, hard-swish's x*h).
 //   * `mulq(a, b)` is gemmlowp's SaturatingRoundingDoublingHighMul: the high
 //     32 bits of 2*a*b, rounded to nearest with ties toward +infinity, and
 //     mulq(INT32_MIN, INT32_MIN) = INT32_MAX (the only overflow).
@@ -66,6 +68,12 @@ inline int32_t shrRoundAway(int32_t x, int64_t s) {
   return static_cast<int32_t>(v >= 0 ? (v + half) >> n : -((-v + half) >> n));
 }
 
+/// Wrapping int32 multiply (ALU mul): the low 32 bits of a*b, computed in
+/// uint32 so that overflow wraps instead of being undefined.
+inline int32_t mulWrap(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
 /// Saturating rounding doubling high multiply (gemmlowp, TFLite).
 inline int32_t mulq(int32_t a, int32_t b) {
   if (a == kInt32Min && b == kInt32Min) return kInt32Max;
@@ -87,9 +95,10 @@ inline int32_t requantize(int32_t acc, int32_t m, int64_t s, int32_t zp, int32_t
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-/// The second operand an immediate stands for: the sign-extended immediate,
-/// except for mulq, whose immediate is the top `immBits` bits of the Q31
-/// multiplier (imm << (32 - immBits)).
+/// The second operand an immediate stands for: the sign-extended immediate
+/// (min, max, add, mul, shr, shrr, clip, mov), except for mulq, whose
+/// immediate is the top `immBits` bits of the Q31 multiplier
+/// (imm << (32 - immBits)). mul takes the immediate as an integer factor.
 inline int32_t aluImmediate(AluOp op, int64_t imm, int immBits) {
   if (op == AluOp::kMulq && immBits < 32)
     return static_cast<int32_t>(static_cast<uint32_t>(imm) << (32 - immBits));
@@ -115,6 +124,8 @@ inline int32_t aluApply(AluOp op, int32_t a, int32_t b) {
       return clip(a, b);
     case AluOp::kMov:
       return b;
+    case AluOp::kMul:
+      return mulWrap(a, b);
   }
   return a;
 }

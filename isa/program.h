@@ -25,7 +25,7 @@
 namespace accelc::isa {
 
 /// Current version of the binary program format.
-inline constexpr uint32_t kProgramFormatVersion = 2;
+inline constexpr uint32_t kProgramFormatVersion = 3;
 
 enum class SegmentRole : uint8_t { kText = 0, kUops = 1, kData = 2 };
 enum class SymbolRole : uint8_t { kInput = 0, kOutput = 1, kConst = 2, kScratch = 3 };

@@ -30,7 +30,7 @@ std::string drawYaml(std::mt19937_64& g, const std::string& name) {
   while (beat * 2 <= maxBeat && g() % 3 != 0) beat *= 2;
   const int64_t gemmIi = in(g, 1, 2), aluIi = in(g, 1, 3), ii = std::min(gemmIi, aluIi);
   std::vector<std::string> ops = {"min", "max", "add", "mov"};
-  for (const char* op : {"mulq", "shr", "shrr", "clip"})
+  for (const char* op : {"mulq", "shr", "shrr", "clip", "mul"})
     if (g() % 5 != 0) ops.push_back(op);
   std::ostringstream y;
   y << "schema: 1\nname: " << name << "\nclock_mhz: " << in(g, 10, 400) << "\n"

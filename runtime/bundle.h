@@ -28,7 +28,7 @@
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 4;
+inline constexpr uint32_t kBundleVersion = 5;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {

@@ -43,6 +43,7 @@ module accelc_exec #(
   localparam int BA = accelc_hw_pkg::BATCH, BI = accelc_hw_pkg::BLOCK_IN, BO = accelc_hw_pkg::BLOCK_OUT;
   localparam int EA = accelc_hw_pkg::ENTRY_BYTES_ACC * 8;
   localparam int IMMB = accelc_isa_pkg::ALU_IMM_BITS;
+  localparam int OPB = accelc_isa_pkg::ALU_ALU_OP_BITS;
   // Register widths: the loop fields', and the buffer indexes' for the offsets
   // (an index is taken modulo its buffer's size, so its offset may wrap).
   localparam int UB = accelc_isa_pkg::GEMM_UOP_END_BITS > accelc_isa_pkg::ALU_UOP_END_BITS
@@ -58,13 +59,13 @@ module accelc_exec #(
   typedef struct packed {
     logic        gemm;
     logic        reset;
-    logic [2:0]  op;       // ALU operation (isa alu_op code)
+    logic [OPB-1:0] op;    // ALU operation (isa alu_op code)
     logic        use_imm;
     logic [IMMB-1:0] imm;  // the immediate field, widened where it is used (immOperand)
   } op_t;
 
   // The operand an immediate stands for: mulq's is the multiplier's top bits, the others are sign-extended.
-  function automatic logic [31:0] immOperand(input logic [2:0] op, input logic [IMMB-1:0] raw);
+  function automatic logic [31:0] immOperand(input logic [OPB-1:0] op, input logic [IMMB-1:0] raw);
     if (32'(op) == accelc_isa_pkg::ALU_OP_MULQ && accelc_hw_pkg::ALU_HAS_MULQ) immOperand = {raw, {(32 - IMMB){1'b0}}};
     else immOperand = 32'($signed(raw));
   endfunction
@@ -110,7 +111,7 @@ module accelc_exec #(
       fwi_in = GW'(insn[accelc_isa_pkg::GEMM_WGT_FACTOR_IN_LO +: accelc_isa_pkg::GEMM_WGT_FACTOR_IN_BITS]);
     end else begin
       op_in.reset = insn[accelc_isa_pkg::ALU_RESET_LO];
-      op_in.op = 3'(insn[accelc_isa_pkg::ALU_ALU_OP_LO +: accelc_isa_pkg::ALU_ALU_OP_BITS]);
+      op_in.op = insn[accelc_isa_pkg::ALU_ALU_OP_LO +: OPB];
       op_in.use_imm = insn[accelc_isa_pkg::ALU_USE_IMM_LO];
       op_in.imm = insn[accelc_isa_pkg::ALU_IMM_LO +: IMMB];
       bgn_in = UB'(insn[accelc_isa_pkg::ALU_UOP_BGN_LO +: accelc_isa_pkg::ALU_UOP_BGN_BITS]);
@@ -152,7 +153,7 @@ module accelc_exec #(
   function automatic logic [31:0] sat32(input logic signed [32:0] v);  // saturate a 33-bit value
     sat32 = v[32] == v[31] ? v[31:0] : v[32] ? 32'h80000000 : 32'h7fffffff;  // out of range: bits 32 and 31 differ
   endfunction
-  function automatic logic [31:0] aluLane(input logic [2:0] op, input logic [31:0] a, input logic [31:0] b);
+  function automatic logic [31:0] aluLane(input logic [OPB-1:0] op, input logic [31:0] a, input logic [31:0] b);
     logic signed [32:0] sa, sb, v, half;
     logic signed [63:0] p;
     logic [31:0] l;
@@ -200,6 +201,9 @@ module accelc_exec #(
           aluLane = v > sb ? b : v[31:0];
         end
       accelc_isa_pkg::ALU_OP_MOV: if (accelc_hw_pkg::ALU_HAS_MOV) aluLane = b;
+      // A 32x32 multiplier of which only the low 32 bits are kept: wrapping, and
+      // the same for signed and unsigned operands.
+      accelc_isa_pkg::ALU_OP_MUL: if (accelc_hw_pkg::ALU_HAS_MUL) aluLane = a * b;
       default: aluLane = a;
     endcase
   endfunction

@@ -30,6 +30,8 @@ uop 255 255 255
   ALU alu_op=shrr uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 use_imm imm=40
   ALU alu_op=shrr uop_bgn=1 uop_end=2 iter_out=1 iter_in=1
   ALU alu_op=clip reset uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 use_imm imm=127
+  ALU alu_op=mul uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 src_factor_in=1
+  ALU alu_op=mul uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 use_imm imm=-3
   ALU alu_op=mov pop_prev pop_next push_prev push_next uop_bgn=0 uop_end=1 iter_out=1 iter_in=1
 .endlabel
   STORE buffer=out sram_base=3 dram_base=@y y_size=2 x_size=1 x_stride=1 pop_prev push_prev

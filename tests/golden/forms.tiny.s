@@ -30,6 +30,8 @@ uop 255 255 255
   ALU uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 alu_op=shrr use_imm imm=40
   ALU uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 alu_op=shrr
   ALU reset uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 alu_op=clip use_imm imm=127
+  ALU uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 src_factor_in=1 alu_op=mul
+  ALU uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 alu_op=mul use_imm imm=-3
   ALU pop_prev pop_next push_prev push_next uop_end=1 iter_out=1 iter_in=1 alu_op=mov
 .endlabel
   STORE pop_prev push_prev buffer=out sram_base=3 dram_base=64 y_size=2 x_size=1 x_stride=1

@@ -65,15 +65,15 @@ TEST(SynthTest, ResourcesAreCountedPerFamily) {
 // bits the formats use (7 blocks each), the store queue those less the four
 // 4-bit padding fields (90 bits: 6 blocks). ice40's 16-bit words take one
 // block per bank: 2 + 2 + 4 + 8 + 1; its queues of two stay in flip-flops,
-// its text memory of 16 keeps the 89 bits of small.isa.yaml's widest formats
+// its text memory of 16 keeps the 90 bits of small.isa.yaml's widest formats
 // (6 blocks).
 TEST(SynthTest, TheIce40EstimateCountsBlockRamsAndMultipliersByHand) {
   const Resources tiny = estimateIce40(testing::presetTarget("tiny"));
   EXPECT_EQ(tiny.brams, 2 + 2 + 8 + 16 + 2 + 7 + 7 + 7 + 6);
-  EXPECT_EQ(tiny.dsps, 16 + 4 * 4);  // 1x4x4 products, mulq on four lanes
+  EXPECT_EQ(tiny.dsps, 16 + 4 * 4);  // 1x4x4 products, mulq on four lanes (mul shares it)
   const Resources ice40 = estimateIce40(testing::presetTarget("ice40"));
   EXPECT_EQ(ice40.brams, 2 + 2 + 4 + 8 + 1 + 6);
-  EXPECT_EQ(ice40.dsps, 8);  // no mulq
+  EXPECT_EQ(ice40.dsps, 8);  // no mulq, no mul
 }
 
 // By hand: tiny's banks are 256 x 32 bits, one RAMB18E1 each: uop 1, input 1,

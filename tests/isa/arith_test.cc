@@ -96,6 +96,23 @@ TEST(ArithTest, AluOpsApplyTheirDefinitions) {
   EXPECT_EQ(aluApply(AluOp::kShrr, 5, 1), 3);
   EXPECT_EQ(aluApply(AluOp::kClip, 200, 127), 127);
   EXPECT_EQ(aluApply(AluOp::kMov, 1, 9), 9);
+  EXPECT_EQ(aluApply(AluOp::kMul, -3, 7), -21);
+}
+
+TEST(ArithTest, MulKeepsTheLow32BitsOfTheProduct) {
+  EXPECT_EQ(aluApply(AluOp::kMul, 65536, 65536), 0);  // 2^32
+  EXPECT_EQ(aluApply(AluOp::kMul, kInt32Max, 2), -2);
+  EXPECT_EQ(aluApply(AluOp::kMul, kInt32Min, -1), kInt32Min);
+  EXPECT_EQ(aluApply(AluOp::kMul, kInt32Min, kInt32Min), 0);
+  EXPECT_EQ(aluApply(AluOp::kMul, 46341, 46341), -2147479015);  // 2^31 + 4633 wraps
+  EXPECT_EQ(aluApply(AluOp::kMul, 65537, 65537), 131073);       // 2^32 + 2^17 + 1
+}
+
+TEST(ArithTest, MulImmediateIsSignExtendedLikeAdd) {
+  EXPECT_EQ(aluImmediate(AluOp::kMul, -3, 16), -3);
+  EXPECT_EQ(aluImmediate(AluOp::kMul, -32768, 16), -32768);
+  EXPECT_EQ(aluImmediate(AluOp::kMul, 2047, 12), 2047);
+  EXPECT_EQ(aluApply(AluOp::kMul, 65536, aluImmediate(AluOp::kMul, -32768, 16)), kInt32Min);
 }
 
 }  // namespace

@@ -50,6 +50,19 @@ TEST(AsmTest, ErrorsAreLocatedAtLineAndColumn) {
             "bad.s:4:1: error: constant 'w' needs 4 bytes of .byte data, found 2");
 }
 
+TEST(AsmTest, MulAssemblesAndDisassemblesByName) {
+  Target t = testing::presetTarget("vta-default");
+  auto p = assemble(".text 0x1000\n  ALU alu_op=mul uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 use_imm imm=-3\n  FINISH\n",
+                    "mul.s", t);
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  auto dis = disassemble(*p, t, "mul.bin");
+  ASSERT_TRUE(dis.isOk()) << dis.diag().str();
+  EXPECT_NE(dis->find("  ALU uop_bgn=1 uop_end=2 iter_out=1 iter_in=1 alu_op=mul use_imm imm=-3\n"), std::string::npos)
+      << *dis;
+  EXPECT_EQ(asmError("  ALU alu_op=mult\n"),
+            "bad.s:4:7: error: unknown alu_op 'mult'; expected one of: min, max, add, mulq, shr, shrr, clip, mov, mul");
+}
+
 TEST(AsmTest, LayoutAndOperandMistakesAreRefused) {
   EXPECT_EQ(asmError("  GEMM uop_bgn=@x\n"), "bad.s:4:8: error: '@symbol' is only allowed for dram_base");
   EXPECT_EQ(asmError("  LOAD buffer=inp dram_base=@x+-1\n"),

@@ -81,6 +81,33 @@ TEST_P(EncodingTest, IllegalOpcodeAndEnumCodesAreRejected) {
             "p.bin:pc 6: error: illegal buffer code 7 in field 'buffer' of LOAD");
 }
 
+/// Bits [lo, lo + n) of a little-endian word.
+uint64_t bitsAt(const std::vector<uint8_t>& w, int lo, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v |= static_cast<uint64_t>((w[(lo + i) / 8] >> ((lo + i) % 8)) & 1) << i;
+  return v;
+}
+
+TEST_P(EncodingTest, MulIsCodeEightInTheFourBitAluOp) {
+  Target t = testing::presetTarget(GetParam());
+  FieldLayout op;
+  for (const FieldLayout& f : t.isa.format(Format::kAlu).fields)
+    if (f.name == "alu_op") op = f;
+  ASSERT_EQ(op.bits, 4);
+  Instruction insn = makeInstruction(Opcode::kAlu);
+  insn.alu().aluOp = static_cast<int64_t>(AluOp::kMul);
+  insn.alu().useImm = 1, insn.alu().imm = -1;  // the immediate's bits next to alu_op all set
+  std::vector<uint8_t> word(t.insnBytes(), 0);
+  ASSERT_TRUE(encodeInstruction(t, insn, word.data(), {}).isOk());
+  EXPECT_EQ(bitsAt(word, op.lo, 4), 8u);
+  auto back = decodeInstruction(t, word.data(), {});
+  ASSERT_TRUE(back.isOk()) << back.diag().str();
+  EXPECT_EQ(*back, insn);
+  word[(op.lo + 0) / 8] |= static_cast<uint8_t>(1 << ((op.lo + 0) % 8));  // code 9: no operation has it
+  EXPECT_EQ(decodeInstruction(t, word.data(), support::Location::pc("p.bin", 3)).diag().str(),
+            "p.bin:pc 3: error: illegal alu_op code 9 in field 'alu_op' of ALU");
+}
+
 TEST_P(EncodingTest, ReservedBitsMustBeZero) {
   // A word with a reserved bit set decoded as if it were clear, so that
   // disassembling and reassembling it gave other bytes.

@@ -66,7 +66,12 @@ TEST(ProgramTest, BadMagicAndVersion) {
   other = bytes;
   other[8] = 1;  // the format before sections and checksums
   EXPECT_EQ(readProgram(other, "x.bin").diag().str(),
-            "x.bin: error: program format version 1 is not this accelc's version 2: rebuild it with this accelc "
+            "x.bin: error: program format version 1 is not this accelc's version 3: rebuild it with this accelc "
+            "(accelc asm or accelc compile)");
+  other = bytes;
+  other[8] = 2;  // sections and checksums, but the 3-bit alu_op before mul
+  EXPECT_EQ(readProgram(other, "x.bin").diag().str(),
+            "x.bin: error: program format version 2 is not this accelc's version 3: rebuild it with this accelc "
             "(accelc asm or accelc compile)");
   other = bytes;
   other[8] = 9;  // a newer version, or a damaged header

@@ -37,8 +37,29 @@ TEST(RandomProgramTest, ProgramsRoundTripOnEveryPreset) {
   }
 }
 
+/// ALU instructions of `op` in the random programs of seeds 1..40.
+int aluOpsDrawn(const Target& t, AluOp op) {
+  int n = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    auto p = randomProgram(t, seed);
+    EXPECT_TRUE(p.isOk()) << p.diag().str();
+    if (!p.isOk()) continue;
+    auto insns = decodeText(*p, t, "r.bin");
+    EXPECT_TRUE(insns.isOk()) << insns.diag().str();
+    if (!insns.isOk()) continue;
+    for (const Instruction& i : *insns) n += i.opcode == Opcode::kAlu && AluOp(i.alu().aluOp) == op;
+  }
+  return n;
+}
+
+TEST(RandomProgramTest, MulIsDrawnOnlyWhereTheHardwareHasIt) {
+  EXPECT_GT(aluOpsDrawn(testing::presetTarget("vta-default"), AluOp::kMul), 5);
+  EXPECT_GT(aluOpsDrawn(testing::presetTarget("tiny"), AluOp::kMul), 5);
+  EXPECT_EQ(aluOpsDrawn(testing::presetTarget("ice40"), AluOp::kMul), 0);  // its alu.ops has no mul
+}
+
 TEST(RandomTargetTest, EveryDrawLoadsAndTheSameSeedGivesTheSameTarget) {
-  int batch2 = 0, small = 0, wideWords = 0, noMulq = 0;
+  int batch2 = 0, small = 0, wideWords = 0, noMulq = 0, noMul = 0;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     auto r = randomTarget(seed);
     ASSERT_TRUE(r.isOk()) << r.diag().str();
@@ -46,7 +67,7 @@ TEST(RandomTargetTest, EveryDrawLoadsAndTheSameSeedGivesTheSameTarget) {
     EXPECT_EQ(r->target.spec.name, "random-" + std::to_string(seed));
     const hwspec::HwSpec& hw = r->target.spec;
     batch2 += hw.batch == 2, small += hw.isaFile == "small.isa.yaml", wideWords += hw.insnBits == 256;
-    noMulq += !hw.hasAluOp("mulq");
+    noMulq += !hw.hasAluOp("mulq"), noMul += !hw.hasAluOp("mul");
     // The YAML it gives reproduces it.
     auto again = hwspec::parseHwSpec(r->yaml, "again.yaml");
     ASSERT_TRUE(again.isOk()) << again.diag().str();
@@ -65,6 +86,8 @@ TEST(RandomTargetTest, EveryDrawLoadsAndTheSameSeedGivesTheSameTarget) {
   EXPECT_GT(small, 20);
   EXPECT_GT(wideWords, 20);
   EXPECT_GT(noMulq, 10);
+  EXPECT_GT(noMul, 10);
+  EXPECT_LT(noMul, 100);
 }
 
 }  // namespace

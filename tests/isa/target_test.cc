@@ -19,7 +19,10 @@ const FieldLayout& field(const Target& t, Format f, const std::string& name) {
 TEST(TargetTest, VtaDefaultFillsVtasWords) {
   Target t = testing::presetTarget("vta-default");
   EXPECT_EQ(t.isa.format(Format::kGemm).usedBits, 127);
-  EXPECT_EQ(t.isa.format(Format::kAlu).usedBits, 127);
+  EXPECT_EQ(t.isa.format(Format::kAlu).usedBits, 128);  // alu_op's 4 bits fill the word
+  EXPECT_EQ(field(t, Format::kAlu, "alu_op").lo, 107);
+  EXPECT_EQ(field(t, Format::kAlu, "alu_op").bits, 4);
+  EXPECT_EQ(field(t, Format::kAlu, "imm").lo, 112);
   EXPECT_EQ(t.isa.format(Format::kUop).usedBits, 32);
   EXPECT_EQ(field(t, Format::kGemm, "dst_factor_out").bits, 11);
   EXPECT_EQ(field(t, Format::kGemm, "wgt_factor_in").bits, 10);
@@ -78,6 +81,24 @@ TEST(TargetTest, IsaYamlCannotChangeWhatAFieldMeans) {
   std::string wide = yaml;
   wide.replace(wide.find("name: iter_out, bits: 14"), 24, "name: iter_out, bits: 60");
   EXPECT_NE(makeTarget(t.spec, wide, "w.isa.yaml").diag().str().find("width 60 is not in [1, 48]"), std::string::npos);
+}
+
+TEST(TargetTest, AThreeBitAluOpCannotHoldMul) {
+  for (const char* preset : {"vta-default", "ice40"}) {
+    Target t = testing::presetTarget(preset);
+    std::string yaml = t.isa.yamlText;
+    yaml.replace(yaml.find("name: alu_op, bits: 4"), 21, "name: alu_op, bits: 3");
+    EXPECT_EQ(makeTarget(t.spec, yaml, "a.isa.yaml").diag().str(),
+              "a.isa.yaml: error: field 'alu.alu_op' (3 bits) cannot hold code 8")
+        << preset;
+  }
+}
+
+TEST(TargetTest, SmallIsaPacksTheWiderAluOp) {
+  Target t = testing::presetTarget("ice40");
+  EXPECT_EQ(field(t, Format::kAlu, "alu_op").bits, 4);
+  EXPECT_EQ(field(t, Format::kAlu, "use_imm").lo, field(t, Format::kAlu, "alu_op").lo + 4);
+  EXPECT_EQ(t.isa.format(Format::kAlu).usedBits, 90);
 }
 
 TEST(TargetTest, ReorderedFieldsMoveButStillFit) {

@@ -20,14 +20,11 @@ constexpr int32_t kEdges[] = {std::numeric_limits<int32_t>::min(), std::numeric_
 
 class AluTest : public ::testing::TestWithParam<std::string> {
  protected:
-  /// acc rows 0-7 are destinations, 8-15 sources; both start from edge values.
-  void check(AluOp op, bool useImm, int64_t imm, bool reset = false) {
-    isa::Target t = testing::presetTarget(GetParam());
+  /// Runs one ALU instruction over acc rows 0-7 (destinations) with rows 8-15
+  /// as sources, all loaded from `init` (16 rows of `lanes` values).
+  testing::Ran runAlu(const isa::Target& t, const std::vector<int32_t>& init, AluOp op, bool useImm, int64_t imm,
+                      bool reset) {
     const int64_t lanes = t.spec.batch * t.spec.blockOut;
-    std::vector<int32_t> init(16 * lanes);
-    std::mt19937_64 g(static_cast<uint64_t>(op) * 131 + useImm);
-    for (size_t i = 0; i < init.size(); ++i)
-      init[i] = i % 3 ? kEdges[(i * 7 + static_cast<size_t>(op)) % std::size(kEdges)] : static_cast<int32_t>(g());
     std::vector<uint8_t> bytes(init.size() * 4);
     std::memcpy(bytes.data(), init.data(), bytes.size());
     isa::ProgramBuilder b(t);
@@ -47,7 +44,18 @@ class AluTest : public ::testing::TestWithParam<std::string> {
     b.add(ai);
     b.add(mem(Opcode::kStore, Buffer::kOut, 0, 0x8000 / lanes, 1, 8, 8, {true, false, false, false}));
     b.add(isa::makeInstruction(Opcode::kFinish));
-    testing::Ran r = testing::buildAndRun(t, b);
+    return testing::buildAndRun(t, b);
+  }
+
+  /// acc rows 0-7 are destinations, 8-15 sources; both start from edge values.
+  void check(AluOp op, bool useImm, int64_t imm, bool reset = false) {
+    isa::Target t = testing::presetTarget(GetParam());
+    const int64_t lanes = t.spec.batch * t.spec.blockOut;
+    std::vector<int32_t> init(16 * lanes);
+    std::mt19937_64 g(static_cast<uint64_t>(op) * 131 + useImm);
+    for (size_t i = 0; i < init.size(); ++i)
+      init[i] = i % 3 ? kEdges[(i * 7 + static_cast<size_t>(op)) % std::size(kEdges)] : static_cast<int32_t>(g());
+    testing::Ran r = runAlu(t, init, op, useImm, imm, reset);
     ASSERT_TRUE(r.counters.isOk());
     const int32_t operandImm = isa::arith::aluImmediate(op, imm, 16);
     std::vector<uint8_t> out = r.read(0x8000, 8 * lanes);
@@ -62,7 +70,52 @@ class AluTest : public ::testing::TestWithParam<std::string> {
       }
     EXPECT_EQ(r.counters->aluUops, 8u);
   }
+
+  /// One lane's case of mul: a (destination), b (source), the product's low 32 bits.
+  struct MulCase {
+    int32_t a, b, want;
+  };
+
+  /// Runs mul over every destination lane, lane i taking case i mod n, and
+  /// checks each against its written-out product (not against isa/arith.h).
+  void checkMul(const std::vector<MulCase>& cases, bool useImm, int64_t imm) {
+    isa::Target t = testing::presetTarget(GetParam());
+    const int64_t lanes = t.spec.batch * t.spec.blockOut, n = 8 * lanes;
+    std::vector<int32_t> init(16 * lanes);
+    for (int64_t i = 0; i < n; ++i) {
+      init[i] = cases[i % cases.size()].a;
+      init[n + i] = cases[i % cases.size()].b;
+    }
+    testing::Ran r = runAlu(t, init, AluOp::kMul, useImm, imm, false);
+    ASSERT_TRUE(r.counters.isOk()) << r.counters.diag().str();
+    for (int64_t i = 0; i < n; ++i) {
+      const MulCase& c = cases[i % cases.size()];
+      EXPECT_EQ(r.sim->srams().acc[i], c.want) << "mul of " << c.a << " by " << (useImm ? imm : c.b);
+    }
+  }
 };
+
+constexpr int32_t kMin = std::numeric_limits<int32_t>::min(), kMax = std::numeric_limits<int32_t>::max();
+
+TEST_P(AluTest, MulByARegisterKeepsTheLow32BitsOfTheProduct) {
+  checkMul({{-3, 7, -21},
+            {65536, 65536, 0},  // 2^32 wraps to 0
+            {kMax, 2, -2},
+            {kMin, -1, kMin},  // -(-2^31) wraps back to -2^31
+            {46341, 46341, -2147479015},
+            {123456789, 1000, -1097262584},
+            {-65536, -65536, 0},
+            {65537, 65537, 131073}},
+           false, 0);
+}
+
+TEST_P(AluTest, MulByANegativeImmediateSignExtendsIt) {
+  // The source rows hold garbage: an immediate operand never reads them.
+  checkMul({{5, 99, -15}, {1 << 30, 99, 1 << 30}, {kMin, 99, kMin}, {65537, 99, -196611}, {-1, 99, 3},
+            {kMax, 99, -2147483645}},
+           true, -3);
+  checkMul({{65536, 0, kMin}, {-1, 0, 32768}, {65537, 0, 2147450880}, {1 << 30, 0, 0}}, true, -32768);
+}
 
 TEST_P(AluTest, EveryOpWithAVectorOperand) {
   for (int op = 0; op < isa::kNumAluOps; ++op) check(AluOp(op), false, 0);

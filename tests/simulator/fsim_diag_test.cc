@@ -190,21 +190,24 @@ TEST(FsimDiagTest, IllegalDependencyFlag) {
 
 TEST(FsimDiagTest, AluOpMissingFromTheHardware) {
   std::string text = hwspec::presetText("vta-default");
-  text.replace(text.find("[min, max, add, mulq, shr, shrr, clip, mov]"), 43, "[min, max, add]");
+  const std::string full = "[min, max, add, mulq, shr, shrr, clip, mov, mul]";
+  text.replace(text.find(full), full.size(), "[min, max, add]");
   auto spec = hwspec::parseHwSpec(text, "small-alu.yaml");
   ASSERT_TRUE(spec.isOk()) << spec.diag().str();
   isa::Target t = *isa::loadTarget(*spec);
-  isa::ProgramBuilder b(t);
-  b.uops("u", 0x800, {{0, 0, 0}});
-  b.text(0x1000);
-  b.add(mem(Opcode::kLoad, Buffer::kUop, 0, 0x800 / 4, 1, 1, 1));
-  isa::Instruction a = isa::makeInstruction(Opcode::kAlu);
-  a.alu().aluOp = static_cast<int64_t>(isa::AluOp::kMulq);
-  a.alu().uopBgn = 0, a.alu().uopEnd = 1, a.alu().iterOut = 1, a.alu().iterIn = 1;
-  b.add(a);
-  b.add(isa::makeInstruction(Opcode::kFinish));
-  EXPECT_EQ(testing::runError(t, b),
-            "test.bin:pc 1: error: illegal instruction: ALU operation 'mulq' is not in this hardware's alu.ops");
+  for (isa::AluOp op : {isa::AluOp::kMulq, isa::AluOp::kMul}) {
+    isa::ProgramBuilder b(t);
+    b.uops("u", 0x800, {{0, 0, 0}});
+    b.text(0x1000);
+    b.add(mem(Opcode::kLoad, Buffer::kUop, 0, 0x800 / 4, 1, 1, 1));
+    isa::Instruction a = isa::makeInstruction(Opcode::kAlu);
+    a.alu().aluOp = static_cast<int64_t>(op);
+    a.alu().uopBgn = 0, a.alu().uopEnd = 1, a.alu().iterOut = 1, a.alu().iterIn = 1;
+    b.add(a);
+    b.add(isa::makeInstruction(Opcode::kFinish));
+    EXPECT_EQ(testing::runError(t, b), std::string("test.bin:pc 1: error: illegal instruction: ALU operation '") +
+                                           isa::aluOpName(op) + "' is not in this hardware's alu.ops");
+  }
 }
 
 TEST(FsimDiagTest, MissingFinishAndStoreFromTheWrongBuffer) {

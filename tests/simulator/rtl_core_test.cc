@@ -13,6 +13,7 @@
 #include "simulator/rtl/rtl_sim.h"
 #include "simulator/timing/timing.h"
 #include "tests/simulator/rtl_util.h"
+#include "tests/simulator/sim_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::simulator {
@@ -52,6 +53,84 @@ TEST_P(RtlCoreTest, RandomProgramsEndInTheCycleModelsCycle) {
     programs.push_back(*p);
   }
   expectSameRuns(t, programs);
+}
+
+/// Accumulator values whose products (mul) wrap to small numbers, so that the
+/// low 32 bits show in the saturated output rows, with other ALU edge values.
+constexpr int32_t kAluEdges[][2] = {{65537, 65535},  // 2^32 - 1 wraps to -1
+                                    {-65537, 65535},
+                                    {65536, 65536},
+                                    {3, 0x55555556},  // 2^32 + 2
+                                    {0x40000001, 4},
+                                    {0x7fffffff, 0x7fffffff},  // 2^62 - 2^32 + 1
+                                    {-3, 7},
+                                    {11, 11},
+                                    {std::numeric_limits<int32_t>::min(), -1},
+                                    {0x55555555, 40},
+                                    {-100, -1},
+                                    {77, 5}};
+
+/// One ALU instruction of `op` over acc rows 0-7 (sources 8-15) loaded from
+/// kAluEdges; the output rows go back to DRAM.
+isa::Program aluProgram(const isa::Target& t, isa::AluOp op, bool useImm, int64_t imm) {
+  const int64_t lanes = t.spec.batch * t.spec.blockOut;
+  std::vector<int32_t> init(16 * lanes);
+  for (int64_t i = 0; i < 8 * lanes; ++i) {
+    init[i] = kAluEdges[i % std::size(kAluEdges)][0];
+    init[8 * lanes + i] = kAluEdges[i % std::size(kAluEdges)][1];
+  }
+  std::vector<uint8_t> bytes(init.size() * 4);
+  std::memcpy(bytes.data(), init.data(), bytes.size());
+  isa::ProgramBuilder b(t);
+  b.symbol({"init", isa::SymbolRole::kConst, 0, support::DType::kInt32, {16, lanes}}, bytes);
+  b.symbol({"out", isa::SymbolRole::kOutput, 0x8000, support::DType::kInt8, {8, lanes}});
+  b.uops("uops", 0x9000, {{0, 8, 0}, {1, 9, 0}});
+  b.text(0xA000);
+  using isa::Buffer;
+  using isa::Opcode;
+  b.add(testing::mem(Opcode::kLoad, Buffer::kUop, 0, 0x9000 / t.uopBytes(), 1, 2, 2));
+  b.add(testing::mem(Opcode::kLoad, Buffer::kAcc, 0, 0, 2, 8, 8));
+  isa::Instruction ai = isa::makeInstruction(Opcode::kAlu);
+  isa::AluInsn& a = ai.alu();
+  a.aluOp = static_cast<int64_t>(op), a.useImm = useImm, a.imm = imm;
+  a.uopBgn = 0, a.uopEnd = 2, a.iterOut = 2, a.iterIn = 2;
+  a.dstFactorOut = 4, a.dstFactorIn = 2, a.srcFactorOut = 4, a.srcFactorIn = 2;
+  a.pushNext = 1;
+  b.add(ai);
+  b.add(testing::mem(Opcode::kStore, Buffer::kOut, 0, 0x8000 / lanes, 1, 8, 8, {true, false, false, false}));
+  b.add(isa::makeInstruction(Opcode::kFinish));
+  auto p = b.finish("alu.bin");
+  EXPECT_TRUE(p.isOk()) << p.diag().str();
+  return p.isOk() ? *p : isa::Program();
+}
+
+TEST_P(RtlCoreTest, EveryAluOpOfTheHardwareMatchesTheCycleModel) {
+  isa::Target t = testing::presetTarget(GetParam());
+  std::vector<isa::Program> programs;
+  for (int k = 0; k < isa::kNumAluOps; ++k) {
+    if (!t.spec.hasAluOp(isa::aluOpName(isa::AluOp(k)))) continue;  // illegal on this hardware
+    programs.push_back(aluProgram(t, isa::AluOp(k), false, 0));
+    programs.push_back(aluProgram(t, isa::AluOp(k), true, -3));
+  }
+  EXPECT_EQ(programs.size(), 2 * t.spec.aluOps.size());
+  expectSameRuns(t, programs);
+}
+
+TEST_P(RtlCoreTest, MulWrapsToTheCycleModelsOutputs) {
+  isa::Target t = testing::presetTarget(GetParam());
+  if (!t.spec.hasAluOp("mul")) GTEST_SKIP() << "no mul in this hardware's alu.ops";
+  const isa::Program p = aluProgram(t, isa::AluOp::kMul, false, 0);
+  auto sim = CycleSim::create(t);
+  ASSERT_TRUE(sim.isOk()) << sim.diag().str();
+  ASSERT_TRUE((*sim)->loadProgram(p).isOk());
+  ASSERT_TRUE((*sim)->run(p, "mul.bin").isOk());
+  // The products' low 32 bits, saturated to int8: the cycle model computes mul as specified.
+  const int8_t want[] = {-1, 1, 0, 2, 4, 1, -21, 121, -128, 127, 100, 127};
+  const int64_t lanes = t.spec.batch * t.spec.blockOut;
+  std::vector<int8_t> out(8 * lanes);
+  ASSERT_TRUE((*sim)->read(0x8000, reinterpret_cast<uint8_t*>(out.data()), out.size()).isOk());
+  for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], want[i % std::size(want)]) << "lane " << i;
+  expectSameRuns(t, {p});
 }
 
 TEST_P(RtlCoreTest, AFullTokenQueueTakesRoomFromAPopInTheSameCycle) {
