@@ -15,9 +15,41 @@ uint64_t Lowering::alloc(uint64_t bytes) {
   return at;
 }
 
-int8_t Lowering::bareFill(int v) const {
+int8_t Lowering::zeroPoint(int v) const {
   const Value& val = g.values[v];
   return static_cast<int8_t>(val.quant.zeroPoint.empty() ? 0 : val.quant.zeroPoint[0]);
+}
+
+namespace {
+
+/// Whether node `n` reads the borders of what it reads from input 0: a padded QConv (`conv`) or MaxPool.
+bool readsBorders(const Graph& g, const Node& n, bool conv) {
+  if (n.inputs.empty() || n.kind != (conv ? OpKind::kQConv : OpKind::kMaxPool)) return false;
+  const Value &x = g.values[n.inputs[0]], &y = g.values[n.outputs[0]];
+  if (x.shape.size() != 4 || y.shape.size() != 4) return false;
+  if (conv) {
+    const Shape p = padsOf(std::get<runtime::QConvAttrs>(n.attrs));
+    return std::any_of(p.begin(), p.end(), [](int64_t v) { return v != 0; });
+  }
+  const auto& a = std::get<runtime::PoolAttrs>(n.attrs);
+  const int64_t sh = a.strides.empty() ? 1 : a.strides[0], sw = a.strides.size() < 2 ? 1 : a.strides[1];
+  return a.kernelShape.size() == 2 && (std::any_of(a.pads.begin(), a.pads.end(), [](int64_t v) { return v != 0; }) ||
+                                       (y.shape[2] - 1) * sh + a.kernelShape[0] > x.shape[2] ||
+                                       (y.shape[3] - 1) * sw + a.kernelShape[1] > x.shape[3]);
+}
+
+}  // namespace
+
+int8_t Lowering::bareFill(int v) const {
+  const int root = v < static_cast<int>(views.size()) && views[v].parent >= 0 ? views[v].parent : v;
+  bool pool = false, conv = false;
+  for (const Node& n : g.nodes) {
+    if (n.inputs.empty() || n.inputs[0] < 0) continue;
+    const int x = n.inputs[0];
+    if (x != root && !(x < static_cast<int>(views.size()) && views[x].parent == root)) continue;
+    pool = pool || readsBorders(g, n, false), conv = conv || readsBorders(g, n, true);
+  }
+  return pool && !conv ? int8_t{-128} : zeroPoint(v);
 }
 
 runtime::BlockedLayout Lowering::trialLayout(int v) const {
@@ -44,12 +76,16 @@ void Lowering::shareViewBorders() {
 }
 
 bool Lowering::atLeastZeroPoint(int v) const {
-  const int64_t zp = bareFill(v);
+  const int64_t zp = zeroPoint(v);
   for (const Node& m : g.nodes) {
     if (m.outputs.empty() || m.outputs[0] != v) continue;
     if (const auto* c = std::get_if<runtime::QConvAttrs>(&m.attrs)) return c->lo >= zp;
     if (const auto* a = std::get_if<runtime::QAddAttrs>(&m.attrs)) return a->lo >= zp;
     if (const auto* p = std::get_if<runtime::QPoolAttrs>(&m.attrs)) return p->lo >= zp;
+    if (m.kind == OpKind::kMaxPool) return zeroPoint(m.inputs[0]) == zp && atLeastZeroPoint(m.inputs[0]);
+    if (m.kind == OpKind::kQConcat)  // copies of values of the same zero point (the views' condition)
+      return std::all_of(m.inputs.begin(), m.inputs.end(),
+                         [&](int x) { return zeroPoint(x) == zp && atLeastZeroPoint(x); });
     return false;
   }
   return false;
@@ -124,11 +160,13 @@ Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n) {
   l.oh = y.shape[2], l.ow = y.shape[3];
   const bool padded = std::any_of(a.pads.begin(), a.pads.end(), [](int64_t v) { return v != 0; }) ||
                       (l.oh - 1) * l.sh + l.kh > x.shape[2] || (l.ow - 1) * l.sw + l.kw > x.shape[3];
-  // Padding stands for -infinity; the border holds the zero point, which is as
-  // good when no value lies below it (the producer clamps at or above it) and
-  // every window holds at least one real value.
-  if (padded && !(s.atLeastZeroPoint(n.inputs[0]) && l.pt < l.kh && l.pl < l.kw))
-    return refuse("padded MaxPool runs on the accelerator only when its input never lies below its zero point");
+  // Padding stands for -infinity; the border holds the int8 minimum when only max pools read it (bareFill),
+  // else the zero point, which is as good when no value lies below it (the producer clamps at or above it).
+  // Either way every window must hold at least one real value.
+  const bool exact = s.bareFill(n.inputs[0]) == -128 || s.atLeastZeroPoint(n.inputs[0]);
+  if (padded && !(exact && l.pt < l.kh && l.pl < l.kw))
+    return refuse("padded MaxPool runs on the accelerator only when its input never lies below its zero point "
+                  "or only max pools read its border");
   return l;
 }
 

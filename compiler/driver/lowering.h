@@ -93,7 +93,11 @@ struct Lowering {
   }
   /// `bytes` of DRAM at the cursor, which moves past them to the next alignment.
   uint64_t alloc(uint64_t bytes);
-  /// What the borders of value `v` hold: its zero point.
+  /// Value `v`'s int8 zero point.
+  int8_t zeroPoint(int v) const;
+  /// What the borders and padding channels of value `v` hold: its zero point, which padding stands for in a
+  /// convolution; or the int8 minimum when only max pools read its borders (padding stands for -infinity
+  /// there, and no window lies wholly in the padding). A view holds what its Concat's output holds.
   int8_t bareFill(int v) const;
   /// The blocked layout of value `v` with the borders it has now (a view's: inside its Concat's output).
   runtime::BlockedLayout trialLayout(int v) const;
@@ -101,7 +105,8 @@ struct Lowering {
   int64_t rowBlocks(int v) const;
   /// Gives every view the borders of its Concat's output, and the output every border a view needs.
   void shareViewBorders();
-  /// Whether value `v` never lies below its zero point (its producer clamps there, as a fused ReLU does).
+  /// Whether value `v` never lies below its zero point (its producer clamps there, as a fused ReLU does, or
+  /// it is a max pool or a concatenation of such values).
   bool atLeastZeroPoint(int v) const;
 };
 
