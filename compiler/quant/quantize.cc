@@ -561,28 +561,93 @@ int shapeConstant(Graph& g, const std::string& name, const Shape& s) {
   return g.addValue(std::move(v));
 }
 
-/// MatMul x [..., K] · W [K, N] with x of rank > 2, W a 2-D float constant and x, y quantized becomes
-///   Reshape(x, [R, K]) -> MatMul -> Reshape(y, [..., N])
-/// so the QGemm path takes it; the reshapes are moves (the new values keep x's and y's parameters).
+/// The Add that alone reads MatMul `n`'s output and adds a float constant bias along its last axis: its
+/// node index, and the bias as a 1-D [N] constant; nothing otherwise.
+std::optional<std::pair<size_t, int>> biasAdd(Graph& g, const Node& n, int64_t cols) {
+  const int y = n.outputs[0];
+  if (useCount(g, y) != 1 || isBoundary(g, y)) return std::nullopt;
+  for (size_t j = 0; j < g.nodes.size(); ++j) {
+    const Node& a = g.nodes[j];
+    if (a.kind != OpKind::kAdd || (a.inputs[0] != y && a.inputs[1] != y)) continue;
+    const Tensor* b = constantOf(g, a.inputs[a.inputs[0] == y ? 1 : 0]);
+    if (!b || b->dtype() != DType::kFloat32 || b->numel() != cols || b->rank() > static_cast<int>(g.values[y].shape.size()) ||
+        (b->rank() > 0 && b->dim(-1) != cols) || g.values[a.outputs[0]].quant.empty())
+      return std::nullopt;
+    Tensor flat = *b;
+    flat.reshape({cols});
+    Value v;
+    v.name = g.values[a.inputs[a.inputs[0] == y ? 1 : 0]].name + ":bias";
+    v.dtype = DType::kFloat32, v.shape = {cols}, v.constant = std::move(flat);
+    return std::make_pair(j, g.addValue(std::move(v)));
+  }
+  return std::nullopt;
+}
+
+/// MatMul x [..., K] · W [K, N] with W a 2-D float constant and x, y quantized becomes a Gemm of rows:
+///   Reshape(x, [R, K]) -> Gemm(W, bias) -> Reshape(y, [..., N])
+/// (no reshapes when x is 2-D), so the QGemm path takes it; the reshapes are moves (the new values keep x's and
+/// y's parameters). An Add of a constant bias along the last axis that alone reads y becomes the Gemm's bias.
 void flattenBatchedMatmuls(Graph& g) {
+  std::vector<bool> drop(g.nodes.size(), false);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node n = g.nodes[i];
-    if (n.kind != OpKind::kMatMul || g.values[n.inputs[0]].shape.size() <= 2) continue;
+    if (n.kind != OpKind::kMatMul || g.values[n.inputs[0]].shape.size() < 2) continue;
     const Tensor* w = constantOf(g, n.inputs[1]);
-    const Value x = g.values[n.inputs[0]], y = g.values[n.outputs[0]];
-    if (!w || w->rank() != 2 || w->dtype() != DType::kFloat32 || x.quant.empty() || y.quant.empty() || x.constant)
+    const Value x = g.values[n.inputs[0]];
+    if (!w || w->rank() != 2 || w->dtype() != DType::kFloat32 || x.quant.empty() || x.constant) continue;
+    const int64_t cols = w->dim(1);  // (adding values below moves the constants)
+    const auto bias = biasAdd(g, n, cols);
+    const int out = bias ? g.nodes[bias->first].outputs[0] : n.outputs[0];  // what the Gemm's rows end in
+    const Value y = g.values[out];
+    if (y.quant.empty() || (x.shape.size() == 2 && !bias)) continue;
+    if (bias) drop[bias->first] = true;
+    g.nodes[i].kind = OpKind::kGemm;
+    g.nodes[i].attrs = runtime::GemmAttrs{};
+    if (bias) g.nodes[i].inputs.push_back(bias->second);
+    if (x.shape.size() == 2) {
+      g.nodes[i].outputs[0] = out;
       continue;
+    }
     Value x2 = x, y2 = y;
     x2.name += ":rows", y2.name += ":rows";
     x2.shape = {support::shapeElements(x.shape) / x.shape.back(), x.shape.back()};
-    y2.shape = {x2.shape[0], w->dim(1)};
+    y2.shape = {x2.shape[0], cols};
     const int xr = g.addValue(x2), yr = g.addValue(y2);
     Node r1{OpKind::kReshape, n.name + ":rows", runtime::ReshapeAttrs{}, {n.inputs[0], shapeConstant(g, x2.name + ":shape", x2.shape)}, {xr}};
-    Node r2{OpKind::kReshape, n.name + ":unrows", runtime::ReshapeAttrs{}, {yr, shapeConstant(g, y.name + ":shape", y.shape)}, {n.outputs[0]}};
+    Node r2{OpKind::kReshape, n.name + ":unrows", runtime::ReshapeAttrs{}, {yr, shapeConstant(g, y.name + ":shape", y.shape)}, {out}};
     g.nodes[i].inputs[0] = xr, g.nodes[i].outputs[0] = yr;
     g.nodes.insert(g.nodes.begin() + static_cast<long>(i) + 1, std::move(r2));
     g.nodes.insert(g.nodes.begin() + static_cast<long>(i), std::move(r1));
+    drop.insert(drop.begin() + static_cast<long>(i), false);
+    drop.insert(drop.begin() + static_cast<long>(i) + 2, false);
     i += 2;
+  }
+  std::vector<Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+}
+
+/// Div of a quantized activation by a float constant becomes Mul by its reciprocal, so the QMul path takes it
+/// (attention's division by sqrt(d_k)).
+void divAsMul(Graph& g) {
+  for (Node& n : g.nodes) {
+    if (n.kind != OpKind::kDiv || g.values[n.inputs[0]].quant.empty() || g.values[n.outputs[0]].quant.empty()) continue;
+    const Tensor* c = constantOf(g, n.inputs[1]);
+    if (!c || c->dtype() != DType::kFloat32) continue;
+    Tensor r = *c;
+    bool finite = true;
+    for (int64_t i = 0; i < r.numel(); ++i) {
+      const float v = 1.0f / r.data<float>()[i];
+      finite = finite && std::isfinite(v) && v != 0.0f;
+      r.data<float>()[i] = v;
+    }
+    if (!finite) continue;
+    Value v;
+    v.name = g.values[n.inputs[1]].name + ":reciprocal";
+    v.dtype = DType::kFloat32, v.shape = r.shape(), v.constant = std::move(r);
+    n.kind = OpKind::kMul;
+    n.inputs[1] = g.addValue(std::move(v));
   }
 }
 
@@ -618,6 +683,7 @@ support::Expected<Graph> Quantizer::run() {
 support::Expected<Graph> quantizeGraph(const Graph& g, std::vector<std::string>* notes) {
   Graph flat = g;
   flattenBatchedMatmuls(flat);
+  divAsMul(flat);
   Quantizer q(flat, notes);
   return q.run();
 }

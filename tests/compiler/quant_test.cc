@@ -92,5 +92,34 @@ TEST(QuantTest, FloatModelCalibratedOnCalibNpy) {
   std::printf("digits fp32 %.2f%%, calibrated int8 %.2f%%\n", fp32, int8);
 }
 
+TEST(QuantTest, ABatchedMatMulTakesItsBiasAddAndADivisionByAConstantIsAMultiply) {
+  // MatMul of a 3-D activation by constant weights, a bias Add and a division by 2: one QGemm between two
+  // reshapes (the bias folded in) and one QMul, with no float node left but the boundary pair.
+  auto g = parseGraph(R"(graph "bias"
+input "x" : float32[1,4,8] quant(scale=[0.02], zero_point=[0], axis=-1, dtype=int8)
+const "w" : float32[8,6] = hex:802906bfb429b53d792a85be07d4543ed3bc803e00735ebf0c4279bfbfc82c3fe76bf6bec60508bf29c57d3ff29973bdad442c3feab641bde1678e3e67e232bfea188a3e6f703c3f86e63d3dba0af73e7d86af3e45375fbfc136043f6b923a3e7e80cbbe3a1f70bf63263b3f4e3d5fbd6113e03ec0f3413fc244db3e3f9a573f6d1d57beb7101a3f08d5e2bd39055f3fd0fa413f781a4ebf4a623abf16e710bf6a536e3f91bd02be17b0813ecabfcbbe8d566d3cf3be69beecaa98be553b2e3e
+const "b" : float32[6] = hex:348c2c3e89f34e3f8659ba3ec29e5b3f237a363fff627b3f
+const "d" : float32[] = hex:00000040
+node "mm" MatMul("x", "w") -> ("y" : float32[1,4,6])
+node "add" Add("y", "b") -> ("z" : float32[1,4,6] quant(scale=[0.16], zero_point=[0], axis=-1, dtype=int8))
+node "div" Div("z", "d") -> ("out" : float32[1,4,6] quant(scale=[0.08], zero_point=[0], axis=-1, dtype=int8))
+output "out"
+)", "bias");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  auto q = quantizeGraph(*g);
+  ASSERT_TRUE(q.isOk()) << q.diag().str();
+  std::vector<OpKind> kinds;
+  for (const Node& n : q->nodes) kinds.push_back(n.kind);
+  EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::kQuantizeLinear, OpKind::kReshape, OpKind::kQGemm, OpKind::kReshape,
+                                        OpKind::kQMul, OpKind::kDequantizeLinear}))
+      << printGraph(*q);
+  Tensor x(support::DType::kFloat32, {1, 4, 8});
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = static_cast<float>((i * 37 % 19) - 9) * 0.25f;
+  auto want = runReference(*g, {x}), got = runReference(*q, {x});
+  ASSERT_TRUE(want.isOk() && got.isOk());
+  for (int64_t i = 0; i < x.numel() / 8 * 6; ++i)  // within a few output steps of the float graph
+    EXPECT_NEAR((*got)[0].at(i), (*want)[0].at(i), 3 * 0.08) << i;
+}
+
 }  // namespace
 }  // namespace accelc::compiler
