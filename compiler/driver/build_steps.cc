@@ -82,11 +82,13 @@ Expected<Step> nodeStep(Lowering& s, size_t i) {
   Step step;
   step.name = n.name;
   if (s.placements[i].onAccelerator()) {  // QConv and MaxPool read and write blocked tensors, QGemm rows of pixels
-    const Storage st = n.kind == OpKind::kQGemm ? Storage::kDense : Storage::kConv;
+    const Storage st = n.kind == OpKind::kQGemm || eltwiseOnRows(s, n) ? Storage::kDense : Storage::kConv;
     step.kind = Step::Kind::kAccel;
     const size_t operands = n.kind == OpKind::kQAdd ? 2 : n.kind == OpKind::kQConcat ? n.inputs.size() : 1;
-    for (size_t k = 0; k < operands; ++k) {
-      ACCELC_ASSIGN_OR_RETURN(int x, ensure(s, n.inputs[k], st));
+    const std::vector<int> values = isEltwise(n) ? eltwiseOperands(s, n)
+                                                 : std::vector<int>(n.inputs.begin(), n.inputs.begin() + operands);
+    for (int v : values) {
+      ACCELC_ASSIGN_OR_RETURN(int x, ensure(s, v, st));
       step.inputs.push_back(x);
     }
     step.outputs = {slotFor(s, n.outputs[0], st)};

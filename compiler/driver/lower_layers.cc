@@ -6,6 +6,7 @@
 #include "compiler/driver/lower_layers.h"
 
 #include "compiler/lower/add.h"
+#include "compiler/lower/elementwise.h"
 #include "compiler/lower/pool.h"
 #include "isa/builder.h"
 
@@ -58,6 +59,16 @@ Expected<lower::Kernel> convKernel(Lowering& s, const Node& n, const Step& step,
   return lower::lowerConv(l, plan.schedule, s.hw, a);
 }
 
+Expected<lower::Kernel> eltwiseKernel(Lowering& s, const Node& n, const Step& step, const EltwisePlan& plan) {
+  ACCELC_ASSIGN_OR_RETURN(lower::EltwiseLayer l, eltwiseLayerOf(s, n));
+  const TensorSlot &x = s.bundle.tensors[step.inputs[0]], &y = s.bundle.tensors[step.outputs[0]];
+  l.x = *x.blocked, l.y = *y.blocked;
+  uint64_t b = 0;
+  if (step.inputs.size() > 1) l.b = *s.bundle.tensors[step.inputs[1]].blocked, b = s.bundle.tensors[step.inputs[1]].addr;
+  const uint64_t params = constant(s, n.name + ":params", lower::packEltwiseParams(l, s.hw));
+  return lower::lowerEltwise(l, plan.rows, s.hw, x.addr, b, y.addr, params);
+}
+
 /// The kernel of accelerator step `step` of node `i`.
 Expected<lower::Kernel> kernelOf(Lowering& s, size_t i, const Step& step) {
   const Node& n = s.g.nodes[i];
@@ -65,6 +76,7 @@ Expected<lower::Kernel> kernelOf(Lowering& s, size_t i, const Step& step) {
   if (const auto* a = std::get_if<AddPlan>(&plan)) return addKernel(s, n, step, *a);
   if (const auto* p = std::get_if<PoolPlan>(&plan)) return poolKernel(s, n, step, *p);
   if (const auto* c = std::get_if<ConvPlan>(&plan)) return convKernel(s, n, step, *c);
+  if (const auto* e = std::get_if<EltwisePlan>(&plan)) return eltwiseKernel(s, n, step, *e);
   if (std::holds_alternative<ConcatPlan>(plan)) {  // its producers wrote it: nothing left to do
     lower::Kernel k;
     k.name = n.name;

@@ -8,6 +8,7 @@ namespace accelc::compiler {
 
 using support::error;
 using support::Expected;
+using support::Status;
 
 uint64_t Lowering::alloc(uint64_t bytes) {
   const uint64_t at = cursor;
@@ -129,6 +130,76 @@ Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const S
   l.group = a.group;
   // Groups that do not map onto blocks run as one dense convolution with zero weights across groups.
   return lower::groupForm(l, s.hw) ? l : lower::denseOf(l);
+}
+
+bool isEltwise(const Node& n) {
+  return n.kind == OpKind::kQClip || n.kind == OpKind::kQHardSigmoid || n.kind == OpKind::kQHardSwish ||
+         n.kind == OpKind::kQMul;
+}
+
+bool eltwiseOnRows(const Lowering& s, const Node& n) {
+  return isEltwise(n) && n.kind != OpKind::kQMul && s.g.values[n.inputs[0]].shape.size() == 2;
+}
+
+std::vector<int> eltwiseOperands(const Lowering& s, const Node& n) {
+  if (n.kind != OpKind::kQMul) return {n.inputs[0]};
+  int a = n.inputs[0], b = n.inputs[1];
+  const bool smaller = s.g.values[b].shape.size() == 4 && s.g.values[a].shape.size() == 4 &&
+                       support::shapeElements(s.g.values[a].shape) < support::shapeElements(s.g.values[b].shape);
+  if (s.g.values[a].constant || smaller)
+    std::swap(a, b);  // x is the activation of the full shape
+  return s.g.values[b].constant ? std::vector<int>{a} : std::vector<int>{a, b};
+}
+
+namespace {
+
+/// QMul's b: its kind, layout or constant values; the zero points follow when the operands were swapped.
+Status mulOperand(const Lowering& s, const Node& n, lower::EltwiseLayer& l) {
+  auto& q = std::get<runtime::QMulAttrs>(l.attrs);
+  if (n.inputs[0] != eltwiseOperands(s, n)[0]) std::swap(q.zeroA, q.zeroB);
+  const int b = n.inputs[0] == eltwiseOperands(s, n)[0] ? n.inputs[1] : n.inputs[0];
+  const Value& bv = s.g.values[b];
+  const Shape& x = s.g.values[eltwiseOperands(s, n)[0]].shape;
+  if (bv.constant) {
+    const bool perChannel = (bv.shape == Shape{1, x[1], 1, 1} || bv.shape == Shape{x[1], 1, 1}) &&
+                            bv.dtype == support::DType::kInt8;
+    if (!perChannel) return error(s.g.loc(n), "only a per-channel constant multiplier runs on the accelerator");
+    l.operand = lower::MulOperand::kConstant;
+    l.constant.assign(bv.constant->data<int8_t>(), bv.constant->data<int8_t>() + bv.constant->numel());
+    return Status::ok();
+  }
+  if (bv.shape.size() != 4) return error(s.g.loc(n), "only 4-D multiplications run on the accelerator");
+  l.operand = bv.shape == x ? lower::MulOperand::kSame : lower::MulOperand::kGate;
+  if (l.operand == lower::MulOperand::kGate && bv.shape != Shape{x[0], x[1], 1, 1})
+    return error(s.g.loc(n), "a multiplication broadcasting other than per image and channel stays on the host");
+  l.b = s.trialLayout(b);
+  return Status::ok();
+}
+
+}  // namespace
+
+Expected<lower::EltwiseLayer> eltwiseLayerOf(const Lowering& s, const Node& n) {
+  const std::vector<int> ops = eltwiseOperands(s, n);
+  const Value& x = s.g.values[ops[0]];
+  const bool rows = eltwiseOnRows(s, n);
+  if (!(x.shape.size() == 4 || rows) || x.dtype != support::DType::kInt8 || s.g.values[n.outputs[0]].shape != x.shape)
+    return error(s.g.loc(n), "only elementwise ops on int8 tensors of the output's shape, 4-D (or 2-D for one "
+                             "operand), run on the accelerator");
+  // A row of pixels [N, K] is stored as [1, K, 1, N] (a dense layer's layout): elementwise, the same op.
+  auto layout = [&](int v) {
+    const Shape& sh = s.g.values[v].shape;
+    return rows ? runtime::BlockedLayout{1, sh[1], 1, sh[0], s.hw.blockIn, 0, 0, 0, 0, s.bareFill(v)} : s.trialLayout(v);
+  };
+  lower::EltwiseLayer l;
+  l.name = n.name;
+  l.x = layout(ops[0]), l.y = layout(n.outputs[0]);
+  if (const auto* r = std::get_if<runtime::QRescaleAttrs>(&n.attrs)) l.attrs = *r;
+  if (const auto* h = std::get_if<runtime::QHardSwishAttrs>(&n.attrs)) l.attrs = *h;
+  if (const auto* m = std::get_if<runtime::QMulAttrs>(&n.attrs)) {
+    l.attrs = *m;
+    ACCELC_TRY(mulOperand(s, n, l));
+  }
+  return l;
 }
 
 Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n) {

@@ -14,6 +14,7 @@
 #include "compiler/graph/graph.h"
 #include "compiler/lower/codegen.h"
 #include "compiler/lower/conv.h"
+#include "compiler/lower/elementwise.h"
 #include "compiler/lower/pool.h"
 #include "isa/target.h"
 #include "runtime/bundle.h"
@@ -44,7 +45,11 @@ struct AddPlan {
 /// only marks the point where its output is complete). Each input is a view
 /// of the output (Lowering::views) that its producer writes in place.
 struct ConcatPlan {};
-using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan, ConcatPlan>;
+/// An accelerator QClip, QHardSigmoid, QHardSwish or QMul on the ALU.
+struct EltwisePlan {
+  int64_t rows = 0;  ///< image rows per tile
+};
+using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan, ConcatPlan, EltwisePlan>;
 
 /// Where a value lies inside the output of a Concat placed on the accelerator.
 struct View {
@@ -116,6 +121,15 @@ Shape padsOf(const runtime::QConvAttrs& a);
 support::Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const Shape& bx);
 /// The accelerator MaxPool or QAveragePool of `n`, or why it stays on the host.
 support::Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n);
+/// Whether `n` is an elementwise integer op the ALU may run (QClip, QHardSigmoid, QHardSwish, QMul).
+bool isEltwise(const Node& n);
+/// Whether elementwise node `n` works on a row of pixels [N, K] (dense storage, as QGemm's) rather than 4-D.
+bool eltwiseOnRows(const Lowering& s, const Node& n);
+/// The values an elementwise node reads from DRAM, in its layer's order: x, then QMul's activation b (the
+/// operand of the full shape first; a constant b is a parameter, not an operand).
+std::vector<int> eltwiseOperands(const Lowering& s, const Node& n);
+/// The accelerator layer of elementwise node `n` with trial layouts, or why it stays on the host.
+support::Expected<lower::EltwiseLayer> eltwiseLayerOf(const Lowering& s, const Node& n);
 
 }  // namespace accelc::compiler
 

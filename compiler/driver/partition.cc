@@ -100,6 +100,19 @@ void placeConv(Lowering& s, size_t i) {
   if (!accept(s, i, k, ConvPlan{*sched, false}, form + sched->why)) s.say(n.name + ": " + p.why);
 }
 
+void placeEltwise(Lowering& s, size_t i) {
+  const Node& n = s.g.nodes[i];
+  auto l = eltwiseLayerOf(s, n);
+  support::Status ok = l ? lower::eltwiseSupported(*l, s.hw) : l.status();
+  auto rows = ok ? lower::chooseEltwiseRows(*l, s.hw) : support::Expected<int64_t>(ok.diag());
+  if (!rows) {
+    s.placements[i].why = "host: " + rows.diag().message;
+    return;
+  }
+  accept(s, i, lower::lowerEltwise(*l, *rows, s.hw, 0, 0, 0, 0), EltwisePlan{*rows},
+         "ALU " + std::string(runtime::opInfo(n.kind).name) + " over " + std::to_string(*rows) + "-row tiles");
+}
+
 /// Why QConcat `n` cannot be its inputs' views, or "" when it can: along channels of 4-D tensors, every
 /// input copied unchanged (QConcatAttrs' identity), and all but the last filling whole channel blocks.
 std::string viewsRefused(const Lowering& s, const Node& n) {
@@ -188,6 +201,8 @@ support::Status partition(Lowering& s) {
       placeConv(s, i);
     } else if (kind == OpKind::kQConcat && square) {
       placeConcat(s, i);
+    } else if (isEltwise(s.g.nodes[i]) && square) {
+      placeEltwise(s, i);
     } else if (kind == OpKind::kConv || kind == OpKind::kGemm || kind == OpKind::kMatMul) {
       s.placements[i].why = "host: not quantized (see the quantization notes)";
     }

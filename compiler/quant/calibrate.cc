@@ -11,6 +11,18 @@ namespace accelc::compiler {
 
 namespace {
 
+/// A max pool or a reshaping op only moves values: its output takes its input's parameters (its range lies
+/// inside the input's), so that it stays int8 and needs no rescale. In node order, so chains of moves agree.
+void shareMoveScales(Graph& g) {
+  for (const Node& n : g.nodes) {
+    const bool move = n.kind == OpKind::kMaxPool || n.kind == OpKind::kReshape || n.kind == OpKind::kFlatten ||
+                      n.kind == OpKind::kTranspose || n.kind == OpKind::kSqueeze || n.kind == OpKind::kUnsqueeze ||
+                      n.kind == OpKind::kIdentity;
+    if (move && n.outputs.size() == 1 && !g.values[n.inputs[0]].quant.empty() && !g.values[n.outputs[0]].quant.empty())
+      g.values[n.outputs[0]].quant = g.values[n.inputs[0]].quant;
+  }
+}
+
 /// The inputs of a chain of Concats (concat_chains.h) and its prefixes' outputs take the root's parameters:
 /// their ranges lie inside its range, and with one scale every Concat copies instead of rescaling, so on the
 /// accelerator the producers write their slices of the root's output in place.
@@ -65,6 +77,7 @@ support::Status calibrate(Graph& g, const std::vector<std::vector<Tensor>>& samp
     q.zeroPoint = {0};
     g.values[probe.outputs[k]].quant = q;
   }
+  shareMoveScales(g);
   shareConcatScales(g);
   return support::Status::ok();
 }

@@ -8,8 +8,11 @@ The network (seeded random weights, batch norms folded by the export) has, on a
 of 24 channels (not a whole number of 16-channel blocks) with ReLU6, stride 1;
 a pointwise convolution; two branches (a 1x1 and a 3x3 convolution) joined by a
 channel Concat; a batch norm and ReLU after the Concat (DenseNet's order); a
-convolution of 2 groups of whole blocks; a depthwise 5x5 of stride 2; global
-average pooling and a classifier. calib.npy holds two seeded inputs.
+convolution of 2 groups of whole blocks; a depthwise 5x5 of stride 2; a
+hard-swish; a squeeze-and-excitation block (global average pool, two 1x1
+convolutions, a hard-sigmoid gate multiplied into the features); a 3x3 max
+pool of stride 2 padded by 1 on an unclamped input; global average pooling and
+a classifier. calib.npy holds two seeded inputs.
 """
 import os
 import sys
@@ -31,13 +34,19 @@ class Forms(nn.Module):
         self.grouped = nn.Sequential(nn.Conv2d(48, 32, 1), nn.ReLU())
         self.g2 = nn.Sequential(nn.Conv2d(32, 64, 3, padding=1, groups=2), nn.ReLU())
         self.dw5 = nn.Sequential(nn.Conv2d(64, 64, 5, stride=2, padding=2, groups=64), nn.ReLU6())
+        self.act = nn.Sequential(nn.Conv2d(64, 48, 1), nn.Hardswish())
+        self.se = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(48, 16, 1), nn.ReLU(), nn.Conv2d(16, 48, 1),
+                                nn.Hardsigmoid())
+        self.mix = nn.Conv2d(48, 64, 1)
+        self.maxpool = nn.MaxPool2d(3, stride=2, padding=1)
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.fc = nn.Linear(64, 10)
 
     def forward(self, x):
         x = self.pw(self.dw(self.stem(x)))
         x = self.post(torch.cat([self.b1(x), self.b3(x)], dim=1))
-        x = self.dw5(self.g2(self.grouped(x)))
+        x = self.act(self.dw5(self.g2(self.grouped(x))))
+        x = self.maxpool(self.mix(x * self.se(x)))
         return self.fc(torch.flatten(self.pool(x), 1))
 
 

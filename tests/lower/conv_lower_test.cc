@@ -17,7 +17,7 @@
 #include "runtime/ops.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/functional/fsim.h"
-#include "tests/simulator/rtl_util.h"
+#include "tests/lower/levels_util.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler::lower {
@@ -41,35 +41,10 @@ Tensor reference(const ConvLayer& l, const Tensor& x) {
 
 using Writes = DramWrites;
 
-/// Runs `p` after `writes` on fsim, on the cycle model and on the verilated
-/// RTL; returns fsim's `n` bytes at `out`, expects the cycle model's bytes and
-/// counters to equal them, and the RTL's cycle count and DRAM the cycle model's.
+/// `p` on fsim, the cycle model and the RTL (levels_util.h): fsim's `n` bytes at `out`.
 support::Expected<std::vector<uint8_t>> runOnBoth(const isa::Target& t, const isa::Program& p, const Writes& writes,
                                                   uint64_t out, uint64_t n) {
-  simulator::FunctionalSim sim(t);
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> cyc, simulator::CycleSim::create(t));
-  ACCELC_TRY(sim.loadProgram(p));
-  ACCELC_TRY(cyc->loadProgram(p));
-  for (const auto& [addr, bytes] : writes) {
-    ACCELC_TRY(sim.write(addr, bytes.data(), bytes.size()));
-    ACCELC_TRY(cyc->write(addr, bytes.data(), bytes.size()));
-  }
-  testing::RtlRun rtl;
-  rtl.program = &p;
-  rtl.before.resize(p.window);
-  rtl.after.resize(p.window);
-  ACCELC_TRY(cyc->read(0, rtl.before.data(), p.window));
-  ACCELC_ASSIGN_OR_RETURN(isa::Counters c, sim.run(p, "test.bin"));
-  ACCELC_ASSIGN_OR_RETURN(simulator::CycleStats cs, cyc->run(p, "test.bin"));
-  rtl.cycles = cs.cycles;
-  ACCELC_TRY(cyc->read(0, rtl.after.data(), p.window));
-  testing::expectRtlMatches(t, {rtl});
-  EXPECT_EQ(cs.counters, c) << "the cycle model's counters differ from fsim's";
-  std::vector<uint8_t> a(n), b(n);
-  ACCELC_TRY(sim.read(out, a.data(), n));
-  ACCELC_TRY(cyc->read(out, b.data(), n));
-  EXPECT_EQ(b, a) << "the cycle model's output differs from fsim's";
-  return a;
+  return testing::runOnLevels(t, p, writes, out, n);
 }
 
 /// An ALU kernel's program: `params` (may be empty) at byte 98304, the

@@ -1,0 +1,60 @@
+// tests/lower/levels_util.h — one program on every level: fsim, the cycle
+// model and the verilated RTL, for the lowering tests.
+#ifndef ACCELC_TESTS_LOWER_LEVELS_UTIL_H_
+#define ACCELC_TESTS_LOWER_LEVELS_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "isa/program.h"
+#include "simulator/cycle/cycle_sim.h"
+#include "simulator/functional/fsim.h"
+#include "tests/simulator/rtl_util.h"
+
+namespace accelc::testing {
+
+/// What one run on every level gave besides the output: fsim's counters and the cycle model's cycles.
+struct LevelRun {
+  isa::Counters counters;
+  uint64_t cycles = 0;
+};
+
+/// Runs `p` after `writes` (byte address, bytes) on fsim, on the cycle model and on the verilated RTL;
+/// returns fsim's `n` bytes at `out`, expects the cycle model's bytes and counters to equal them, and the
+/// RTL's cycle count and DRAM the cycle model's.
+inline support::Expected<std::vector<uint8_t>> runOnLevels(
+    const isa::Target& t, const isa::Program& p, const std::vector<std::pair<uint64_t, std::vector<uint8_t>>>& writes,
+    uint64_t out, uint64_t n, LevelRun* ran = nullptr) {
+  simulator::FunctionalSim sim(t);
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<simulator::CycleSim> cyc, simulator::CycleSim::create(t));
+  ACCELC_TRY(sim.loadProgram(p));
+  ACCELC_TRY(cyc->loadProgram(p));
+  for (const auto& [addr, bytes] : writes) {
+    ACCELC_TRY(sim.write(addr, bytes.data(), bytes.size()));
+    ACCELC_TRY(cyc->write(addr, bytes.data(), bytes.size()));
+  }
+  RtlRun rtl;
+  rtl.program = &p;
+  rtl.before.resize(p.window);
+  rtl.after.resize(p.window);
+  ACCELC_TRY(cyc->read(0, rtl.before.data(), p.window));
+  ACCELC_ASSIGN_OR_RETURN(isa::Counters c, sim.run(p, "test.bin"));
+  ACCELC_ASSIGN_OR_RETURN(simulator::CycleStats cs, cyc->run(p, "test.bin"));
+  rtl.cycles = cs.cycles;
+  ACCELC_TRY(cyc->read(0, rtl.after.data(), p.window));
+  expectRtlMatches(t, {rtl});
+  EXPECT_EQ(cs.counters, c) << "the cycle model's counters differ from fsim's";
+  if (ran) ran->counters = c, ran->cycles = cs.cycles;
+  std::vector<uint8_t> a(n), b(n);
+  ACCELC_TRY(sim.read(out, a.data(), n));
+  ACCELC_TRY(cyc->read(out, b.data(), n));
+  EXPECT_EQ(b, a) << "the cycle model's output differs from fsim's";
+  return a;
+}
+
+}  // namespace accelc::testing
+
+#endif  // ACCELC_TESTS_LOWER_LEVELS_UTIL_H_
