@@ -39,6 +39,7 @@ support::Expected<runtime::LayerInfo> layerInfo(const Lowering& s, size_t i, int
       if (id >= 0)
         info.compulsoryBytes +=
             support::shapeElements(s.g.values[id].shape) * support::dtypeBytes(s.g.values[id].dtype);
+  if (std::holds_alternative<ConcatPlan>(p.plan)) info.compulsoryBytes = 0;  // in place: its producers wrote it
   info.dramBytes = info.compulsoryBytes;
   info.macs = nodeMacs(s.g, n);
   // The cost formulas applied to the program itself (the schedule's own estimate is in `why`).
