@@ -122,6 +122,25 @@ void aluMax(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_
     alu(outputs, u, isa::AluOp::kMax, "clamp below (the producer's ReLU)").set("use_imm", 1).set("imm", l.lo);
 }
 
+/// The end of an average, from the sums in set `set`'s destinations: x2^8, mulq, shrr, zero point, clamp.
+void aluAverageTail(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u) {
+  auto alu = [&](int which, isa::AluOp op, const char* what) -> Stmt& {
+    const Expr at = set + Expr(which * u);
+    body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
+                       .set("uop_bgn", at).set("uop_end", at + Expr(u)).set("iter_out", 1).set("iter_in", 1)
+                       .set("alu_op", static_cast<int64_t>(op)));
+    return body.back();
+  };
+  auto imm = [&](isa::AluOp op, int64_t v, const char* what) { alu(1, op, what).set("use_imm", 1).set("imm", v); };
+  const runtime::QPoolAttrs& q = l.avg;
+  imm(isa::AluOp::kShr, -8, "x 2^8 (shift left, saturating)");
+  alu(2, isa::AluOp::kMulq, "x mult");
+  imm(isa::AluOp::kShrr, q.shift, "shift right, rounding");
+  if (q.zeroPoint) imm(isa::AluOp::kAdd, q.zeroPoint, "output zero point");
+  if (q.lo > -128) imm(isa::AluOp::kMax, q.lo, "clamp below");
+  if (q.hi < 127) imm(isa::AluOp::kMin, q.hi, "clamp above");
+}
+
 /// ALU of an average: start at -K·zero_x, add the window, x2^8, mulq, shrr, zero point, clamp.
 void aluAverage(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u, int64_t win) {
   auto alu = [&](int which, isa::AluOp op, const char* what) -> Stmt& {
@@ -138,12 +157,82 @@ void aluAverage(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, in
                      .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", l.kh).set("iter_in", l.kw)
                      .set("src_factor_out", win).set("src_factor_in", 1)
                      .set("alu_op", static_cast<int64_t>(isa::AluOp::kAdd)));
-  imm(isa::AluOp::kShr, -8, "x 2^8 (shift left, saturating)");
-  alu(2, isa::AluOp::kMulq, "x mult");
-  imm(isa::AluOp::kShrr, q.shift, "shift right, rounding");
-  if (q.zeroPoint) imm(isa::AluOp::kAdd, q.zeroPoint, "output zero point");
-  if (q.lo > -128) imm(isa::AluOp::kMax, q.lo, "clamp below");
-  if (q.hi < 127) imm(isa::AluOp::kMin, q.hi, "clamp above");
+  aluAverageTail(body, l, set, u);
+}
+
+/// Input rows per chunk of a global average (one output pixel) whose window does not fit the accumulator
+/// halves whole: the most that do, with the sum rows and the multiplier row; 0 when not even one row does.
+int64_t averageChunkRows(const PoolLayer& l, const hwspec::HwSpec& hw) {
+  if (!l.average || l.oh != 1 || l.ow != 1) return 0;
+  const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
+  for (int64_t rows = l.kh; rows >= 1; --rows) {
+    PoolLayer chunk = l;
+    chunk.kh = rows;
+    if (2 * halfRows(chunk, 1, hw.timing.accHazard) <= depth &&
+        4 * uopCount(chunk, 1, hw.timing.accHazard) <= hw.depth(BufferKind::kUop))
+      return rows;
+  }
+  return 0;
+}
+
+/// A global average whose window does not fit whole: per channel block, the sum row starts at -K·zero_x, each
+/// chunk of `rows` input rows is loaded (LOAD acc8 runs on the compute unit, in order) and added into it, and
+/// the requantization ends as aluAverage's. The saturating additions cannot saturate (the quantizer keeps
+/// K·255·2^8 inside int32), so their order does not matter: the sums are the reference kernel's.
+Kernel lowerChunkedAverage(const PoolLayer& l, int64_t rows, const hwspec::HwSpec& hw, uint64_t x, uint64_t y,
+                           uint64_t params) {
+  PoolLayer chunk = l;
+  chunk.kh = rows;
+  const int64_t hazard = hw.timing.accHazard, half = halfRows(chunk, 1, hazard), win = l.kw;
+  const int64_t chunks = (l.kh + rows - 1) / rows, lastRows = l.kh - (chunks - 1) * rows;
+  const int64_t u = std::max<int64_t>(1, hazard), inE = isa::dramEntryBytes(hw, Buffer::kAcc8);
+  Kernel k;
+  k.name = l.name;
+  int64_t uopSet[2] = {};
+  for (int as = 0; as < 2; ++as) {
+    uopSet[as] = static_cast<int64_t>(k.uops.size());
+    pixelUops(k.uops, chunk, 1, as * half, half, hazard);
+  }
+  k.body.push_back(uopTableLoad(static_cast<int64_t>(k.uops.size())));
+  const RowTiles rt(k, l.x.n, l.x.blocks(), 1, 1);
+  const int vn = rt.vn(), vb = rt.vb();
+  rt.emit(k, [&](std::vector<Stmt>& body, int, const Expr& t) {
+    const Expr tileE = rt.counter(t), base = tileE.mod(2, half);
+    const Expr set = Expr(uopSet[0]) + tileE.mod(2, uopSet[1] - uopSet[0]);
+    auto alu = [&](int which, isa::AluOp op, const char* what) -> Stmt& {
+      const Expr at = set + Expr(which * u);
+      body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
+                         .set("uop_bgn", at).set("uop_end", at + Expr(u)).set("iter_out", 1).set("iter_in", 1)
+                         .set("alu_op", static_cast<int64_t>(op)));
+      return body.back();
+    };
+    body.push_back(Stmt::intrinsic(Opcode::kLoad, "the multiplier row")
+                       .set("buffer", static_cast<int64_t>(Buffer::kAcc))
+                       .set("sram_base", base + Expr(half - 1))
+                       .set("dram_base", static_cast<int64_t>(params / hw.entryBytes(BufferKind::kAcc)))
+                       .set("y_size", 1).set("x_size", 1).set("x_stride", 1)
+                       .flag("pop_next", tileE, 2));
+    alu(1, isa::AluOp::kMov, "start at -window x zero_x").set("use_imm", 1).set("imm", -l.kh * l.kw * l.avg.zeroX);
+    for (int64_t c = 0; c < chunks; ++c) {  // unrolled: a chunk's rows are a constant offset
+      const int64_t n = c + 1 < chunks ? rows : lastRows;
+      body.push_back(Stmt::intrinsic(Opcode::kLoad, c ? "" : "a chunk of input rows, into accumulator rows")
+                         .set("buffer", static_cast<int64_t>(Buffer::kAcc8))
+                         .set("sram_base", base)
+                         .set("dram_base", Expr(static_cast<int64_t>(x / inE) + l.x.left) +
+                                               Expr::var(vn, l.x.rows() * l.x.rowBlocks() * l.x.cols()) +
+                                               Expr((l.x.top + c * rows) * l.x.rowBlocks() * l.x.cols()) +
+                                               Expr::var(vb, l.x.cols()))
+                         .set("y_size", n)
+                         .set("x_size", win)
+                         .set("x_stride", l.x.rowBlocks() * l.x.cols()));
+      alu(0, isa::AluOp::kAdd, c ? "" : "the chunk's sum, added").set("iter_out", n).set("iter_in", l.kw)
+          .set("src_factor_out", win).set("src_factor_in", 1);
+    }
+    aluAverageTail(body, l, set, u);
+    body.back().flag("push_next");
+    body.push_back(rt.store(l.y, y, hw.entryBytes(BufferKind::kOutput), base + Expr(rows * win), t, 1, 1));
+  });
+  return k;
 }
 
 }  // namespace
@@ -154,6 +243,7 @@ support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSp
     if (2 * halfRows(l, rows, hw.timing.accHazard) <= depth &&
         4 * uopCount(l, rows, hw.timing.accHazard) <= hw.depth(BufferKind::kUop))
       return rows;
+  if (averageChunkRows(l, hw) > 0) return 1;  // one output pixel, its window summed in chunks of rows
   return support::error(support::Location::node(l.name, l.name),
                         "no legal tiling: the accumulator buffer needs " +
                             std::to_string(2 * halfRows(l, 1, hw.timing.accHazard)) + " entries for this layer (double-buffered) but has " +
@@ -168,6 +258,9 @@ std::vector<uint8_t> packPoolParams(const PoolLayer& l, const hwspec::HwSpec& hw
 }
 
 Kernel lowerPool(const PoolLayer& l, int64_t th, const hwspec::HwSpec& hw, uint64_t x, uint64_t y, uint64_t params) {
+  const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
+  if (l.average && l.oh == 1 && l.ow == 1 && 2 * halfRows(l, 1, hw.timing.accHazard) > depth)
+    return lowerChunkedAverage(l, averageChunkRows(l, hw), hw, x, y, params);
   const int64_t hazard = hw.timing.accHazard, half = halfRows(l, th, hazard), cb = l.x.blocks();
   const int64_t full = l.oh / th, last = l.oh - full * th;
   const int64_t win = (l.ow - 1) * l.sw + l.kw;

@@ -11,8 +11,10 @@
 // whose loops walk the whole window folds the rest in. A clamp below (`lo`)
 // ends with a `max` by an immediate. QAveragePool: `mov` of the immediate -KH·KW·zero_x, an `add` over
 // the window, `shr` by -8 (x2^8, saturating), `mulq` by a multiplier row, `shrr`,
-// the zero point and the clamp — exactly runtime/kernels/qops.cc. The output
-// rows are stored. Padding (pt, pl, and windows past the bottom and right
+// the zero point and the clamp — exactly runtime/kernels/qops.cc. A global
+// average whose window does not fit the accumulator's halves whole sums it in
+// chunks of input rows into one row per channel block. The output rows are
+// stored. Padding (pt, pl, and windows past the bottom and right
 // edges) is read from x's border, which must be wide enough.
 #ifndef ACCELC_COMPILER_LOWER_POOL_H_
 #define ACCELC_COMPILER_LOWER_POOL_H_

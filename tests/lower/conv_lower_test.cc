@@ -259,6 +259,50 @@ TEST_P(ConvLowerTest, AveragePoolOnTheAluIsBitExact) {
   }
 }
 
+TEST_P(ConvLowerTest, GlobalAveragePoolOfAnySizeIsBitExact) {
+  isa::Target t = testing::presetTarget(GetParam());
+  // Windows past the accumulator's halves: summed in chunks of rows into one row per channel block.
+  const int64_t depth = std::min(t.spec.depth(hwspec::BufferKind::kAcc), t.spec.depth(hwspec::BufferKind::kOutput));
+  const int64_t side = static_cast<int64_t>(std::sqrt(static_cast<double>(depth))) + 2;
+  struct Case {
+    int64_t h, w, zx;
+  };
+  for (const Case& cs : {Case{side, side, 0}, Case{depth / 16 + 3, 17, -7}}) {
+    PoolLayer l;
+    l.name = "gap";
+    l.average = true;
+    l.kh = cs.h, l.kw = cs.w, l.oh = l.ow = 1;
+    const int64_t c = 2 * t.spec.blockIn + 1, k = cs.h * cs.w;
+    l.avg.kernelShape = {cs.h, cs.w}, l.avg.zeroX = cs.zx, l.avg.zeroPoint = 3, l.avg.lo = -100, l.avg.hi = 120;
+    l.avg.mult = 1518500250;
+    l.avg.shift = static_cast<int64_t>(std::lround(std::log2(74.0 * std::sqrt(static_cast<double>(k)) * 256 * 0.7 / 40)));
+    l.x = {2, c, cs.h, cs.w, t.spec.blockIn, 1, 0, 0, 2, 0};
+    l.y = {2, c, 1, 1, t.spec.blockOut, 0, 0, 0, 0, 0};
+    Tensor x(DType::kInt8, {2, c, cs.h, cs.w});
+    std::mt19937_64 g(static_cast<uint64_t>(k));
+    for (uint8_t& b : x.bytes()) b = static_cast<uint8_t>(g());
+    ASSERT_GT(2 * (k + 2), depth) << "the window fits whole: not the chunked form";
+    auto rows = choosePoolRows(l, t.spec);
+    ASSERT_TRUE(rows.isOk()) << rows.diag().str();
+    Kernel kern = lowerPool(l, *rows, t.spec, 0, 1 << 20, (1 << 20) + 65536);
+    isa::ProgramBuilder b(t);
+    const std::vector<uint8_t> params = packPoolParams(l, t.spec);
+    b.symbol({"params", isa::SymbolRole::kConst, (1 << 20) + 65536, DType::kInt8, {static_cast<int64_t>(params.size())}},
+             params);
+    ASSERT_TRUE(emitKernel(kern, t, {(1 << 20) + 131072, (1 << 20) + 196608}, false, b).isOk());
+    auto prog = b.finish("gap.bin");
+    ASSERT_TRUE(prog.isOk()) << prog.diag().str();
+    const uint64_t n = static_cast<uint64_t>(l.y.bytes());
+    auto yp = runOnBoth(t, *prog, {{0, runtime::packBlocked(x, l.x)}, {1 << 20, std::vector<uint8_t>(n, 0)}}, 1 << 20, n);
+    ASSERT_TRUE(yp.isOk()) << yp.diag().str();
+    std::vector<Tensor> want(1);
+    ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQAveragePool, l.avg, {&x}, want, {}).isOk());
+    std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
+    EXPECT_GT(distinct.size(), 3u) << cs.h << "x" << cs.w;
+    EXPECT_EQ(runtime::unpackBlocked(yp->data(), l.y).bytes(), want[0].bytes()) << cs.h << "x" << cs.w;
+  }
+}
+
 TEST_P(ConvLowerTest, ResidualAddIsBitExactInBothForms) {
   // Multipliers of at least 2^30 take the ALU form; smaller ones the GEMM form
   // (compiler/lower/add.h), whose operands come through the input buffer and
