@@ -405,6 +405,7 @@ std::optional<uint64_t> checkedSlotBytes(const TensorSlot& s) {
   int64_t bytes = 1;
   for (int64_t v : {l.n, l.rows(), l.rowBlocks(), l.cols(), l.block})
     if (__builtin_mul_overflow(bytes, v, &bytes) || bytes > (int64_t{1} << 40)) return std::nullopt;
+  if (bytes == 0) return 0;
   return static_cast<uint64_t>(bytes - (l.rowBlocks() - l.blocks()) * l.cols() * l.block);  // a view's span
 }
 

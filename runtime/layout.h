@@ -35,7 +35,10 @@ struct BlockedLayout {
   int64_t rows() const { return top + h + bottom; }   ///< Hp
   int64_t cols() const { return left + w + right; }   ///< Wp
   /// Entries from the first to the last of the tensor (a view's span skips the wider tensor's last blocks).
-  int64_t entries() const { return n * rows() * rowBlocks() * cols() - (rowBlocks() - blocks()) * cols(); }
+  int64_t entries() const {
+    const int64_t all = n * rows() * rowBlocks() * cols();
+    return all ? all - (rowBlocks() - blocks()) * cols() : 0;
+  }
   int64_t bytes() const { return entries() * block; }
   /// Entry index of (image, padded row, channel block, padded column).
   int64_t entry(int64_t img, int64_t row, int64_t cb, int64_t col) const {

@@ -38,6 +38,15 @@ std::vector<OpKind> allOps();
 /// Default-constructed attributes of the right struct for `k`.
 Attrs defaultAttrs(OpKind k);
 
+/// Why integer-op attributes lie outside the values their semantics are
+/// defined on (zero points in int8, Q31 multipliers in [0, 2^31), shifts in
+/// [0, 31], offsets in int32, one_h in [1, 2^23]), as "attribute NAME is V;
+/// expected a value in [LO, HI]"; "" when they are fine. The reference
+/// kernels and the accelerator's lowering both check with these.
+std::string attrsProblem(const QRescaleAttrs& a);
+std::string attrsProblem(const QHardSwishAttrs& a);
+std::string attrsProblem(const QMulAttrs& a);
+
 /// Runs op `k` on `inputs` (null for an omitted optional input) and fills
 /// `outputs` (its size is the node's output count). `loc` names the node.
 support::Status runOp(OpKind k, const Attrs& attrs, const std::vector<const Tensor*>& inputs,

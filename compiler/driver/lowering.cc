@@ -128,6 +128,9 @@ Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const S
   l.x = {x.shape[0], x.shape[1], x.shape[2], x.shape[3], s.hw.blockIn, bx[0], bx[1], bx[2], bx[3], zx};
   l.y = {y.shape[0], l.m, l.oh, l.ow, s.hw.blockOut, 0, 0, 0, 0, static_cast<int8_t>(a.zeroPoint)};
   l.group = a.group;
+  if (l.group < 1 || l.x.c % l.group || l.m % l.group)
+    return error(g.loc(n), std::to_string(l.group) + " groups do not divide " + std::to_string(l.x.c) + " input and " +
+                               std::to_string(l.m) + " output channels");
   // Groups that do not map onto blocks run as one dense convolution with zero weights across groups.
   return lower::groupForm(l, s.hw) ? l : lower::denseOf(l);
 }

@@ -132,6 +132,23 @@ std::string viewsRefused(const Lowering& s, const Node& n) {
   return "";
 }
 
+/// Whether a chain's Concats nest in others: its root's or a prefix's output is another Concat's input, or
+/// an input is another Concat's output (a view is one level deep).
+bool nested(const Lowering& s, const ConcatChain& c) {
+  auto concat = [](const Node* n) { return n && (n->kind == OpKind::kQConcat || n->kind == OpKind::kConcat); };
+  const Node& root = s.g.nodes[c.root];
+  if (std::any_of(root.inputs.begin(), root.inputs.end(), [&](int v) { return concat(producer(s.g, v)); })) return true;
+  std::vector<int> outs{root.outputs[0]};
+  for (size_t p : c.prefixes) outs.push_back(s.g.nodes[p].outputs[0]);
+  for (const Node& n : s.g.nodes)
+    if (concat(&n) && std::any_of(n.inputs.begin(), n.inputs.end(), [&](int v) {
+          return std::find(outs.begin(), outs.end(), v) != outs.end() && &n != &root &&
+                 std::none_of(c.prefixes.begin(), c.prefixes.end(), [&](size_t p) { return &n == &s.g.nodes[p]; });
+        }))
+      return true;
+  return false;
+}
+
 /// Every chain of channel Concats (concat_chains.h) that can be views of its root's output gets them now, so
 /// that the producers are tried (and encoded) writing in place; placeConcat keeps them only when every
 /// producer runs on the accelerator. A prefix Concat's output is the first channels of the root's.
@@ -139,7 +156,7 @@ void planViews(Lowering& s) {
   s.views.assign(s.g.values.size(), View{});
   for (const ConcatChain& c : concatChains(s.g)) {
     const Node& root = s.g.nodes[c.root];
-    if (root.kind != OpKind::kQConcat || !viewsRefused(s, root).empty() ||
+    if (root.kind != OpKind::kQConcat || !viewsRefused(s, root).empty() || nested(s, c) ||
         std::any_of(c.prefixes.begin(), c.prefixes.end(),
                     [&](size_t p) { return !viewsRefused(s, s.g.nodes[p]).empty(); }))
       continue;
@@ -157,7 +174,8 @@ void placeConcat(Lowering& s, size_t i) {
   const Node& n = s.g.nodes[i];
   std::string why = viewsRefused(s, n);
   if (why.empty() && s.views[n.inputs[0]].parent < 0)
-    why = "an input is also read by other nodes, or is no layer's output, so it cannot be written in place";
+    why = "an input is also read by other nodes, is no layer's output, or is a concatenation itself, so it cannot be "
+          "written in place";
   for (int v : n.inputs) {
     if (!why.empty()) break;
     const Node* p = producer(s.g, v);

@@ -20,6 +20,7 @@
 
 #include "compiler/lower/row_tiles.h"
 #include "isa/semantics.h"
+#include "runtime/ops.h"
 
 namespace accelc::compiler::lower {
 
@@ -148,36 +149,20 @@ support::Status inRange(const EltwiseLayer& l, const char* name, int64_t v, int6
 /// The clamp's hi: below -128 the kernel's int8 cast wraps, which no ALU clamp reproduces.
 support::Status checkClamp(const EltwiseLayer& l, int64_t hi) { return inRange(l, "hi", hi, -128, INT64_MAX); }
 
-support::Status checkScale(const EltwiseLayer& l, const char* m, int64_t mult, const char* s, int64_t shift) {
-  ACCELC_TRY(inRange(l, m, mult, 0, INT32_MAX));
-  return inRange(l, s, shift, 0, 31);
+/// The attributes as the reference kernel checks them (runtime::attrsProblem), and the clamp.
+template <typename A>
+support::Status checkRanges(const EltwiseLayer& l, const A& q) {
+  const std::string p = runtime::attrsProblem(q);
+  return p.empty() ? checkClamp(l, q.hi) : fail(l, p);
 }
 
-support::Status checkAttrs(const EltwiseLayer& l, const runtime::QRescaleAttrs& q) {
-  ACCELC_TRY(inRange(l, "zero_x", q.zeroX, -128, 127));
-  ACCELC_TRY(inRange(l, "zero_point", q.zeroPoint, -128, 127));
-  ACCELC_TRY(checkScale(l, "mult", q.mult, "shift", q.shift));
-  ACCELC_TRY(inRange(l, "offset", q.offset, INT32_MIN, INT32_MAX));
-  return checkClamp(l, q.hi);
-}
+support::Status checkAttrs(const EltwiseLayer& l, const runtime::QRescaleAttrs& q) { return checkRanges(l, q); }
 
-support::Status checkAttrs(const EltwiseLayer& l, const runtime::QHardSwishAttrs& q) {
-  ACCELC_TRY(inRange(l, "zero_x", q.zeroX, -128, 127));
-  ACCELC_TRY(inRange(l, "zero_point", q.zeroPoint, -128, 127));
-  ACCELC_TRY(checkScale(l, "mult_h", q.multH, "shift_h", q.shiftH));
-  ACCELC_TRY(checkScale(l, "mult", q.mult, "shift", q.shift));
-  ACCELC_TRY(inRange(l, "offset_h", q.offsetH, INT32_MIN, INT32_MAX));
-  ACCELC_TRY(inRange(l, "one_h", q.oneH, 1, int64_t{1} << 23));
-  return checkClamp(l, q.hi);
-}
+support::Status checkAttrs(const EltwiseLayer& l, const runtime::QHardSwishAttrs& q) { return checkRanges(l, q); }
 
 /// QMul's attributes and the shape of its b.
 support::Status checkAttrs(const EltwiseLayer& l, const runtime::QMulAttrs& q) {
-  ACCELC_TRY(inRange(l, "zero_a", q.zeroA, -128, 127));
-  ACCELC_TRY(inRange(l, "zero_b", q.zeroB, -128, 127));
-  ACCELC_TRY(inRange(l, "zero_point", q.zeroPoint, -128, 127));
-  ACCELC_TRY(checkScale(l, "mult", q.mult, "shift", q.shift));
-  ACCELC_TRY(checkClamp(l, q.hi));
+  ACCELC_TRY(checkRanges(l, q));
   const runtime::BlockedLayout &x = l.x, &b = l.b;
   switch (l.operand) {
     case MulOperand::kConstant:

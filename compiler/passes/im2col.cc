@@ -13,10 +13,11 @@ namespace {
 
 int64_t blocks(int64_t channels, int64_t width) { return (channels + width - 1) / width; }
 
-/// Whether unrolling `n` pays: a QConv fed from the host, a window above 1×1,
-/// at least half the GEMM passes.
+/// Whether unrolling `n` pays: a QConv of one group fed from the host, a
+/// window above 1×1, at least half the GEMM passes. (Im2col unrolls every
+/// input channel, which a grouped convolution's weights do not cover.)
 bool worthUnrolling(const Graph& g, const Node& n, const hwspec::HwSpec& hw) {
-  if (n.kind != OpKind::kQConv) return false;
+  if (n.kind != OpKind::kQConv || std::get<runtime::QConvAttrs>(n.attrs).group != 1) return false;
   const Value &x = g.values[n.inputs[0]], &w = g.values[n.inputs[1]];
   if (x.shape.size() != 4 || w.shape.size() != 4 || !w.constant) return false;
   const Node* p = producer(g, n.inputs[0]);

@@ -44,6 +44,13 @@ inline bool isBoundary(const Graph& g, int id) {
   return false;
 }
 
+/// Whether op `k` only moves values (a max pool picks one of them): its int8
+/// output keeps its input's quantization.
+inline bool movesValues(OpKind k) {
+  return k == OpKind::kMaxPool || k == OpKind::kFlatten || k == OpKind::kReshape || k == OpKind::kSqueeze ||
+         k == OpKind::kUnsqueeze || k == OpKind::kTranspose || k == OpKind::kIdentity;
+}
+
 /// The constant tensor of value `id`, or null (also for -1).
 inline const Tensor* constantOf(const Graph& g, int id) {
   return id >= 0 && g.values[id].constant ? &*g.values[id].constant : nullptr;

@@ -15,10 +15,7 @@ namespace {
 /// inside the input's), so that it stays int8 and needs no rescale. In node order, so chains of moves agree.
 void shareMoveScales(Graph& g) {
   for (const Node& n : g.nodes) {
-    const bool move = n.kind == OpKind::kMaxPool || n.kind == OpKind::kReshape || n.kind == OpKind::kFlatten ||
-                      n.kind == OpKind::kTranspose || n.kind == OpKind::kSqueeze || n.kind == OpKind::kUnsqueeze ||
-                      n.kind == OpKind::kIdentity;
-    if (move && n.outputs.size() == 1 && !g.values[n.inputs[0]].quant.empty() && !g.values[n.outputs[0]].quant.empty())
+    if (movesValues(n.kind) && n.outputs.size() == 1 && !g.values[n.inputs[0]].quant.empty() && !g.values[n.outputs[0]].quant.empty())
       g.values[n.outputs[0]].quant = g.values[n.inputs[0]].quant;
   }
 }

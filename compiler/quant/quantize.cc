@@ -664,9 +664,7 @@ support::Expected<Graph> Quantizer::run() {
     if (fused_[i]) continue;
     const Node& n = src_.nodes[i];
     const bool matmul = n.kind == OpKind::kConv || n.kind == OpKind::kGemm || n.kind == OpKind::kMatMul;
-    const bool move = n.kind == OpKind::kMaxPool || n.kind == OpKind::kFlatten || n.kind == OpKind::kReshape ||
-                      n.kind == OpKind::kSqueeze || n.kind == OpKind::kUnsqueeze || n.kind == OpKind::kTranspose ||
-                      n.kind == OpKind::kIdentity;
+    const bool move = movesValues(n.kind);
     const Node* act = matmul || n.kind == OpKind::kAdd ? fusedActivation(n) : nullptr;
     const bool avg = n.kind == OpKind::kAveragePool || n.kind == OpKind::kGlobalAveragePool;
     bool done = emitQOp(n, act) || (matmul && emitConvOrGemm(n, act)) || (n.kind == OpKind::kAdd && emitAdd(n, act)) ||

@@ -22,12 +22,16 @@
 // int8, multipliers in [0, 2^31), shifts in [0, 31], offsets in int32, and
 // one_h in [1, 2^23] so that d·h (|d| <= 255) fits.
 #include <cstring>
+#include <initializer_list>
+#include <string>
+#include <tuple>
 
 #include "isa/arith.h"
 #include "runtime/internal/broadcast.h"
 #include "runtime/internal/kernels.h"
 
-namespace accelc::runtime::kernels {
+namespace accelc::runtime {
+namespace kernels {
 
 namespace {
 
@@ -38,19 +42,30 @@ int8_t clampInt8(int32_t v, int64_t lo, int64_t hi) {
   return static_cast<int8_t>(std::min<int64_t>(std::max<int64_t>(v, l), h));
 }
 
+/// The first of `checks` (name, value, lo, hi) outside its range, as attrsProblem says it; "" when none is.
+std::string firstOutOfRange(std::initializer_list<std::tuple<const char*, int64_t, int64_t, int64_t>> checks) {
+  for (const auto& [name, v, lo, hi] : checks)
+    if (v < lo || v > hi)
+      return std::string("attribute ") + name + " is " + std::to_string(v) + "; expected a value in [" +
+             std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return "";
+}
+
+constexpr int64_t kMultMax = ar::kInt32Max;  // a Q31 multiplier, and shifts of [0, 31]: what mulq and shrRoundAway take
+
 Status inRange(Ctx& c, const char* name, int64_t v, int64_t lo, int64_t hi) {
-  if (v >= lo && v <= hi) return Status::ok();
-  return c.fail(std::string("attribute ") + name + " is " + std::to_string(v) + "; expected a value in [" +
-                std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  const std::string p = firstOutOfRange({{name, v, lo, hi}});
+  return p.empty() ? Status::ok() : c.fail(p);
 }
 
 Status checkZero(Ctx& c, const char* name, int64_t zp) { return inRange(c, name, zp, -128, 127); }
 
-/// A Q31 multiplier and its shift: the values shrRoundAway and mulq are defined on.
 Status checkScale(Ctx& c, const char* mult, int64_t m, const char* shift, int64_t s) {
-  ACCELC_TRY(inRange(c, mult, m, 0, ar::kInt32Max));
+  ACCELC_TRY(inRange(c, mult, m, 0, kMultMax));
   return inRange(c, shift, s, 0, 31);
 }
+
+Status checked(Ctx& c, const std::string& problem) { return problem.empty() ? Status::ok() : c.fail(problem); }
 
 int32_t i32(int64_t v) { return static_cast<int32_t>(v); }
 
@@ -68,10 +83,7 @@ support::Expected<Tensor> sameShapeInt8(Ctx& c) {
 }  // namespace
 
 Status qrescale(const QRescaleAttrs& a, Ctx& c) {
-  ACCELC_TRY(checkZero(c, "zero_x", a.zeroX));
-  ACCELC_TRY(checkZero(c, "zero_point", a.zeroPoint));
-  ACCELC_TRY(checkScale(c, "mult", a.mult, "shift", a.shift));
-  ACCELC_TRY(inRange(c, "offset", a.offset, ar::kInt32Min, ar::kInt32Max));
+  ACCELC_TRY(checked(c, attrsProblem(a)));
   ACCELC_ASSIGN_OR_RETURN(Tensor y, sameShapeInt8(c));
   const int8_t* x = c.in(0).data<int8_t>();
   int8_t* o = y.data<int8_t>();
@@ -84,12 +96,7 @@ Status qrescale(const QRescaleAttrs& a, Ctx& c) {
 }
 
 Status qhardswish(const QHardSwishAttrs& a, Ctx& c) {
-  ACCELC_TRY(checkZero(c, "zero_x", a.zeroX));
-  ACCELC_TRY(checkZero(c, "zero_point", a.zeroPoint));
-  ACCELC_TRY(checkScale(c, "mult_h", a.multH, "shift_h", a.shiftH));
-  ACCELC_TRY(checkScale(c, "mult", a.mult, "shift", a.shift));
-  ACCELC_TRY(inRange(c, "offset_h", a.offsetH, ar::kInt32Min, ar::kInt32Max));
-  ACCELC_TRY(inRange(c, "one_h", a.oneH, 1, int64_t{1} << 23));
+  ACCELC_TRY(checked(c, attrsProblem(a)));
   ACCELC_ASSIGN_OR_RETURN(Tensor y, sameShapeInt8(c));
   const int8_t* x = c.in(0).data<int8_t>();
   int8_t* o = y.data<int8_t>();
@@ -108,10 +115,7 @@ namespace {
 Status checkQMul(const QMulAttrs& a, Ctx& c) {
   ACCELC_TRY(c.expectType(0, {DType::kInt8}));
   ACCELC_TRY(c.expectType(1, {DType::kInt8}));
-  ACCELC_TRY(checkZero(c, "zero_a", a.zeroA));
-  ACCELC_TRY(checkZero(c, "zero_b", a.zeroB));
-  ACCELC_TRY(checkZero(c, "zero_point", a.zeroPoint));
-  return checkScale(c, "mult", a.mult, "shift", a.shift);
+  return checked(c, attrsProblem(a));
 }
 
 Status elementwiseMul(const QMulAttrs& a, Ctx& c) {
@@ -225,4 +229,26 @@ Status qconcat(const QConcatAttrs& a, Ctx& c) {
   return Status::ok();
 }
 
-}  // namespace accelc::runtime::kernels
+}  // namespace kernels
+
+std::string attrsProblem(const QRescaleAttrs& a) {
+  return kernels::firstOutOfRange({{"zero_x", a.zeroX, -128, 127}, {"zero_point", a.zeroPoint, -128, 127},
+                                   {"mult", a.mult, 0, kernels::kMultMax}, {"shift", a.shift, 0, 31},
+                                   {"offset", a.offset, isa::arith::kInt32Min, isa::arith::kInt32Max}});
+}
+
+std::string attrsProblem(const QHardSwishAttrs& a) {
+  return kernels::firstOutOfRange({{"zero_x", a.zeroX, -128, 127}, {"zero_point", a.zeroPoint, -128, 127},
+                                   {"mult_h", a.multH, 0, kernels::kMultMax}, {"shift_h", a.shiftH, 0, 31},
+                                   {"mult", a.mult, 0, kernels::kMultMax}, {"shift", a.shift, 0, 31},
+                                   {"offset_h", a.offsetH, isa::arith::kInt32Min, isa::arith::kInt32Max},
+                                   {"one_h", a.oneH, 1, int64_t{1} << 23}});
+}
+
+std::string attrsProblem(const QMulAttrs& a) {
+  return kernels::firstOutOfRange({{"zero_a", a.zeroA, -128, 127}, {"zero_b", a.zeroB, -128, 127},
+                                   {"zero_point", a.zeroPoint, -128, 127}, {"mult", a.mult, 0, kernels::kMultMax},
+                                   {"shift", a.shift, 0, 31}});
+}
+
+}  // namespace accelc::runtime

@@ -284,6 +284,52 @@ TEST(CompileTest, APaddedMaxPoolRunsOnTheAcceleratorOnAnyInput) {
   }
 }
 
+TEST(CompileTest, ANestedConcatenationIsCopiedOnTheHostNotViewedTwice) {
+  // A view is one level deep: Concat(Concat(a, b), c) keeps both on the host, with the reason, and its results.
+  isa::Target t = testing::presetTarget("vta-default");
+  auto g = parseGraph(R"(graph "nested"
+input "x" : int8[1,16,4,4] quant(scale=[0.1], zero_point=[0], axis=-1, dtype=int8)
+const "a:w" : int8[16,16,1,1] = hex:13e422f1291c3c2f22173a07c72fff273ce317ca37d8d2f30033e3f409d10de3c521dff8e7db393326f5d8252acdd51313fcd4d4c433c4de27dfd933d9e9ecdd09341a14dedb3c1cdd36f5eac6f2f9d93bd6e5cceeea2c110fc4101a1eefccebf12ceb011decdb01001edacbe43cc623f130f7c60a28f9f2f40e2fc5fdc91edb13ddd324e33a2c3cfff005f13607e427ffd10f23272af332e9c8fbcfdeef0512f239d6efe73a1d09cfeb1becebda2ace14d7201ceb01d820cace10083af7c8e22210f02de4fe17f9d6cb3915c82a03ee2fded4210cd4143628f8d1d9fbf3d7cb30f9e9d6fe3a1331d906fe021c21ec01e7e900f737d6d2f42d08da143b0333ef
+const "a:b" : int32[16] = hex:c4feffff67feffff0300000022ffffff1b0000002c0100003d000000840100000e0000007dffffff4cfeffff300100003a0100002501000078ffffffd3000000
+const "a:m" : int32[16] = hex:00000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040
+const "a:s" : int32[16] = hex:07000000070000000700000007000000070000000700000007000000070000000700000007000000070000000700000007000000070000000700000007000000
+const "b:w" : int8[16,16,1,1] = hex:0f18c825ebf20b1e19e72e02e5261c1fe9ef17da0e31c5000a27e4ed19e7ffe82c04161a2af1f0e716f0223c2ef8f03a2fda33321cfdf2ee06d607d9dd2ff23b3101e81cce201921f9d912273b0e06193bf9ea130a273215e620c7ddd80ffc1317dbe0251bdb141fc900e0d9ca36d5d2ecdb01dc0ac8f9fff0f41812cd0fdee21f37f3c4f0f7e731f832d21c2e0af3c80a12ead0e90905ef0ee9f12cd4f9f82c0c1608f3ffd6d810f40c01ddd511cff02d3618c4f4d1ed0c391209d6ed1434360cf4fafbe003e9011ef4f53138d81010e522ea03e4f9c6ec3ceb023ae8d601c7d31813fce3e9c928d52df6c501080be7e33b0028c8e302e630d720e8e9031100
+const "b:b" : int32[16] = hex:1e000000a000000080010000760000009101000005010000a001000085feffff1cfeffff160100008dfeffff3fffffff2dffffff2e000000e100000064ffffff
+const "b:m" : int32[16] = hex:00000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040
+const "b:s" : int32[16] = hex:07000000070000000700000007000000070000000700000007000000070000000700000007000000070000000700000007000000070000000700000007000000
+const "c:w" : int8[16,16,1,1] = hex:12e92107c7fff0f21b232c0fd4c8c4e40afe1b39d1351b09dcc5fa272bfa100d1c1e14170131382ff500f61b3120dd37e9ff2e25ccea2fc41c27fb0ee816270038ebd6d9011c0a3503ee08d7fa0e092bcacc21e1e62cce29cc183cc7ee20faccf71d02cad32fd3e012162dd21f36d5e91e39fcd7db12dbf82ad8cc13dfc90bd118f423cde7cb0d0dd323f73413d5c5fbcfec1b100202f13c17f339cbd51de9d70c141a04e9383c0b0a13e0e5cc0ae2e42e24e806d52be232f3fe22f5dad41fc617efce0d19c8cf32d30410fee2f534ff01edd12907c70920f5ca30d73cfa1b29e023d2ce3819022ddfd51d13f4f12ee2e9ee3b121ef029f5f4d5202ef116e92a
+const "c:b" : int32[16] = hex:92000000c7ffffffe4010000740100007effffff1d00000031feffff6a00000057000000e8feffff01010000c4feffffa1ffffff4cfeffff6ffeffff31feffff
+const "c:m" : int32[16] = hex:00000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040
+const "c:s" : int32[16] = hex:07000000070000000700000007000000070000000700000007000000070000000700000007000000070000000700000007000000070000000700000007000000
+node "a" QConv("x", "a:w", "a:b", "a:m", "a:s") -> ("a:y" : int8[1,16,4,4] quant(scale=[0.1], zero_point=[0], axis=-1, dtype=int8)) {strides=[1,1], pads=[0,0,0,0], pad_value=0, zero_point=0, lo=-128, hi=127, group=1}
+node "b" QConv("x", "b:w", "b:b", "b:m", "b:s") -> ("b:y" : int8[1,16,4,4] quant(scale=[0.1], zero_point=[0], axis=-1, dtype=int8)) {strides=[1,1], pads=[0,0,0,0], pad_value=0, zero_point=0, lo=-128, hi=127, group=1}
+node "c" QConv("x", "c:w", "c:b", "c:m", "c:s") -> ("c:y" : int8[1,16,4,4] quant(scale=[0.1], zero_point=[0], axis=-1, dtype=int8)) {strides=[1,1], pads=[0,0,0,0], pad_value=0, zero_point=0, lo=-128, hi=127, group=1}
+node "inner" QConcat("a:y", "b:y") -> ("ab" : int8[1,32,4,4] quant(scale=[0.1], zero_point=[0], axis=-1, dtype=int8)) {axis=1, zeros=[0,0], mults=[536870912,536870912], shift=6, zero_point=0}
+node "outer" QConcat("ab", "c:y") -> ("y" : int8[1,48,4,4] quant(scale=[0.1], zero_point=[0], axis=-1, dtype=int8)) {axis=1, zeros=[0,0], mults=[536870912,536870912], shift=6, zero_point=0}
+output "y"
+)", "nested");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  auto b = compileIntegerGraph(*g, t, false);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  int host = 0;
+  for (const runtime::LayerInfo& l : b->layers)
+    if (l.name == "inner" || l.name == "outer") {
+      EXPECT_EQ(l.where, "host") << l.name;
+      host += l.why.find("a concatenation itself") != std::string::npos;
+    }
+  EXPECT_EQ(host, 2);
+  runtime::FsimDevice device(t);
+  auto e = runtime::Executor::create(*b, device, "nested.acx");
+  ASSERT_TRUE(e.isOk()) << e.diag().str();
+  Tensor x(support::DType::kInt8, {1, 16, 4, 4});
+  for (size_t i = 0; i < x.bytes().size(); ++i) x.bytes()[i] = static_cast<uint8_t>(i * 53 + 7);
+  auto got = (*e)->run({x});
+  ASSERT_TRUE(got.isOk()) << got.diag().str();
+  auto ref = runReferenceBatched(*g, {x});
+  ASSERT_TRUE(ref.isOk()) << ref.diag().str();
+  EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
+}
+
 TEST(CompileTest, BundlesThatContradictThemselvesAreRefused) {
   auto good = compileModel(kDigits + "digits_int8.onnx", testing::presetTarget("vta-default"), {});
   ASSERT_TRUE(good.isOk());
