@@ -284,6 +284,40 @@ TEST(CompileTest, APaddedMaxPoolRunsOnTheAcceleratorOnAnyInput) {
   }
 }
 
+TEST(CompileTest, ADepthwiseConvolutionFedByTheHostIsNotUnrolled) {
+  // Im2col unrolls every input channel, which a grouped convolution's weights do not cover: the depthwise
+  // convolution right after the input's quantization runs as it is, block diagonal, with its results.
+  isa::Target t = testing::presetTarget("vta-default");
+  auto g = parseGraph(R"(graph "dw"
+input "x" : float32[1,16,6,6]
+const "s" : float32[] = hex:cdcc4c3d
+const "z" : int8[] = hex:00
+const "w" : int8[16,1,3,3] = hex:1c4205eac9d553a7fc261c40bafb334359b007d15a1912ced1e2b3c2c7273db65608c0f0da52df11bceadb0bedfdb1d9a70fb40623c9ace212c23ea6c53ad8d9faa8bbc830aa26bb38252fd811b70bd749bd593acbd241b0b3eb345441ccea39aec55a0de2cf4227b103522b3d3656bcfec23b0319db0cd839aa0741faa614c2dcde17ebf9bcf447eec02ab4ac073513
+const "b" : int32[16] = hex:d100000036000000d2ffffff1701000017ffffff87000000c0ffffff36ffffff6e000000de00000051000000110100004e00000062fffffffdffffff83ffffff
+const "m" : int32[16] = hex:00000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040000000400000004000000040
+const "sh" : int32[16] = hex:05000000050000000500000005000000050000000500000005000000050000000500000005000000050000000500000005000000050000000500000005000000
+node "q" QuantizeLinear("x", "s", "z") -> ("xq" : int8[1,16,6,6] quant(scale=[0.05], zero_point=[0], axis=-1, dtype=int8)) {axis=1}
+node "dw" QConv("xq", "w", "b", "m", "sh") -> ("y" : int8[1,16,6,6] quant(scale=[0.05], zero_point=[0], axis=-1, dtype=int8)) {strides=[1,1], pads=[1,1,1,1], pad_value=0, zero_point=0, lo=-128, hi=127, group=16}
+output "y"
+)", "dw");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  auto b = compileIntegerGraph(*g, t, false);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  for (const runtime::LayerInfo& l : b->layers) EXPECT_EQ(l.name.find("im2col"), std::string::npos) << l.name;
+  ASSERT_EQ(b->layers.back().name, "dw");
+  EXPECT_EQ(b->layers.back().where, "accelerator") << b->layers.back().why;
+  runtime::FsimDevice device(t);
+  auto e = runtime::Executor::create(*b, device, "dw.acx");
+  ASSERT_TRUE(e.isOk()) << e.diag().str();
+  Tensor x(support::DType::kFloat32, {1, 16, 6, 6});
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = static_cast<float>((i * 37 % 41) - 20) * 0.15f;
+  auto got = (*e)->run({x});
+  ASSERT_TRUE(got.isOk()) << got.diag().str();
+  auto ref = runReferenceBatched(*g, {x});
+  ASSERT_TRUE(ref.isOk()) << ref.diag().str();
+  EXPECT_EQ((*got)[0].bytes(), (*ref)[0].bytes());
+}
+
 TEST(CompileTest, ANestedConcatenationIsCopiedOnTheHostNotViewedTwice) {
   // A view is one level deep: Concat(Concat(a, b), c) keeps both on the host, with the reason, and its results.
   isa::Target t = testing::presetTarget("vta-default");
