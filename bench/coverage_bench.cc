@@ -13,8 +13,6 @@
 // this machine.
 //
 //   coverage_bench [--json FILE] [MODEL ...]
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -30,55 +28,16 @@
 #include "compiler/report/report.h"
 #include "hwspec/hwspec.h"
 #include "runtime/sim_devices/make_device.h"
+#include "bench/zoo_util.h"
 #include "support/npy.h"
 
 namespace accelc {
 namespace {
 
-const std::string kSrc = ACCELC_SOURCE_DIR, kZoo = std::string(ACCELC_BUILD_DIR) + "/models/zoo";
+using namespace bench;  // NOLINT: the zoo helpers
+
 const char* const kModels[] = {"mobilenet_v3_small", "mobilenet_v2", "mnasnet0_5",         "squeezenet1_0",
                                "inception_v3",       "densenet121",  "transformer_encoder"};
-
-/// The path of the zoo model `name`, exporting it (and its input) when
-/// missing, as bench/zoo_bench.cc does; "" on failure.
-std::string zooModel(const std::string& name) {
-  const std::string model = kZoo + "/" + name + ".onnx";
-  struct stat st;
-  if (::stat(model.c_str(), &st) == 0) return model;
-  ::mkdir((std::string(ACCELC_BUILD_DIR) + "/models").c_str(), 0755);
-  ::mkdir(kZoo.c_str(), 0755);
-  const std::string cmd = "/usr/bin/python3 " + kSrc + "/models/zoo/export_zoo.py " + name + " " + model + " " + kZoo +
-                          "/" + name + "_input.npy > /dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0 ? model : "";
-}
-
-/// A node script that times `runs` inferences of `model` on onnxruntime (one
-/// thread, after one warm-up run on zeros) and prints the seconds per
-/// inference (bench/zoo_bench.cc's).
-std::string ortScript(const std::string& model, const std::vector<int64_t>& shape, int runs) {
-  std::string dims;
-  int64_t n = 1;
-  for (int64_t d : shape) dims += (dims.empty() ? "" : ",") + std::to_string(d), n *= d;
-  const std::string r = std::to_string(runs),
-                    session =
-                        "await ort.InferenceSession.create('" + model + "',{intraOpNumThreads:1,interOpNumThreads:1})",
-                    feeds =
-                        "{input:new ort.Tensor('float32',new Float32Array(" + std::to_string(n) + "),[" + dims + "])}";
-  return "const ort=require('onnxruntime-node');(async()=>{const s=" + session + ";const f=" + feeds +
-         ";await s.run(f);const t=process.hrtime.bigint();for(let i=0;i<" + r +
-         ";++i)await s.run(f);console.log(Number(process.hrtime.bigint()-t)/1e9/" + r + ");})()";
-}
-
-/// Milliseconds per inference on onnxruntime, or a negative number when it did not run.
-double ortMs(const std::string& model, const std::vector<int64_t>& shape, int runs) {
-  const std::string cmd =
-      "NODE_PATH='" + kSrc + "/tools/ort/node_modules' node -e \"" + ortScript(model, shape, runs) + "\" 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return -1;
-  double seconds = -1;
-  if (std::fscanf(p, "%lf", &seconds) != 1) seconds = -1;
-  return ::pclose(p) == 0 && seconds >= 0 ? 1e3 * seconds : -1;
-}
 
 /// One model's row.
 struct Row {
@@ -122,7 +81,8 @@ support::Expected<Row> measureModel(const std::string& name, const isa::Target& 
   ACCELC_ASSIGN_OR_RETURN(compiler::BundleReport r, compiler::bundleReport(b, t, &m));
   Row row = rowOf(name, r);
   ACCELC_ASSIGN_OR_RETURN(support::NpyArray x, support::readNpy(o.calibrate));
-  row.ortMs = ortMs(model, x.shape, 10);
+  const double s = ortSecondsPerInference(model, x.shape, 10);
+  row.ortMs = s < 0 ? -1 : 1e3 * s;
   return row;
 }
 

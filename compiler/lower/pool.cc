@@ -122,37 +122,35 @@ void aluMax(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_
     alu(outputs, u, isa::AluOp::kMax, "clamp below (the producer's ReLU)").set("use_imm", 1).set("imm", l.lo);
 }
 
+/// An average's ALU pass over micro-op set `which` (of `u` micro-ops each, from `set`): 0 sums the window,
+/// 1 works on the sums alone (with an immediate), 2 multiplies them by the multiplier row.
+Stmt& averagePass(std::vector<Stmt>& body, const Expr& set, int64_t u, int which, isa::AluOp op, const char* what) {
+  const Expr at = set + Expr(which * u);
+  body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
+                     .set("uop_bgn", at).set("uop_end", at + Expr(u)).set("iter_out", 1).set("iter_in", 1)
+                     .set("alu_op", static_cast<int64_t>(op)));
+  return body.back();
+}
+
+/// averagePass on the sums with immediate `v`.
+void averageImm(std::vector<Stmt>& body, const Expr& set, int64_t u, isa::AluOp op, int64_t v, const char* what) {
+  averagePass(body, set, u, 1, op, what).set("use_imm", 1).set("imm", v);
+}
+
 /// The end of an average, from the sums in set `set`'s destinations: x2^8, mulq, shrr, zero point, clamp.
 void aluAverageTail(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u) {
-  auto alu = [&](int which, isa::AluOp op, const char* what) -> Stmt& {
-    const Expr at = set + Expr(which * u);
-    body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
-                       .set("uop_bgn", at).set("uop_end", at + Expr(u)).set("iter_out", 1).set("iter_in", 1)
-                       .set("alu_op", static_cast<int64_t>(op)));
-    return body.back();
-  };
-  auto imm = [&](isa::AluOp op, int64_t v, const char* what) { alu(1, op, what).set("use_imm", 1).set("imm", v); };
   const runtime::QPoolAttrs& q = l.avg;
-  imm(isa::AluOp::kShr, -8, "x 2^8 (shift left, saturating)");
-  alu(2, isa::AluOp::kMulq, "x mult");
-  imm(isa::AluOp::kShrr, q.shift, "shift right, rounding");
-  if (q.zeroPoint) imm(isa::AluOp::kAdd, q.zeroPoint, "output zero point");
-  if (q.lo > -128) imm(isa::AluOp::kMax, q.lo, "clamp below");
-  if (q.hi < 127) imm(isa::AluOp::kMin, q.hi, "clamp above");
+  averageImm(body, set, u, isa::AluOp::kShr, -8, "x 2^8 (shift left, saturating)");
+  averagePass(body, set, u, 2, isa::AluOp::kMulq, "x mult");
+  averageImm(body, set, u, isa::AluOp::kShrr, q.shift, "shift right, rounding");
+  if (q.zeroPoint) averageImm(body, set, u, isa::AluOp::kAdd, q.zeroPoint, "output zero point");
+  if (q.lo > -128) averageImm(body, set, u, isa::AluOp::kMax, q.lo, "clamp below");
+  if (q.hi < 127) averageImm(body, set, u, isa::AluOp::kMin, q.hi, "clamp above");
 }
 
 /// ALU of an average: start at -K·zero_x, add the window, x2^8, mulq, shrr, zero point, clamp.
 void aluAverage(std::vector<Stmt>& body, const PoolLayer& l, const Expr& set, int64_t u, int64_t win) {
-  auto alu = [&](int which, isa::AluOp op, const char* what) -> Stmt& {
-    const Expr at = set + Expr(which * u);
-    body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
-                       .set("uop_bgn", at).set("uop_end", at + Expr(u)).set("iter_out", 1).set("iter_in", 1)
-                       .set("alu_op", static_cast<int64_t>(op)));
-    return body.back();
-  };
-  auto imm = [&](isa::AluOp op, int64_t v, const char* what) { alu(1, op, what).set("use_imm", 1).set("imm", v); };
-  const runtime::QPoolAttrs& q = l.avg;
-  imm(isa::AluOp::kMov, -l.kh * l.kw * q.zeroX, "start at -window x zero_x");
+  averageImm(body, set, u, isa::AluOp::kMov, -l.kh * l.kw * l.avg.zeroX, "start at -window x zero_x");
   body.push_back(Stmt::intrinsic(Opcode::kAlu, "the sum over the window")
                      .set("uop_bgn", set).set("uop_end", set + Expr(u)).set("iter_out", l.kh).set("iter_in", l.kw)
                      .set("src_factor_out", win).set("src_factor_in", 1)
@@ -199,20 +197,13 @@ Kernel lowerChunkedAverage(const PoolLayer& l, int64_t rows, const hwspec::HwSpe
   rt.emit(k, [&](std::vector<Stmt>& body, int, const Expr& t) {
     const Expr tileE = rt.counter(t), base = tileE.mod(2, half);
     const Expr set = Expr(uopSet[0]) + tileE.mod(2, uopSet[1] - uopSet[0]);
-    auto alu = [&](int which, isa::AluOp op, const char* what) -> Stmt& {
-      const Expr at = set + Expr(which * u);
-      body.push_back(Stmt::intrinsic(Opcode::kAlu, what)
-                         .set("uop_bgn", at).set("uop_end", at + Expr(u)).set("iter_out", 1).set("iter_in", 1)
-                         .set("alu_op", static_cast<int64_t>(op)));
-      return body.back();
-    };
     body.push_back(Stmt::intrinsic(Opcode::kLoad, "the multiplier row")
                        .set("buffer", static_cast<int64_t>(Buffer::kAcc))
                        .set("sram_base", base + Expr(half - 1))
                        .set("dram_base", static_cast<int64_t>(params / hw.entryBytes(BufferKind::kAcc)))
                        .set("y_size", 1).set("x_size", 1).set("x_stride", 1)
                        .flag("pop_next", tileE, 2));
-    alu(1, isa::AluOp::kMov, "start at -window x zero_x").set("use_imm", 1).set("imm", -l.kh * l.kw * l.avg.zeroX);
+    averageImm(body, set, u, isa::AluOp::kMov, -l.kh * l.kw * l.avg.zeroX, "start at -window x zero_x");
     for (int64_t c = 0; c < chunks; ++c) {  // unrolled: a chunk's rows are a constant offset
       const int64_t n = c + 1 < chunks ? rows : lastRows;
       body.push_back(Stmt::intrinsic(Opcode::kLoad, c ? "" : "a chunk of input rows, into accumulator rows")
@@ -225,7 +216,7 @@ Kernel lowerChunkedAverage(const PoolLayer& l, int64_t rows, const hwspec::HwSpe
                          .set("y_size", n)
                          .set("x_size", win)
                          .set("x_stride", l.x.rowBlocks() * l.x.cols()));
-      alu(0, isa::AluOp::kAdd, c ? "" : "the chunk's sum, added").set("iter_out", n).set("iter_in", l.kw)
+      averagePass(body, set, u, 0, isa::AluOp::kAdd, c ? "" : "the chunk's sum, added").set("iter_out", n).set("iter_in", l.kw)
           .set("src_factor_out", win).set("src_factor_in", 1);
     }
     aluAverageTail(body, l, set, u);
