@@ -2,6 +2,7 @@
 // QHardSwish, QMul, QMatMul, QGemm via reshapes, QConcat) against onnxruntime on one
 // small QDQ model per op (tests/golden/qops/make_qdq_models.py writes them).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <ostream>
@@ -23,9 +24,11 @@ struct Case {
 };
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
+/// The models, written once per process into a folder of its own: ctest runs the cases in parallel, and one
+/// process must not read a file another is still writing.
 const std::string& modelDir() {
   static const std::string dir = [] {
-    const std::string d = kTmp + "/qops";
+    const std::string d = kTmp + "/qops-" + std::to_string(::getpid());
     EXPECT_EQ(sh("/usr/bin/python3 " + kSrc + "/tests/golden/qops/make_qdq_models.py " + d), 0)
         << testing::readFile(kTmp + "/peer.log");
     return d;
