@@ -163,7 +163,7 @@ void writeSlot(ByteWriter& w, const TensorSlot& s) {
   for (int64_t d : s.shape) w.i64(d);
   w.u8(s.blocked.has_value());
   if (s.blocked) writeLayout(w, *s.blocked);
-  w.u8(s.dense);
+  w.u8(static_cast<uint8_t>(s.form));
 }
 
 Status readSlot(ByteReader& r, TensorSlot& s) {
@@ -185,8 +185,9 @@ Status readSlot(ByteReader& r, TensorSlot& s) {
     ACCELC_TRY(readLayout(r, l));
     s.blocked = l;
   }
-  ACCELC_ASSIGN_OR_RETURN(uint64_t dense, r.le(1, "tensor layout"));
-  s.dense = dense != 0;
+  ACCELC_ASSIGN_OR_RETURN(uint64_t form, r.le(1, "tensor layout form"));
+  if (form >= static_cast<uint64_t>(kBlockedForms)) return r.bad("tensor layout form");
+  s.form = BlockedForm(form);
   return Status::ok();
 }
 
@@ -400,8 +401,8 @@ std::optional<uint64_t> checkedSlotBytes(const TensorSlot& s) {
     return n ? std::optional<uint64_t>(static_cast<uint64_t>(*n) * support::dtypeBytes(s.dtype)) : std::nullopt;
   }
   const BlockedLayout& l = *s.blocked;
-  const Shape want = s.dense ? Shape{l.w, l.c} : Shape{l.n, l.c, l.h, l.w};
-  if (s.dtype != support::DType::kInt8 || s.shape != want || (s.dense && (l.n != 1 || l.h != 1))) return std::nullopt;
+  if (s.dtype != support::DType::kInt8 || blockedShape(s.shape, s.form, l.block) != Shape{l.n, l.c, l.h, l.w})
+    return std::nullopt;
   int64_t bytes = 1;
   for (int64_t v : {l.n, l.rows(), l.rowBlocks(), l.cols(), l.block})
     if (__builtin_mul_overflow(bytes, v, &bytes) || bytes > (int64_t{1} << 40)) return std::nullopt;

@@ -28,7 +28,7 @@
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 5;
+inline constexpr uint32_t kBundleVersion = 6;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {
@@ -37,7 +37,7 @@ struct TensorSlot {
   support::DType dtype = support::DType::kFloat32;  ///< element type
   Shape shape;                            ///< logical shape
   std::optional<BlockedLayout> blocked;   ///< set: stored blocked (int8); else plain row-major
-  bool dense = false;                     ///< blocked as a row of pixels: [N,K] is stored as [1,K,1,N]
+  BlockedForm form = BlockedForm::kImage; ///< blocked: how its shape maps onto the layout's [N, C, H, W]
   uint64_t bytes() const {
     return blocked ? static_cast<uint64_t>(blocked->bytes())
                    : static_cast<uint64_t>(support::shapeElements(shape) * support::dtypeBytes(dtype));

@@ -11,19 +11,6 @@ using support::Expected;
 using support::Location;
 using support::Status;
 
-namespace {
-
-/// [N, K] <-> [1, K, 1, N]: a dense layer's rows as a row of pixels.
-Tensor transpose2(const Tensor& t, Shape to) {
-  Tensor out(t.dtype(), std::move(to));
-  const int64_t rows = t.shape()[0], cols = t.numel() / std::max<int64_t>(rows, 1), e = support::dtypeBytes(t.dtype());
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) std::memcpy(&out.bytes()[(c * rows + r) * e], &t.bytes()[(r * cols + c) * e], e);
-  return out;
-}
-
-}  // namespace
-
 Expected<std::unique_ptr<Executor>> Executor::create(const Bundle& b, Device& d, const std::string& name) {
   if (b.hash != d.target().hash)
     return error(Location::file(name), "the bundle was built for another hwspec than the device's ('" +
@@ -49,13 +36,7 @@ Expected<Tensor> Executor::readSlot(int id) {
   const TensorSlot& s = b_.tensors[id];
   std::vector<uint8_t> bytes(s.bytes());
   ACCELC_TRY(d_.read(s.addr, bytes.data(), bytes.size()));
-  if (s.blocked) {
-    Tensor t = unpackBlocked(bytes.data(), *s.blocked);
-    if (!s.dense) return t;
-    const int64_t k = t.shape()[1], n = t.shape()[3];
-    t.reshape({k, n});  // [1, K, 1, N] in memory is K rows of N
-    return transpose2(t, {n, k});
-  }
+  if (s.blocked) return fromBlockedShape(unpackBlocked(bytes.data(), *s.blocked), s.form, s.shape);
   Tensor t(s.dtype, s.shape);
   t.bytes() = std::move(bytes);
   return t;
@@ -68,8 +49,14 @@ Status Executor::writeSlot(int id, const Tensor& t) {
                                                     support::shapeStr(t.shape()) + " for a slot of " +
                                                     support::dtypeName(s.dtype) + " " + support::shapeStr(s.shape));
   if (!s.blocked) return d_.write(s.addr, t.bytes().data(), t.bytes().size());
-  const Tensor nchw = s.dense ? transpose2(t, {1, t.shape()[1], 1, t.shape()[0]}) : t;
-  std::vector<uint8_t> packed = packBlocked(nchw, *s.blocked);
+  std::vector<uint8_t> packed;
+  if (s.form == BlockedForm::kImage) {
+    packed = packBlocked(t, *s.blocked);
+  } else {  // the forms that regroup matrices read the step's elements in the slot's shape
+    Tensor shaped = t;
+    shaped.reshape(s.shape);
+    packed = packBlocked(toBlockedShape(shaped, s.form, s.blocked->block), *s.blocked);
+  }
   return d_.write(s.addr, packed.data(), packed.size());
 }
 

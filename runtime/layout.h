@@ -16,6 +16,7 @@
 #define ACCELC_RUNTIME_LAYOUT_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "runtime/tensor.h"
 
@@ -49,6 +50,27 @@ struct BlockedLayout {
            bottom == o.bottom && right == o.right && fill == o.fill && rowBlocks() == o.rowBlocks();
   }
 };
+
+/// How a slot's logical tensor maps onto the [N, C, H, W] tensor its blocked layout stores.
+enum class BlockedForm : uint8_t {
+  kImage = 0,  ///< [N, C, H, W] itself
+  /// Rows [..., M, K] as [B, K, 1, M] (B: the product of the leading dimensions): each matrix a row of M
+  /// pixels of K channels, as a dense layer and a matrix product read and write them.
+  kRows = 1,
+  /// A matrix product's right operand [..., K, N] as [B, K, ceil(N / block), block]: the layout's entries
+  /// are then each matrix's transpose in the GEMM core's weight entries, [N/block][K/block] of block × block
+  /// int8 in [n][k] order (the order convolution weights are packed in). Columns past N hold 0.
+  kWeights = 2,
+};
+inline constexpr int kBlockedForms = 3;
+
+/// The [N, C, H, W] shape that form `f` stores logical `shape` as (`block` channels per entry), or nothing when
+/// the rank does not suit the form (kImage: 4; the others: at least 2).
+std::optional<Shape> blockedShape(const Shape& shape, BlockedForm f, int64_t block);
+/// Int8 tensor `t` as the [N, C, H, W] tensor form `f` stores (what packBlocked takes).
+Tensor toBlockedShape(const Tensor& t, BlockedForm f, int64_t block);
+/// The inverse of toBlockedShape: the logical int8 tensor of `shape` that [N, C, H, W] `nchw` holds.
+Tensor fromBlockedShape(const Tensor& nchw, BlockedForm f, const Shape& shape);
 
 /// Packs an int8 [N, C, H, W] tensor into `l` (bytes() bytes).
 std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l);

@@ -14,11 +14,17 @@ using support::Expected;
 
 namespace {
 
+runtime::BlockedForm formOf(Storage st) {
+  return st == Storage::kDense     ? runtime::BlockedForm::kRows
+         : st == Storage::kWeights ? runtime::BlockedForm::kWeights
+                                   : runtime::BlockedForm::kImage;
+}
+
 runtime::BlockedLayout layoutFor(const Lowering& s, int v, Storage st) {
-  const Value& val = s.g.values[v];
-  const int8_t fill = s.bareFill(v);
-  if (st == Storage::kDense) return {1, val.shape[1], 1, val.shape[0], s.hw.blockIn, 0, 0, 0, 0, fill};
-  return s.trialLayout(v);  // the final borders, and a view's pitch
+  if (st == Storage::kConv) return s.trialLayout(v);  // the final borders, and a view's pitch
+  if (st == Storage::kDense) return s.rowsLayout(v);
+  const Shape d = *runtime::blockedShape(s.g.values[v].shape, formOf(st), s.hw.blockIn);  // the placement's rank
+  return {d[0], d[1], d[2], d[3], s.hw.blockIn, 0, 0, 0, 0, 0};  // zero weights past the channels
 }
 
 int slotFor(Lowering& s, int v, Storage st);
@@ -38,9 +44,12 @@ int slotFor(Lowering& s, int v, Storage st) {
   if (it != s.slots.end()) return it->second;
   TensorSlot slot;
   const Value& val = s.g.values[v];
-  slot.name = val.name + (st == Storage::kConv ? ":blocked" : st == Storage::kDense ? ":dense" : "");
+  slot.name = val.name + (st == Storage::kConv      ? ":blocked"
+                           : st == Storage::kDense   ? ":dense"
+                           : st == Storage::kWeights ? ":weights"
+                                                     : "");
   slot.dtype = val.dtype, slot.shape = val.shape;
-  if (st != Storage::kPlain) slot.blocked = layoutFor(s, v, st), slot.dense = st == Storage::kDense;
+  if (st != Storage::kPlain) slot.blocked = layoutFor(s, v, st), slot.form = formOf(st);
   s.bundle.tensors.push_back(std::move(slot));
   const int id = s.slots[key] = static_cast<int>(s.bundle.tensors.size()) - 1;
   if (st == Storage::kConv && s.views[v].parent >= 0) recordView(s, v, id);
@@ -82,13 +91,14 @@ Expected<Step> nodeStep(Lowering& s, size_t i) {
   Step step;
   step.name = n.name;
   if (s.placements[i].onAccelerator()) {  // QConv and MaxPool read and write blocked tensors, QGemm rows of pixels
-    const Storage st = n.kind == OpKind::kQGemm || eltwiseOnRows(s, n) ? Storage::kDense : Storage::kConv;
+    const Storage st = onRows(s, n) ? Storage::kDense : Storage::kConv;
     step.kind = Step::Kind::kAccel;
-    const size_t operands = n.kind == OpKind::kQAdd ? 2 : n.kind == OpKind::kQConcat ? n.inputs.size() : 1;
+    const size_t operands =
+        n.kind == OpKind::kQAdd || n.kind == OpKind::kQMatMul ? 2 : n.kind == OpKind::kQConcat ? n.inputs.size() : 1;
     const std::vector<int> values = isEltwise(n) ? eltwiseOperands(s, n)
                                                  : std::vector<int>(n.inputs.begin(), n.inputs.begin() + operands);
-    for (int v : values) {
-      ACCELC_ASSIGN_OR_RETURN(int x, ensure(s, v, st));
+    for (size_t k = 0; k < values.size(); ++k) {  // a matrix product's right operand: its weights
+      ACCELC_ASSIGN_OR_RETURN(int x, ensure(s, values[k], n.kind == OpKind::kQMatMul && k ? Storage::kWeights : st));
       step.inputs.push_back(x);
     }
     step.outputs = {slotFor(s, n.outputs[0], st)};

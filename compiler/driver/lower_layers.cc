@@ -45,7 +45,18 @@ Expected<lower::Kernel> poolKernel(Lowering& s, const Node& n, const Step& step,
   return lower::lowerPool(l, plan.rows, s.hw, x.addr, y.addr, params);
 }
 
+/// A QMatMul's kernel: its weights are its right operand's slot, which a pack step fills at run time.
+Expected<lower::Kernel> matmulKernel(Lowering& s, const Node& n, const Step& step, const ConvPlan& plan) {
+  const TensorSlot &x = s.bundle.tensors[step.inputs[0]], &w = s.bundle.tensors[step.inputs[1]],
+                   &y = s.bundle.tensors[step.outputs[0]];
+  ACCELC_ASSIGN_OR_RETURN(lower::ConvLayer l, matmulLayerOf(s, n));
+  l.x = *x.blocked, l.y = *y.blocked;
+  const uint64_t params = constant(s, n.name + ":params", lower::packConvParams(l, s.hw));
+  return lower::lowerConv(l, plan.schedule, s.hw, lower::ConvAddrs{x.addr, y.addr, w.addr, params});
+}
+
 Expected<lower::Kernel> convKernel(Lowering& s, const Node& n, const Step& step, const ConvPlan& plan) {
+  if (n.kind == OpKind::kQMatMul) return matmulKernel(s, n, step, plan);
   const TensorSlot &x = s.bundle.tensors[step.inputs[0]], &y = s.bundle.tensors[step.outputs[0]];
   const runtime::BlockedLayout& bx = *x.blocked;
   ACCELC_ASSIGN_OR_RETURN(lower::ConvLayer l, convLayerOf(s, n, Shape{bx.top, bx.left, bx.bottom, bx.right}));

@@ -62,6 +62,11 @@ runtime::BlockedLayout Lowering::trialLayout(int v) const {
   return l;
 }
 
+runtime::BlockedLayout Lowering::rowsLayout(int v) const {
+  const Shape d = *runtime::blockedShape(g.values[v].shape, runtime::BlockedForm::kRows, hw.blockIn);
+  return {d[0], d[1], d[2], d[3], hw.blockIn, 0, 0, 0, 0, bareFill(v)};
+}
+
 int64_t Lowering::rowBlocks(int v) const {
   const int p = v < static_cast<int>(views.size()) ? views[v].parent : -1;
   return (g.values[p < 0 ? v : p].shape[1] + hw.blockIn - 1) / hw.blockIn;
@@ -135,13 +140,39 @@ Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const S
   return lower::groupForm(l, s.hw) ? l : lower::denseOf(l);
 }
 
+Expected<lower::ConvLayer> matmulLayerOf(const Lowering& s, const Node& n) {
+  const auto& q = std::get<runtime::QMulAttrs>(n.attrs);
+  const Value &a = s.g.values[n.inputs[0]], &b = s.g.values[n.inputs[1]], &y = s.g.values[n.outputs[0]];
+  const size_t rank = a.shape.size();
+  if (rank < 2 || b.shape.size() != rank || !std::equal(a.shape.begin(), a.shape.end() - 2, b.shape.begin()))
+    return error(s.g.loc(n), "only matrix products whose operands have the same batch dimensions run on the "
+                             "accelerator");
+  if (a.dtype != support::DType::kInt8 || b.dtype != support::DType::kInt8 || a.shape.back() != b.shape[rank - 2])
+    return error(s.g.loc(n), "expected int8 operands [..., M, K] and [..., K, N]");
+  if (q.zeroA != 0 || q.zeroB != 0)
+    return error(s.g.loc(n), "the operands' zero points are " + std::to_string(q.zeroA) + " and " +
+                                 std::to_string(q.zeroB) + "; the accelerator's form needs 0 (symmetric activations)");
+  if (const std::string why = runtime::attrsProblem(q); !why.empty()) return error(s.g.loc(n), why);
+  if (y.shape.size() != rank) return error(s.g.loc(n), "the product's rank differs from its operands'");
+  lower::ConvLayer l = lower::matmulLayer(n.name, a.shape, b.shape, q, s.hw);
+  l.x.fill = s.bareFill(n.inputs[0]), l.y.fill = s.bareFill(n.outputs[0]);
+  return l;
+}
+
 bool isEltwise(const Node& n) {
   return n.kind == OpKind::kQClip || n.kind == OpKind::kQHardSigmoid || n.kind == OpKind::kQHardSwish ||
          n.kind == OpKind::kQMul;
 }
 
 bool eltwiseOnRows(const Lowering& s, const Node& n) {
-  return isEltwise(n) && n.kind != OpKind::kQMul && s.g.values[n.inputs[0]].shape.size() == 2;
+  const size_t rank = s.g.values[n.inputs[0]].shape.size();
+  return isEltwise(n) && n.kind != OpKind::kQMul && rank >= 2 && rank != 4;
+}
+
+bool onRows(const Lowering& s, const Node& n) {
+  if (n.kind == OpKind::kQGemm || n.kind == OpKind::kQMatMul) return true;
+  if (n.kind == OpKind::kQAdd) return s.g.values[n.inputs[0]].shape.size() != 4;
+  return eltwiseOnRows(s, n);
 }
 
 std::vector<int> eltwiseOperands(const Lowering& s, const Node& n) {
@@ -186,13 +217,10 @@ Expected<lower::EltwiseLayer> eltwiseLayerOf(const Lowering& s, const Node& n) {
   const Value& x = s.g.values[ops[0]];
   const bool rows = eltwiseOnRows(s, n);
   if (!(x.shape.size() == 4 || rows) || x.dtype != support::DType::kInt8 || s.g.values[n.outputs[0]].shape != x.shape)
-    return error(s.g.loc(n), "only elementwise ops on int8 tensors of the output's shape, 4-D (or 2-D for one "
-                             "operand), run on the accelerator");
-  // A row of pixels [N, K] is stored as [1, K, 1, N] (a dense layer's layout): elementwise, the same op.
-  auto layout = [&](int v) {
-    const Shape& sh = s.g.values[v].shape;
-    return rows ? runtime::BlockedLayout{1, sh[1], 1, sh[0], s.hw.blockIn, 0, 0, 0, 0, s.bareFill(v)} : s.trialLayout(v);
-  };
+    return error(s.g.loc(n), "only elementwise ops on int8 tensors of the output's shape, 4-D (or rows of any "
+                             "other rank for one operand), run on the accelerator");
+  // Rows [..., M, K] are stored as [B, K, 1, M] (a dense layer's layout): elementwise, the same op.
+  auto layout = [&](int v) { return rows ? s.rowsLayout(v) : s.trialLayout(v); };
   lower::EltwiseLayer l;
   l.name = n.name;
   l.x = layout(ops[0]), l.y = layout(n.outputs[0]);

@@ -21,12 +21,14 @@
 
 namespace accelc::compiler {
 
-/// How a value is stored: plain row-major, blocked for convolutions, or blocked as a row of pixels (dense).
-enum class Storage { kPlain = 0, kConv = 1, kDense = 2 };
+/// How a value is stored: plain row-major, blocked for convolutions, blocked as rows of pixels (dense: a
+/// dense layer's or a matrix product's rows), or blocked as a matrix product's weights (runtime/layout.h
+/// BlockedForm).
+enum class Storage { kPlain = 0, kConv = 1, kDense = 2, kWeights = 3 };
 
 /// A node the host runs.
 struct HostPlan {};
-/// An accelerator QConv or QGemm.
+/// An accelerator QConv, QGemm, or QMatMul of two activations (its right operand packed as weights).
 struct ConvPlan {
   lower::ConvSchedule schedule;  ///< its tiling, from the schedule search
   bool clampMoved = false;       ///< its clamp below moved to the MaxPool that alone reads it
@@ -106,6 +108,8 @@ struct Lowering {
   int8_t bareFill(int v) const;
   /// The blocked layout of value `v` with the borders it has now (a view's: inside its Concat's output).
   runtime::BlockedLayout trialLayout(int v) const;
+  /// The blocked layout of value `v` (rank at least 2) stored as rows of pixels (runtime::BlockedForm::kRows).
+  runtime::BlockedLayout rowsLayout(int v) const;
   /// Channel blocks per stored row of value `v`: its own, or its Concat's output's when it is a view.
   int64_t rowBlocks(int v) const;
   /// Gives every view the borders of its Concat's output, and the output every border a view needs.
@@ -121,10 +125,18 @@ Shape padsOf(const runtime::QConvAttrs& a);
 support::Expected<lower::ConvLayer> convLayerOf(const Lowering& s, const Node& n, const Shape& bx);
 /// The accelerator MaxPool or QAveragePool of `n`, or why it stays on the host.
 support::Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n);
+/// QMatMul `n` of two activations as an accelerator GEMM with per-image weights (lower::ConvLayer::imageWeights):
+/// each matrix of its left operand a row of pixels, each matrix of its right operand packed as weights by the
+/// host step that makes that operand's weights slot; or why it stays on the host (zero points other than 0,
+/// which would need per-row or per-column corrections; batch dimensions that broadcast).
+support::Expected<lower::ConvLayer> matmulLayerOf(const Lowering& s, const Node& n);
 /// Whether `n` is an elementwise integer op the ALU may run (QClip, QHardSigmoid, QHardSwish, QMul).
 bool isEltwise(const Node& n);
-/// Whether elementwise node `n` works on a row of pixels [N, K] (dense storage, as QGemm's) rather than 4-D.
+/// Whether elementwise node `n` works on rows of pixels [..., M, K] (dense storage, as QGemm's) rather than 4-D.
 bool eltwiseOnRows(const Lowering& s, const Node& n);
+/// Whether accelerator node `n` reads and writes rows of pixels (dense storage) rather than 4-D blocked
+/// tensors: QGemm, QMatMul (its right operand as weights), and QAdd and elementwise ops on tensors not 4-D.
+bool onRows(const Lowering& s, const Node& n);
 /// The values an elementwise node reads from DRAM, in its layer's order: x, then QMul's activation b (the
 /// operand of the full shape first; a constant b is a parameter, not an operand).
 std::vector<int> eltwiseOperands(const Lowering& s, const Node& n);

@@ -36,13 +36,15 @@ bool accept(Lowering& s, size_t i, const lower::Kernel& k, Plan plan, const std:
 void placeAdd(Lowering& s, size_t i) {
   const Node& n = s.g.nodes[i];
   const Value &a = s.g.values[n.inputs[0]], &b = s.g.values[n.inputs[1]];
-  if (a.shape.size() != 4 || a.shape != b.shape) {
-    s.placements[i].why = "host: only additions of two 4-D tensors of one shape run on the accelerator";
+  if (a.shape.size() < 2 || a.shape != b.shape) {
+    s.placements[i].why = "host: only additions of two tensors of one shape (rank 2 or more) run on the accelerator";
     return;
   }
   lower::AddLayer l;
   l.name = n.name;
-  l.a = s.trialLayout(n.inputs[0]), l.b = s.trialLayout(n.inputs[1]), l.y = s.trialLayout(n.outputs[0]);
+  // 4-D tensors blocked as images; any other rank as rows of pixels (elementwise, the same addition).
+  auto layout = [&](int v) { return onRows(s, n) ? s.rowsLayout(v) : s.trialLayout(v); };
+  l.a = layout(n.inputs[0]), l.b = layout(n.inputs[1]), l.y = layout(n.outputs[0]);
   l.attrs = std::get<runtime::QAddAttrs>(n.attrs);
   auto rows = lower::chooseAddRows(l, s.hw);
   if (!rows) {
@@ -98,6 +100,21 @@ void placeConv(Lowering& s, size_t i) {
                            : l->group == 1 ? std::to_string(qa.group) + " groups as a dense convolution with zero weights; "
                                            : std::to_string(qa.group) + " groups as block-diagonal GEMMs; ";
   if (!accept(s, i, k, ConvPlan{*sched, false}, form + sched->why)) s.say(n.name + ": " + p.why);
+}
+
+void placeMatMul(Lowering& s, size_t i) {
+  const Node& n = s.g.nodes[i];
+  Placement& p = s.placements[i];
+  auto l = matmulLayerOf(s, n);
+  auto sched = l ? searchConvSchedule(*l, s.t, s.serialize) : support::Expected<lower::ConvSchedule>(l.diag());
+  if (!sched) {
+    p.why = "host: " + sched.diag().message;
+    s.say(n.name + ": " + p.why);
+    return;
+  }
+  const lower::Kernel k = lower::lowerConv(*l, *sched, s.hw, lower::ConvAddrs{0, 0, 0, 0});
+  if (!accept(s, i, k, ConvPlan{*sched, false}, "GEMM of two activations, the right one packed as weights; " + sched->why))
+    s.say(n.name + ": " + p.why);
 }
 
 void placeEltwise(Lowering& s, size_t i) {
@@ -180,7 +197,7 @@ void placeConcat(Lowering& s, size_t i) {
     if (!why.empty()) break;
     const Node* p = producer(s.g, v);
     const Plan& plan = s.placements[static_cast<size_t>(p - s.g.nodes.data())].plan;
-    if (std::holds_alternative<HostPlan>(plan) || p->kind == OpKind::kQGemm)
+    if (std::holds_alternative<HostPlan>(plan) || onRows(s, *p))
       why = "the producer of input '" + s.g.values[v].name + "' does not write a blocked tensor on the accelerator";
   }
   if (why.empty()) {
@@ -217,6 +234,8 @@ support::Status partition(Lowering& s) {
       placePool(s, i);
     } else if (kind == OpKind::kQConv || kind == OpKind::kQGemm) {
       placeConv(s, i);
+    } else if (kind == OpKind::kQMatMul && square) {
+      placeMatMul(s, i);
     } else if (kind == OpKind::kQConcat && square) {
       placeConcat(s, i);
     } else if (isEltwise(s.g.nodes[i]) && square) {

@@ -83,7 +83,8 @@ Status checkPlacements(const CompileState& s, const std::string& pass) {
     const OpKind k = s.graph.nodes[i].kind;
     const Plan& p = l.placements[i].plan;
     const bool fits = std::holds_alternative<HostPlan>(p) ||
-                      (std::holds_alternative<ConvPlan>(p) && (k == OpKind::kQConv || k == OpKind::kQGemm)) ||
+                      (std::holds_alternative<ConvPlan>(p) &&
+                       (k == OpKind::kQConv || k == OpKind::kQGemm || k == OpKind::kQMatMul)) ||
                       (std::holds_alternative<PoolPlan>(p) && (k == OpKind::kMaxPool || k == OpKind::kQAveragePool)) ||
                       (std::holds_alternative<AddPlan>(p) && k == OpKind::kQAdd) ||
                       (std::holds_alternative<ConcatPlan>(p) && k == OpKind::kQConcat) ||

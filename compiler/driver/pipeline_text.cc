@@ -73,7 +73,10 @@ std::string dramPlanText(const Lowering& s) {
     out += "slot " + t.name + " " + support::dtypeName(t.dtype) + " " + support::shapeStr(t.shape) + " @" +
            hex(t.addr) + " " + std::to_string(t.bytes()) + " bytes";
     if (const auto& l = t.blocked)
-      out += std::string(t.dense ? " dense" : " blocked") + " by " + std::to_string(l->block) + ", border " +
+      out += std::string(t.form == runtime::BlockedForm::kRows      ? " dense"
+                         : t.form == runtime::BlockedForm::kWeights ? " weights"
+                                                                    : " blocked") +
+             " by " + std::to_string(l->block) + ", border " +
              std::to_string(l->top) + "," + std::to_string(l->left) + "," + std::to_string(l->bottom) + "," +
              std::to_string(l->right) + ", fill " + std::to_string(int{l->fill});
     out += "\n";

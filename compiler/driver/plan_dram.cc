@@ -55,7 +55,7 @@ support::Status planDram(Lowering& s) {
     const TensorSlot& t = b.tensors[id];
     if (!t.blocked || r.kind < 0) return !t.blocked && r.kind < 0;
     const TensorSlot& o = b.tensors[r.kind];
-    return *o.blocked == *t.blocked && o.dense == t.dense;
+    return *o.blocked == *t.blocked && o.form == t.form;
   };
   std::vector<Live> live;  // reusable regions and the step after which they are free
   for (int id = 0; id < n; ++id) {

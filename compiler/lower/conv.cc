@@ -270,6 +270,22 @@ support::Expected<ConvSchedule> chooseSchedule(const ConvLayer& l, const hwspec:
   return best;
 }
 
+ConvLayer matmulLayer(const std::string& name, const runtime::Shape& a, const runtime::Shape& b,
+                      const runtime::QMulAttrs& q, const hwspec::HwSpec& hw) {
+  ConvLayer l;
+  l.name = name;
+  const runtime::Shape x = *runtime::blockedShape(a, runtime::BlockedForm::kRows, hw.blockIn);
+  l.m = b.back(), l.oh = 1, l.ow = x[3];
+  l.x = {x[0], x[1], 1, x[3], hw.blockIn, 0, 0, 0, 0, 0};
+  l.y = {x[0], l.m, 1, x[3], hw.blockOut, 0, 0, 0, 0, static_cast<int8_t>(q.zeroPoint)};
+  l.zeroPoint = q.zeroPoint, l.lo = std::max<int64_t>(q.lo, -128), l.hi = std::min<int64_t>(q.hi, 127);
+  l.bias.assign(static_cast<size_t>(l.m), 0);
+  l.mult.assign(static_cast<size_t>(l.m), static_cast<int32_t>(q.mult));
+  l.shift.assign(static_cast<size_t>(l.m), static_cast<int32_t>(q.shift));
+  l.imageWeights = true;
+  return l;
+}
+
 std::vector<uint8_t> packConvWeights(const ConvLayer& l, const hwspec::HwSpec& hw) {
   const GroupForm f = groupForm(l, hw).value();  // the layer's schedule was checked
   const int64_t bi = hw.blockIn, bo = hw.blockOut, cb = f.inBlocks, mb = (l.m + bo - 1) / bo;
@@ -324,6 +340,9 @@ struct TileVars {
   /// unit · `per` (nothing when there is one unit).
   Expr unitTerm(int64_t per) const { return unit < 0 ? Expr(0) : Expr::var(unit, per); }
 };
+
+/// Weight entries of one image: every unit's output blocks by its kernel and input blocks.
+int64_t weightEntries(const ConvLayer& l, const Plan& p) { return p.units * p.mbU * l.kh * p.cbU * l.kw; }
 
 /// Emits one tile of `kind` at tile row `tr` and tile column `tc`: bias and
 /// parameter rows, the chunks' loads and GEMMs, the requantization, the store.
@@ -401,6 +420,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
                             .set("buffer", static_cast<int64_t>(Buffer::kWgt))
                             .set("sram_base", g.mod(2, p.wgtHalf))
                             .set("dram_base", Expr(static_cast<int64_t>(a.weights / wgtE)) +
+                                                  (l.imageWeights ? Expr::var(vn, weightEntries(l, p)) : Expr(0)) +
                                                   Expr::var(vmb, p.mbT * l.kh * p.cbU * l.kw) +
                                                   v.unitTerm(p.mbU * l.kh * p.cbU * l.kw) + Expr::var(vc, p.cbT * l.kw))
                             .set("y_size", p.mbT * l.kh)

@@ -39,8 +39,11 @@ struct ConvLayer {
   int64_t oh = 1, ow = 1;         ///< output size
   int64_t zeroPoint = 0, lo = -128, hi = 127;  ///< requantization output
   int64_t group = 1;              ///< channel groups (see GroupForm)
-  runtime::Tensor weight;         ///< int8 [M, C/group, KH, KW]
+  runtime::Tensor weight;         ///< int8 [M, C/group, KH, KW]; empty when imageWeights
   std::vector<int32_t> bias, mult, shift;  ///< per output channel
+  /// Each image has weights of its own, packed at run time (a matrix product's right operand, in
+  /// runtime::BlockedForm::kWeights): image n's entries follow image n-1's in DRAM. Group 1 only.
+  bool imageWeights = false;
 };
 
 /// How a grouped convolution maps onto blocks: `units` independent block
@@ -55,6 +58,13 @@ struct ConvLayer {
 struct GroupForm {
   int64_t units = 1, inBlocks = 1, outBlocks = 1;
 };
+/// The matrix product of int8 a [..., M, K] and b [..., K, N] (the same batch dimensions, zero points 0) as a
+/// convolution of per-image weights: each of the B matrices of a is a row of M pixels (runtime::BlockedForm::kRows),
+/// each of b's its image's weights (kWeights), bias 0 and `q`'s requantization in every channel. The caller has
+/// checked the shapes and attributes.
+ConvLayer matmulLayer(const std::string& name, const runtime::Shape& a, const runtime::Shape& b,
+                      const runtime::QMulAttrs& q, const hwspec::HwSpec& hw);
+
 /// The block form of `l`'s groups, or an error naming the layer when its groups
 /// neither fill nor evenly divide the blocks (such a layer can run as a dense
 /// convolution with zero weights: denseOf).

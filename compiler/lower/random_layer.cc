@@ -104,10 +104,24 @@ support::Expected<Tensor> referenceConv(const ConvLayer& l, const Tensor& x) {
   return out[0];
 }
 
+namespace {
+
+/// A matrix product's right operand [..., K, N] in the weights form (runtime/layout.h).
+std::vector<uint8_t> packRight(const Tensor& b, const hwspec::HwSpec& hw) {
+  const runtime::Shape d = *runtime::blockedShape(b.shape(), runtime::BlockedForm::kWeights, hw.blockIn);
+  const runtime::BlockedLayout l{d[0], d[1], d[2], d[3], hw.blockIn, 0, 0, 0, 0, 0};
+  return runtime::packBlocked(runtime::toBlockedShape(b, runtime::BlockedForm::kWeights, hw.blockIn), l);
+}
+
+}  // namespace
+
 support::Expected<LayerProgram> convProgram(const ConvLayer& l, const ConvSchedule& s, const isa::Target& t,
-                                            const Tensor& x, bool serialize) {
+                                            const Tensor& x, bool serialize, const Tensor* right) {
   ACCELC_TRY(checkSchedule(l, s, t.spec));
-  const std::vector<uint8_t> wp = packConvWeights(l, t.spec), pp = packConvParams(l, t.spec);
+  if (l.imageWeights != (right != nullptr))
+    return support::error(support::Location::node("layer", l.name), "per-image weights need the right operand");
+  const std::vector<uint8_t> wp = right ? packRight(*right, t.spec) : packConvWeights(l, t.spec);
+  const std::vector<uint8_t> pp = packConvParams(l, t.spec);
   auto align = [](uint64_t v) { return (v + 4095) / 4096 * 4096; };
   ConvAddrs a;
   a.y = align(static_cast<uint64_t>(l.x.bytes()));
@@ -119,13 +133,17 @@ support::Expected<LayerProgram> convProgram(const ConvLayer& l, const ConvSchedu
   isa::ProgramBuilder b(t);
   b.symbol({"x", isa::SymbolRole::kInput, a.x, DType::kInt8, {l.x.bytes()}});
   b.symbol({"y", isa::SymbolRole::kOutput, a.y, DType::kInt8, {l.y.bytes()}});
-  b.symbol({"weights", isa::SymbolRole::kConst, a.weights, DType::kInt8, {static_cast<int64_t>(wp.size())}}, wp);
+  if (right)  // written at run time, as the host's pack step does
+    b.symbol({"weights", isa::SymbolRole::kInput, a.weights, DType::kInt8, {static_cast<int64_t>(wp.size())}});
+  else
+    b.symbol({"weights", isa::SymbolRole::kConst, a.weights, DType::kInt8, {static_cast<int64_t>(wp.size())}}, wp);
   b.symbol({"params", isa::SymbolRole::kConst, a.params, DType::kInt8, {static_cast<int64_t>(pp.size())}}, pp);
   ACCELC_TRY(emitKernel(k, t, at, serialize, b));
   LayerProgram lp;
   ACCELC_ASSIGN_OR_RETURN(lp.program, b.finish(l.name + ".bin"));
   lp.out = a.y, lp.outBytes = static_cast<uint64_t>(l.y.bytes());
   lp.writes = {{a.x, runtime::packBlocked(x, l.x)}, {a.y, std::vector<uint8_t>(lp.outBytes, 0)}};
+  if (right) lp.writes.push_back({a.weights, wp});
   return lp;
 }
 

@@ -49,9 +49,12 @@ struct LayerProgram {
 };
 
 /// `l` under `s` (checked first) on `t`, for input `x`; `serialize` emits the
-/// units' instructions without overlap (emitKernel).
+/// units' instructions without overlap (emitKernel). A layer of per-image
+/// weights (matmulLayer) takes them from `right`, a matrix product's right
+/// operand [..., K, N], packed and written before the run.
 support::Expected<LayerProgram> convProgram(const ConvLayer& l, const ConvSchedule& s, const isa::Target& t,
-                                            const runtime::Tensor& x, bool serialize);
+                                            const runtime::Tensor& x, bool serialize,
+                                            const runtime::Tensor* right = nullptr);
 
 }  // namespace accelc::compiler::lower
 

@@ -9,7 +9,8 @@ const std::vector<PassInfo>& allPasses() {
       {"fold-shapes", foldShapes, "replace Shape of a statically shaped value by a constant"},
       {"remove-identity", removeIdentity, "drop Identity and inference Dropout"},
       {"fold-batchnorm", foldBatchNorm, "fold BatchNormalization into the Conv or Gemm before it, else make it a 1x1 depthwise Conv"},
-      {"fuse-activations", fuseActivations, "turn the Erf form of Gelu into Gelu and x * Sigmoid(x) into Silu"},
+      {"fuse-activations", fuseActivations,
+       "turn the Erf form of Gelu into Gelu, x * Sigmoid(x) into Silu, and a spelled-out layer norm into LayerNormalization"},
       {"pool-forms", poolForms,
        "drop zero Pads; a padded AveragePool counting its padding becomes a depthwise Conv; a spatial ReduceMean "
        "becomes GlobalAveragePool"},

@@ -6,7 +6,8 @@
 //   fold-shapes      Shape of a statically shaped value becomes a constant
 //   remove-identity  Identity and inference Dropout disappear
 //   fold-batchnorm   BatchNormalization after Conv or Gemm folds into its weights
-//   fuse-activations Gelu's Erf form becomes Gelu, x * Sigmoid(x) becomes Silu
+//   fuse-activations Gelu's Erf form becomes Gelu, x * Sigmoid(x) becomes Silu, a spelled-out layer norm
+//                    becomes LayerNormalization
 #ifndef ACCELC_COMPILER_PASSES_PASSES_H_
 #define ACCELC_COMPILER_PASSES_PASSES_H_
 

@@ -48,7 +48,8 @@ inline bool isBoundary(const Graph& g, int id) {
 /// output keeps its input's quantization.
 inline bool movesValues(OpKind k) {
   return k == OpKind::kMaxPool || k == OpKind::kFlatten || k == OpKind::kReshape || k == OpKind::kSqueeze ||
-         k == OpKind::kUnsqueeze || k == OpKind::kTranspose || k == OpKind::kIdentity;
+         k == OpKind::kUnsqueeze || k == OpKind::kTranspose || k == OpKind::kIdentity || k == OpKind::kSlice ||
+         k == OpKind::kSplit;
 }
 
 /// The constant tensor of value `id`, or null (also for -1).

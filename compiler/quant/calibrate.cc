@@ -15,8 +15,9 @@ namespace {
 /// inside the input's), so that it stays int8 and needs no rescale. In node order, so chains of moves agree.
 void shareMoveScales(Graph& g) {
   for (const Node& n : g.nodes) {
-    if (movesValues(n.kind) && n.outputs.size() == 1 && !g.values[n.inputs[0]].quant.empty() && !g.values[n.outputs[0]].quant.empty())
-      g.values[n.outputs[0]].quant = g.values[n.inputs[0]].quant;
+    if (!movesValues(n.kind) || g.values[n.inputs[0]].quant.empty()) continue;
+    for (int y : n.outputs)  // each part of a Split too
+      if (!g.values[y].quant.empty()) g.values[y].quant = g.values[n.inputs[0]].quant;
   }
 }
 

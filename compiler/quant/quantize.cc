@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <tuple>
 
 #include "compiler/passes/rewrite.h"
@@ -84,6 +85,7 @@ class Quantizer {
   int qOperand(int id, I8& p);
   bool emitQMul(const Node& n);
   bool emitQMatMul(const Node& n, const Node* act);
+  std::pair<const Node*, double> scaledBy(const Node& n) const;
   bool emitQConcat(const Node& n);
 
   const Graph& src_;                 ///< the float graph
@@ -110,9 +112,9 @@ int Quantizer::needFloat(int id) {
   dq.kind = OpKind::kDequantizeLinear;
   dq.name = v.name + ":dequantize";
   dq.attrs = runtime::AxisAttrs{1};
-  const Value& iv = out_.values[qi];
-  dq.inputs = {qi, constant(v.name + ":scale", Tensor::of<float>({}, {iv.quant.scale[0]})),
-               constant(v.name + ":zero", Tensor::of<int8_t>({}, {static_cast<int8_t>(iv.quant.zeroPoint[0])}))};
+  const runtime::QuantParams iq = out_.values[qi].quant;  // a copy: adding the constants moves the values
+  const int scale = constant(v.name + ":scale", Tensor::of<float>({}, {iq.scale[0]}));
+  dq.inputs = {qi, scale, constant(v.name + ":zero", Tensor::of<int8_t>({}, {static_cast<int8_t>(iq.zeroPoint[0])}))};
   Value f = v;
   f.constant.reset();
   f.quant = {};
@@ -337,10 +339,11 @@ bool Quantizer::emitAvgPool(const Node& n) {
 }
 
 bool Quantizer::emitMove(const Node& n) {
-  const int x = n.inputs[0], y = n.outputs[0];
+  const int x = n.inputs[0];
   auto px = i8Of(src_.values[x].quant);
-  if (!px || n.outputs.size() != 1) return false;
-  if (!src_.values[y].quant.empty()) {
+  if (!px || n.outputs.empty()) return false;
+  for (int y : n.outputs) {
+    if (src_.values[y].quant.empty()) continue;
     auto py = i8Of(src_.values[y].quant);
     if (!py || py->scale != px->scale || py->zero != px->zero) return false;  // a rescale is not a move
   }
@@ -352,7 +355,7 @@ bool Quantizer::emitMove(const Node& n) {
     if (!src_.values[id].constant) return false;
     m.inputs[i] = floatOf_[id] >= 0 ? floatOf_[id] : floatOf_[id] = out_.addValue(src_.values[id]);
   }
-  m.outputs = {intValue(y, *px)};
+  for (int& y : m.outputs) y = intValue(y, *px);
   out_.nodes.push_back(std::move(m));
   return true;
 }
@@ -506,21 +509,38 @@ bool Quantizer::emitQMul(const Node& n) {
   return true;
 }
 
-/// MatMul of two quantized activations (attention's Q·K^T, attn·V), with an optional fused Relu/Clip.
+/// The Mul by a positive float scalar constant that alone reads `n`'s output (attention's scores scaled by
+/// 1/sqrt(d_k), a Div made a Mul), and the scalar; or null.
+std::pair<const Node*, double> Quantizer::scaledBy(const Node& n) const {
+  const int y = n.outputs[0];
+  if (isBoundary(src_, y) || useCount(src_, y) != 1) return {nullptr, 0.0};
+  for (const Node& m : src_.nodes) {
+    if (m.kind != OpKind::kMul || m.inputs.size() != 2 || m.inputs[0] != y) continue;
+    const Tensor* c = constantOf(src_, m.inputs[1]);
+    if (!c || c->numel() != 1 || c->dtype() != DType::kFloat32 || !(c->data<float>()[0] > 0.0f)) break;
+    return {&m, static_cast<double>(c->data<float>()[0])};
+  }
+  return {nullptr, 0.0};
+}
+
+/// MatMul of two quantized activations (attention's Q·K^T, attn·V), with an optional fused Relu/Clip, or else
+/// the positive scalar Mul after it folded into its requantization.
 bool Quantizer::emitQMatMul(const Node& n, const Node* act) {
-  const int a = n.inputs[0], b = n.inputs[1], y = act ? act->outputs[0] : n.outputs[0];
+  const auto [scale, by] = act ? std::pair<const Node*, double>{nullptr, 0.0} : scaledBy(n);
+  const int a = n.inputs[0], b = n.inputs[1], y = act ? act->outputs[0] : scale ? scale->outputs[0] : n.outputs[0];
   auto pa = i8Of(src_.values[a].quant), pb = i8Of(src_.values[b].quant), py = i8Of(src_.values[y].quant);
   const Shape &sa = src_.values[a].shape, &sb = src_.values[b].shape;
   if (!pa || !pb || !py || sa.size() < 2 || sb.size() < 2)
     return note(n, "MatMul of activations is quantized only for quantized operands of rank >= 2"), false;
   if (sa.back() * 255 * 255 >= (int64_t{1} << 31))  // Σ_k of products of up to 255·255 must not wrap
     return note(n, "its inner dimension " + std::to_string(sa.back()) + " is too long for an int32 sum"), false;
-  const std::optional<Requant> rq = requantOf(pa->scale * pb->scale / py->scale);
+  const std::optional<Requant> rq = requantOf(pa->scale * pb->scale * (scale ? by : 1.0) / py->scale);
   if (!rq) return note(n, "its scales are outside the integer matrix product"), false;
   runtime::QMulAttrs qa;
   qa.zeroA = pa->zero, qa.zeroB = pb->zero, qa.mult = rq->mult, qa.shift = rq->shift, qa.zeroPoint = py->zero;
   std::tie(qa.lo, qa.hi) = clampOf(src_, act, *py);
   emitQ(n, OpKind::kQMatMul, qa, {needInt(a), needInt(b)}, y, *py);
+  if (scale) fused_[static_cast<size_t>(scale - src_.nodes.data())] = true;
   return true;
 }
 
@@ -589,6 +609,7 @@ std::optional<std::pair<size_t, int>> biasAdd(Graph& g, const Node& n, int64_t c
 /// y's parameters). An Add of a constant bias along the last axis that alone reads y becomes the Gemm's bias.
 void flattenBatchedMatmuls(Graph& g) {
   std::vector<bool> drop(g.nodes.size(), false);
+  std::map<int, int> rows;  // x -> its rows
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node n = g.nodes[i];
     if (n.kind != OpKind::kMatMul || g.values[n.inputs[0]].shape.size() < 2) continue;
@@ -608,18 +629,28 @@ void flattenBatchedMatmuls(Graph& g) {
       g.nodes[i].outputs[0] = out;
       continue;
     }
-    Value x2 = x, y2 = y;
-    x2.name += ":rows", y2.name += ":rows";
-    x2.shape = {support::shapeElements(x.shape) / x.shape.back(), x.shape.back()};
-    y2.shape = {x2.shape[0], cols};
-    const int xr = g.addValue(x2), yr = g.addValue(y2);
-    Node r1{OpKind::kReshape, n.name + ":rows", runtime::ReshapeAttrs{}, {n.inputs[0], shapeConstant(g, x2.name + ":shape", x2.shape)}, {xr}};
+    Value y2 = y;
+    y2.name += ":rows";
+    y2.shape = {support::shapeElements(x.shape) / x.shape.back(), cols};
+    const int yr = g.addValue(y2);
     Node r2{OpKind::kReshape, n.name + ":unrows", runtime::ReshapeAttrs{}, {yr, shapeConstant(g, y.name + ":shape", y.shape)}, {out}};
-    g.nodes[i].inputs[0] = xr, g.nodes[i].outputs[0] = yr;
+    g.nodes[i].outputs[0] = yr;
     g.nodes.insert(g.nodes.begin() + static_cast<long>(i) + 1, std::move(r2));
+    drop.insert(drop.begin() + static_cast<long>(i) + 1, false);
+    auto shared = rows.find(n.inputs[0]);  // one reshape of x for every projection of it (Q, K and V)
+    if (shared != rows.end()) {
+      g.nodes[i].inputs[0] = shared->second;
+      ++i;
+      continue;
+    }
+    Value x2 = x;
+    x2.name += ":rows";
+    x2.shape = {y2.shape[0], x.shape.back()};
+    const int xr = rows[n.inputs[0]] = g.addValue(x2);
+    Node r1{OpKind::kReshape, n.name + ":rows", runtime::ReshapeAttrs{}, {n.inputs[0], shapeConstant(g, x2.name + ":shape", x2.shape)}, {xr}};
+    g.nodes[i].inputs[0] = xr;
     g.nodes.insert(g.nodes.begin() + static_cast<long>(i), std::move(r1));
     drop.insert(drop.begin() + static_cast<long>(i), false);
-    drop.insert(drop.begin() + static_cast<long>(i) + 2, false);
     i += 2;
   }
   std::vector<Node> kept;
@@ -648,6 +679,38 @@ void divAsMul(Graph& g) {
     v.dtype = DType::kFloat32, v.shape = r.shape(), v.constant = std::move(r);
     n.kind = OpKind::kMul;
     n.inputs[1] = g.addValue(std::move(v));
+  }
+}
+
+/// A Mul by a positive float scalar that alone feeds a MatMul of two activations moves after it:
+///   MatMul(Mul(x, c), b) -> Mul(MatMul(x, b), c)
+/// (attention's query scaled by 1/sqrt(d_k) before Q·K^T), so that the QMatMul folds c into its requantization
+/// (Quantizer::scaledBy). The product before the scale is a new value without quantization parameters.
+void scalesAfterMatmuls(Graph& g) {
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.kind != OpKind::kMatMul || n.inputs.size() != 2 || constantOf(g, n.inputs[0]) || constantOf(g, n.inputs[1]))
+      continue;
+    for (int k = 0; k < 2; ++k) {
+      const int in = g.nodes[i].inputs[k];
+      const Node* p = producer(g, in);
+      const Tensor* c = p && p->kind == OpKind::kMul && p->inputs.size() == 2 ? constantOf(g, p->inputs[1]) : nullptr;
+      if (!c || c->numel() != 1 || c->dtype() != DType::kFloat32 || !(c->data<float>()[0] > 0.0f) ||
+          useCount(g, in) != 1 || isBoundary(g, in) || g.values[p->inputs[0]].quant.empty())
+        continue;
+      const size_t pi = static_cast<size_t>(p - g.nodes.data());
+      Value product = g.values[g.nodes[i].outputs[0]];
+      product.name += ":unscaled", product.quant = {};
+      const int pv = g.addValue(std::move(product));
+      Node scale = g.nodes[pi];
+      g.nodes[i].inputs[k] = scale.inputs[0];
+      scale.inputs[0] = pv, scale.outputs[0] = g.nodes[i].outputs[0];
+      g.nodes[i].outputs[0] = pv;
+      g.nodes.insert(g.nodes.begin() + static_cast<long>(i) + 1, std::move(scale));
+      g.nodes.erase(g.nodes.begin() + static_cast<long>(pi));  // before i: the MatMul moves up one
+      --i;
+      break;
+    }
   }
 }
 
@@ -682,6 +745,7 @@ support::Expected<Graph> quantizeGraph(const Graph& g, std::vector<std::string>*
   Graph flat = g;
   flattenBatchedMatmuls(flat);
   divAsMul(flat);
+  scalesAfterMatmuls(flat);
   Quantizer q(flat, notes);
   return q.run();
 }

@@ -29,10 +29,12 @@ inline Tensor load(const std::string& path) {
   return t;
 }
 
-/// onnxruntime's output `name` for `model` on one input, one image at a time.
+/// onnxruntime's output `name` for `model` on one input, one image at a time. A QDQ model runs as written
+/// (tools/ort/run_ort.js --as-written): its operators' definitions, not kernels whose results depend on the CPU.
 inline Tensor ort(const std::string& model, const std::string& input, const std::string& name, const std::string& tag) {
   const std::string out = kTmp + "/ort-" + tag;
-  const int rc = sh("node " + kSrc + "/tools/ort/run_ort.js --batch-of 1 " + model + " " + out + " input=" + input);
+  const int rc =
+      sh("node " + kSrc + "/tools/ort/run_ort.js --as-written --batch-of 1 " + model + " " + out + " input=" + input);
   EXPECT_EQ(rc, 0) << testing::readFile(kTmp + "/peer.log");
   return load(out + "/" + name + ".npy");
 }

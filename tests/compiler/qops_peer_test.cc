@@ -49,7 +49,7 @@ TEST_P(QOpsPeerTest, IntegerOpIsWithinOneStepOfOnnxruntime) {
     inputs.push_back(load(npy));
   }
   const std::string outDir = base + ".ort";
-  ASSERT_EQ(sh("node " + kSrc + "/tools/ort/run_ort.js " + model + " " + outDir + feeds), 0)
+  ASSERT_EQ(sh("node " + kSrc + "/tools/ort/run_ort.js --as-written " + model + " " + outDir + feeds), 0)
       << testing::readFile(kTmp + "/peer.log");
   const Tensor theirs = load(outDir + "/y.npy");
 

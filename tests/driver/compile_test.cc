@@ -373,7 +373,7 @@ TEST(CompileTest, BundlesThatContradictThemselvesAreRefused) {
     auto r = runtime::readBundle(runtime::writeBundle(b), "bad.acx");
     return r.isOk() ? std::string("accepted") : r.diag().str();
   };
-  auto blocked = std::find_if(good->tensors.begin(), good->tensors.end(), [](const runtime::TensorSlot& s) { return s.blocked && !s.dense; });
+  auto blocked = std::find_if(good->tensors.begin(), good->tensors.end(), [](const runtime::TensorSlot& s) { return s.blocked && s.form == runtime::BlockedForm::kImage; });
   ASSERT_NE(blocked, good->tensors.end());
   const size_t bi = static_cast<size_t>(blocked - good->tensors.begin());
   EXPECT_EQ(refused([&](runtime::Bundle& b) { b.tensors[bi].shape[1] += 1; }),

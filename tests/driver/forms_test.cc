@@ -5,7 +5,11 @@
 // unclamped input),
 // compiled for each preset and run on fsim, the cycle model and the verilated
 // RTL: bit-exact with the integer graph on the reference engine, the RTL in
-// the cycle model's cycles. One preset per process (one SystemC elaboration).
+// the cycle model's cycles. Beside it, one self-attention block
+// (models/forms/make_attention.py): its matrix products of two activations,
+// Q·Kᵀ and attention·V, its projections on 3-D activations and its residual
+// add run on the accelerator, bit-exact on every level. One preset per
+// process (one SystemC elaboration).
 #include <gtest/gtest.h>
 
 #include "compiler/frontend/compile_model.h"
@@ -48,6 +52,27 @@ std::vector<std::string> placesOf(const runtime::Bundle& b, const std::string& p
   return out;
 }
 
+/// Runs `b` on fsim and on the verilated RTL (after the cycle model) for the batch in `calib`: bit-exact with
+/// the reference engine on its integer graph.
+void expectBitExactOnEveryLevel(const runtime::Bundle& b, const isa::Target& t, const std::string& calib) {
+  const Tensor x = load(calib);
+  auto g = parseGraph(b.graphText, "graph");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  auto want = runReferenceBatched(*g, {x});
+  ASSERT_TRUE(want.isOk()) << want.diag().str();
+  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
+  auto model = simulator::builtinRtlModel(t);
+  ASSERT_TRUE(fsim.isOk() && model.isOk()) << (model ? "" : model.diag().str());
+  auto rtl = runtime::RtlDevice::create(t, std::move(*model));  // runs the cycle model first, then the RTL
+  ASSERT_TRUE(rtl.isOk()) << rtl.diag().str();
+  auto onFsim = runOn(b, **fsim, x);
+  ASSERT_TRUE(onFsim.isOk()) << onFsim.diag().str();
+  EXPECT_EQ(onFsim->bytes(), (*want)[0].bytes()) << "fsim against the reference integer graph";
+  auto onRtl = runOn(b, **rtl, x);
+  ASSERT_TRUE(onRtl.isOk()) << onRtl.diag().str();
+  EXPECT_EQ(onRtl->bytes(), onFsim->bytes()) << "the RTL against fsim";
+}
+
 class FormsTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FormsTest, EveryFormIsBitExactOnFsimTheCycleModelAndTheRtl) {
@@ -70,22 +95,29 @@ TEST_P(FormsTest, EveryFormIsBitExactOnFsimTheCycleModelAndTheRtl) {
   const std::vector<std::string> concat = placesOf(*b, "Concat");
   ASSERT_EQ(concat.size(), 1u);
   EXPECT_EQ(concat[0].rfind(t.spec.blockIn == 32 ? "host: input" : "accelerator: in place", 0), 0u) << concat[0];
-  const Tensor x = load(kForms + "calib.npy");
-  auto g = parseGraph(b->graphText, "graph");
-  ASSERT_TRUE(g.isOk()) << g.diag().str();
-  auto want = runReferenceBatched(*g, {x});
-  ASSERT_TRUE(want.isOk()) << want.diag().str();
-  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
-  auto model = simulator::builtinRtlModel(t);
-  ASSERT_TRUE(fsim.isOk() && model.isOk()) << (model ? "" : model.diag().str());
-  auto rtl = runtime::RtlDevice::create(t, std::move(*model));  // runs the cycle model first, then the RTL
-  ASSERT_TRUE(rtl.isOk()) << rtl.diag().str();
-  auto onFsim = runOn(*b, **fsim, x);
-  ASSERT_TRUE(onFsim.isOk()) << onFsim.diag().str();
-  EXPECT_EQ(onFsim->bytes(), (*want)[0].bytes()) << "fsim against the reference integer graph";
-  auto onRtl = runOn(*b, **rtl, x);
-  ASSERT_TRUE(onRtl.isOk()) << onRtl.diag().str();
-  EXPECT_EQ(onRtl->bytes(), onFsim->bytes()) << "the RTL against fsim";
+  expectBitExactOnEveryLevel(*b, t, kForms + "calib.npy");
+}
+
+TEST_P(FormsTest, AttentionsMatrixProductsAndResidualAddRunOnTheAcceleratorBitExact) {
+  const isa::Target t = testing::presetTarget(GetParam());
+  CompileOptions o;
+  o.calibrate = kForms + "attention_calib.npy";
+  auto b = compileModel(kForms + "attention.onnx", t, o);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  int products = 0, accelerated = 0;
+  for (const runtime::LayerInfo& l : b->layers) {
+    if (l.name.find("MatMul") == std::string::npos || l.name.find(':') != std::string::npos) continue;  // no reshapes
+    EXPECT_EQ(l.where, "accelerator") << l.name << ": " << l.why;
+    products += l.why.find("two activations") != std::string::npos;
+    accelerated += l.where == "accelerator";
+  }
+  EXPECT_EQ(products, 2) << "Q·Kᵀ and attention·V";
+  EXPECT_EQ(accelerated, 6) << "4 projections and 2 products of activations";
+  // The residual add of [1, 20, 40]: one row of 20 pixels, more than tiny's micro-op buffer holds per tile.
+  const std::vector<std::string> add = placesOf(*b, "/Add");
+  ASSERT_EQ(add.size(), 1u);
+  EXPECT_EQ(add[0].rfind(GetParam() == "tiny" ? "host: no legal tiling" : "accelerator: ", 0), 0u) << add[0];
+  expectBitExactOnEveryLevel(*b, t, kForms + "attention_calib.npy");
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(FormsTest);

@@ -178,6 +178,49 @@ TEST_P(ConvLowerTest, GroupedAndDepthwiseConvolutionsAreBitExact) {
   }
 }
 
+TEST_P(ConvLowerTest, MatrixProductsOfTwoActivationsAreBitExact) {
+  isa::Target t = testing::presetTarget(GetParam());
+  const int64_t b = t.spec.blockIn;
+  const bool rescales = t.spec.hasAluOp("mulq") && t.spec.hasAluOp("shrr");
+  // Batches of 1 to 3 matrices; rows, inner and output sizes off the blocks and on them.
+  struct Case {
+    runtime::Shape a, b;
+  };
+  uint64_t seed = 500;
+  for (const Case& c : {Case{{5, b + 3}, {b + 3, 2 * b + 1}}, Case{{3, 7, 2 * b}, {3, 2 * b, b - 1}},
+                        Case{{2, 20, 20}, {2, 20, 20}}, Case{{1, 2, 17, 9}, {1, 2, 9, 33}}}) {
+    std::mt19937_64 g(seed++);
+    Tensor x(DType::kInt8, c.a), y(DType::kInt8, c.b);
+    const int range = rescales ? 256 : 7;  // without a rescale the accumulators themselves must fit int8's range
+    for (uint8_t& v : x.bytes()) v = static_cast<uint8_t>(static_cast<int>(g() % range) - range / 2);
+    for (uint8_t& v : y.bytes()) v = static_cast<uint8_t>(static_cast<int>(g() % range) - range / 2);
+    runtime::QMulAttrs q;
+    q.mult = rescales ? (int64_t{1} << 30) + static_cast<int64_t>(g() % (1u << 30)) : INT32_MAX;
+    // About 40 output steps per standard deviation of the accumulator.
+    const double spread = 5476.0 * std::sqrt(static_cast<double>(c.a.back())) * 0.75 / 40.0;
+    q.shift = rescales ? static_cast<int64_t>(std::round(std::log2(spread))) : 0;
+    q.zeroPoint = static_cast<int64_t>(g() % 11) - 5, q.lo = g() % 2 ? q.zeroPoint : -128;
+    ConvLayer l = matmulLayer("matmul", c.a, c.b, q, t.spec);
+    std::vector<Tensor> want(1);
+    ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQMatMul, q, {&x, &y}, want, support::Location::node("ref", "matmul")));
+    std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
+    EXPECT_GT(distinct.size(), 8u) << "a degenerate product tests little";
+    auto sched = chooseSchedule(l, t.spec);
+    ASSERT_TRUE(sched.isOk()) << sched.diag().str();
+    const Tensor rows = runtime::toBlockedShape(x, runtime::BlockedForm::kRows, b);
+    auto lp = convProgram(l, *sched, t, rows, false, &y);
+    ASSERT_TRUE(lp.isOk()) << lp.diag().str();
+    auto got = runOnBoth(t, lp->program, lp->writes, lp->out, lp->outBytes);
+    ASSERT_TRUE(got.isOk()) << got.diag().str();
+    runtime::Shape out = c.a;
+    out.back() = c.b.back();
+    EXPECT_EQ(runtime::fromBlockedShape(runtime::unpackBlocked(got->data(), l.y), runtime::BlockedForm::kRows, out)
+                  .bytes(),
+              want[0].bytes())
+        << GetParam() << " " << support::shapeStr(c.a) << " x " << support::shapeStr(c.b);
+  }
+}
+
 TEST_P(ConvLowerTest, MaxPoolOnTheAluIsBitExact) {
   isa::Target t = testing::presetTarget(GetParam());
   struct Case {

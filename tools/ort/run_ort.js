@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // Reference executor: runs an ONNX model with onnxruntime-node on the CPU.
 //
-//   node tools/ort/run_ort.js [--batch-of N] MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]
+//   node tools/ort/run_ort.js [--as-written] [--batch-of N] MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]
+//
+// With --as-written onnxruntime's graph optimizations are off: a QDQ model
+// runs as the ONNX operators define it (dequantize, the float operator,
+// quantize) rather than on onnxruntime's fused integer kernels, whose results
+// depend on the CPU (on x86 without VNNI their u8·s8 products saturate in
+// 16 bits). The peer tests of integer semantics use it.
 //
 // With --batch-of N every input is cut along axis 0 into slices of N rows that
 // run one after the other (for models with a fixed batch); the outputs of the
@@ -117,7 +123,11 @@ async function runSliced(ort, session, feeds, n) {
 }
 
 async function main(argv) {
-  let batchOf = 0;
+  let batchOf = 0, asWritten = false;
+  if (argv[0] === '--as-written') {
+    asWritten = true;
+    argv = argv.slice(1);
+  }
   if (argv[0] === '--batch-of') {
     batchOf = Number(argv[1]);
     if (!Number.isInteger(batchOf) || batchOf < 1) fail('--batch-of needs a positive integer');
@@ -146,7 +156,9 @@ async function main(argv) {
 
   let session;
   try {
-    session = await ort.InferenceSession.create(model, { executionProviders: ['cpu'] });
+    const options = { executionProviders: ['cpu'] };
+    if (asWritten) options.graphOptimizationLevel = 'disabled';
+    session = await ort.InferenceSession.create(model, options);
   } catch (e) { fail(`${model}: onnxruntime cannot load the model: ${e.message}`); }
   for (const name of Object.keys(feeds)) {
     if (!session.inputNames.includes(name)) {
