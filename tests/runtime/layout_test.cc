@@ -1,0 +1,60 @@
+// tests/runtime/layout_test.cc — the blocked forms (runtime/layout.h): rows of
+// any rank and a matrix product's right operand packed as weight blocks
+// round-trip, and the weights form lays each matrix's transpose out in the
+// GEMM core's [n][k] blocks.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "runtime/layout.h"
+
+namespace accelc::runtime {
+namespace {
+
+Tensor randomInt8(const Shape& s, uint64_t seed) {
+  Tensor t(support::DType::kInt8, s);
+  std::mt19937_64 g(seed);
+  for (uint8_t& b : t.bytes()) b = static_cast<uint8_t>(g());
+  return t;
+}
+
+BlockedLayout layoutOf(const Shape& d, int64_t block) { return {d[0], d[1], d[2], d[3], block, 0, 0, 0, 0, 0}; }
+
+TEST(BlockedFormTest, RowsAndWeightsRoundTripThroughTheirLayouts) {
+  for (BlockedForm f : {BlockedForm::kRows, BlockedForm::kWeights})
+    for (const Shape& s : {Shape{5, 7}, Shape{2, 3, 17, 9}, Shape{4, 20, 33}}) {
+      const Tensor t = randomInt8(s, static_cast<uint64_t>(s.back()));
+      const auto d = blockedShape(s, f, 16);
+      ASSERT_TRUE(d.has_value());
+      const BlockedLayout l = layoutOf(*d, 16);
+      const std::vector<uint8_t> bytes = packBlocked(toBlockedShape(t, f, 16), l);
+      EXPECT_EQ(fromBlockedShape(unpackBlocked(bytes.data(), l), f, s).bytes(), t.bytes())
+          << support::shapeStr(s) << " form " << static_cast<int>(f);
+    }
+}
+
+TEST(BlockedFormTest, WeightsHoldEachMatrixTransposedInBlocks) {
+  const int64_t bl = 4, k = 6, n = 5;  // 2 blocks of k, 2 of n (the last part padding)
+  const Tensor b = randomInt8({3, k, n}, 7);
+  const BlockedLayout l = layoutOf(*blockedShape(b.shape(), BlockedForm::kWeights, bl), bl);
+  const std::vector<uint8_t> w = packBlocked(toBlockedShape(b, BlockedForm::kWeights, bl), l);
+  const int64_t kb = 2, nb = 2;
+  ASSERT_EQ(static_cast<int64_t>(w.size()), 3 * nb * kb * bl * bl);
+  for (int64_t m = 0; m < 3; ++m)
+    for (int64_t i = 0; i < nb * bl; ++i)
+      for (int64_t j = 0; j < kb * bl; ++j) {  // block (i / bl, j / bl) of image m holds [n][k] = b[m][k][n]
+        const int64_t at = (((m * nb + i / bl) * kb + j / bl) * bl + i % bl) * bl + j % bl;
+        const int8_t want = i < n && j < k ? b.data<int8_t>()[(m * k + j) * n + i] : 0;
+        EXPECT_EQ(static_cast<int8_t>(w[static_cast<size_t>(at)]), want) << m << " n" << i << " k" << j;
+      }
+}
+
+TEST(BlockedFormTest, FormsRefuseRanksTheyCannotStore) {
+  EXPECT_FALSE(blockedShape({4}, BlockedForm::kRows, 16).has_value());
+  EXPECT_FALSE(blockedShape({1, 2, 3}, BlockedForm::kImage, 16).has_value());
+  EXPECT_EQ(*blockedShape({2, 3, 5, 7}, BlockedForm::kRows, 16), (Shape{6, 7, 1, 5}));
+  EXPECT_EQ(*blockedShape({2, 3, 5, 40}, BlockedForm::kWeights, 16), (Shape{6, 5, 3, 16}));
+}
+
+}  // namespace
+}  // namespace accelc::runtime
