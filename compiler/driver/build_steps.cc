@@ -101,7 +101,7 @@ Expected<Step> nodeStep(Lowering& s, size_t i) {
       ACCELC_ASSIGN_OR_RETURN(int x, ensure(s, values[k], n.kind == OpKind::kQMatMul && k ? Storage::kWeights : st));
       step.inputs.push_back(x);
     }
-    step.outputs = {slotFor(s, n.outputs[0], st)};
+    for (int y : n.outputs) step.outputs.push_back(slotFor(s, y, st));  // a Split's parts: views of its input
     return step;
   }
   step.kind = Step::Kind::kHost;

@@ -39,7 +39,8 @@ support::Expected<runtime::LayerInfo> layerInfo(const Lowering& s, size_t i, int
       if (id >= 0)
         info.compulsoryBytes +=
             support::shapeElements(s.g.values[id].shape) * support::dtypeBytes(s.g.values[id].dtype);
-  if (std::holds_alternative<ConcatPlan>(p.plan)) info.compulsoryBytes = 0;  // in place: its producers wrote it
+  if (std::holds_alternative<ConcatPlan>(p.plan) || std::holds_alternative<SlicePlan>(p.plan))
+    info.compulsoryBytes = 0;  // in place: its producers wrote it, or its readers read its parts
   info.dramBytes = info.compulsoryBytes;
   info.macs = nodeMacs(s.g, n);
   // The cost formulas applied to the program itself (the schedule's own estimate is in `why`).

@@ -88,10 +88,12 @@ Expected<lower::Kernel> kernelOf(Lowering& s, size_t i, const Step& step) {
   if (const auto* p = std::get_if<PoolPlan>(&plan)) return poolKernel(s, n, step, *p);
   if (const auto* c = std::get_if<ConvPlan>(&plan)) return convKernel(s, n, step, *c);
   if (const auto* e = std::get_if<EltwisePlan>(&plan)) return eltwiseKernel(s, n, step, *e);
-  if (std::holds_alternative<ConcatPlan>(plan)) {  // its producers wrote it: nothing left to do
+  const bool concat = std::holds_alternative<ConcatPlan>(plan);
+  if (concat || std::holds_alternative<SlicePlan>(plan)) {  // views: nothing left to do
     lower::Kernel k;
     k.name = n.name;
-    k.body.push_back(lower::Stmt::intrinsic(isa::Opcode::kFinish, "in place: its producers wrote every input"));
+    k.body.push_back(lower::Stmt::intrinsic(isa::Opcode::kFinish, concat ? "in place: its producers wrote every input"
+                                                                          : "in place: its parts are views of its input"));
     return k;
   }
   return support::error(s.g.loc(n), "an accelerator step of a node placed on the host");

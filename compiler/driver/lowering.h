@@ -47,15 +47,20 @@ struct AddPlan {
 /// only marks the point where its output is complete). Each input is a view
 /// of the output (Lowering::views) that its producer writes in place.
 struct ConcatPlan {};
+/// An accelerator channel Split or Slice: no work of its own (its program only marks the point where its
+/// parts are ready). Each part is a view of the input (Lowering::views) that its readers load in place.
+struct SlicePlan {};
 /// An accelerator QClip, QHardSigmoid, QHardSwish or QMul on the ALU.
 struct EltwisePlan {
   int64_t rows = 0;  ///< image rows per tile
 };
-using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan, ConcatPlan, EltwisePlan>;
+using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan, ConcatPlan, SlicePlan, EltwisePlan>;
 
-/// Where a value lies inside the output of a Concat placed on the accelerator.
+/// Where a value lies inside another's blocked storage: an input of a Concat placed on the accelerator inside
+/// its output (its producer writes it in place), or a part of a channel Split or Slice inside its input (its
+/// readers read it in place).
 struct View {
-  int parent = -1;    ///< the Concat's output value; -1: the value is stored on its own
+  int parent = -1;    ///< the Concat's output or the Split's input; -1: the value is stored on its own
   int64_t block = 0;  ///< its first channel block there
 };
 

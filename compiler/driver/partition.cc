@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "compiler/lower/add.h"
+#include "compiler/passes/channel_slices.h"
 #include "compiler/passes/concat_chains.h"
 #include "compiler/passes/rewrite.h"
 #include "compiler/lower/pool.h"
@@ -130,6 +131,46 @@ void placeEltwise(Lowering& s, size_t i) {
          "ALU " + std::string(runtime::opInfo(n.kind).name) + " over " + std::to_string(*rows) + "-row tiles");
 }
 
+/// Why channel Split or Slice `n` cannot be views of its input, or "" when it can: an int8 4-D input cut
+/// along channels at step 1 (channel_slices.h), every part whole channel blocks (but one ending at the last
+/// channel), the input itself no view, and no part another view (a view is one level deep).
+std::string sliceViewsRefused(const Lowering& s, const Node& n) {
+  const auto starts = channelStarts(s.g, n);
+  const Value& x = s.g.values[n.inputs[0]];
+  if (!starts || x.dtype != support::DType::kInt8)
+    return "only a cut of an int8 4-D value's channels, at step 1, is placed in DRAM";
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    const int64_t end = (*starts)[k] + s.g.values[n.outputs[k]].shape[1], b = s.hw.blockIn;
+    if ((*starts)[k] % b || (end % b && end != x.shape[1]))
+      return "part '" + s.g.values[n.outputs[k]].name + "' is channels " + std::to_string((*starts)[k]) + " to " +
+             std::to_string(end) + ", not whole blocks of " + std::to_string(b);
+  }
+  if (s.views[n.inputs[0]].parent >= 0 ||
+      std::any_of(n.outputs.begin(), n.outputs.end(), [&](int y) { return s.views[y].parent >= 0; }))
+    return "its input or a part is already a view of a Concat (a view is one level deep)";
+  return "";
+}
+
+/// Every channel Split and Slice that can be views of its input gets them (after the Concats' views).
+void planSliceViews(Lowering& s) {
+  for (const Node& n : s.g.nodes) {
+    if ((n.kind != OpKind::kSplit && n.kind != OpKind::kSlice) || !sliceViewsRefused(s, n).empty()) continue;
+    const auto starts = *channelStarts(s.g, n);
+    for (size_t k = 0; k < n.outputs.size(); ++k)
+      s.views[n.outputs[k]] = View{n.inputs[0], starts[k] / s.hw.blockIn};
+  }
+}
+
+void placeSlice(Lowering& s, size_t i) {
+  const Node& n = s.g.nodes[i];
+  if (s.views[n.outputs[0]].parent == n.inputs[0]) {
+    s.placements[i] = {SlicePlan{}, "accelerator: in place: each part is a view of its input's channel blocks"};
+    return;
+  }
+  const std::string why = sliceViewsRefused(s, n);
+  s.placements[i].why = "host: " + (why.empty() ? std::string("its parts are not views") : why);
+}
+
 /// Why QConcat `n` cannot be its inputs' views, or "" when it can: along channels of 4-D tensors, every
 /// input copied unchanged (QConcatAttrs' identity), and all but the last filling whole channel blocks.
 std::string viewsRefused(const Lowering& s, const Node& n) {
@@ -184,6 +225,7 @@ void planViews(Lowering& s) {
     }
     for (size_t p : c.prefixes) s.views[s.g.nodes[p].outputs[0]] = View{root.outputs[0], 0};
   }
+  planSliceViews(s);
   s.shareViewBorders();
 }
 
@@ -234,6 +276,8 @@ support::Status partition(Lowering& s) {
       placePool(s, i);
     } else if (kind == OpKind::kQConv || kind == OpKind::kQGemm) {
       placeConv(s, i);
+    } else if ((kind == OpKind::kSplit || kind == OpKind::kSlice) && square) {
+      placeSlice(s, i);
     } else if (kind == OpKind::kQMatMul && square) {
       placeMatMul(s, i);
     } else if (kind == OpKind::kQConcat && square) {

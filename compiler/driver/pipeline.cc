@@ -88,6 +88,7 @@ Status checkPlacements(const CompileState& s, const std::string& pass) {
                       (std::holds_alternative<PoolPlan>(p) && (k == OpKind::kMaxPool || k == OpKind::kQAveragePool)) ||
                       (std::holds_alternative<AddPlan>(p) && k == OpKind::kQAdd) ||
                       (std::holds_alternative<ConcatPlan>(p) && k == OpKind::kQConcat) ||
+                      (std::holds_alternative<SlicePlan>(p) && (k == OpKind::kSplit || k == OpKind::kSlice)) ||
                       (std::holds_alternative<EltwisePlan>(p) && isEltwise(s.graph.nodes[i]));
     const bool said = l.placements[i].why.rfind(l.placements[i].onAccelerator() ? "accelerator: " : "host: ", 0) == 0;
     if (!fits || !said) return broken(s, pass, "node '" + s.graph.nodes[i].name + "' has a plan of another kind");

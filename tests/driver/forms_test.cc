@@ -8,8 +8,9 @@
 // the cycle model's cycles. Beside it, one self-attention block
 // (models/forms/make_attention.py): its matrix products of two activations,
 // Q·Kᵀ and attention·V, its projections on 3-D activations and its residual
-// add run on the accelerator, bit-exact on every level. One preset per
-// process (one SystemC elaboration).
+// add run on the accelerator, bit-exact on every level; and channel Split and
+// Slice (models/forms/make_slices.py) as views of their input, read in place.
+// One preset per process (one SystemC elaboration).
 #include <gtest/gtest.h>
 
 #include "compiler/frontend/compile_model.h"
@@ -118,6 +119,26 @@ TEST_P(FormsTest, AttentionsMatrixProductsAndResidualAddRunOnTheAcceleratorBitEx
   ASSERT_EQ(add.size(), 1u);
   EXPECT_EQ(add[0].rfind(GetParam() == "tiny" ? "host: no legal tiling" : "accelerator: ", 0), 0u) << add[0];
   expectBitExactOnEveryLevel(*b, t, kForms + "attention_calib.npy");
+}
+
+TEST_P(FormsTest, ChannelSplitsAndSlicesAreViewsReadInPlaceBitExact) {
+  const isa::Target t = testing::presetTarget(GetParam());
+  CompileOptions o;
+  o.calibrate = kForms + "slices_calib.npy";
+  auto b = compileModel(kForms + "slices.onnx", t, o);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  // The Split's first part is 16 channels: whole blocks of 8 and 16 (views), not of 32 (a host copy). The Slice
+  // starts at channel 32 and ends at the last: a view on every preset.
+  const std::vector<std::string> split = placesOf(*b, "/Split"), slice = placesOf(*b, "/Slice");
+  ASSERT_EQ(split.size(), 1u);
+  ASSERT_EQ(slice.size(), 1u);
+  EXPECT_EQ(split[0].rfind(t.spec.blockIn == 32 ? "host: part" : "accelerator: in place", 0), 0u) << split[0];
+  EXPECT_EQ(slice[0].rfind("accelerator: in place", 0), 0u) << slice[0];
+  for (const runtime::LayerInfo& l : b->layers) {
+    if (l.name.find("Conv") == std::string::npos || l.name.find(":im2col") != std::string::npos) continue;
+    EXPECT_EQ(l.where, "accelerator") << l.name << ": " << l.why;
+  }
+  expectBitExactOnEveryLevel(*b, t, kForms + "slices_calib.npy");
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(FormsTest);
