@@ -38,10 +38,16 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
   if (k == OpKind::kDequantizeLinear) {
     ACCELC_TRY(c.expectType(0, {DType::kInt8, DType::kUint8, DType::kInt32}));
     ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(DType::kFloat32, x.shape()));
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      const int64_t s = ix(i);
-      const double zp = hasZp ? c.in(2).at(s) : 0.0;
-      out.data<float>()[i] = static_cast<float>((x.at(i) - zp) * scale.data<float>()[s]);
+    if (!ix.perAxis && x.dtype() == DType::kInt8) {  // one scale, int8 data (no per-element dispatch)
+      const int8_t* xs = x.data<int8_t>();
+      const double zp = hasZp ? c.in(2).at(0) : 0.0, sc = scale.data<float>()[0];
+      for (int64_t i = 0; i < x.numel(); ++i) out.data<float>()[i] = static_cast<float>((xs[i] - zp) * sc);
+    } else {
+      for (int64_t i = 0; i < x.numel(); ++i) {
+        const int64_t s = ix(i);
+        const double zp = hasZp ? c.in(2).at(s) : 0.0;
+        out.data<float>()[i] = static_cast<float>((x.at(i) - zp) * scale.data<float>()[s]);
+      }
     }
     c.out(0) = std::move(out);
     return Status::ok();
@@ -51,13 +57,22 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
   if (to != DType::kInt8 && to != DType::kUint8) return c.fail("QuantizeLinear supports int8 and uint8 outputs");
   const double lo = to == DType::kInt8 ? -128 : 0, hi = to == DType::kInt8 ? 127 : 255;
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(to, x.shape()));
-  for (int64_t i = 0; i < x.numel(); ++i) {
-    const int64_t s = ix(i);
-    const double zp = hasZp ? c.in(2).at(s) : 0.0;
-    const float q = static_cast<float>(x.at(i)) / scale.data<float>()[s];
+  auto one = [&](float xv, float sc, double zp) {
+    const float q = xv / sc;
     const double v = std::nearbyint(q) + zp;  // the default rounding mode: half to even
     const double clamped = std::isnan(v) ? std::max(lo, std::min(hi, zp)) : v < lo ? lo : v > hi ? hi : v;
-    out.bytes()[i] = static_cast<uint8_t>(static_cast<int>(clamped));
+    return static_cast<uint8_t>(static_cast<int>(clamped));
+  };
+  if (!ix.perAxis && x.dtype() == DType::kFloat32) {  // the model's input: one scale, float data (no per-element dispatch)
+    const float* xs = x.data<float>();
+    const float sc = scale.data<float>()[0];
+    const double zp = hasZp ? c.in(2).at(0) : 0.0;
+    for (int64_t i = 0; i < x.numel(); ++i) out.bytes()[i] = one(xs[i], sc, zp);
+  } else {
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const int64_t s = ix(i);
+      out.bytes()[i] = one(static_cast<float>(x.at(i)), scale.data<float>()[s], hasZp ? c.in(2).at(s) : 0.0);
+    }
   }
   out.quant.scale.assign(scale.data<float>(), scale.data<float>() + scale.numel());
   c.out(0) = std::move(out);
