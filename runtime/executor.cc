@@ -49,14 +49,9 @@ Status Executor::writeSlot(int id, const Tensor& t) {
                                                     support::shapeStr(t.shape()) + " for a slot of " +
                                                     support::dtypeName(s.dtype) + " " + support::shapeStr(s.shape));
   if (!s.blocked) return d_.write(s.addr, t.bytes().data(), t.bytes().size());
-  std::vector<uint8_t> packed;
-  if (s.form == BlockedForm::kImage) {
-    packed = packBlocked(t, *s.blocked);
-  } else {  // the forms that regroup matrices read the step's elements in the slot's shape
-    Tensor shaped = t;
-    shaped.reshape(s.shape);
-    packed = packBlocked(toBlockedShape(shaped, s.form, s.blocked->block), *s.blocked);
-  }
+  std::vector<uint8_t> packed = s.form == BlockedForm::kImage
+                                    ? packBlocked(t, *s.blocked)
+                                    : packBlocked(toBlockedShape(t, s.shape, s.form, s.blocked->block), *s.blocked);
   return d_.write(s.addr, packed.data(), packed.size());
 }
 

@@ -33,10 +33,10 @@ std::optional<Shape> blockedShape(const Shape& shape, BlockedForm f, int64_t blo
   return std::nullopt;
 }
 
-Tensor toBlockedShape(const Tensor& t, BlockedForm f, int64_t block) {
+Tensor toBlockedShape(const Tensor& t, const Shape& shape, BlockedForm f, int64_t block) {
   if (f == BlockedForm::kImage) return t;
-  const Matrices m(t.shape());
-  Tensor out(support::DType::kInt8, *blockedShape(t.shape(), f, block));  // zero: kWeights' columns past N
+  const Matrices m(shape);
+  Tensor out(support::DType::kInt8, *blockedShape(shape, f, block));  // zero: kWeights' columns past N
   const int8_t* src = t.data<int8_t>();
   int8_t* dst = out.data<int8_t>();
   const int64_t stride = f == BlockedForm::kRows ? m.rows : out.shape()[2] * block;

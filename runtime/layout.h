@@ -67,8 +67,9 @@ inline constexpr int kBlockedForms = 3;
 /// The [N, C, H, W] shape that form `f` stores logical `shape` as (`block` channels per entry), or nothing when
 /// the rank does not suit the form (kImage: 4; the others: at least 2).
 std::optional<Shape> blockedShape(const Shape& shape, BlockedForm f, int64_t block);
-/// Int8 tensor `t` as the [N, C, H, W] tensor form `f` stores (what packBlocked takes).
-Tensor toBlockedShape(const Tensor& t, BlockedForm f, int64_t block);
+/// Int8 tensor `t`, its elements read in logical `shape` (as many as it holds: a Reshape's output may come in
+/// another shape), as the [N, C, H, W] tensor form `f` stores (what packBlocked takes).
+Tensor toBlockedShape(const Tensor& t, const Shape& shape, BlockedForm f, int64_t block);
 /// The inverse of toBlockedShape: the logical int8 tensor of `shape` that [N, C, H, W] `nchw` holds.
 Tensor fromBlockedShape(const Tensor& nchw, BlockedForm f, const Shape& shape);
 

@@ -73,6 +73,21 @@ void placePool(Lowering& s, size_t i) {
          std::string(l->average ? "ALU average" : "ALU max") + " over " + std::to_string(*rows) + "-row tiles");
 }
 
+/// Node `i` as GEMM layer `l` (or on the host with why there is none) under its searched schedule; `form`
+/// begins the reason.
+void placeGemm(Lowering& s, size_t i, const support::Expected<lower::ConvLayer>& l, const std::string& form) {
+  Placement& p = s.placements[i];
+  const std::string& name = s.g.nodes[i].name;
+  auto sched = l ? searchConvSchedule(*l, s.t, s.serialize) : support::Expected<lower::ConvSchedule>(l.diag());
+  if (!sched) {
+    p.why = "host: " + sched.diag().message;
+    s.say(name + ": " + p.why);
+    return;
+  }
+  const lower::Kernel k = lower::lowerConv(*l, *sched, s.hw, lower::ConvAddrs{0, 0, 0, 0});
+  if (!accept(s, i, k, ConvPlan{*sched, false}, form + sched->why)) s.say(name + ": " + p.why);
+}
+
 void placeConv(Lowering& s, size_t i) {
   const Node& n = s.g.nodes[i];
   Placement& p = s.placements[i];
@@ -90,32 +105,14 @@ void placeConv(Lowering& s, size_t i) {
   }
   auto l = convLayerOf(s, n, s.borders[n.inputs[0]]);
   if (l && n.kind == OpKind::kQConv) l->y = s.trialLayout(n.outputs[0]), l->y.fill = static_cast<int8_t>(qa.zeroPoint);
-  auto sched = l ? searchConvSchedule(*l, s.t, s.serialize) : support::Expected<lower::ConvSchedule>(l.diag());
-  if (!sched) {
-    p.why = "host: " + sched.diag().message;
-    s.say(n.name + ": " + p.why);
-    return;
-  }
-  const lower::Kernel k = lower::lowerConv(*l, *sched, s.hw, lower::ConvAddrs{0, 0, 0, 0});
-  const std::string form = qa.group == 1 ? ""
+  const std::string form = qa.group == 1 || !l ? ""
                            : l->group == 1 ? std::to_string(qa.group) + " groups as a dense convolution with zero weights; "
                                            : std::to_string(qa.group) + " groups as block-diagonal GEMMs; ";
-  if (!accept(s, i, k, ConvPlan{*sched, false}, form + sched->why)) s.say(n.name + ": " + p.why);
+  placeGemm(s, i, l, form);
 }
 
 void placeMatMul(Lowering& s, size_t i) {
-  const Node& n = s.g.nodes[i];
-  Placement& p = s.placements[i];
-  auto l = matmulLayerOf(s, n);
-  auto sched = l ? searchConvSchedule(*l, s.t, s.serialize) : support::Expected<lower::ConvSchedule>(l.diag());
-  if (!sched) {
-    p.why = "host: " + sched.diag().message;
-    s.say(n.name + ": " + p.why);
-    return;
-  }
-  const lower::Kernel k = lower::lowerConv(*l, *sched, s.hw, lower::ConvAddrs{0, 0, 0, 0});
-  if (!accept(s, i, k, ConvPlan{*sched, false}, "GEMM of two activations, the right one packed as weights; " + sched->why))
-    s.say(n.name + ": " + p.why);
+  placeGemm(s, i, matmulLayerOf(s, s.g.nodes[i]), "GEMM of two activations, the right one packed as weights; ");
 }
 
 void placeEltwise(Lowering& s, size_t i) {

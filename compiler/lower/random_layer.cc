@@ -110,7 +110,7 @@ namespace {
 std::vector<uint8_t> packRight(const Tensor& b, const hwspec::HwSpec& hw) {
   const runtime::Shape d = *runtime::blockedShape(b.shape(), runtime::BlockedForm::kWeights, hw.blockIn);
   const runtime::BlockedLayout l{d[0], d[1], d[2], d[3], hw.blockIn, 0, 0, 0, 0, 0};
-  return runtime::packBlocked(runtime::toBlockedShape(b, runtime::BlockedForm::kWeights, hw.blockIn), l);
+  return runtime::packBlocked(runtime::toBlockedShape(b, b.shape(), runtime::BlockedForm::kWeights, hw.blockIn), l);
 }
 
 }  // namespace

@@ -29,6 +29,13 @@ std::optional<Requant> requantOf(double real) {
 
 namespace {
 
+/// Value `id` when it is a one-element float32 constant above 0 (a scale), else 0.
+double positiveScalar(const Graph& g, int id) {
+  const Tensor* c = constantOf(g, id);
+  return c && c->numel() == 1 && c->dtype() == DType::kFloat32 && c->data<float>()[0] > 0.0f ? c->data<float>()[0]
+                                                                                              : 0.0;
+}
+
 /// Int8 view of a value's parameters: scale and the int8 zero point (uint8 shifts by -128).
 struct I8 {
   double scale = 1.0;
@@ -516,9 +523,8 @@ std::pair<const Node*, double> Quantizer::scaledBy(const Node& n) const {
   if (isBoundary(src_, y) || useCount(src_, y) != 1) return {nullptr, 0.0};
   for (const Node& m : src_.nodes) {
     if (m.kind != OpKind::kMul || m.inputs.size() != 2 || m.inputs[0] != y) continue;
-    const Tensor* c = constantOf(src_, m.inputs[1]);
-    if (!c || c->numel() != 1 || c->dtype() != DType::kFloat32 || !(c->data<float>()[0] > 0.0f)) break;
-    return {&m, static_cast<double>(c->data<float>()[0])};
+    const double c = positiveScalar(src_, m.inputs[1]);
+    return c > 0 ? std::pair<const Node*, double>{&m, c} : std::pair<const Node*, double>{nullptr, 0.0};
   }
   return {nullptr, 0.0};
 }
@@ -694,8 +700,7 @@ void scalesAfterMatmuls(Graph& g) {
     for (int k = 0; k < 2; ++k) {
       const int in = g.nodes[i].inputs[k];
       const Node* p = producer(g, in);
-      const Tensor* c = p && p->kind == OpKind::kMul && p->inputs.size() == 2 ? constantOf(g, p->inputs[1]) : nullptr;
-      if (!c || c->numel() != 1 || c->dtype() != DType::kFloat32 || !(c->data<float>()[0] > 0.0f) ||
+      if (!p || p->kind != OpKind::kMul || p->inputs.size() != 2 || !(positiveScalar(g, p->inputs[1]) > 0) ||
           useCount(g, in) != 1 || isBoundary(g, in) || g.values[p->inputs[0]].quant.empty())
         continue;
       const size_t pi = static_cast<size_t>(p - g.nodes.data());

@@ -74,13 +74,19 @@ void expectBitExactOnEveryLevel(const runtime::Bundle& b, const isa::Target& t, 
   EXPECT_EQ(onRtl->bytes(), onFsim->bytes()) << "the RTL against fsim";
 }
 
+/// models/forms/`model` compiled for `t`, calibrated on models/forms/`calib`.
+support::Expected<runtime::Bundle> compileForm(const std::string& model, const std::string& calib,
+                                               const isa::Target& t) {
+  CompileOptions o;
+  o.calibrate = kForms + calib;
+  return compileModel(kForms + model, t, o);
+}
+
 class FormsTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FormsTest, EveryFormIsBitExactOnFsimTheCycleModelAndTheRtl) {
   const isa::Target t = testing::presetTarget(GetParam());
-  CompileOptions o;
-  o.calibrate = kForms + "calib.npy";
-  auto b = compileModel(kForms + "forms.onnx", t, o);
+  auto b = compileForm("forms.onnx", "calib.npy", t);
   ASSERT_TRUE(b.isOk()) << b.diag().str();
   int accelerated = 0;  // every layer but the boundaries, the flatten and (on wide) the Concat
   for (const runtime::LayerInfo& l : b->layers) {
@@ -101,9 +107,7 @@ TEST_P(FormsTest, EveryFormIsBitExactOnFsimTheCycleModelAndTheRtl) {
 
 TEST_P(FormsTest, AttentionsMatrixProductsAndResidualAddRunOnTheAcceleratorBitExact) {
   const isa::Target t = testing::presetTarget(GetParam());
-  CompileOptions o;
-  o.calibrate = kForms + "attention_calib.npy";
-  auto b = compileModel(kForms + "attention.onnx", t, o);
+  auto b = compileForm("attention.onnx", "attention_calib.npy", t);
   ASSERT_TRUE(b.isOk()) << b.diag().str();
   int products = 0, accelerated = 0;
   for (const runtime::LayerInfo& l : b->layers) {
@@ -123,9 +127,7 @@ TEST_P(FormsTest, AttentionsMatrixProductsAndResidualAddRunOnTheAcceleratorBitEx
 
 TEST_P(FormsTest, ChannelSplitsAndSlicesAreViewsReadInPlaceBitExact) {
   const isa::Target t = testing::presetTarget(GetParam());
-  CompileOptions o;
-  o.calibrate = kForms + "slices_calib.npy";
-  auto b = compileModel(kForms + "slices.onnx", t, o);
+  auto b = compileForm("slices.onnx", "slices_calib.npy", t);
   ASSERT_TRUE(b.isOk()) << b.diag().str();
   // The Split's first part is 16 channels: whole blocks of 8 and 16 (views), not of 32 (a host copy). The Slice
   // starts at channel 32 and ends at the last: a view on every preset.

@@ -207,7 +207,7 @@ TEST_P(ConvLowerTest, MatrixProductsOfTwoActivationsAreBitExact) {
     EXPECT_GT(distinct.size(), 8u) << "a degenerate product tests little";
     auto sched = chooseSchedule(l, t.spec);
     ASSERT_TRUE(sched.isOk()) << sched.diag().str();
-    const Tensor rows = runtime::toBlockedShape(x, runtime::BlockedForm::kRows, b);
+    const Tensor rows = runtime::toBlockedShape(x, x.shape(), runtime::BlockedForm::kRows, b);
     auto lp = convProgram(l, *sched, t, rows, false, &y);
     ASSERT_TRUE(lp.isOk()) << lp.diag().str();
     auto got = runOnBoth(t, lp->program, lp->writes, lp->out, lp->outBytes);

@@ -27,7 +27,7 @@ TEST(BlockedFormTest, RowsAndWeightsRoundTripThroughTheirLayouts) {
       const auto d = blockedShape(s, f, 16);
       ASSERT_TRUE(d.has_value());
       const BlockedLayout l = layoutOf(*d, 16);
-      const std::vector<uint8_t> bytes = packBlocked(toBlockedShape(t, f, 16), l);
+      const std::vector<uint8_t> bytes = packBlocked(toBlockedShape(t, s, f, 16), l);
       EXPECT_EQ(fromBlockedShape(unpackBlocked(bytes.data(), l), f, s).bytes(), t.bytes())
           << support::shapeStr(s) << " form " << static_cast<int>(f);
     }
@@ -37,7 +37,7 @@ TEST(BlockedFormTest, WeightsHoldEachMatrixTransposedInBlocks) {
   const int64_t bl = 4, k = 6, n = 5;  // 2 blocks of k, 2 of n (the last part padding)
   const Tensor b = randomInt8({3, k, n}, 7);
   const BlockedLayout l = layoutOf(*blockedShape(b.shape(), BlockedForm::kWeights, bl), bl);
-  const std::vector<uint8_t> w = packBlocked(toBlockedShape(b, BlockedForm::kWeights, bl), l);
+  const std::vector<uint8_t> w = packBlocked(toBlockedShape(b, b.shape(), BlockedForm::kWeights, bl), l);
   const int64_t kb = 2, nb = 2;
   ASSERT_EQ(static_cast<int64_t>(w.size()), 3 * nb * kb * bl * bl);
   for (int64_t m = 0; m < 3; ++m)
