@@ -37,7 +37,7 @@ namespace {
 using namespace bench;  // NOLINT: the zoo helpers
 
 const char* const kModels[] = {"mobilenet_v3_small", "mobilenet_v2", "mnasnet0_5",         "squeezenet1_0",
-                               "inception_v3",       "densenet121",  "transformer_encoder"};
+                               "inception_v3",       "densenet121",  "shufflenet_v2_x0_5", "transformer_encoder"};
 
 /// One model's row.
 struct Row {

@@ -16,6 +16,7 @@
 #include "compiler/driver/plan_dram.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/graph/static_shapes.h"
+#include "compiler/passes/channel_shuffle.h"
 #include "compiler/passes/im2col.h"
 #include "compiler/passes/passes.h"
 #include "compiler/quant/quantize.h"
@@ -61,6 +62,11 @@ Status quantizationParams(CompileState& s) {
 Status quantize(CompileState& s) {
   ACCELC_ASSIGN_OR_RETURN(Graph q, quantizeGraph(s.graph, s.log));
   s.graph = std::move(q);
+  return verify(s.graph);
+}
+
+Status shuffles(CompileState& s) {
+  shuffleToConvs(s.graph, s.log);
   return verify(s.graph);
 }
 
@@ -162,6 +168,8 @@ std::vector<PipelinePass> makePipeline() {
   p.push_back({"calibrate", "the quantization parameters: the model's own Q/DQ scales, or calibration",
                quantizationParams, graphText});
   p.push_back({"quantize", "the integer graph: QConv, QGemm, QAdd, ... with requantization", quantize, graphText});
+  p.push_back({"channel-shuffle", "channel shuffles left in the integer graph become 1x1 QConvs that permute",
+               shuffles, graphText});
   p.push_back({"im2col", "narrow convolutions fed by the host unrolled into channels", im2col, graphText});
   p.push_back(backEnd("trial-borders", "per value, the border every QConv and MaxPool reading it would need",
                       trialBorders, checkBorders, bordersText));

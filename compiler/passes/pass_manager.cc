@@ -14,12 +14,15 @@ const std::vector<PassInfo>& allPasses() {
       {"pool-forms", poolForms,
        "drop zero Pads; a padded AveragePool counting its padding becomes a depthwise Conv; a spatial ReduceMean "
        "becomes GlobalAveragePool"},
+      {"fold-channel-shuffles", foldChannelShuffles,
+       "a channel shuffle (Reshape, Transpose, Reshape) read only by Convs of one group moves into their weights"},
   };
   return kPasses;
 }
 
 std::vector<std::string> defaultPipeline() {
-  return {"fold-constants", "fold-shapes", "fold-constants", "remove-identity", "fold-batchnorm", "fuse-activations", "pool-forms"};
+  return {"fold-constants", "fold-shapes", "fold-constants", "remove-identity", "fold-batchnorm", "fuse-activations", "pool-forms",
+          "fold-channel-shuffles"};
 }
 
 support::Status runPipeline(Graph& g, const std::vector<std::string>& names,

@@ -8,6 +8,8 @@
 //   fold-batchnorm   BatchNormalization after Conv or Gemm folds into its weights
 //   fuse-activations Gelu's Erf form becomes Gelu, x * Sigmoid(x) becomes Silu, a spelled-out layer norm
 //                    becomes LayerNormalization
+//   pool-forms       zero Pads drop; padded AveragePool and spatial ReduceMean take pool forms
+//   fold-channel-shuffles a channel shuffle read only by Convs moves into their weights
 #ifndef ACCELC_COMPILER_PASSES_PASSES_H_
 #define ACCELC_COMPILER_PASSES_PASSES_H_
 
@@ -26,6 +28,7 @@ support::Status removeIdentity(Graph& g);
 support::Status foldBatchNorm(Graph& g);
 support::Status fuseActivations(Graph& g);
 support::Status poolForms(Graph& g);
+support::Status foldChannelShuffles(Graph& g);
 
 /// One named pass.
 struct PassInfo {

@@ -11,34 +11,71 @@ namespace accelc::compiler {
 
 namespace {
 
-/// A max pool or a reshaping op only moves values: its output takes its input's parameters (its range lies
-/// inside the input's), so that it stays int8 and needs no rescale. In node order, so chains of moves agree.
-void shareMoveScales(Graph& g) {
-  for (const Node& n : g.nodes) {
-    if (!movesValues(n.kind) || g.values[n.inputs[0]].quant.empty()) continue;
-    for (int y : n.outputs)  // each part of a Split too
-      if (!g.values[y].quant.empty()) g.values[y].quant = g.values[n.inputs[0]].quant;
+/// Values that must share quantization parameters, as a union-find forest.
+class ScaleGroups {
+ public:
+  explicit ScaleGroups(size_t n) : parent_(n) {
+    for (size_t i = 0; i < n; ++i) parent_[i] = static_cast<int>(i);
   }
+  int find(int v) {
+    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
+    return v;
+  }
+  void unite(int a, int b) { parent_[find(a)] = find(b); }
+
+ private:
+  std::vector<int> parent_;
+};
+
+/// Whether a move's output must take its input's parameters. A max pool whose
+/// input others read too only follows its input (below): joining it to a
+/// Concat's scale would widen the scale of every other reader's input.
+bool joinsInput(const Graph& g, const Node& n) {
+  if (n.kind != OpKind::kMaxPool) return movesValues(n.kind);
+  return n.outputs.size() == 1 && producer(g, n.inputs[0]) && useCount(g, n.inputs[0]) == 1 &&
+         !isBoundary(g, n.inputs[0]);
 }
 
-/// The inputs of a chain of Concats (concat_chains.h) and its prefixes' outputs take the root's parameters:
-/// their ranges lie inside its range, and with one scale every Concat copies instead of rescaling, so on the
-/// accelerator the producers write their slices of the root's output in place.
-void shareConcatScales(Graph& g) {
+/// Values that only move values (reshapes, slices, a max pool that alone reads
+/// its input) share their input's parameters, so that they stay int8 moves;
+/// the inputs and prefixes of a chain of Concats (concat_chains.h) share the
+/// root's, so that every Concat copies and on the accelerator the producers
+/// write their slices of the root's output in place. Each group takes the
+/// widest range among its values (a move's output lies inside its input's
+/// range, a Concat's inputs inside its output's). A max pool whose input
+/// others read too then takes its input's parameters unless a Concat's group
+/// holds it.
+void shareScales(Graph& g) {
+  ScaleGroups groups(g.values.size());
+  const auto quantized = [&](int v) { return v >= 0 && !g.values[v].quant.empty(); };
+  for (const Node& n : g.nodes)
+    if (joinsInput(g, n) && quantized(n.inputs[0]))
+      for (int y : n.outputs)  // each part of a Split too
+        if (quantized(y)) groups.unite(y, n.inputs[0]);
+  std::vector<int> concatValues;
   for (const ConcatChain& c : concatChains(g)) {
-    const Node& root = g.nodes[c.root];
-    const runtime::QuantParams q = g.values[root.outputs[0]].quant;
-    if (q.empty()) continue;
-    for (int v : root.inputs) {
-      g.values[v].quant = q;
-      // Back through a max pool that alone reads its input, which stays a move (it keeps its input's scale).
-      const Node* p = producer(g, v);
-      if (p && p->kind == OpKind::kMaxPool && p->outputs.size() == 1 && producer(g, p->inputs[0]) &&
-          useCount(g, p->inputs[0]) == 1 && !isBoundary(g, p->inputs[0]))
-        g.values[p->inputs[0]].quant = q;
-    }
-    for (size_t p : c.prefixes) g.values[g.nodes[p].outputs[0]].quant = q;
+    const int root = g.nodes[c.root].outputs[0];
+    if (!quantized(root)) continue;
+    std::vector<int> members(g.nodes[c.root].inputs);
+    for (size_t p : c.prefixes) members.push_back(g.nodes[p].outputs[0]);
+    for (int v : members)
+      if (quantized(v)) groups.unite(v, root);
+    concatValues.push_back(root);
   }
+  std::vector<runtime::QuantParams> widest(g.values.size());
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    if (!quantized(static_cast<int>(v))) continue;
+    runtime::QuantParams& w = widest[groups.find(static_cast<int>(v))];
+    if (w.empty() || g.values[v].quant.scale[0] > w.scale[0]) w = g.values[v].quant;
+  }
+  std::vector<bool> concatGroup(g.values.size(), false);
+  for (int v : concatValues) concatGroup[groups.find(v)] = true;
+  for (const Node& n : g.nodes)  // in node order, so chains of such pools agree
+    if (n.kind == OpKind::kMaxPool && !joinsInput(g, n) && quantized(n.inputs[0]) && quantized(n.outputs[0]) &&
+        !concatGroup[groups.find(n.outputs[0])])
+      widest[groups.find(n.outputs[0])] = widest[groups.find(n.inputs[0])];
+  for (size_t v = 0; v < g.values.size(); ++v)
+    if (quantized(static_cast<int>(v))) g.values[v].quant = widest[groups.find(static_cast<int>(v))];
 }
 
 }  // namespace
@@ -75,8 +112,7 @@ support::Status calibrate(Graph& g, const std::vector<std::vector<Tensor>>& samp
     q.zeroPoint = {0};
     g.values[probe.outputs[k]].quant = q;
   }
-  shareMoveScales(g);
-  shareConcatScales(g);
+  shareScales(g);
   return support::Status::ok();
 }
 

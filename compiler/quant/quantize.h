@@ -44,9 +44,10 @@ support::Status stripQdq(Graph& g);
 /// Runs the float graph on every calibration input and gives each activation
 /// value symmetric int8 parameters from its observed range: the maximum of
 /// |min| and |max|, or with `percentile` < 100 that percentile of |x|. A max
-/// pool's or reshape's output keeps its input's parameters (it only moves
-/// values), and the inputs of a Concat that only it reads share the Concat's,
-/// so that it copies (and on the accelerator, costs nothing).
+/// pool's, reshape's or slice's output shares its input's parameters (it only
+/// moves values), and the inputs of a Concat that only it reads share the
+/// Concat's, so that it copies (and on the accelerator, costs nothing); each
+/// group of values joined so takes the widest range among them.
 support::Status calibrate(Graph& g, const std::vector<std::vector<Tensor>>& samples, double percentile = 100.0);
 
 /// The integer graph of a float graph whose activations carry quantization

@@ -139,6 +139,7 @@ MODELS = {
     "squeezenet1_0": (lambda: torchvision.models.squeezenet1_0(weights=None), (1, 3, 224, 224), "logits", 13),
     "inception_v3": (inception_v3, (1, 3, 299, 299), "logits", 13),
     "densenet121": (lambda: torchvision.models.densenet121(weights=None), (1, 3, 224, 224), "logits", 13),
+    "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(weights=None), (1, 3, 224, 224), "logits", 13),
     "transformer_encoder": (transformer_encoder, (1, 32, 128), "out", 13),
 }
 

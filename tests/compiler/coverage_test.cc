@@ -2,7 +2,8 @@
 // vta-default: each is bit-exact on fsim against its integer graph on the
 // reference engine, and keeps its share of MACs on the accelerator and its
 // number of quantize/dequantize boundaries (so coverage cannot silently drop);
-// MobileNet-v3-small and SqueezeNet also run on the cycle model, bit for bit as on fsim.
+// MobileNet-v3-small, SqueezeNet, ShuffleNet-v2 and the encoder also run on the cycle model, bit for bit as on
+// fsim.
 // Heavy: a few seconds to half a minute per model.
 #include "compiler/frontend/compile_model.h"
 #include "compiler/graph/graph_text.h"
@@ -68,7 +69,8 @@ TEST_P(CoverageTest, CompiledForVtaDefaultIsBitExactOnFsimAndKeepsItsCoverage) {
 // The boundaries: the input's quantize and the output's dequantize; the encoder has one pair around each float
 // island (its softmax, layer norms and GELU: 8 islands, its output a layer norm's) and every matrix product on
 // the accelerator, Q·Kᵀ and attention·V among them. SqueezeNet's in-place concatenations and the encoder's
-// products of two activations also run on the cycle model.
+// products of two activations also run on the cycle model, as do ShuffleNet's channel shuffles (1x1 convolutions
+// that permute, one per half that the next unit splits off, and the last folded into conv5's weights).
 INSTANTIATE_TEST_SUITE_P(Zoo, CoverageTest,
                          ::testing::Values(CoverageCase{{"mobilenet_v3_small", "logits"}, 100.0, 2, true},
                                            CoverageCase{{"mobilenet_v2", "logits"}, 100.0, 2},
@@ -76,6 +78,7 @@ INSTANTIATE_TEST_SUITE_P(Zoo, CoverageTest,
                                            CoverageCase{{"squeezenet1_0", "logits"}, 100.0, 2, true},
                                            CoverageCase{{"inception_v3", "logits"}, 100.0, 2},
                                            CoverageCase{{"densenet121", "logits"}, 100.0, 2},
+                                           CoverageCase{{"shufflenet_v2_x0_5", "logits"}, 100.0, 2, true},
                                            CoverageCase{{"transformer_encoder", "out"}, 100.0, 16, true}),
                          [](const ::testing::TestParamInfo<CoverageCase>& i) { return i.param.model.name; });
 

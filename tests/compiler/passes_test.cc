@@ -52,7 +52,7 @@ TEST_P(PassGoldenTest, RewritesAsTheGoldenSaysAndKeepsTheValues) {
 
 INSTANTIATE_TEST_SUITE_P(Passes, PassGoldenTest,
                          ::testing::Values("fold-constants", "fold-shapes", "remove-identity", "fold-batchnorm",
-                                           "fuse-activations", "pool-forms"),
+                                           "fuse-activations", "pool-forms", "fold-channel-shuffles"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
@@ -82,7 +82,7 @@ TEST(PassTest, DumpAfterSeesEveryRunAndUnknownPassesAreNamed) {
   EXPECT_EQ(seen, (std::vector<std::string>{"remove-identity", "fold-constants"}));
   EXPECT_EQ(runPipeline(g, {"fold-everything"}).str(),
             "error: unknown pass 'fold-everything'; the passes are: fold-constants, fold-shapes, remove-identity, "
-            "fold-batchnorm, fuse-activations, pool-forms");
+            "fold-batchnorm, fuse-activations, pool-forms, fold-channel-shuffles");
 }
 
 

@@ -8,6 +8,7 @@
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/passes/channel_shuffle.h"
 #include "compiler/passes/passes.h"
 #include "compiler/quant/quantize.h"
 #include "support/npy.h"
@@ -119,6 +120,67 @@ output "out"
   ASSERT_TRUE(want.isOk() && got.isOk());
   for (int64_t i = 0; i < x.numel() / 8 * 6; ++i)  // within a few output steps of the float graph
     EXPECT_NEAR((*got)[0].at(i), (*want)[0].at(i), 3 * 0.08) << i;
+}
+
+TEST(QuantTest, AnInt8ChannelShuffleBecomesAQConvThatCopiesEveryValueExactly) {
+  // [1, 12, 4, 6]: 288 values cover every int8; shuffles of 3 groups of 4 and of 2 x 2 x 3 factors.
+  auto g = parseGraph(R"(graph "shuffle"
+input "x" : int8[1,12,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)
+const "split" : int64[5] = hex:01000000000000000300000000000000040000000000000004000000000000000600000000000000
+const "split3" : int64[6] = hex:010000000000000002000000000000000200000000000000030000000000000004000000000000000600000000000000
+const "merge" : int64[4] = hex:01000000000000000c0000000000000004000000000000000600000000000000
+node "s" Reshape("x", "split") -> ("s" : int8[1,3,4,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {allowzero=0}
+node "t" Transpose("s") -> ("t" : int8[1,4,3,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {perm=[0,2,1,3,4]}
+node "m" Reshape("t", "merge") -> ("y" : int8[1,12,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {allowzero=0}
+node "s3" Reshape("y", "split3") -> ("s3" : int8[1,2,2,3,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {allowzero=0}
+node "t3" Transpose("s3") -> ("t3" : int8[1,3,2,2,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {perm=[0,3,1,2,4,5]}
+node "m3" Reshape("t3", "merge") -> ("z" : int8[1,12,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {allowzero=0}
+output "z"
+)", "shuffle");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  // Source channels of the first shuffle: output 3·a + b reads input 4·b + a.
+  auto s = channelShuffleEndingAt(*g, 2);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->source, (std::vector<int64_t>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}));
+  Tensor x(support::DType::kInt8, {1, 12, 4, 6});
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<int8_t>()[i] = static_cast<int8_t>((i * 181) % 256 - 128);
+  auto want = runReference(*g, {x});
+  ASSERT_TRUE(want.isOk()) << want.diag().str();
+  Graph q = *g;
+  std::vector<std::string> log;
+  shuffleToConvs(q, &log);
+  ASSERT_EQ(q.nodes.size(), 2u) << printGraph(q);
+  EXPECT_EQ(q.nodes[0].kind, OpKind::kQConv);
+  EXPECT_EQ(q.nodes[1].kind, OpKind::kQConv);
+  EXPECT_EQ(log.size(), 2u);
+  ASSERT_TRUE(verify(q).isOk());
+  auto got = runReference(q, {x});
+  ASSERT_TRUE(got.isOk()) << got.diag().str();
+  EXPECT_EQ((*got)[0].bytes(), (*want)[0].bytes());
+
+  // Read only by a Split of 5 and 7 channels: one QConv per part, of the part's rows of the permutation.
+  auto split = parseGraph(R"(graph "split"
+input "x" : int8[1,12,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)
+const "split" : int64[5] = hex:01000000000000000300000000000000040000000000000004000000000000000600000000000000
+const "merge" : int64[4] = hex:01000000000000000c0000000000000004000000000000000600000000000000
+node "s" Reshape("x", "split") -> ("s" : int8[1,3,4,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {allowzero=0}
+node "t" Transpose("s") -> ("t" : int8[1,4,3,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {perm=[0,2,1,3,4]}
+node "m" Reshape("t", "merge") -> ("y" : int8[1,12,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {allowzero=0}
+node "parts" Split("y") -> ("a" : int8[1,5,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8), "b" : int8[1,7,4,6] quant(scale=[0.05], zero_point=[-7], axis=-1, dtype=int8)) {axis=1, split=[5,7]}
+output "a"
+output "b"
+)", "split");
+  ASSERT_TRUE(split.isOk()) << split.diag().str();
+  auto wantParts = runReference(*split, {x});
+  ASSERT_TRUE(wantParts.isOk()) << wantParts.diag().str();
+  q = *split;
+  shuffleToConvs(q, nullptr);
+  ASSERT_EQ(q.nodes.size(), 2u) << printGraph(q);
+  EXPECT_EQ(q.nodes[0].name, "parts:0");
+  EXPECT_EQ(q.nodes[1].name, "parts:1");
+  auto gotParts = runReference(q, {x});
+  ASSERT_TRUE(gotParts.isOk()) << gotParts.diag().str();
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ((*gotParts)[i].bytes(), (*wantParts)[i].bytes()) << "part " << i;
 }
 
 }  // namespace

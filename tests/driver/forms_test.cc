@@ -9,7 +9,9 @@
 // (models/forms/make_attention.py): its matrix products of two activations,
 // Q·Kᵀ and attention·V, its projections on 3-D activations and its residual
 // add run on the accelerator, bit-exact on every level; and channel Split and
-// Slice (models/forms/make_slices.py) as views of their input, read in place.
+// Slice (models/forms/make_slices.py) as views of their input, read in place;
+// channel shuffles (models/forms/make_shuffle.py) as permuting 1×1
+// convolutions, or folded into the convolution that reads them.
 // One preset per process (one SystemC elaboration).
 #include <gtest/gtest.h>
 
@@ -26,6 +28,7 @@
 namespace accelc::compiler {
 namespace {
 
+using runtime::OpKind;
 using runtime::Tensor;
 
 const std::string kForms = testing::sourceDir() + "/models/forms/";
@@ -141,6 +144,32 @@ TEST_P(FormsTest, ChannelSplitsAndSlicesAreViewsReadInPlaceBitExact) {
     EXPECT_EQ(l.where, "accelerator") << l.name << ": " << l.why;
   }
   expectBitExactOnEveryLevel(*b, t, kForms + "slices_calib.npy");
+}
+
+TEST_P(FormsTest, ChannelShufflesRunAsPermutingConvolutionsOrFoldIntoTheirReadersBitExact) {
+  const isa::Target t = testing::presetTarget(GetParam());
+  auto b = compileForm("shuffle.onnx", "shuffle_calib.npy", t);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  for (const runtime::LayerInfo& l : b->layers) {
+    const bool host = l.name.find("quantize") != std::string::npos || l.name.find("im2col") != std::string::npos ||
+                      l.name == "/Flatten";
+    if (host) continue;
+    EXPECT_EQ(l.where, "accelerator") << l.name << ": " << l.why;
+  }
+  auto g = parseGraph(b->graphText, "graph");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  // The first shuffle becomes one QConv per half its split reads, the third one QConv (a residual add reads it);
+  // the second folds into the strided convolution, which reads the Concat itself.
+  std::vector<std::string> permuting;
+  for (const Node& n : g->nodes) {
+    EXPECT_NE(n.kind, OpKind::kTranspose) << n.name;
+    if (n.kind == OpKind::kQConv && n.name.find("Conv") == std::string::npos) permuting.push_back(n.name);
+    if (n.name == "/down/down.0/Conv") {
+      EXPECT_EQ(g->values[n.inputs[0]].name, "/Concat_1_output_0:q");
+    }
+  }
+  EXPECT_EQ(permuting, (std::vector<std::string>{"/Slice", "/Slice_1", "/Reshape_5"}));
+  expectBitExactOnEveryLevel(*b, t, kForms + "shuffle_calib.npy");
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(FormsTest);
