@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace accelc::runtime {
 
 namespace {
@@ -72,29 +76,68 @@ Tensor fromBlockedShape(const Tensor& nchw, BlockedForm f, const Shape& shape) {
   return out;
 }
 
+namespace {
+
+// Packing moves each image row of a channel block between the plain layout
+// (lane·laneStride + w) and its entries (w·block + lane): a transpose. Lane by
+// lane, the entries side is touched one byte in `block`; in tiles of 16 lanes
+// by 16 columns, every load and store is 16 consecutive bytes, and with SSE2 a
+// tile is transposed in registers (the move was the costliest host step of
+// small models).
+constexpr int64_t kTile = 16;
+
+/// out[j·os + i] = in[i·is + j] for i < rows, j < cols (at most kTile each).
+void transposeTile(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, int64_t rows, int64_t cols) {
+#if defined(__SSE2__)
+  if (rows == kTile && cols == kTile) {
+    // Four rounds of interleaving rows k and k + 8 rotate the 8 bits of (row, column) by one each: by four, a
+    // transpose.
+    __m128i x[kTile], y[kTile];
+    for (int i = 0; i < kTile; ++i) x[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i * is));
+    for (int round = 0; round < 4; ++round) {
+      for (int k = 0; k < kTile / 2; ++k) {
+        y[2 * k] = _mm_unpacklo_epi8(x[k], x[k + kTile / 2]);
+        y[2 * k + 1] = _mm_unpackhi_epi8(x[k], x[k + kTile / 2]);
+      }
+      std::copy(y, y + kTile, x);
+    }
+    for (int j = 0; j < kTile; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * os), x[j]);
+    return;
+  }
+#endif
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i) out[j * os + i] = in[i * is + j];
+}
+
+/// Calls `tile(entry, plain, lanes, columns)` for every tile of `l`: the byte
+/// offsets of its first entry lane and of its first plain element.
+template <typename F>
+void forEachTile(const BlockedLayout& l, F tile) {
+  for (int64_t n = 0; n < l.n; ++n)
+    for (int64_t cb = 0; cb < l.blocks(); ++cb)
+      for (int64_t h = 0; h < l.h; ++h)
+        for (int64_t lane = 0; lane < std::min(l.block, l.c - cb * l.block); lane += kTile)
+          for (int64_t w = 0; w < l.w; w += kTile)
+            tile((l.entry(n, l.top + h, cb, l.left) + w) * l.block + lane,
+                 ((n * l.c + cb * l.block + lane) * l.h + h) * l.w + w,
+                 std::min({kTile, l.block - lane, l.c - cb * l.block - lane}), std::min(kTile, l.w - w));
+}
+
+}  // namespace
+
 std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l) {
   std::vector<uint8_t> out(static_cast<size_t>(l.bytes()), static_cast<uint8_t>(l.fill));
-  const int8_t* src = t.data<int8_t>();
-  for (int64_t n = 0; n < l.n; ++n)
-    for (int64_t c = 0; c < l.c; ++c)
-      for (int64_t h = 0; h < l.h; ++h) {  // one image row: consecutive entries, one lane each
-        uint8_t* row = out.data() + l.entry(n, l.top + h, c / l.block, l.left) * l.block + c % l.block;
-        const int8_t* from = src + ((n * l.c + c) * l.h + h) * l.w;
-        for (int64_t w = 0; w < l.w; ++w) row[w * l.block] = static_cast<uint8_t>(from[w]);
-      }
+  forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
+    transposeTile(t.bytes().data() + plain, l.h * l.w, out.data() + entry, l.block, lanes, cols);
+  });
   return out;
 }
 
 Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l) {
   Tensor t(support::DType::kInt8, {l.n, l.c, l.h, l.w});
-  int8_t* dst = t.data<int8_t>();
-  for (int64_t n = 0; n < l.n; ++n)
-    for (int64_t c = 0; c < l.c; ++c)
-      for (int64_t h = 0; h < l.h; ++h) {
-        const uint8_t* row = data + l.entry(n, l.top + h, c / l.block, l.left) * l.block + c % l.block;
-        int8_t* to = dst + ((n * l.c + c) * l.h + h) * l.w;
-        for (int64_t w = 0; w < l.w; ++w) to[w] = static_cast<int8_t>(row[w * l.block]);
-      }
+  forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
+    transposeTile(data + entry, l.block, t.bytes().data() + plain, l.h * l.w, cols, lanes);
+  });
   return t;
 }
 

@@ -83,8 +83,15 @@ support::Expected<MeasuredSteps> measureSteps(const runtime::Bundle& b, runtime:
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> e, runtime::Executor::create(b, d, name));
   std::vector<runtime::Tensor> in;
   for (int id : b.inputs) in.emplace_back(b.tensors[id].dtype, b.tensors[id].shape);
+  // The second of two inferences: the first touches every buffer and cache line for the first time, which a
+  // model served over many inferences does not pay each time (and the peers' timings do not count either).
   ACCELC_TRY(e->run(in).status());
-  return MeasuredSteps{e->stats().stepSeconds, e->stats().stepCycles};
+  const std::vector<double> seconds = e->stats().stepSeconds;
+  const std::vector<uint64_t> cycles = e->stats().stepCycles;
+  ACCELC_TRY(e->run(in).status());
+  MeasuredSteps m{e->stats().stepSeconds, e->stats().stepCycles};
+  for (size_t i = 0; i < m.seconds.size(); ++i) m.seconds[i] -= seconds[i], m.cycles[i] -= cycles[i];
+  return m;
 }
 
 namespace {

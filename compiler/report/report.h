@@ -68,7 +68,7 @@ struct BundleReport {
 support::Expected<BundleReport> bundleReport(const runtime::Bundle& b, const isa::Target& t,
                                              const MeasuredSteps* measured = nullptr);
 
-/// One inference of `b` with zero inputs on `d`: per step, wall seconds and device cycles.
+/// One inference of `b` with zero inputs on `d`, the second of two (warm): per step, wall seconds and device cycles.
 support::Expected<MeasuredSteps> measureSteps(const runtime::Bundle& b, runtime::Device& d, const std::string& name);
 
 /// The report as JSON (the --json form of accelc report).

@@ -19,6 +19,8 @@
 //   y[n, (c·KH + i)·KW + j, oy, ox] = x[n, c, oy·sh + i - pt, ox·sw + j - pl]
 // (pad_value outside x), y int8 [N, C·KH·KW, OH, OW]. A QConv of y with the
 // weights reshaped to [M, C·KH·KW, 1, 1] equals the QConv of x.
+#include <algorithm>
+
 #include "isa/arith.h"
 #include "runtime/internal/conv_core.h"
 #include "runtime/internal/kernels.h"
@@ -149,15 +151,24 @@ Status im2col(const Im2colAttrs& a, Ctx& c) {
   ACCELC_ASSIGN_OR_RETURN(Tensor y, c.alloc(DType::kInt8, {n, ch * kh * kw, oh, ow}));
   const int8_t* px = x.data<int8_t>();
   int8_t* py = y.data<int8_t>();
+  const int8_t pad = static_cast<int8_t>(a.padValue);
   for (int64_t b = 0; b < n; ++b)
     for (int64_t k = 0; k < ch * kh * kw; ++k) {
       const int64_t cc = k / (kh * kw), i = k / kw % kh, j = k % kw;
-      for (int64_t oy = 0; oy < oh; ++oy)
-        for (int64_t ox = 0; ox < ow; ++ox) {
-          const int64_t iy = oy * sh + i - pt, ix = ox * sw + j - pl;
-          const bool in = iy >= 0 && iy < h && ix >= 0 && ix < w;
-          *py++ = in ? px[((b * ch + cc) * h + iy) * w + ix] : static_cast<int8_t>(a.padValue);
+      // The columns whose tap lies inside the input: ox in [first, last), the same for every row.
+      const int64_t first = std::min(ow, std::max<int64_t>(0, (pl - j + sw - 1) / sw));
+      const int64_t last = std::max(first, std::min(ow, (w + pl - j + sw - 1) / sw));
+      for (int64_t oy = 0; oy < oh; ++oy, py += ow) {
+        const int64_t iy = oy * sh + i - pt;
+        if (iy < 0 || iy >= h) {
+          std::fill(py, py + ow, pad);
+          continue;
         }
+        const int64_t row = ((b * ch + cc) * h + iy) * w + j - pl;  // + ox·sw: the tap of column ox
+        std::fill(py, py + first, pad);
+        for (int64_t ox = first; ox < last; ++ox) py[ox] = px[row + ox * sw];
+        std::fill(py + last, py + ow, pad);
+      }
     }
   c.out(0) = std::move(y);
   return Status::ok();

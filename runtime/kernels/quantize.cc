@@ -41,7 +41,9 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
     if (!ix.perAxis && x.dtype() == DType::kInt8) {  // one scale, int8 data (no per-element dispatch)
       const int8_t* xs = x.data<int8_t>();
       const double zp = hasZp ? c.in(2).at(0) : 0.0, sc = scale.data<float>()[0];
-      for (int64_t i = 0; i < x.numel(); ++i) out.data<float>()[i] = static_cast<float>((xs[i] - zp) * sc);
+      float* ys = out.data<float>();
+      const int64_t n = x.numel();
+      for (int64_t i = 0; i < n; ++i) ys[i] = static_cast<float>((xs[i] - zp) * sc);
     } else {
       for (int64_t i = 0; i < x.numel(); ++i) {
         const int64_t s = ix(i);
@@ -57,21 +59,27 @@ Status quantize(OpKind k, const AxisAttrs& a, Ctx& c) {
   if (to != DType::kInt8 && to != DType::kUint8) return c.fail("QuantizeLinear supports int8 and uint8 outputs");
   const double lo = to == DType::kInt8 ? -128 : 0, hi = to == DType::kInt8 ? 127 : 255;
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(to, x.shape()));
-  auto one = [&](float xv, float sc, double zp) {
-    const float q = xv / sc;
-    const double v = std::nearbyint(q) + zp;  // the default rounding mode: half to even
-    const double clamped = std::isnan(v) ? std::max(lo, std::min(hi, zp)) : v < lo ? lo : v > hi ? hi : v;
-    return static_cast<uint8_t>(static_cast<int>(clamped));
+  // nearbyint(x / scale) + zero point, saturated; NaN gives the zero point. The quotient is first clamped to
+  // ±512, past every int8/uint8 value whatever the zero point, so that adding and subtracting 1.5·2^23 rounds it
+  // half to even (the default rounding mode, as nearbyint) without a library call: the loop vectorizes.
+  const float flo = static_cast<float>(lo), fhi = static_cast<float>(hi);
+  auto one = [flo, fhi](float xv, float sc, float zp) {
+    float q = xv / sc;
+    q = q != q ? 0.0f : q < -512.0f ? -512.0f : q > 512.0f ? 512.0f : q;
+    const float v = (q + 0x1.8p23f) - 0x1.8p23f + zp;
+    return static_cast<uint8_t>(static_cast<int>(v < flo ? flo : v > fhi ? fhi : v));
   };
   if (!ix.perAxis && x.dtype() == DType::kFloat32) {  // the model's input: one scale, float data (no per-element dispatch)
     const float* xs = x.data<float>();
-    const float sc = scale.data<float>()[0];
-    const double zp = hasZp ? c.in(2).at(0) : 0.0;
-    for (int64_t i = 0; i < x.numel(); ++i) out.bytes()[i] = one(xs[i], sc, zp);
+    const float sc = scale.data<float>()[0], zp = hasZp ? static_cast<float>(c.in(2).at(0)) : 0.0f;
+    uint8_t* ys = out.bytes().data();
+    const int64_t n = x.numel();  // out of the loop: byte stores may alias the shape it is computed from
+    for (int64_t i = 0; i < n; ++i) ys[i] = one(xs[i], sc, zp);
   } else {
     for (int64_t i = 0; i < x.numel(); ++i) {
       const int64_t s = ix(i);
-      out.bytes()[i] = one(static_cast<float>(x.at(i)), scale.data<float>()[s], hasZp ? c.in(2).at(s) : 0.0);
+      out.bytes()[i] = one(static_cast<float>(x.at(i)), scale.data<float>()[s],
+                           hasZp ? static_cast<float>(c.in(2).at(s)) : 0.0f);
     }
   }
   out.quant.scale.assign(scale.data<float>(), scale.data<float>() + scale.numel());

@@ -107,22 +107,28 @@ TEST(KernelsTest, Im2colThenAOneByOneQConvIsTheQConv) {
   for (int64_t i = 0; i < w.numel(); ++i) w.data<int8_t>()[i] = static_cast<int8_t>((i * 53) % 255 - 127);
   std::vector<Tensor> params = {Tensor::of<int32_t>({5}, {10, -20, 30, 0, 5}), Tensor::of<int32_t>({5}, {1 << 30, 1 << 29, 1 << 30, 3 << 28, 1 << 30}),
                                 Tensor::of<int32_t>({5}, {6, 7, 5, 6, 8})};
+  // Strides 1 to 3 and pads 0 to 3 on either axis: windows that start, end or lie wholly in the padding.
+  const std::vector<std::pair<Ints, Ints>> cases = {{{2, 1}, {1, 0, 2, 1}}, {{1, 2}, {0, 1, 1, 2}}, {{3, 3}, {2, 3, 3, 1}},
+                                                    {{1, 1}, {0, 0, 0, 0}}, {{2, 2}, {3, 3, 3, 3}}};
   QConvAttrs a;
-  a.strides = {2, 1}, a.pads = {1, 0, 2, 1}, a.padValue = 4, a.zeroPoint = -3;
-  auto direct = values<int8_t>(run(OpKind::kQConv, a, {x, w, params[0], params[1], params[2]}));
   Im2colAttrs ia;
-  ia.kernelShape = {3, 2}, ia.strides = a.strides, ia.pads = a.pads, ia.padValue = a.padValue;
-  auto cols = run(OpKind::kIm2col, ia, {x});
-  ASSERT_EQ(cols.index(), 0u) << std::get<1>(cols);
-  EXPECT_EQ(std::get<0>(cols).shape(), (Shape{2, 18, 5, 8}));
-  Tensor wk = w;
-  wk.reshape({5, 18, 1, 1});
-  QConvAttrs one = a;
-  one.strides.clear(), one.pads.clear();
-  auto unrolled = values<int8_t>(run(OpKind::kQConv, one, {std::get<0>(cols), wk, params[0], params[1], params[2]}));
-  ASSERT_EQ(direct.size(), 2u * 5 * 5 * 8);
-  EXPECT_EQ(unrolled, direct);
-  ia.kernelShape = {13, 2};  // taller than the 9 rows and 3 pad rows
+  for (const auto& [strides, pads] : cases) {
+    a.strides = strides, a.pads = pads, a.padValue = 4, a.zeroPoint = -3;
+    auto direct = values<int8_t>(run(OpKind::kQConv, a, {x, w, params[0], params[1], params[2]}));
+    ia.kernelShape = {3, 2}, ia.strides = a.strides, ia.pads = a.pads, ia.padValue = a.padValue;
+    auto cols = run(OpKind::kIm2col, ia, {x});
+    ASSERT_EQ(cols.index(), 0u) << std::get<1>(cols);
+    const int64_t oh = (9 + pads[0] + pads[2] - 3) / strides[0] + 1, ow = (8 + pads[1] + pads[3] - 2) / strides[1] + 1;
+    EXPECT_EQ(std::get<0>(cols).shape(), (Shape{2, 18, oh, ow}));
+    Tensor wk = w;
+    wk.reshape({5, 18, 1, 1});
+    QConvAttrs one = a;
+    one.strides.clear(), one.pads.clear();
+    auto unrolled = values<int8_t>(run(OpKind::kQConv, one, {std::get<0>(cols), wk, params[0], params[1], params[2]}));
+    ASSERT_EQ(direct.size(), static_cast<size_t>(2 * 5 * oh * ow));
+    EXPECT_EQ(unrolled, direct) << "strides " << strides[0] << "," << strides[1];
+  }
+  ia.kernelShape = {13, 2}, ia.pads = {1, 0, 2, 1};  // taller than the 9 rows and 3 pad rows
   EXPECT_NE(std::get<1>(run(OpKind::kIm2col, ia, {x})).find("does not fit the padded input"), std::string::npos);
 }
 

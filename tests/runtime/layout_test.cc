@@ -1,7 +1,7 @@
 // tests/runtime/layout_test.cc — the blocked forms (runtime/layout.h): rows of
 // any rank and a matrix product's right operand packed as weight blocks
 // round-trip, and the weights form lays each matrix's transpose out in the
-// GEMM core's [n][k] blocks.
+// GEMM core's [n][k] blocks; packing places every value at its entry's lane.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -54,6 +54,40 @@ TEST(BlockedFormTest, FormsRefuseRanksTheyCannotStore) {
   EXPECT_FALSE(blockedShape({1, 2, 3}, BlockedForm::kImage, 16).has_value());
   EXPECT_EQ(*blockedShape({2, 3, 5, 7}, BlockedForm::kRows, 16), (Shape{6, 7, 1, 5}));
   EXPECT_EQ(*blockedShape({2, 3, 5, 40}, BlockedForm::kWeights, 16), (Shape{6, 5, 3, 16}));
+}
+
+TEST(BlockedLayoutTest, PackingPutsEachValueAtItsEntryLaneAndUnpackingInvertsIt) {
+  // Blocks narrower and wider than the 16 x 16 tiles of the packer, partial channel blocks and columns, borders,
+  // and a view's row pitch of more blocks than its own.
+  struct Case {
+    Shape shape;
+    int64_t block, top, left, bottom, right, pitch;
+  };
+  const std::vector<Case> cases = {{{1, 16, 4, 16}, 16, 0, 0, 0, 0, 0}, {{2, 40, 3, 33}, 16, 1, 2, 1, 1, 0},
+                                   {{1, 5, 2, 17}, 4, 0, 1, 2, 0, 0},   {{1, 100, 2, 15}, 32, 1, 1, 1, 1, 0},
+                                   {{1, 70, 1, 20}, 64, 0, 0, 0, 3, 0}, {{1, 20, 3, 18}, 16, 1, 1, 1, 1, 3},
+                                   {{1, 1, 1, 1}, 8, 0, 0, 0, 0, 0}};
+  for (const Case& c : cases) {
+    BlockedLayout l = layoutOf(c.shape, c.block);
+    l.top = c.top, l.left = c.left, l.bottom = c.bottom, l.right = c.right, l.pitch = c.pitch, l.fill = -7;
+    const Tensor t = randomInt8(c.shape, static_cast<uint64_t>(c.shape[1] * 131 + c.block));
+    const std::vector<uint8_t> packed = packBlocked(t, l);
+    ASSERT_EQ(static_cast<int64_t>(packed.size()), l.bytes());
+    std::vector<bool> holds(packed.size(), false);
+    for (int64_t n = 0; n < l.n; ++n)
+      for (int64_t ch = 0; ch < l.c; ++ch)
+        for (int64_t h = 0; h < l.h; ++h)
+          for (int64_t w = 0; w < l.w; ++w) {
+            const int64_t at = l.entry(n, l.top + h, ch / l.block, l.left + w) * l.block + ch % l.block;
+            ASSERT_EQ(packed[at], t.bytes()[((n * l.c + ch) * l.h + h) * l.w + w]) << "block " << l.block;
+            holds[at] = true;
+          }
+    for (size_t i = 0; i < packed.size(); ++i) {
+      if (holds[i]) continue;
+      ASSERT_EQ(packed[i], static_cast<uint8_t>(l.fill)) << "a border or padding byte, block " << l.block;
+    }
+    EXPECT_EQ(unpackBlocked(packed.data(), l).bytes(), t.bytes()) << "block " << l.block;
+  }
 }
 
 }  // namespace
