@@ -7,6 +7,9 @@
 // and datapath bounds, accelerator ms at the hwspec clock, the measured host
 // ms (every host step, pack/unpack included) against it, the three costliest
 // host op kinds, and onnxruntime's time for the float model (one thread).
+// Then every depthwise convolution of the models (one channel per group) on
+// its own: measured cycles against its roofline bound (targets: >= 25% at
+// stride 1, >= 40% at stride 2), with the model's own requantization.
 //
 // A plain program rather than a Google Benchmark: a row holds text (the host
 // op kinds) and is measured once. Host times are wall times of this build on
@@ -25,6 +28,7 @@
 #include <vector>
 
 #include "compiler/frontend/compile_model.h"
+#include "compiler/graph/graph_text.h"
 #include "compiler/report/report.h"
 #include "hwspec/hwspec.h"
 #include "runtime/sim_devices/make_device.h"
@@ -47,6 +51,14 @@ struct Row {
   uint64_t cycles = 0;
   std::vector<std::pair<std::string, double>> topHost;  ///< the three costliest host op kinds, ms
 };
+
+/// One depthwise convolution of a model, measured.
+struct DepthwiseRow {
+  std::string model, layer;
+  int64_t channels = 0, side = 0, stride = 1, roofline = 0;
+  uint64_t cycles = 0;
+};
+std::vector<DepthwiseRow> depthwiseRows;
 
 /// `measured` as a percentage of `bound` cycles (how close to the bound the model ran).
 double pctOf(int64_t bound, uint64_t measured) {
@@ -80,6 +92,17 @@ support::Expected<Row> measureModel(const std::string& name, const isa::Target& 
   ACCELC_ASSIGN_OR_RETURN(compiler::MeasuredSteps m, compiler::measureSteps(b, device, name + ".acx"));
   ACCELC_ASSIGN_OR_RETURN(compiler::BundleReport r, compiler::bundleReport(b, t, &m));
   Row row = rowOf(name, r);
+  ACCELC_ASSIGN_OR_RETURN(compiler::Graph g, compiler::parseGraph(b.graphText, name));
+  for (const compiler::Node& n : g.nodes) {
+    if (n.kind != runtime::OpKind::kQConv) continue;
+    const auto& a = std::get<runtime::QConvAttrs>(n.attrs);
+    const compiler::Shape& x = g.values[n.inputs[0]].shape;
+    if (a.group == 1 || a.group != x[1] || g.values[n.outputs[0]].shape[1] != x[1]) continue;
+    for (const compiler::LayerRow& l : r.layers)
+      if (l.layer == n.name && l.measuredCycles)
+        depthwiseRows.push_back({name, n.name, x[1], x[2], a.strides.empty() ? 1 : a.strides[0], l.rooflineCycles,
+                                 *l.measuredCycles});
+  }
   ACCELC_ASSIGN_OR_RETURN(support::NpyArray x, support::readNpy(o.calibrate));
   const double s = ortSecondsPerInference(model, x.shape, 10);
   row.ortMs = s < 0 ? -1 : 1e3 * s;
@@ -163,6 +186,13 @@ int main(int argc, char** argv) {
     printRow(*row);
     if (json.is_open()) json << jsonOf(*row).dump() << "\n" << std::flush;
   }
+  std::printf("\n%-20s %-50s %5s %5s %3s %10s %10s %7s %6s\n", "model", "depthwise layer", "C", "side", "s", "cycles",
+              "roofline", "%roof", "target");
+  for (const DepthwiseRow& d : depthwiseRows)
+    std::printf("%-20s %-50s %5lld %5lld %3lld %10llu %10lld %7.1f %6s\n", d.model.c_str(), d.layer.c_str(),
+                static_cast<long long>(d.channels), static_cast<long long>(d.side), static_cast<long long>(d.stride),
+                static_cast<unsigned long long>(d.cycles), static_cast<long long>(d.roofline),
+                pctOf(d.roofline, d.cycles), d.stride == 1 ? ">=25" : ">=40");
   std::printf(
       "cycles and bounds: accelerator layers; %%roof, %%dp: the bound as a percentage of the measured cycles; "
       "accel ms at %lld MHz; host ms: every host step incl. pack/unpack, one inference of this build; "

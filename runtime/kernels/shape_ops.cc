@@ -4,12 +4,58 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <vector>
 
 #include "runtime/internal/kernels.h"
 
 namespace accelc::runtime::kernels {
 
 namespace {
+
+/// One run of `n` elements of T, `stride` elements apart in the source.
+template <typename T>
+void copyRun(const uint8_t* from, int64_t stride, int64_t n, uint8_t* to) {
+  T v;
+  for (int64_t j = 0; j < n; ++j) {
+    std::memcpy(&v, from + j * stride * static_cast<int64_t>(sizeof(T)), sizeof(T));
+    std::memcpy(to + j * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
+  }
+}
+
+/// out (dense, of `shape`) = the elements of `in` (`eb` bytes each) at `base` + Σ index[d]·stride[d]: the
+/// element moves of Transpose and Slice. An odometer walks the outer dimensions; the last is one run, a
+/// memcpy when its elements are adjacent (an index computed per element cost most of a small model's host time).
+void stridedCopy(const uint8_t* in, int64_t base, const Shape& shape, const Shape& stride, int64_t eb, uint8_t* out) {
+  const size_t r = shape.size();
+  for (int64_t d : shape)
+    if (d == 0) return;
+  if (r == 0) return void(std::memcpy(out, in + base * eb, static_cast<size_t>(eb)));
+  const int64_t inner = shape[r - 1], is = stride[r - 1];
+  int64_t outer = 1;
+  for (size_t d = 0; d + 1 < r; ++d) outer *= shape[d];
+  std::vector<int64_t> index(r, 0);
+  int64_t src = base;
+  for (int64_t o = 0; o < outer; ++o, out += inner * eb) {
+    const uint8_t* from = in + src * eb;
+    if (is == 1)
+      std::memcpy(out, from, static_cast<size_t>(inner * eb));
+    else if (eb == 1)
+      copyRun<uint8_t>(from, is, inner, out);
+    else if (eb == 2)
+      copyRun<uint16_t>(from, is, inner, out);
+    else if (eb == 4)
+      copyRun<uint32_t>(from, is, inner, out);
+    else if (eb == 8)
+      copyRun<uint64_t>(from, is, inner, out);
+    else
+      for (int64_t j = 0; j < inner; ++j) std::memcpy(out + j * eb, from + j * is * eb, static_cast<size_t>(eb));
+    for (size_t d = r - 1; d-- > 0;) {  // the next outer index, last dimension fastest
+      src += stride[d];
+      if (++index[d] < shape[d]) break;
+      src -= stride[d] * shape[d], index[d] = 0;
+    }
+  }
+}
 
 Status reshape(const ReshapeAttrs& a, Ctx& c) {
   const Tensor& x = c.in(0);
@@ -49,13 +95,10 @@ Status transpose(const PermAttrs& a, Ctx& c) {
   Shape shape(r);
   for (int64_t i = 0; i < r; ++i) shape[i] = x.dim(perm[i]);
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
-  const Shape inSt = stridesOf(x.shape()), outSt = stridesOf(shape);
-  const int64_t eb = support::dtypeBytes(x.dtype());
-  for (int64_t o = 0; o < out.numel(); ++o) {
-    int64_t src = 0;
-    for (int64_t d = 0; d < r; ++d) src += ((o / outSt[d]) % shape[d]) * inSt[perm[d]];
-    std::memcpy(&out.bytes()[o * eb], &x.bytes()[src * eb], eb);
-  }
+  const Shape inSt = stridesOf(x.shape());
+  Shape stride(r);
+  for (int64_t d = 0; d < r; ++d) stride[d] = inSt[perm[d]];
+  stridedCopy(x.bytes().data(), 0, shape, stride, support::dtypeBytes(x.dtype()), out.bytes().data());
   c.out(0) = std::move(out);
   return Status::ok();
 }
@@ -180,13 +223,11 @@ Status slice(Ctx& c) {
     shape[ax] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / -s);
   }
   ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
-  const Shape inSt = stridesOf(x.shape()), outSt = stridesOf(shape);
-  const int64_t eb = support::dtypeBytes(x.dtype());
-  for (int64_t o = 0; o < out.numel(); ++o) {
-    int64_t src = 0;
-    for (int64_t d = 0; d < r; ++d) src += (begin[d] + ((o / outSt[d]) % shape[d]) * step[d]) * inSt[d];
-    std::memcpy(&out.bytes()[o * eb], &x.bytes()[src * eb], eb);
-  }
+  const Shape inSt = stridesOf(x.shape());
+  Shape stride(r);
+  int64_t base = 0;
+  for (int64_t d = 0; d < r; ++d) stride[d] = step[d] * inSt[d], base += begin[d] * inSt[d];
+  stridedCopy(x.bytes().data(), base, shape, stride, support::dtypeBytes(x.dtype()), out.bytes().data());
   c.out(0) = std::move(out);
   return Status::ok();
 }
