@@ -134,6 +134,23 @@ TEST(CliTest, DisasmAndSimRefuseTheSameInvalidContainers) {
   EXPECT_NE(sh("disasm " + twoTexts).out.find("expected exactly one text segment, found 2"), std::string::npos);
 }
 
+TEST(CliTest, BoardsListsDescribesAndChecksTheFit) {
+  Result r = sh("boards");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("pynq-z1      xc7z020clg400-1"), std::string::npos) << r.out;
+  r = sh("boards ultra96-v2 --hw vta-default");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("  DSP                                       320 of       360  ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nfits\n"), std::string::npos) << r.out;
+  r = sh("boards pynq-z1 --hw vta-default --json");
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("\"fits\": false"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error: the accelerator of 'vta-default' does not fit pynq-z1: BRAM18"), std::string::npos) << r.out;
+  r = sh("boards --hw vta-default");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "error: --hw needs a board: accelc boards NAME --hw F\n");
+}
+
 TEST(CliTest, RtlWritesThePackageAndTheSources) {
   Result r = sh("rtl --hw tiny -o " + kTmp + "/rtl-tiny");
   ASSERT_EQ(r.rc, 0) << r.out;

@@ -28,6 +28,7 @@ void registerReport(CLI::App& app, int& rc);
 void registerRtl(CLI::App& app, int& rc);
 void registerSynth(CLI::App& app, int& rc);
 void registerBitstream(CLI::App& app, int& rc);
+void registerBoards(CLI::App& app, int& rc);
 /// Runs a bundle (.acx) on `engine` ("fsim", "cycle" or "ref"); `trace`: a Perfetto trace file (cycle).
 support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                           const std::string& outDir, const std::string& labels, const std::string& trace,

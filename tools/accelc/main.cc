@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   accelc::tools::registerRtl(app, rc);
   accelc::tools::registerSynth(app, rc);
   accelc::tools::registerBitstream(app, rc);
+  accelc::tools::registerBoards(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
