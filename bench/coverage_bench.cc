@@ -43,6 +43,13 @@ using namespace bench;  // NOLINT: the zoo helpers
 const char* const kModels[] = {"mobilenet_v3_small", "mobilenet_v2", "mnasnet0_5",         "squeezenet1_0",
                                "inception_v3",       "densenet121",  "shufflenet_v2_x0_5", "transformer_encoder"};
 
+/// One depthwise convolution of a model, measured.
+struct DepthwiseRow {
+  std::string model, layer;
+  int64_t channels = 0, side = 0, kernel = 0, stride = 1, roofline = 0;
+  uint64_t cycles = 0;
+};
+
 /// One model's row.
 struct Row {
   std::string model;
@@ -50,15 +57,9 @@ struct Row {
   double accelSharePct = 0, accelMs = 0, hostMs = 0, ortMs = -1;
   uint64_t cycles = 0;
   std::vector<std::pair<std::string, double>> topHost;  ///< the three costliest host op kinds, ms
+  std::vector<DepthwiseRow> depthwise;                  ///< its depthwise convolutions
 };
 
-/// One depthwise convolution of a model, measured.
-struct DepthwiseRow {
-  std::string model, layer;
-  int64_t channels = 0, side = 0, stride = 1, roofline = 0;
-  uint64_t cycles = 0;
-};
-std::vector<DepthwiseRow> depthwiseRows;
 
 /// `measured` as a percentage of `bound` cycles (how close to the bound the model ran).
 double pctOf(int64_t bound, uint64_t measured) {
@@ -100,7 +101,7 @@ support::Expected<Row> measureModel(const std::string& name, const isa::Target& 
     if (a.group == 1 || a.group != x[1] || g.values[n.outputs[0]].shape[1] != x[1]) continue;
     for (const compiler::LayerRow& l : r.layers)
       if (l.layer == n.name && l.measuredCycles)
-        depthwiseRows.push_back({name, n.name, x[1], x[2], a.strides.empty() ? 1 : a.strides[0], l.rooflineCycles,
+        row.depthwise.push_back({name, n.name, x[1], x[2], g.values[n.inputs[1]].shape[2], a.strides.empty() ? 1 : a.strides[0], l.rooflineCycles,
                                  *l.measuredCycles});
   }
   ACCELC_ASSIGN_OR_RETURN(support::NpyArray x, support::readNpy(o.calibrate));
@@ -176,6 +177,7 @@ int main(int argc, char** argv) {
   if (!jsonPath.empty()) json.open(jsonPath);
   printHeader();
   int rc = 0;
+  std::vector<DepthwiseRow> depthwise;
   for (const std::string& name : models) {
     auto row = measureModel(name, *t, **device);
     if (!row) {
@@ -184,13 +186,15 @@ int main(int argc, char** argv) {
       continue;
     }
     printRow(*row);
+    depthwise.insert(depthwise.end(), row->depthwise.begin(), row->depthwise.end());
     if (json.is_open()) json << jsonOf(*row).dump() << "\n" << std::flush;
   }
-  std::printf("\n%-20s %-50s %5s %5s %3s %10s %10s %7s %6s\n", "model", "depthwise layer", "C", "side", "s", "cycles",
-              "roofline", "%roof", "target");
-  for (const DepthwiseRow& d : depthwiseRows)
-    std::printf("%-20s %-50s %5lld %5lld %3lld %10llu %10lld %7.1f %6s\n", d.model.c_str(), d.layer.c_str(),
-                static_cast<long long>(d.channels), static_cast<long long>(d.side), static_cast<long long>(d.stride),
+  std::printf("\n%-20s %-50s %5s %5s %3s %3s %10s %10s %7s %6s\n", "model", "depthwise layer", "C", "side", "k", "s",
+              "cycles", "roofline", "%roof", "target");
+  for (const DepthwiseRow& d : depthwise)
+    std::printf("%-20s %-50s %5lld %5lld %3lld %3lld %10llu %10lld %7.1f %6s\n", d.model.c_str(), d.layer.c_str(),
+                static_cast<long long>(d.channels), static_cast<long long>(d.side), static_cast<long long>(d.kernel),
+                static_cast<long long>(d.stride),
                 static_cast<unsigned long long>(d.cycles), static_cast<long long>(d.roofline),
                 pctOf(d.roofline, d.cycles), d.stride == 1 ? ">=25" : ">=40");
   std::printf(
