@@ -276,6 +276,7 @@ TEST(CliTest, CompileListsItsPassesAndDumpsAnyOfThem) {
   Result list = sh("compile --list-passes");
   ASSERT_EQ(list.rc, 0) << list.out;
   EXPECT_EQ(list.out.rfind("fold-constants ", 0), 0u) << list.out;
+  EXPECT_NE(list.out.find("\nfold-channel-shuffles  a channel shuffle"), std::string::npos) << list.out;
   const size_t partition = list.out.find("\npartition "), finish = list.out.find("\nfinish-bundle ");
   ASSERT_NE(partition, std::string::npos) << list.out;
   ASSERT_NE(finish, std::string::npos) << list.out;

@@ -1,6 +1,7 @@
 // tools/accelc/cmd_bundle.cc — `accelc compile`, `accelc report`, and running bundles.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -253,8 +254,10 @@ void registerCompile(CLI::App& app, int& rc) {
   cmd->add_flag_callback(
          "--list-passes",
          [] {
+           size_t width = 0;
+           for (const compiler::PipelinePass& p : compiler::compilePipeline()) width = std::max(width, p.name.size());
            for (const compiler::PipelinePass& p : compiler::compilePipeline())
-             std::cout << std::left << std::setw(18) << p.name << p.summary << "\n";
+             std::cout << std::left << std::setw(static_cast<int>(width + 2)) << p.name << p.summary << "\n";
            throw CLI::Success();
          },
          "list the compiler's passes in pipeline order (names for --dump-after)")
