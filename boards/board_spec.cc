@@ -1,8 +1,6 @@
 // boards/board_spec.cc — board YAML, the part catalog and the fit check.
 #include "boards/board_spec.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 
 #include "hls/synth_gen.h"
@@ -25,11 +23,6 @@ struct Embedded {
 const Embedded kBoards[] = {
 #include "boards/zynq_boards.inc"
 };
-
-bool isFile(const std::string& p) {
-  struct stat st;
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 /// The kinds named in board files, and their spellings.
 Expected<PsType> psTypeOf(YamlMap& m, const std::string& key) {
@@ -186,7 +179,7 @@ std::vector<std::string> boardNames() {
 Expected<BoardSpec> loadBoard(const std::string& nameOrPath) {
   for (const Embedded& e : kBoards)
     if (nameOrPath == e.name) return parseBoardSpec(e.text, std::string("boards/") + e.name + ".yaml");
-  if (isFile(nameOrPath)) {
+  if (support::isRegularFile(nameOrPath)) {
     ACCELC_ASSIGN_OR_RETURN(std::string text, support::readTextFile(nameOrPath));
     return parseBoardSpec(text, nameOrPath);
   }

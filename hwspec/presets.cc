@@ -1,6 +1,4 @@
 // hwspec/presets.cc — the presets bundled into the binary, and file loading.
-#include <sys/stat.h>
-
 #include "hwspec/hwspec.h"
 #include "support/yaml.h"
 
@@ -14,11 +12,6 @@ struct Embedded {
 const Embedded kPresets[] = {
 #include "hwspec/presets.inc"
 };
-
-bool isFile(const std::string& p) {
-  struct stat st;
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 std::string stripYaml(const std::string& n) {
   const std::string ext = ".yaml";
@@ -41,7 +34,7 @@ std::string presetText(const std::string& name) {
 }
 
 support::Expected<HwSpec> loadHwSpec(const std::string& pathOrPreset) {
-  if (isFile(pathOrPreset)) {
+  if (support::isRegularFile(pathOrPreset)) {
     ACCELC_ASSIGN_OR_RETURN(std::string text, support::readTextFile(pathOrPreset));
     ACCELC_ASSIGN_OR_RETURN(HwSpec spec, parseHwSpec(text, pathOrPreset));
     size_t slash = pathOrPreset.rfind('/');

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
-#include <sys/stat.h>
 
 #include "support/hash.h"
 #include "support/yaml.h"
@@ -229,11 +228,6 @@ Status checkAluOps(const HwSpec& spec) {
   return Status::ok();
 }
 
-bool isFile(const std::string& p) {
-  struct stat st;
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 }  // namespace
 
 int64_t widthQuantity(const HwSpec& s, const std::string& name) {
@@ -331,7 +325,7 @@ Expected<Target> makeTarget(const HwSpec& spec, const std::string& isaText, cons
 
 Expected<Target> loadTarget(const HwSpec& spec) {
   std::string local = (spec.sourceDir.empty() ? std::string() : spec.sourceDir + "/") + spec.isaFile;
-  if (!spec.sourceDir.empty() && isFile(local)) {
+  if (!spec.sourceDir.empty() && support::isRegularFile(local)) {
     ACCELC_ASSIGN_OR_RETURN(std::string text, support::readTextFile(local));
     return makeTarget(spec, text, local);
   }

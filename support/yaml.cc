@@ -1,6 +1,7 @@
 // support/yaml.cc — located YAML reading.
 #include "support/yaml.h"
 
+#include <sys/stat.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
@@ -102,6 +103,11 @@ Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path)
   }
   ACCELC_TRY(checkStrict(doc, path, 0));
   return doc;
+}
+
+bool isRegularFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 Expected<std::string> readTextFile(const std::string& path) {

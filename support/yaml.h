@@ -26,6 +26,8 @@ Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path)
 
 /// Reads a whole file into a string, or a diagnostic naming the file.
 Expected<std::string> readTextFile(const std::string& path);
+/// Whether `path` names a regular file (a bundled name is tried as a path with this).
+bool isRegularFile(const std::string& path);
 
 /// The location of a YAML node in `path` (yaml-cpp marks count from 0).
 Location yamlLocation(const std::string& path, const YAML::Node& node);
