@@ -1,16 +1,14 @@
 // hls/rtl_gen.cc — the parameter package and the embedded RTL sources.
 #include "hls/rtl_gen.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "isa/instruction.h"
 #include "isa/semantics.h"
 #include "isa/tokens.h"
+#include "support/yaml.h"
 
 namespace accelc::hls {
 
@@ -198,17 +196,9 @@ std::string rtlSourceTexts() {
 
 support::Status writeRtl(const isa::Target& t, const std::string& dir) {
   ACCELC_TRY(rtlSupports(t.spec));
-  std::string path;
-  std::istringstream parts(dir);
-  for (std::string part; std::getline(parts, part, '/');) {  // mkdir -p
-    path += (path.empty() && dir[0] == '/' ? "/" : path.empty() ? "" : "/") + part;
-    if (!part.empty()) ::mkdir(path.c_str(), 0755);
-  }
-  auto write = [&](const std::string& name, const std::string& text) -> support::Status {
-    std::ofstream f(dir + "/" + name, std::ios::binary);
-    f << text;
-    if (!f) return support::error(support::Location::file(dir + "/" + name), "cannot write the file");
-    return support::Status::ok();
+  if (!support::makeDirs(dir)) return support::error(support::Location::file(dir), "cannot create the folder");
+  auto write = [&](const std::string& name, const std::string& text) {
+    return support::writeTextFile(dir + "/" + name, text);
   };
   ACCELC_TRY(write("accelc_hw_pkg.sv", hwPackage(t.spec)));
   ACCELC_TRY(write("accelc_isa_pkg.sv", isaPackage(t)));

@@ -15,6 +15,14 @@ std::string flagError(const Instruction& insn) {
          " unit, which has no " + (u == Unit::kLoad ? "previous" : "next") + " unit to exchange tokens with";
 }
 
+std::optional<std::string> leftoverTokens(const std::array<size_t, kNumTokenQueues>& sizes) {
+  for (int q = 0; q < kNumTokenQueues; ++q)
+    if (sizes[q])
+      return "FINISH retired with " + std::to_string(sizes[q]) + " token(s) left in queue " + kQueueNames[q] +
+             "; every pushed token must be popped";
+  return std::nullopt;
+}
+
 std::string TokenWait::str() const {
   switch (kind) {
     case kReady:

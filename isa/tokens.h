@@ -94,6 +94,10 @@ struct StallView {
   std::optional<uint64_t> cycle;           ///< the cycle, on timed engines
 };
 
+/// The error of a program whose FINISH retired with tokens left in the queues
+/// (`sizes` per queue), or nothing when every queue is empty.
+std::optional<std::string> leftoverTokens(const std::array<size_t, kNumTokenQueues>& sizes);
+
 /// The four token queues, each token carrying a `T`.
 template <typename T>
 class TokenMachine {
@@ -139,13 +143,11 @@ class TokenMachine {
     return n;
   }
 
-  /// The FINISH error when tokens are left in a queue.
+  /// The FINISH error when tokens are left in a queue (leftoverTokens).
   std::optional<std::string> leftover() const {
-    for (int q = 0; q < kNumTokenQueues; ++q)
-      if (!q_[q].empty())
-        return "FINISH retired with " + std::to_string(q_[q].size()) + " token(s) left in queue " + kQueueNames[q] +
-               "; every pushed token must be popped";
-    return std::nullopt;
+    std::array<size_t, kNumTokenQueues> sizes{};
+    for (int q = 0; q < kNumTokenQueues; ++q) sizes[q] = q_[q].size();
+    return leftoverTokens(sizes);
   }
 
   /// The diagnostic of a run in which nothing can move.

@@ -26,6 +26,10 @@ Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path)
 
 /// Reads a whole file into a string, or a diagnostic naming the file.
 Expected<std::string> readTextFile(const std::string& path);
+/// Writes `text` to the file `path` (replacing it), or a diagnostic naming the file.
+Status writeTextFile(const std::string& path, const std::string& text);
+/// Creates the folder `dir` and every missing parent (mkdir -p); true when it exists after.
+bool makeDirs(const std::string& dir);
 /// Whether `path` names a regular file (a bundled name is tried as a path with this).
 bool isRegularFile(const std::string& path);
 

@@ -3,6 +3,7 @@
 
 #include "runtime/fsim_device.h"
 #include "runtime/sim_devices/cycle_device.h"
+#include "runtime/sim_devices/hls_device.h"
 #include "runtime/sim_devices/rtl_device.h"
 
 namespace accelc::runtime {
@@ -15,18 +16,20 @@ const char* engineName(Engine e) {
       return "cycle";
     case Engine::kRtl:
       return "rtl";
+    case Engine::kHls:
+      return "hls";
   }
   return "?";
 }
 
 std::vector<std::string> engineNames() {
-  return {engineName(Engine::kFsim), engineName(Engine::kCycle), engineName(Engine::kRtl)};
+  return {engineName(Engine::kFsim), engineName(Engine::kCycle), engineName(Engine::kRtl), engineName(Engine::kHls)};
 }
 
 support::Expected<Engine> parseEngine(const std::string& name) {
-  for (Engine e : {Engine::kFsim, Engine::kCycle, Engine::kRtl})
+  for (Engine e : {Engine::kFsim, Engine::kCycle, Engine::kRtl, Engine::kHls})
     if (name == engineName(e)) return e;
-  return support::error(support::Location(), "unknown engine '" + name + "': expected fsim, cycle or rtl");
+  return support::error(support::Location(), "unknown engine '" + name + "': expected fsim, cycle, rtl or hls");
 }
 
 support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::Target& t, const DeviceOptions& o) {
@@ -43,6 +46,12 @@ support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::
     }
     case Engine::kRtl: {
       ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<RtlDevice> d, RtlDevice::create(t, o.vcd, o.progress, o.limits));
+      return std::unique_ptr<Device>(std::move(d));
+    }
+    case Engine::kHls: {
+      if (o.checkDefined)
+        return support::error(support::Location(), "the hls engine has no --check-defined (its buffers start zero)");
+      ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<HlsDevice> d, HlsDevice::create(t, o.progress));
       return std::unique_ptr<Device>(std::move(d));
     }
   }

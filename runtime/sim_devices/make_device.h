@@ -1,6 +1,6 @@
 // runtime/sim_devices/make_device.h — the one factory over every engine that
 // runs accelerator programs: the functional simulator, the SystemC cycle
-// model and the verilated RTL. The CLI, the tests and the benches make their
+// model, the verilated RTL and the HLS C++ in C-simulation. The CLI, the tests and the benches make their
 // devices here; what an engine can do beyond running (a trace, waveforms) is
 // asked for in DeviceOptions, never reached by a cast.
 #ifndef ACCELC_RUNTIME_SIM_DEVICES_MAKE_DEVICE_H_
@@ -19,9 +19,9 @@
 namespace accelc::runtime {
 
 /// The engines, as the CLI names them.
-enum class Engine { kFsim, kCycle, kRtl };
+enum class Engine { kFsim, kCycle, kRtl, kHls };
 
-/// "fsim", "cycle" or "rtl".
+/// "fsim", "cycle", "rtl" or "hls".
 const char* engineName(Engine e);
 /// Every engine's name, in Engine order.
 std::vector<std::string> engineNames();
@@ -34,7 +34,7 @@ struct DeviceOptions {
   bool checkDefined = false;     ///< fsim, cycle: reading an SRAM entry nothing wrote since reset is an error
   bool trace = false;            ///< cycle: record every run for Device::trace()
   std::string vcd;               ///< rtl: write each run's waveform to this file
-  simulator::Progress progress;  ///< rtl: hears of a model being verilated
+  simulator::Progress progress;  ///< rtl, hls: hears of a model being verilated or compiled
   isa::RunLimits limits;         ///< per run: instructions and micro-ops (fsim), cycles (cycle, rtl); progress
 };
 

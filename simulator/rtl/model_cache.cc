@@ -9,6 +9,7 @@
 
 #include "simulator/rtl/rtl_sim.h"
 #include "support/hash.h"
+#include "support/yaml.h"
 
 namespace accelc::simulator {
 
@@ -17,12 +18,6 @@ namespace {
 bool exists(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0;
-}
-
-/// mkdir -p.
-void makeDirs(const std::string& dir) {
-  for (size_t i = 1; i <= dir.size(); ++i)
-    if (i == dir.size() || dir[i] == '/') ::mkdir(dir.substr(0, i).c_str(), 0755);
 }
 
 /// The last lines of a file, for an error message.
@@ -57,7 +52,7 @@ support::Status verilate(const isa::Target& t, const RtlSources& src, const std:
     progress("verilating the RTL for hwspec '" + t.spec.name + "' into " + dir +
              " (once per hwspec; a minute or two)...");
   const std::string work = dir + ".partial-" + std::to_string(::getpid());
-  makeDirs(work + "/simulator/rtl");
+  support::makeDirs(work + "/simulator/rtl");
   ACCELC_TRY(src.write(work + "/src"));
   for (const auto& [path, text] : rtlHarnessSources()) std::ofstream(work + "/" + path) << text;
   const std::string log = work + "/verilate.log";

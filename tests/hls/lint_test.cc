@@ -34,6 +34,11 @@ void top(const int32_t* in, int32_t* out, int n) {
 }
 )";
 
+/// The case's file: one per test, as ctest runs the tests in parallel processes.
+std::string where() {
+  return testing::tempDir() + "/lint_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".cc";
+}
+
 /// kClean with each `from` replaced by its `to`, linted.
 std::string lintEdits(const std::vector<std::pair<std::string, std::string>>& edits, const std::string& top = "top") {
   std::string s = kClean;
@@ -42,7 +47,7 @@ std::string lintEdits(const std::vector<std::pair<std::string, std::string>>& ed
     EXPECT_NE(at, std::string::npos) << from;
     if (at != std::string::npos) s.replace(at, from.size(), to);
   }
-  const std::string path = testing::tempDir() + "/lint_case.cc";
+  const std::string path = where();
   std::ofstream(path) << s;
   return lintHls(path, top, {}).str();
 }
@@ -51,7 +56,6 @@ std::string lintEdited(const std::string& from, const std::string& to, const std
   return lintEdits({{from, to}}, top);
 }
 
-std::string where() { return testing::tempDir() + "/lint_case.cc"; }
 
 TEST(HlsLintTest, ASourceThatKeepsTheRulesPasses) { EXPECT_EQ(lintEdited("", ""), "ok"); }
 

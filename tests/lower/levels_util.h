@@ -1,15 +1,17 @@
 // tests/lower/levels_util.h — one program on every level: fsim, the cycle
-// model and the verilated RTL, for the lowering tests.
+// model, the verilated RTL and the HLS C++ in C-simulation, for the lowering tests.
 #ifndef ACCELC_TESTS_LOWER_LEVELS_UTIL_H_
 #define ACCELC_TESTS_LOWER_LEVELS_UTIL_H_
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
 #include "isa/program.h"
+#include "runtime/sim_devices/hls_device.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/functional/fsim.h"
 #include "tests/simulator/rtl_util.h"
@@ -22,9 +24,9 @@ struct LevelRun {
   uint64_t cycles = 0;
 };
 
-/// Runs `p` after `writes` (byte address, bytes) on fsim, on the cycle model and on the verilated RTL;
-/// returns fsim's `n` bytes at `out`, expects the cycle model's bytes and counters to equal them, and the
-/// RTL's cycle count and DRAM the cycle model's.
+/// Runs `p` after `writes` (byte address, bytes) on fsim, on the cycle model, on the verilated RTL and on
+/// the HLS C++; returns fsim's `n` bytes at `out`, expects the cycle model's and the HLS engine's bytes and
+/// counters to equal them, and the RTL's cycle count and DRAM the cycle model's.
 inline support::Expected<std::vector<uint8_t>> runOnLevels(
     const isa::Target& t, const isa::Program& p, const std::vector<std::pair<uint64_t, std::vector<uint8_t>>>& writes,
     uint64_t out, uint64_t n, LevelRun* ran = nullptr) {
@@ -52,6 +54,14 @@ inline support::Expected<std::vector<uint8_t>> runOnLevels(
   ACCELC_TRY(sim.read(out, a.data(), n));
   ACCELC_TRY(cyc->read(out, b.data(), n));
   EXPECT_EQ(b, a) << "the cycle model's output differs from fsim's";
+  ::setenv("ACCELC_HLS_CACHE", (tempDir() + "/hls-cache").c_str(), 0);
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::HlsDevice> hls, runtime::HlsDevice::create(t));
+  ACCELC_TRY(hls->loadProgram(p));
+  for (const auto& [addr, bytes] : writes) ACCELC_TRY(hls->write(addr, bytes.data(), bytes.size()));
+  ACCELC_ASSIGN_OR_RETURN(runtime::RunResult h, hls->run(p, "test.bin"));
+  EXPECT_EQ(h.events.value_or(isa::Counters{}), c) << "the HLS engine's counters differ from fsim's";
+  ACCELC_TRY(hls->read(out, b.data(), n));
+  EXPECT_EQ(b, a) << "the HLS engine's output differs from fsim's";
   return a;
 }
 

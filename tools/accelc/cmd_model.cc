@@ -138,8 +138,9 @@ void registerRun(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("run", "Run an ONNX model on an engine and write its outputs as .npy");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("model", a->model, "ONNX model (.onnx) or compiled bundle (.acx)")->required();
-  cmd->add_option("--engine", a->engine, "engine: ref (reference), or fsim, cycle or rtl (verilated) for a bundle")
-      ->check(CLI::IsMember({"ref", "fsim", "cycle", "rtl"}))
+  cmd->add_option("--engine", a->engine,
+                  "engine: ref (reference), or fsim, cycle, rtl (verilated) or hls (HLS C-simulation) for a bundle")
+      ->check(CLI::IsMember({"ref", "fsim", "cycle", "rtl", "hls"}))
       ->capture_default_str();
   cmd->add_option("--input", a->inputs, "NAME=FILE.npy, one per model input");
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");

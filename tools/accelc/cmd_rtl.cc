@@ -1,10 +1,11 @@
-// tools/accelc/cmd_rtl.cc — accelc rtl and accelc synth: the accelerator's
-// SystemVerilog for a hwspec, and its open synthesis with Yosys.
+// tools/accelc/cmd_rtl.cc — accelc rtl, hls and synth: the accelerator's
+// SystemVerilog and HLS C++ for a hwspec, and its open synthesis with Yosys.
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "boards/ice40/flow.h"
+#include "hls/hls_gen.h"
 #include "hls/rtl_gen.h"
 #include "hls/synth_gen.h"
 #include "tools/accelc/commands.h"
@@ -90,6 +91,21 @@ void registerRtl(CLI::App& app, int& rc) {
     support::Status st = t ? hls::writeRtl(*t, *out) : t.status();
     if (st.isOk())
       for (const std::string& f : hls::rtlFiles()) std::cout << *out << "/" << f << "\n";
+    rc = report(st);
+  });
+}
+
+void registerHls(CLI::App& app, int& rc) {
+  auto* cmd = app.add_subcommand("hls", "Write the accelerator's Vitis HLS C++ for a hwspec");
+  auto hw = std::make_shared<std::string>("vta-default");
+  auto out = std::make_shared<std::string>();
+  cmd->add_option("--hw", *hw, "hwspec file or preset name")->capture_default_str();
+  cmd->add_option("-o,--out", *out, "output folder")->required();
+  cmd->callback([hw, out, &rc] {
+    auto t = targetFor(*hw);
+    support::Status st = t ? hls::writeHls(*t, *out) : t.status();
+    if (st.isOk())
+      for (const std::string& f : hls::hlsFiles()) std::cout << *out << "/" << f << "\n";
     rc = report(st);
   });
 }

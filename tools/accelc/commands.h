@@ -26,6 +26,7 @@ void registerOpt(CLI::App& app, int& rc);
 void registerCompile(CLI::App& app, int& rc);
 void registerReport(CLI::App& app, int& rc);
 void registerRtl(CLI::App& app, int& rc);
+void registerHls(CLI::App& app, int& rc);
 void registerSynth(CLI::App& app, int& rc);
 void registerBitstream(CLI::App& app, int& rc);
 void registerBoards(CLI::App& app, int& rc);

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   accelc::tools::registerCompile(app, rc);
   accelc::tools::registerReport(app, rc);
   accelc::tools::registerRtl(app, rc);
+  accelc::tools::registerHls(app, rc);
   accelc::tools::registerSynth(app, rc);
   accelc::tools::registerBitstream(app, rc);
   accelc::tools::registerBoards(app, rc);
