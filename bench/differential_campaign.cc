@@ -2,7 +2,7 @@
 // programs and random layers through every engine, compared bit for bit (and
 // cycle for cycle between the cycle model and the RTL).
 //
-//   differential_campaign TARGET CASES [FIRST_SEED] [OUT_DIR] [--layers] [--no-rtl]
+//   differential_campaign TARGET CASES [FIRST_SEED] [OUT_DIR] [--layers] [--no-rtl] [--no-hls]
 //
 // TARGET is a preset, or random:SEED for isa::randomTarget(SEED) (a random
 // valid hwspec; its RTL is verilated into the model cache on first use).
@@ -12,10 +12,11 @@
 //   schedule drawn from every legal one (rankSchedules), with the ALU passes
 //   in loops or per pixel and the units overlapped or serialized at random.
 //   fsim's output must also equal the reference kernel's (runtime QConv).
-// Each runs on a fresh functional simulator, a fresh cycle model and the
-// verilated RTL. The engines must end with the same DRAM window, fsim and
-// the cycle model with the same event counts, and the cycle model and the
-// RTL in the same cycle. A disagreement between engines is shrunk
+// Each runs on a fresh functional simulator, a fresh cycle model, the
+// verilated RTL and the HLS C++ in C-simulation (compiled into its cache on
+// first use). The engines must end with the same DRAM window, fsim, the cycle
+// model and the HLS C++ with the same event counts, and the cycle model and
+// the RTL in the same cycle. A disagreement between engines is shrunk
 // (instructions removed while the program stays valid on fsim and the
 // engines still disagree) and written to OUT_DIR as assembly, to become a
 // regression test; a layer whose engines agree but differ from the
@@ -36,6 +37,7 @@
 #include "isa/disassembler.h"
 #include "isa/random_program.h"
 #include "isa/random_target.h"
+#include "runtime/sim_devices/hls_device.h"
 #include "runtime/sim_devices/rtl_device.h"
 #include "simulator/cycle/cycle_sim.h"
 #include "simulator/functional/fsim.h"
@@ -65,6 +67,7 @@ struct Case {
 struct Engines {
   isa::Target t;
   std::unique_ptr<simulator::RtlModel> rtl;  ///< null with --no-rtl
+  std::unique_ptr<runtime::HlsDevice> hls;   ///< null with --no-hls
   uint64_t rtlCycles = 0;                    ///< cycles the RTL simulated, for the summary
 };
 
@@ -117,11 +120,37 @@ Outcome onRtl(Engines& e, const Case& k, uint64_t cycles) {
   return o;
 }
 
+Outcome onHls(runtime::HlsDevice& d, const Case& k) {
+  Outcome o;
+  support::Status s = d.loadProgram(k.program);
+  if (s) s = d.write(0, k.dram.data(), k.dram.size());
+  auto r = s ? d.run(k.program, "case") : support::Expected<runtime::RunResult>(s.diag());
+  if (!r) return o.error = r.diag().str(), o;
+  o.counters = r->events.value_or(isa::Counters{});
+  o.dram.resize(k.dram.size());
+  (void)d.read(0, o.dram.data(), o.dram.size());
+  return o;
+}
+
+/// The HLS engine's disagreement with fsim's outcome `f` on `k`, or empty.
+std::string hlsDisagreement(Engines& e, const Case& k, const Outcome& f) {
+  if (!e.hls) return "";
+  const Outcome h = onHls(*e.hls, k);
+  if (!f.error.empty() || !h.error.empty()) {
+    if (!f.error.empty() && !h.error.empty()) return "";  // both refuse it (STATUS says less than fsim)
+    return "fsim: " + (f.error.empty() ? "ok" : f.error) + "; hls: " + (h.error.empty() ? "ok" : h.error);
+  }
+  if (h.dram != f.dram) return "fsim and hls end with different DRAM";
+  if (!(h.counters == f.counters)) return "fsim and hls count different events";
+  return "";
+}
+
 /// Empty when every engine agrees on `k`; else what differs. `fsimOut`
 /// receives fsim's outcome.
 std::string disagreement(Engines& e, const Case& k, Outcome* fsimOut = nullptr) {
   const Outcome f = onFsim(e.t, k), c = onCycle(e.t, k);
   if (fsimOut) *fsimOut = f;
+  if (std::string why = hlsDisagreement(e, k, f); !why.empty()) return why;
   if (!f.error.empty() || !c.error.empty()) {
     if (f.error == c.error) return "";
     return "fsim: " + (f.error.empty() ? "ok" : f.error) + "; cycle: " + (c.error.empty() ? "ok" : c.error);
@@ -167,7 +196,7 @@ Case shrink(Engines& e, Case k) {
 struct Options {
   std::string target, outDir = ".";
   uint64_t cases = 0, first = 1;
-  bool layers = false, rtl = true;
+  bool layers = false, rtl = true, hls = true;
 };
 
 /// A random layer case: the program and its DRAM, the reference's output,
@@ -250,6 +279,15 @@ bool parseCount(const std::string& text, uint64_t& v) {
   return true;
 }
 
+/// The HLS engine of `t`, when the campaign runs it.
+support::Status addHls(Engines& e, const Options& o) {
+  if (!o.hls) return support::Status::ok();
+  ACCELC_ASSIGN_OR_RETURN(e.hls, runtime::HlsDevice::create(e.t, [](const std::string& line) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }));
+  return support::Status::ok();
+}
+
 support::Expected<Engines> engines(const Options& o) {
   Engines e;
   if (o.target.rfind("random:", 0) == 0) {
@@ -264,6 +302,7 @@ support::Expected<Engines> engines(const Options& o) {
         std::fprintf(stderr, "%s\n", line.c_str());
       }));
     }
+    ACCELC_TRY(addHls(e, o));
     return e;
   }
   ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, hwspec::loadHwSpec(o.target));
@@ -271,6 +310,7 @@ support::Expected<Engines> engines(const Options& o) {
   if (o.rtl) {
     ACCELC_ASSIGN_OR_RETURN(e.rtl, simulator::builtinRtlModel(e.t));
   }
+  ACCELC_TRY(addHls(e, o));
   return e;
 }
 
@@ -295,10 +335,11 @@ int campaign(const Options& o) {
     }
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  std::printf("%s: %llu %s (seeds %llu..%llu), %llu agree on fsim, cycle%s%s, %llu disagree", e.t.spec.name.c_str(),
+  std::printf("%s: %llu %s (seeds %llu..%llu), %llu agree on fsim, cycle%s%s%s, %llu disagree", e.t.spec.name.c_str(),
               static_cast<unsigned long long>(agreed + failed), o.layers ? "layers" : "programs",
               static_cast<unsigned long long>(o.first), static_cast<unsigned long long>(o.first + o.cases - 1),
-              static_cast<unsigned long long>(agreed), o.rtl ? " and rtl" : "", o.layers ? " and the reference" : "",
+              static_cast<unsigned long long>(agreed), o.rtl ? ", rtl" : "", o.hls ? ", hls" : "",
+              o.layers ? " and the reference" : "",
               static_cast<unsigned long long>(failed));
   if (skipped)
     std::printf(", %llu layers have no legal schedule (the first: %s)", static_cast<unsigned long long>(skipped),
@@ -316,12 +357,13 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--layers")) o.layers = true;
     else if (!std::strcmp(argv[i], "--no-rtl")) o.rtl = false;
+    else if (!std::strcmp(argv[i], "--no-hls")) o.hls = false;
     else pos.push_back(argv[i]);
   }
   if (pos.size() < 2 || pos.size() > 4 || !accelc::parseCount(pos[1], o.cases) ||
       (pos.size() > 2 && !accelc::parseCount(pos[2], o.first))) {
     std::fprintf(stderr, "usage: differential_campaign PRESET|random:SEED CASES [FIRST_SEED] [OUT_DIR] [--layers] "
-                         "[--no-rtl]\n");
+                         "[--no-rtl] [--no-hls]\n");
     return 2;
   }
   o.target = pos[0];

@@ -4,7 +4,8 @@
 # under random legal schedules; then on TARGETS random hwspecs
 # (isa::randomTarget 1..TARGETS, each verilated once into the RTL cache),
 # CASES/10 programs and CASES/25 layers each. Every case runs on fsim, the
-# cycle model and the RTL, compared bit for bit and cycle for cycle; layers
+# cycle model, the RTL and the HLS C++ (compiled once per hwspec into its
+# cache), compared bit for bit and cycle for cycle; layers
 # also against the reference kernel. Disagreements are shrunk and written to
 # OUT (default build/differential) as assembly, with the random hwspecs.
 #   scripts/differential.sh [CASES [FIRST_SEED [TARGETS]]]

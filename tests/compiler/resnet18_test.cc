@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -115,6 +116,31 @@ TEST(PeerTest, ResNet18OnTheCycleModelIsFsimsBitForBitAndEveryLayerNearItsEstima
     ++checked;
   }
   EXPECT_EQ(checked, 31u);
+}
+
+TEST(PeerTest, ResNet18OnTheHlsEngineIsFsimsBitForBit) {
+  Tensor calib;
+  auto b = compiledResNet18(calib);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  isa::Target t = testing::presetTarget("vta-default");
+  Tensor one(calib.dtype(), {1, 3, 224, 224});
+  std::memcpy(one.bytes().data(), calib.bytes().data(), one.bytes().size());
+  ::setenv("ACCELC_HLS_CACHE", (testing::tempDir() + "/hls-cache").c_str(), 0);
+  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
+  auto hls = runtime::makeDevice(runtime::Engine::kHls, t);
+  ASSERT_TRUE(fsim.isOk()) << fsim.diag().str();
+  ASSERT_TRUE(hls.isOk()) << hls.diag().str();
+  auto ef = runtime::Executor::create(*b, **fsim, "resnet18.acx");
+  auto eh = runtime::Executor::create(*b, **hls, "resnet18.acx");
+  ASSERT_TRUE(ef.isOk() && eh.isOk());
+  auto f = (*ef)->run({one});
+  auto h = (*eh)->run({one});
+  ASSERT_TRUE(f.isOk()) << f.diag().str();
+  ASSERT_TRUE(h.isOk()) << h.diag().str();
+  EXPECT_EQ((*h)[0].bytes(), (*f)[0].bytes());
+  ASSERT_TRUE((*ef)->stats().accel && (*eh)->stats().accel);
+  EXPECT_EQ(*(*eh)->stats().accel, *(*ef)->stats().accel);  // the HLS code's own counters
+  EXPECT_FALSE((*eh)->stats().cycles.has_value());
 }
 
 }  // namespace

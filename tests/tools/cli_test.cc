@@ -291,6 +291,31 @@ TEST(CliTest, CompileListsItsPassesAndDumpsAnyOfThem) {
       << bad.out;
 }
 
+TEST(CliTest, DigitsRunOnTheHlsEngineAsOnFsim) {
+  const std::string model = kSrc + "/models/digits/digits_int8.onnx", acx = kTmp + "/digits-hls.acx";
+  Result c = sh("compile " + model + " --hw vta-default -o " + acx);
+  ASSERT_EQ(c.rc, 0) << c.out;
+  ::setenv("ACCELC_HLS_CACHE", (kTmp + "/hls-cache").c_str(), 1);
+  const std::string in = " --input input=" + kSrc + "/models/digits/test_x.npy --labels " + kSrc +
+                         "/models/digits/test_y.npy --output ";
+  Result f = sh("run " + acx + " --engine fsim" + in + kTmp + "/digits-hls-f");
+  Result h = sh("run " + acx + " --engine hls" + in + kTmp + "/digits-hls-h");
+  ASSERT_EQ(f.rc, 0) << f.out;
+  ASSERT_EQ(h.rc, 0) << h.out;
+  std::smatch fm, hm;
+  ASSERT_TRUE(std::regex_search(f.out, fm, std::regex("top-1 accuracy \\(fsim\\): ([0-9.]+)% of (\\d+)"))) << f.out;
+  ASSERT_TRUE(std::regex_search(h.out, hm, std::regex("top-1 accuracy \\(hls\\): ([0-9.]+)% of (\\d+)"))) << h.out;
+  EXPECT_EQ(hm[1].str(), fm[1].str());
+  EXPECT_GT(std::stoi(hm[2].str()), 100);
+  EXPECT_EQ(testing::readFile(kTmp + "/digits-hls-h/logits.npy"), testing::readFile(kTmp + "/digits-hls-f/logits.npy"));
+  EXPECT_NE(h.out.find("hls: "), std::string::npos) << h.out;
+  EXPECT_EQ(h.out.find("cycles on the accelerator"), std::string::npos) << h.out;  // C-simulation is untimed
+  Result w = sh("hls --hw tiny -o " + kTmp + "/hls-tiny");
+  ASSERT_EQ(w.rc, 0) << w.out;
+  EXPECT_EQ(w.out, kTmp + "/hls-tiny/accelc_params.h\n" + kTmp + "/hls-tiny/accelc_accel.h\n" + kTmp +
+                       "/hls-tiny/accelc_accel.cpp\n" + kTmp + "/hls-tiny/accelc_arith_ops.h\n");
+}
+
 TEST(CliTest, CompileRunAndReportABundle) {
   const std::string model = kSrc + "/models/digits/digits_int8.onnx", acx = kTmp + "/digits-cli.acx";
   Result c = sh("compile " + model + " --hw vta-default -o " + acx);
