@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "hls/synth_gen.h"
+#include "hls/hls_estimate.h"
 #include "support/yaml.h"
 
 namespace accelc::boards {
@@ -115,11 +115,6 @@ Status readBoard(YamlMap& r, BoardSpec& b) {
   return r.finish();
 }
 
-// Look-up tables that Yosys 0.23 (`synth_xilinx -family xc7 -nodsp`) takes for
-// one multiplier that gets no DSP: a signed 8 × 8 product of the GEMM core,
-// and a 16 × 16 piece of the ALU's 32 × 32 mulq.
-constexpr int64_t kLutsPerProduct = 166, kLutsPerPiece = 539;
-
 }  // namespace
 
 const char* psTypeName(PsType t) {
@@ -188,35 +183,27 @@ Expected<BoardSpec> loadBoard(const std::string& nameOrPath) {
   return error(Location::file(nameOrPath), "no such board or board file; the bundled boards are " + known);
 }
 
+hls::HlsBinding bindingOn(const BoardSpec& b, const isa::Target& t) {
+  return hls::bindOnPart(t.spec, b.resources.dsp, b.resources.uram);
+}
+
 std::vector<ResourceFit> fitOnBoard(const BoardSpec& b, const isa::Target& t) {
-  const hwspec::HwSpec& hw = t.spec;
-  const hls::Resources est = hls::estimateXilinx7(t);
-  // DSPs go to the ALU's 16 x 16 pieces first (each costs the most fabric), then to the GEMM core's products.
-  const int64_t products = hw.batch * hw.blockIn * hw.blockOut, pieces = est.dsps - products;
-  const int64_t piecesOnDsp = std::min(pieces, b.resources.dsp);
-  const int64_t productsOnDsp = std::min(products, b.resources.dsp - piecesOnDsp);
-  const int64_t fabricPieces = pieces - piecesOnDsp, fabricProducts = products - productsOnDsp;
+  const hls::HlsResources est = hls::estimateHls(t, bindingOn(b, t));
   std::vector<ResourceFit> rows;
-  rows.push_back({"DSP", est.dsps, b.resources.dsp,
-                  std::to_string(products) + " int8 products and " + std::to_string(pieces) +
-                      " 16x16 pieces of the ALU's multiplies; " + std::to_string(fabricProducts + fabricPieces) +
-                      " beyond the DSPs go to LUTs"});
-  rows.push_back({"LUT (multipliers in fabric alone)", fabricProducts * kLutsPerProduct + fabricPieces * kLutsPerPiece,
-                  b.resources.lut,
-                  std::to_string(fabricProducts) + " products x " + std::to_string(kLutsPerProduct) + " + " +
-                      std::to_string(fabricPieces) + " pieces x " + std::to_string(kLutsPerPiece) +
-                      " LUTs (Yosys synth_xilinx -nodsp); the rest of the logic comes on top"});
-  rows.push_back({"BRAM18 (a URAM counted as 16)", est.brams, b.resources.bram18 + 16 * b.resources.uram,
-                  "every buffer bank and deep command queue in 18 Kb blocks"});
+  rows.push_back({"DSP", est.dsps, b.resources.dsp, est.dspNote + "; the rest in LUTs"});
+  rows.push_back({"LUT", est.luts, b.resources.lut, est.lutNote});
+  rows.push_back({"FF", est.ffs, b.resources.ff, est.ffNote});
+  rows.push_back({"BRAM18", est.bram18, b.resources.bram18, est.bramNote});
+  rows.push_back({"URAM", est.urams, b.resources.uram, "buffers of 64 KiB or more, largest first, while URAMs last"});
   int64_t widest = 0;
   for (const AxiPort& p : b.ports) widest = std::max(widest, p.widthBits);
-  rows.push_back({"AXI data width (bits)", 8 * hw.dramBytesPerCycle, widest, "dram.bytes_per_cycle a beat"});
+  rows.push_back({"AXI data width (bits)", 8 * t.spec.dramBytesPerCycle, widest, "dram.bytes_per_cycle a beat"});
   return rows;
 }
 
 Status checkFit(const BoardSpec& b, const isa::Target& t) {
   for (const ResourceFit& r : fitOnBoard(b, t)) {
-    if (r.fits() || r.resource == "DSP") continue;  // DSPs beyond the part's count in LUTs
+    if (r.fits()) continue;
     return error(Location::file(b.sourcePath), "the accelerator of '" + t.spec.name + "' does not fit " + b.name +
                                                    ": " + r.resource + " needs " + std::to_string(r.need) +
                                                    ", the board has " + std::to_string(r.have) + " (" + r.note + ")");

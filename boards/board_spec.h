@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hls/hls_estimate.h"
 #include "isa/target.h"
 #include "support/status.h"
 
@@ -89,9 +90,10 @@ struct ResourceFit {
   bool fits() const { return need <= have; }
 };
 
-/// Whether the accelerator of `t` fits `b`, resource by resource: multipliers
-/// on DSPs (hls::estimateXilinx7: the GEMM core's int8 products and the ALU's
-/// pieces of mulq), the buffers and command queues in 18 Kb block RAMs, and
+/// How the HLS IP of `t` binds its multipliers and buffers on `b`'s part.
+hls::HlsBinding bindingOn(const BoardSpec& b, const isa::Target& t);
+/// Whether the HLS IP of `t` fits `b`, resource by resource (hls::estimateHls
+/// with bindingOn: DSPs, LUTs and flip-flops, 18 Kb block RAMs, URAMs), and
 /// the DRAM bus (`dram.bytes_per_cycle` bytes a beat) on the widest AXI port.
 std::vector<ResourceFit> fitOnBoard(const BoardSpec& b, const isa::Target& t);
 /// Ok when every row fits; else an error naming the first that does not, what

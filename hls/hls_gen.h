@@ -17,13 +17,17 @@
 #include <utility>
 #include <vector>
 
+#include "hls/hls_estimate.h"
 #include "hwspec/hwspec.h"
 #include "isa/target.h"
 #include "support/status.h"
 
 namespace accelc::hls {
 
-/// The text of accelc_params.h for `t`.
+/// The text of accelc_params.h for `t`, with the binding of its multipliers
+/// and buffers on the part it is built for (hls_estimate.h; by default every
+/// multiplier on a DSP and every buffer in block RAM).
+std::string hlsParams(const isa::Target& t, const HlsBinding& binding);
 std::string hlsParams(const isa::Target& t);
 
 /// Whether the HLS C++ implements `hw`: int8 inputs, weights and outputs
@@ -35,6 +39,7 @@ support::Status hlsSupports(const hwspec::HwSpec& hw);
 std::vector<std::string> hlsFiles();
 
 /// Writes hlsFiles() for `t` into `dir` (created if missing), after hlsSupports.
+support::Status writeHls(const isa::Target& t, const std::string& dir, const HlsBinding& binding);
 support::Status writeHls(const isa::Target& t, const std::string& dir);
 
 /// The C-simulation sources as (file name, text): the shim headers and the

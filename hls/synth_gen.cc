@@ -147,10 +147,7 @@ Resources estimateIce40(const isa::Target& t) {
   return r;
 }
 
-namespace {
-
-/// RAMB18E1 blocks for `depth` words of `width` bits, the best of its shapes.
-int64_t xilinxRams(int64_t depth, int64_t width) {
+int64_t xilinxBram18(int64_t depth, int64_t width) {
   int64_t best = -1;
   for (const auto& [d, w] : {std::pair<int64_t, int64_t>{16384, 1}, {8192, 2}, {4096, 4}, {2048, 9}, {1024, 18}, {512, 36}}) {
     const int64_t n = ((width + w - 1) / w) * ((depth + d - 1) / d);
@@ -159,16 +156,14 @@ int64_t xilinxRams(int64_t depth, int64_t width) {
   return best;
 }
 
-}  // namespace
-
 Resources estimateXilinx7(const isa::Target& t) {
   const hwspec::HwSpec& hw = t.spec;
   Resources r;
   r.brams = bufferBlocks(hw, [](int64_t depth, int64_t width) {  // shallow banks go to LUT RAM
-    return depth >= kXilinxBramMinDepth ? xilinxRams(depth, width) : 0;
+    return depth >= kXilinxBramMinDepth ? xilinxBram18(depth, width) : 0;
   });
   if (hw.commandDepth >= kXilinxBramMinDepth)  // whole instructions: an upper bound on the bits kept
-    r.brams += 3 * xilinxRams(hw.commandDepth, hw.insnBits);
+    r.brams += 3 * xilinxBram18(hw.commandDepth, hw.insnBits);
   r.dsps = multipliers(hw);
   return r;
 }

@@ -58,6 +58,10 @@ Resources estimateIce40(const isa::Target& t);
 /// Memories shallower than this go to LUT RAM on 7-series parts (Yosys's
 /// choice for the command queues and the text memory of the small presets).
 inline constexpr int64_t kXilinxBramMinDepth = 128;
+/// RAMB18E1 blocks for `depth` words of `width` bits, in the fewest blocks of
+/// one shape (16K x 1 to 512 x 36).
+int64_t xilinxBram18(int64_t depth, int64_t width);
+
 /// The same for a Zynq-7000-class part (synth_xilinx): block RAMs as
 /// RAMB18E1 (each buffer bank once per read port, and command queues of
 /// kXilinxBramMinDepth or more at whole instructions, in the fewest blocks of

@@ -216,6 +216,21 @@ bool loops_legal(const Insn& g, bool reads_src, int64_t src_depth, bool reads_wg
   return !reads_wgt || wgt < WGT_DEPTH;
 }
 
+/// An int8 product on a DSP, and one in fabric: the first GEMM_DSP_PRODUCTS
+/// products of the core take DSPs (hls/hls_estimate.h decides how many).
+int32_t product_dsp(int8_t a, int8_t b) {
+#pragma HLS inline
+  const int32_t p = static_cast<int32_t>(a) * static_cast<int32_t>(b);
+#pragma HLS bind_op variable = p op = mul impl = dsp
+  return p;
+}
+int32_t product_fabric(int8_t a, int8_t b) {
+#pragma HLS inline
+  const int32_t p = static_cast<int32_t>(a) * static_cast<int32_t>(b);
+#pragma HLS bind_op variable = p op = mul impl = fabric
+  return p;
+}
+
 /// One micro-op application of GEMM: acc[dst] += inp[src] x wgt[w]^T.
 void gemm_app(int64_t dst, int64_t src, int64_t w, bool reset) {
 #pragma HLS inline
@@ -225,7 +240,9 @@ void gemm_app(int64_t dst, int64_t src, int64_t w, bool reset) {
       int32_t sum = 0;
       for (int k = 0; k < BLOCK_IN; ++k) {
 #pragma HLS unroll
-        sum += static_cast<int32_t>(inp_buf[src][b * BLOCK_IN + k]) * static_cast<int32_t>(wgt_buf[w][o * BLOCK_IN + k]);
+        const int n = (b * BLOCK_OUT + o) * BLOCK_IN + k;
+        const int8_t x = inp_buf[src][b * BLOCK_IN + k], y = wgt_buf[w][o * BLOCK_IN + k];
+        sum += n < GEMM_DSP_PRODUCTS ? product_dsp(x, y) : product_fabric(x, y);
       }
       int32_t& acc = acc_buf[dst][b * BLOCK_OUT + o];
       acc = reset ? 0 : gemmAccumulate(acc, sum);
@@ -456,6 +473,17 @@ void accelc_top(dram_beat_t* dram, uint32_t insn_addr, uint32_t insn_count, uint
 #pragma HLS stable variable = insn_addr
 #pragma HLS stable variable = insn_count
 #pragma HLS stable variable = window
+  // Each buffer one memory of whole entries, so that a tile's products read
+  // their operands in one cycle; in block RAM or URAM as hls_estimate.h binds it.
+#pragma HLS array_reshape variable = inp_buf dim = 2 complete
+#pragma HLS array_reshape variable = wgt_buf dim = 2 complete
+#pragma HLS array_reshape variable = acc_buf dim = 2 complete
+#pragma HLS array_reshape variable = out_buf dim = 2 complete
+#pragma HLS bind_storage variable = uop_buf type = ram_t2p impl = IMPL_UOP
+#pragma HLS bind_storage variable = inp_buf type = ram_t2p impl = IMPL_INPUT
+#pragma HLS bind_storage variable = wgt_buf type = ram_t2p impl = IMPL_WEIGHT
+#pragma HLS bind_storage variable = acc_buf type = ram_t2p impl = IMPL_ACC
+#pragma HLS bind_storage variable = out_buf type = ram_t2p impl = IMPL_OUTPUT
   accelc_regs zero = {};
   *regs = zero;
   *hwspec_hash = ACCELC_HWSPEC_HASH;

@@ -111,35 +111,47 @@ TEST(BoardSpecTest, TheFitCountsMultipliersBlockRamsAndTheDramBus) {
   ASSERT_TRUE(pynq.isOk());
   // vta-default: 256 int8 products and 16 lanes x 4 pieces of mulq, 320 multipliers for 220 DSPs: the 64 pieces
   // and 156 products on DSPs, 100 products in LUTs.
-  const std::vector<ResourceFit> rows = fitOnBoard(*pynq, presetWith("vta-default", "", ""));
-  ASSERT_EQ(rows.size(), 4u);
+  const isa::Target vta = presetWith("vta-default", "", "");
+  const std::vector<ResourceFit> rows = fitOnBoard(*pynq, vta);
+  ASSERT_EQ(rows.size(), 6u);
   EXPECT_EQ(rows[0].resource, "DSP");
-  EXPECT_EQ(rows[0].need, 320);
-  EXPECT_EQ(rows[0].have, 220);
-  EXPECT_EQ(rows[1].need, 100 * 166);
-  EXPECT_TRUE(rows[1].fits());
-  EXPECT_EQ(rows[3].need, 64);  // 8 bytes a beat on a 64-bit HP port
-  // Its buffers (480 KiB, in banks of the entries' widths) take 316 of the XC7Z020's 280 block RAMs.
-  EXPECT_EQ(checkFit(*pynq, presetWith("vta-default", "", "")).str(),
-            "boards/pynq-z1.yaml: error: the accelerator of 'vta-default' does not fit pynq-z1: BRAM18 (a URAM counted "
-            "as 16) needs 316, the board has 280 (every buffer bank and deep command queue in 18 Kb blocks)");
-  auto ultra96 = loadBoard("ultra96-v2");
-  ASSERT_TRUE(ultra96.isOk());
-  EXPECT_EQ(checkFit(*ultra96, presetWith("vta-default", "", "")).str(), "ok");  // 360 DSPs, 432 block RAMs
+  EXPECT_EQ(rows[0].need, 220);
+  EXPECT_EQ(bindingOn(*pynq, vta).dspProducts, 156);
+  // LUTs: 100 products in fabric, 16 adder trees of 15 17-bit adders and a 32-bit accumulation, 16 ALU lanes of
+  // its nine operations, and the control allowance.
+  EXPECT_EQ(rows[1].resource, "LUT");
+  EXPECT_EQ(rows[1].need, 100 * 166 + 16 * (15 * 17 + 32) + 16 * (32 + 48 + 48 + 40 + 96 + 180 + 200 + 96 + 8 + 32) + 4000);
+  // Block RAMs, each buffer one memory of whole entries: micro-ops 8192 x 96 bits in 44, inputs 2048 x 128 in
+  // 15, weights 1024 x 2048 in 114, accumulators 2048 x 512 in 57, outputs 2048 x 128 in 15; three command
+  // queues of 512 x 161 bits in 5 each, four token queues in 1 each: 264 of 280.
+  EXPECT_EQ(rows[3].resource, "BRAM18");
+  EXPECT_EQ(rows[3].need, 44 + 15 + 114 + 57 + 15 + 3 * 5 + 4);
+  EXPECT_EQ(rows[5].need, 64);  // 8 bytes a beat on a 64-bit HP port
+  EXPECT_EQ(checkFit(*pynq, vta).str(), "ok");
+  // With the ALU at an initiation interval of 1 the accumulator needs a second copy: 321 block RAMs.
+  EXPECT_EQ(checkFit(*pynq, presetWith("vta-default", "alu_ii: 2", "alu_ii: 1")).str(),
+            "boards/pynq-z1.yaml: error: the accelerator of 'vta-default' does not fit pynq-z1: BRAM18 needs 321, the "
+            "board has 280 (each buffer one memory of whole entries (acc twice), and the command and token queues of "
+            "128 or more)");
+  // On a part with URAM the weights and accumulators move there.
+  auto zcu = loadBoard("zcu104");
+  ASSERT_TRUE(zcu.isOk());
+  const hls::HlsBinding onZcu = bindingOn(*zcu, vta);
+  EXPECT_TRUE(onZcu.uram[static_cast<int>(hwspec::BufferKind::kWeight)]);
+  EXPECT_TRUE(onZcu.uram[static_cast<int>(hwspec::BufferKind::kAcc)]);
+  EXPECT_FALSE(onZcu.uram[static_cast<int>(hwspec::BufferKind::kInput)]);
   // A 1x64x64 core: 4096 products and 256 pieces for 220 DSPs; the 36 pieces and 4096 products left take more
   // LUTs than the part has.
-  EXPECT_EQ(checkFit(*pynq, presetWith("vta-default", "{batch: 1, block_in: 16, block_out: 16}",
-                                       "{batch: 1, block_in: 64, block_out: 64}"))
-                .str(),
-            "boards/pynq-z1.yaml: error: the accelerator of 'vta-default' does not fit pynq-z1: LUT (multipliers in "
-            "fabric alone) needs 699340, the board has 53200 (4096 products x 166 + 36 pieces x 539 LUTs (Yosys "
-            "synth_xilinx -nodsp); the rest of the logic comes on top)");
+  const std::string big = checkFit(*pynq, presetWith("vta-default", "{batch: 1, block_in: 16, block_out: 16}",
+                                                     "{batch: 1, block_in: 64, block_out: 64}"))
+                              .str();
+  EXPECT_EQ(big.rfind("boards/pynq-z1.yaml: error: the accelerator of 'vta-default' does not fit pynq-z1: LUT needs ", 0),
+            0u) << big;
+  EXPECT_NE(big.find("(4096 products x 166 + 36 pieces x 539 in fabric, "), std::string::npos) << big;
   // tiny with a 16-byte DRAM beat: 128 bits on a 64-bit port.
   EXPECT_EQ(checkFit(*pynq, presetWith("tiny", "bytes_per_cycle: 4", "bytes_per_cycle: 16")).str(),
             "boards/pynq-z1.yaml: error: the accelerator of 'tiny' does not fit pynq-z1: AXI data width (bits) needs "
             "128, the board has 64 (dram.bytes_per_cycle a beat)");
-  auto zcu = loadBoard("zcu104");
-  ASSERT_TRUE(zcu.isOk());
   EXPECT_EQ(checkFit(*zcu, presetWith("tiny", "bytes_per_cycle: 4", "bytes_per_cycle: 16")).str(), "ok");
 }
 

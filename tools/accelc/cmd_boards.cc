@@ -69,7 +69,7 @@ support::Status printFit(const boards::BoardSpec& b, const isa::Target& t, bool 
   for (const boards::ResourceFit& r : rows)
     std::cout << "  " << std::left << std::setw(36) << r.resource << std::right << std::setw(9) << r.need << " of "
               << std::setw(9) << r.have << (r.fits() ? "  ok" : "  over") << "  (" << r.note << ")\n";
-  if (verdict.isOk()) std::cout << "fits" << (rows[0].fits() ? "" : ", with the multipliers beyond the DSPs in LUTs") << "\n";
+  std::cout << (verdict.isOk() ? "fits\n" : "") << std::flush;  // before the error on stderr
   return verdict;
 }
 

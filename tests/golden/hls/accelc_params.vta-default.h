@@ -71,6 +71,15 @@
 #define ALU_OP_MOV 7
 #define ALU_OP_MUL 8
 
+// The binding on the target part (hls/hls_estimate.h): GEMM products on DSPs (the rest in
+// fabric), and each buffer's memory.
+#define GEMM_DSP_PRODUCTS 256
+#define IMPL_UOP bram
+#define IMPL_INPUT bram
+#define IMPL_WEIGHT bram
+#define IMPL_ACC bram
+#define IMPL_OUTPUT bram
+
 typedef ap_uint<INSN_BITS> insn_word_t;
 typedef ap_uint<UOP_BITS> uop_word_t;
 
