@@ -4,7 +4,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "boards/board_spec.h"
 #include "boards/ice40/flow.h"
+#include "boards/zynq/project.h"
 #include "hls/hls_gen.h"
 #include "hls/rtl_gen.h"
 #include "hls/synth_gen.h"
@@ -96,17 +98,29 @@ void registerRtl(CLI::App& app, int& rc) {
 }
 
 void registerHls(CLI::App& app, int& rc) {
-  auto* cmd = app.add_subcommand("hls", "Write the accelerator's Vitis HLS C++ for a hwspec");
+  auto* cmd = app.add_subcommand(
+      "hls", "Write the accelerator's Vitis HLS C++ for a hwspec; with --board, the whole Vitis HLS and Vivado project");
   auto hw = std::make_shared<std::string>("vta-default");
+  auto board = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
   cmd->add_option("--hw", *hw, "hwspec file or preset name")->capture_default_str();
+  cmd->add_option("--board", *board,
+                  "a Zynq board (accelc boards) or board file: refuse a hwspec that does not fit it, bind the "
+                  "multipliers and buffers for its part, and write the flow scripts, the test bench and a Makefile");
   cmd->add_option("-o,--out", *out, "output folder")->required();
-  cmd->callback([hw, out, &rc] {
-    auto t = targetFor(*hw);
-    support::Status st = t ? hls::writeHls(*t, *out) : t.status();
-    if (st.isOk())
-      for (const std::string& f : hls::hlsFiles()) std::cout << *out << "/" << f << "\n";
-    rc = report(st);
+  cmd->callback([hw, board, out, &rc] {
+    auto files = [&]() -> support::Expected<std::vector<std::string>> {
+      ACCELC_ASSIGN_OR_RETURN(isa::Target t, targetFor(*hw));
+      if (board->empty()) {
+        ACCELC_TRY(hls::writeHls(t, *out));
+        return hls::hlsFiles();
+      }
+      ACCELC_ASSIGN_OR_RETURN(boards::BoardSpec b, boards::loadBoard(*board));
+      return boards::writeZynqProject(b, t, *out);
+    }();
+    if (files)
+      for (const std::string& f : *files) std::cout << *out << "/" << f << "\n";
+    rc = report(files.status());
   });
 }
 
