@@ -162,7 +162,7 @@ support::Diagnostic fault(const isa::Target& t, const isa::Program& p, isa::Dram
     return support::error(at, "out-of-range DRAM access: '" + text + "' reaches past the program's DRAM window of " +
                                   std::to_string(window) + " bytes (STATUS: DMA outside the window)");
   return support::error(at, "illegal instruction: the hardware cannot run '" + text +
-                                "' (STATUS: illegal instruction; fsim names the field)");
+                                "' (STATUS: illegal instruction)");
 }
 
 }  // namespace

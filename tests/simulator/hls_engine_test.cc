@@ -11,6 +11,7 @@
 #include "isa/encoding.h"
 #include "isa/random_program.h"
 #include "runtime/sim_devices/hls_device.h"
+#include "runtime/sim_devices/make_device.h"
 #include "support/yaml.h"
 #include "tests/simulator/sim_util.h"
 #include "tests/test_util.h"
@@ -20,9 +21,10 @@ namespace {
 
 using isa::Opcode;
 
-std::unique_ptr<HlsDevice> hlsDevice(const isa::Target& t) {
+/// The HLS engine's device, from the one factory of every engine.
+std::unique_ptr<Device> hlsDevice(const isa::Target& t) {
   ::setenv("ACCELC_HLS_CACHE", (testing::tempDir() + "/hls-cache").c_str(), 0);
-  auto d = HlsDevice::create(t);
+  auto d = makeDevice(Engine::kHls, t);
   EXPECT_TRUE(d.isOk()) << d.diag().str();
   return d ? std::move(*d) : nullptr;
 }
@@ -31,7 +33,7 @@ std::unique_ptr<HlsDevice> hlsDevice(const isa::Target& t) {
 /// threads, so only a race-free program has one outcome) and on `hls` from
 /// the same DRAM; expects the same whole window and counters afterwards, or
 /// the same refusal. Returns the HLS engine's diagnostic ("ok" when it ran).
-std::string expectFsimsResult(const isa::Target& t, HlsDevice& hls, const isa::Program& p, bool checkDefined = false) {
+std::string expectFsimsResult(const isa::Target& t, Device& hls, const isa::Program& p, bool checkDefined = false) {
   testing::Ran f = testing::run(t, p, true, checkDefined);
   EXPECT_TRUE(hls.loadProgram(p).isOk());
   auto r = hls.run(p, "test.bin");
