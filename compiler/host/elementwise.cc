@@ -1,0 +1,94 @@
+// compiler/host/elementwise.cc — checks of a chain and its schedule.
+#include "compiler/host/elementwise.h"
+
+namespace accelc::compiler::host {
+
+using support::error;
+using support::Location;
+
+const char* ewOpName(EwOp op) {
+  switch (op) {
+    case EwOp::kInput:
+      return "input";
+    case EwOp::kConst:
+      return "const";
+    case EwOp::kAdd:
+      return "Add";
+    case EwOp::kSub:
+      return "Sub";
+    case EwOp::kMul:
+      return "Mul";
+    case EwOp::kDiv:
+      return "Div";
+    case EwOp::kPow:
+      return "Pow";
+    case EwOp::kRelu:
+      return "Relu";
+    case EwOp::kClip:
+      return "Clip";
+    case EwOp::kSigmoid:
+      return "Sigmoid";
+    case EwOp::kTanh:
+      return "Tanh";
+    case EwOp::kErf:
+      return "Erf";
+    case EwOp::kSqrt:
+      return "Sqrt";
+  }
+  return "?";
+}
+
+namespace {
+
+int arity(EwOp op) {
+  switch (op) {
+    case EwOp::kInput:
+    case EwOp::kConst:
+      return 0;
+    case EwOp::kAdd:
+    case EwOp::kSub:
+    case EwOp::kMul:
+    case EwOp::kDiv:
+    case EwOp::kPow:
+      return 2;
+    case EwOp::kRelu:
+    case EwOp::kClip:
+    case EwOp::kSigmoid:
+    case EwOp::kTanh:
+    case EwOp::kErf:
+    case EwOp::kSqrt:
+      return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+support::Status EwKernel::validate(const std::string& name) const {
+  if (nodes.empty()) return error(Location::node(name, name), "an elementwise chain needs at least one node");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const EwNode& n = nodes[i];
+    const std::string at = "node " + std::to_string(i) + " (" + ewOpName(n.op) + ")";
+    if (n.op == EwOp::kInput && (n.input < 0 || n.input >= numInputs))
+      return error(Location::node(name, name), at + " reads input " + std::to_string(n.input) + " of " +
+                                                   std::to_string(numInputs));
+    const int k = arity(n.op);
+    for (int operand : {n.a, n.b}) {
+      if (k == 0 || (k == 1 && operand == n.b)) continue;
+      if (operand < 0 || operand >= static_cast<int>(i))
+        return error(Location::node(name, name), at + " reads node " + std::to_string(operand) +
+                                                     "; operands must be earlier nodes");
+    }
+  }
+  return support::Status::ok();
+}
+
+support::Status EwSchedule::validate(const std::string& name) const {
+  if (vector != 1 && vector != 4 && vector != 8 && vector != 16)
+    return error(Location::node(name, name), "schedule: vector is " + std::to_string(vector) + "; expected 1, 4, 8 or 16");
+  if (unroll < 1 || unroll > 8)
+    return error(Location::node(name, name), "schedule: unroll is " + std::to_string(unroll) + "; expected 1 to 8");
+  return support::Status::ok();
+}
+
+}  // namespace accelc::compiler::host

@@ -1,0 +1,66 @@
+// compiler/host/elementwise.h — the host kernels' first form: a fused chain of
+// elementwise float operations, and the schedule its loop runs under.
+//
+// A chain is a small expression DAG over its inputs (each holding as many
+// float32 elements as the output) in topological order; the last node is the
+// result. The algorithm (EwKernel) and the schedule (EwSchedule: vector width
+// and unroll) are separate, as the accelerator's are. Each operation means
+// what the runtime's reference kernel computes for one float element
+// (runtime/kernels/elementwise.cc): Relu is `x > 0 ? x : 0`, Clip is
+// `min(max(x, lo), hi)` in std::min/std::max's order, Sigmoid is
+// `1 / (1 + exp(-x))`, and exp, pow, tanh and erf are the C library's, so a
+// generated kernel gives the reference's bits.
+#ifndef ACCELC_COMPILER_HOST_ELEMENTWISE_H_
+#define ACCELC_COMPILER_HOST_ELEMENTWISE_H_
+
+#include <string>
+#include <vector>
+
+#include "support/status.h"
+
+namespace accelc::compiler::host {
+
+/// The operations of a chain.
+enum class EwOp { kInput, kConst, kAdd, kSub, kMul, kDiv, kPow, kRelu, kClip, kSigmoid, kTanh, kErf, kSqrt };
+
+/// One node: an input, a constant, or an operation on earlier nodes.
+struct EwNode {
+  EwOp op = EwOp::kInput;
+  int a = -1, b = -1;          ///< operands (earlier nodes); b for the binary operations
+  int input = -1;              ///< kInput: which input
+  float value = 0.0f;          ///< kConst
+  float lo = 0.0f, hi = 0.0f;  ///< kClip
+};
+
+/// A fused chain; the last node is its result.
+struct EwKernel {
+  int numInputs = 0;
+  std::vector<EwNode> nodes;
+
+  /// Appends a node; returns its index.
+  int add(EwNode n) {
+    nodes.push_back(n);
+    return static_cast<int>(nodes.size()) - 1;
+  }
+  int input(int i) { return add({EwOp::kInput, -1, -1, i}); }
+  int constant(float v) { return add({EwOp::kConst, -1, -1, -1, v}); }
+  int unary(EwOp op, int a) { return add({op, a}); }
+  int binary(EwOp op, int a, int b) { return add({op, a, b}); }
+  int clip(int a, float lo, float hi) { return add({EwOp::kClip, a, -1, -1, 0.0f, lo, hi}); }
+  /// Ok when every operand names an earlier node and every input index is in range; else why not.
+  support::Status validate(const std::string& name) const;
+};
+
+/// How the chain's loop runs: `vector` elements a step (1, 4, 8 or 16), the
+/// step unrolled `unroll` times (1 to 8); the tail runs one element a step.
+struct EwSchedule {
+  int vector = 8;
+  int unroll = 2;
+  support::Status validate(const std::string& name) const;
+};
+
+const char* ewOpName(EwOp op);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_ELEMENTWISE_H_

@@ -1,0 +1,224 @@
+// compiler/host/jit.cc — elementwise chains to LLVM IR, and the ORC JIT.
+#include "compiler/host/jit.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace accelc::compiler::host {
+
+using support::error;
+using support::Location;
+
+struct HostJit::Impl {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::string cpu, features;
+  bool avx512 = false;  ///< the code uses AVX-512
+  int functions = 0;    ///< compiled so far: each gets its own symbol
+};
+
+namespace {
+
+std::string message(llvm::Error e) { return llvm::toString(std::move(e)); }
+
+/// Builds one chain's function into a module.
+class EwBuilder {
+ public:
+  EwBuilder(llvm::Module& m, const EwKernel& k) : m_(m), b_(m.getContext()), k_(k) {}
+
+  void build(const std::string& symbol, const EwSchedule& s) {
+    llvm::LLVMContext& c = m_.getContext();
+    llvm::Type* f32 = llvm::Type::getFloatTy(c);
+    llvm::Type* i64 = llvm::Type::getInt64Ty(c);
+    llvm::PointerType* fp = llvm::PointerType::getUnqual(f32);
+    auto* fnTy = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::getUnqual(fp), fp, i64}, false);
+    llvm::Function* f = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, symbol, m_);
+    llvm::Value *ins = f->getArg(0), *out = f->getArg(1), *n = f->getArg(2);
+    auto* entry = llvm::BasicBlock::Create(c, "entry", f);
+    auto* vhead = llvm::BasicBlock::Create(c, "vector.head", f);
+    auto* vbody = llvm::BasicBlock::Create(c, "vector.body", f);
+    auto* shead = llvm::BasicBlock::Create(c, "tail.head", f);
+    auto* sbody = llvm::BasicBlock::Create(c, "tail.body", f);
+    auto* done = llvm::BasicBlock::Create(c, "done", f);
+    b_.SetInsertPoint(entry);
+    for (int i = 0; i < k_.numInputs; ++i)
+      inputs_.push_back(b_.CreateLoad(fp, b_.CreateConstGEP1_64(fp, ins, static_cast<uint64_t>(i))));
+    b_.CreateBr(vhead);
+    // The vector loop: `vector` elements a step, `unroll` steps an iteration.
+    const int64_t step = int64_t{s.vector} * s.unroll;
+    b_.SetInsertPoint(vhead);
+    llvm::PHINode* i = b_.CreatePHI(i64, 2);
+    i->addIncoming(b_.getInt64(0), entry);
+    b_.CreateCondBr(b_.CreateICmpSLE(b_.CreateAdd(i, b_.getInt64(step)), n), vbody, shead);
+    b_.SetInsertPoint(vbody);
+    llvm::Type* vt = s.vector == 1 ? f32 : llvm::FixedVectorType::get(f32, static_cast<unsigned>(s.vector));
+    for (int u = 0; u < s.unroll; ++u) {
+      llvm::Value* at = b_.CreateAdd(i, b_.getInt64(int64_t{u} * s.vector));
+      b_.CreateAlignedStore(eval(vt, at), b_.CreateBitCast(b_.CreateGEP(f32, out, at), vt->getPointerTo()),
+                            llvm::Align(4));
+    }
+    i->addIncoming(b_.CreateAdd(i, b_.getInt64(step)), vbody);
+    b_.CreateBr(vhead);
+    // The tail, one element a step.
+    b_.SetInsertPoint(shead);
+    llvm::PHINode* j = b_.CreatePHI(i64, 2);
+    j->addIncoming(i, vhead);
+    b_.CreateCondBr(b_.CreateICmpSLT(j, n), sbody, done);
+    b_.SetInsertPoint(sbody);
+    b_.CreateAlignedStore(eval(f32, j), b_.CreateGEP(f32, out, j), llvm::Align(4));
+    j->addIncoming(b_.CreateAdd(j, b_.getInt64(1)), sbody);
+    b_.CreateBr(shead);
+    b_.SetInsertPoint(done);
+    b_.CreateRetVoid();
+  }
+
+ private:
+  /// The chain's value at element `at` as type `t` (float or a vector of them).
+  llvm::Value* eval(llvm::Type* t, llvm::Value* at) {
+    std::vector<llvm::Value*> v(k_.nodes.size());
+    for (size_t n = 0; n < k_.nodes.size(); ++n) v[n] = node(k_.nodes[n], t, at, v);
+    return v.back();
+  }
+
+  llvm::Value* node(const EwNode& e, llvm::Type* t, llvm::Value* at, const std::vector<llvm::Value*>& v) {
+    llvm::Value *a = e.a >= 0 ? v[static_cast<size_t>(e.a)] : nullptr, *b = e.b >= 0 ? v[static_cast<size_t>(e.b)] : nullptr;
+    auto splat = [&](float x) { return llvm::ConstantFP::get(t, static_cast<double>(x)); };
+    switch (e.op) {
+      case EwOp::kInput: {
+        llvm::Value* p = b_.CreateGEP(b_.getFloatTy(), inputs_[static_cast<size_t>(e.input)], at);
+        return b_.CreateAlignedLoad(t, b_.CreateBitCast(p, t->getPointerTo()), llvm::Align(4));
+      }
+      case EwOp::kConst:
+        return splat(e.value);
+      case EwOp::kAdd:
+        return b_.CreateFAdd(a, b);
+      case EwOp::kSub:
+        return b_.CreateFSub(a, b);
+      case EwOp::kMul:
+        return b_.CreateFMul(a, b);
+      case EwOp::kDiv:
+        return b_.CreateFDiv(a, b);
+      case EwOp::kPow:
+        return b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, b);
+      case EwOp::kRelu:  // x > 0 ? x : 0
+        return b_.CreateSelect(b_.CreateFCmpOGT(a, splat(0.0f)), a, splat(0.0f));
+      case EwOp::kClip: {  // std::min(std::max(x, lo), hi)
+        llvm::Value* lo = b_.CreateSelect(b_.CreateFCmpOLT(a, splat(e.lo)), splat(e.lo), a);
+        return b_.CreateSelect(b_.CreateFCmpOLT(splat(e.hi), lo), splat(e.hi), lo);
+      }
+      case EwOp::kSigmoid: {  // 1 / (1 + exp(-x))
+        llvm::Value* ex = b_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, b_.CreateFNeg(a));
+        return b_.CreateFDiv(splat(1.0f), b_.CreateFAdd(splat(1.0f), ex));
+      }
+      case EwOp::kSqrt:
+        return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, a);
+      case EwOp::kTanh:
+        return libm("tanhf", a);
+      case EwOp::kErf:
+        return libm("erff", a);
+    }
+    return a;
+  }
+
+  /// A C library function of one float, lane by lane on a vector.
+  llvm::Value* libm(const char* name, llvm::Value* x) {
+    llvm::Type* f32 = b_.getFloatTy();
+    llvm::FunctionCallee fn = m_.getOrInsertFunction(name, llvm::FunctionType::get(f32, {f32}, false));
+    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+    if (!vt) return b_.CreateCall(fn, {x});
+    llvm::Value* r = llvm::UndefValue::get(vt);
+    for (unsigned l = 0; l < vt->getNumElements(); ++l)
+      r = b_.CreateInsertElement(r, b_.CreateCall(fn, {b_.CreateExtractElement(x, l)}), l);
+    return r;
+  }
+
+  llvm::Module& m_;
+  llvm::IRBuilder<> b_;
+  const EwKernel& k_;
+  std::vector<llvm::Value*> inputs_;  ///< the input pointers, loaded in the entry block
+};
+
+/// LLVM's O2 pipeline over `m`.
+void optimize(llvm::Module& m) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+}
+
+}  // namespace
+
+HostJit::HostJit(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+HostJit::~HostJit() = default;
+
+support::Expected<std::unique_ptr<HostJit>> HostJit::create(Options o) {
+  static std::once_flag init;
+  std::call_once(init, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) return error(Location(), "the JIT cannot target this machine: " + message(jtmb.takeError()));
+  const bool hostAvx512 = jtmb->getFeatures().getString().find("+avx512f") != std::string::npos;
+  if (!o.avx512)
+    for (const char* f : {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512vnni", "avx512bf16",
+                          "avx512vbmi", "avx512vbmi2", "avx512ifma", "avx512bitalg", "avx512vpopcntdq", "avx512fp16"})
+      jtmb->getFeatures().AddFeature(f, false);
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+  auto impl = std::make_unique<Impl>();
+  impl->avx512 = o.avx512 && hostAvx512;
+  impl->cpu = jtmb->getCPU();
+  impl->features = jtmb->getFeatures().getString();
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit) return error(Location(), "cannot start the JIT: " + message(jit.takeError()));
+  impl->jit = std::move(*jit);
+  // The kernels call the C library (expf, powf, tanhf, erff): resolve them in this process.
+  auto libc = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(impl->jit->getDataLayout().getGlobalPrefix());
+  if (!libc) return error(Location(), "cannot search this process's symbols: " + message(libc.takeError()));
+  impl->jit->getMainJITDylib().addGenerator(std::move(*libc));
+  return std::unique_ptr<HostJit>(new HostJit(std::move(impl)));
+}
+
+const std::string& HostJit::cpu() const { return impl_->cpu; }
+const std::string& HostJit::features() const { return impl_->features; }
+bool HostJit::usesAvx512() const { return impl_->avx512; }
+
+support::Expected<HostJit::EwFn> HostJit::compile(const EwKernel& k, const EwSchedule& s, const std::string& name) {
+  ACCELC_TRY(k.validate(name));
+  ACCELC_TRY(s.validate(name));
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  auto m = std::make_unique<llvm::Module>("accelc_host", *ctx);
+  m->setDataLayout(impl_->jit->getDataLayout());
+  const std::string symbol = "accelc_ew_" + std::to_string(impl_->functions++);
+  EwBuilder(*m, k).build(symbol, s);
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyModule(*m, &os)) return error(Location::node(name, name), "invalid IR: " + os.str());
+  optimize(*m);
+  if (llvm::Error e = impl_->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+    return error(Location::node(name, name), "the JIT refused the kernel: " + message(std::move(e)));
+  auto sym = impl_->jit->lookup(symbol);
+  if (!sym) return error(Location::node(name, name), "the JIT lost the kernel: " + message(sym.takeError()));
+  return llvm::jitTargetAddressToFunction<EwFn>(sym->getAddress());
+}
+
+}  // namespace accelc::compiler::host

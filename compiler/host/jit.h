@@ -1,0 +1,55 @@
+// compiler/host/jit.h — host kernels compiled in-process with LLVM's ORC JIT
+// (x86-64), with explicit vector code.
+//
+// The chain's loop is built with LLVM's IRBuilder on <vector x float> values
+// of the schedule's width, unrolled, with a one-element tail; LLVM's O2
+// pipeline then runs over it, and the JIT compiles it for this CPU's features
+// (AVX2, AVX-512 where present; `avx512 = false` turns AVX-512 off, which the
+// tests use to cover both paths). No fast-math: every operation rounds as the
+// reference kernel's does, and exp, pow, tanh and erf call the C library, so
+// the kernels give the reference's bits. This folder is the only one that
+// links LLVM.
+#ifndef ACCELC_COMPILER_HOST_JIT_H_
+#define ACCELC_COMPILER_HOST_JIT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "compiler/host/elementwise.h"
+#include "support/status.h"
+
+namespace accelc::compiler::host {
+
+class HostJit {
+ public:
+  struct Options {
+    bool avx512 = true;  ///< false: compile without AVX-512 even where the CPU has it
+  };
+  /// A JIT for this machine's CPU.
+  static support::Expected<std::unique_ptr<HostJit>> create(Options o);
+  static support::Expected<std::unique_ptr<HostJit>> create() { return create(Options{}); }
+  ~HostJit();
+  HostJit(const HostJit&) = delete;
+  HostJit& operator=(const HostJit&) = delete;
+
+  /// A compiled chain: out[i] = chain(inputs[0][i], ...) for i in [0, n).
+  using EwFn = void (*)(const float* const* inputs, float* out, int64_t n);
+  /// Compiles `k` under `s`; `name` locates errors. The function lives as long as the JIT.
+  support::Expected<EwFn> compile(const EwKernel& k, const EwSchedule& s, const std::string& name);
+
+  /// The CPU and the features the JIT compiles for.
+  const std::string& cpu() const;
+  const std::string& features() const;
+  /// Whether the code uses AVX-512.
+  bool usesAvx512() const;
+
+ private:
+  struct Impl;
+  explicit HostJit(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_JIT_H_
