@@ -165,6 +165,25 @@ support::Diagnostic fault(const isa::Target& t, const isa::Program& p, isa::Dram
                                 "' (STATUS: illegal instruction)");
 }
 
+/// The run limits over the instructions up to the first FINISH, in program
+/// order, with fsim's diagnostic; an instruction that does not decode ends
+/// the check (the run reports it from STATUS).
+support::Status checkLimits(const isa::Target& t, const isa::Program& p, isa::DramImage& dram, const isa::RunLimits& l,
+                            const std::string& name) {
+  uint64_t retired = 0, uops = 0;
+  for (uint64_t pc = 0; pc < p.insnCount(t); ++pc) {
+    auto insn = instructionAt(t, p, dram, pc, name);
+    if (!insn) break;
+    const uint64_t apps = isa::uopApplications(*insn);
+    if (retired >= l.maxInsns) return isa::limitReached(name, pc, "max-insns", l.maxInsns, "instructions");
+    if (apps > l.maxUops - std::min(uops, l.maxUops))
+      return isa::limitReached(name, pc, "max-uops", l.maxUops, "micro-op applications");
+    ++retired, uops += apps;
+    if (insn->opcode == isa::Opcode::kFinish) break;
+  }
+  return support::Status::ok();
+}
+
 }  // namespace
 
 std::string hlsCacheDir(const isa::Target& t) {
@@ -180,7 +199,8 @@ std::string hlsCacheDir(const isa::Target& t) {
 }
 
 support::Expected<std::unique_ptr<HlsDevice>> HlsDevice::create(const isa::Target& t,
-                                                                const simulator::Progress& progress) {
+                                                                const simulator::Progress& progress,
+                                                                const isa::RunLimits& limits) {
   ACCELC_TRY(hls::hlsSupports(t.spec));
   const std::string dir = hlsCacheDir(t);
   support::makeDirs(dir.substr(0, dir.rfind('/')));
@@ -194,7 +214,7 @@ support::Expected<std::unique_ptr<HlsDevice>> HlsDevice::create(const isa::Targe
   if (!run || !hash || !beat) return support::error(Location::file(path), "not an HLS model: its entry points are missing");
   if (hash() != t.hash)
     return support::error(Location::file(path), "the HLS model was generated for another hwspec than '" + t.spec.name + "'");
-  return std::unique_ptr<HlsDevice>(new HlsDevice(t, run, beat()));
+  return std::unique_ptr<HlsDevice>(new HlsDevice(t, run, beat(), limits));
 }
 
 support::Expected<RunResult> HlsDevice::run(const isa::Program& p, const std::string& name) {
@@ -203,6 +223,7 @@ support::Expected<RunResult> HlsDevice::run(const isa::Program& p, const std::st
                                                     t_.spec.name + "')");
   const uint64_t window = p.window;  // DMA may touch the program's window only, as on fsim
   dram_.ensure((std::max<uint64_t>(p.window, dram_.size()) + beat_ - 1) / beat_ * beat_);
+  ACCELC_TRY(checkLimits(t_, p, dram_, limits_, name));
   uint64_t s[ACCELC_CSIM_SLOTS] = {};
   const auto began = std::chrono::steady_clock::now();
   if (run_(dram_.at(0), dram_.size(), static_cast<uint32_t>(p.text().addr), static_cast<uint32_t>(p.insnCount(t_)),

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "isa/dram_image.h"
+#include "isa/run_limits.h"
 #include "runtime/device.h"
 #include "simulator/rtl/model_cache.h"
 
@@ -31,9 +32,13 @@ std::string hlsCacheDir(const isa::Target& t);
 class HlsDevice : public Device {
  public:
   /// The device on the compiled model of `t`, compiled first when the cache
-  /// lacks it (`progress` hears of that).
+  /// lacks it (`progress` hears of that). C-simulation cannot stop a run
+  /// midway, so `limits` (instructions and micro-op applications) are checked
+  /// before each run, over the instructions up to the first FINISH, with
+  /// fsim's diagnostic.
   static support::Expected<std::unique_ptr<HlsDevice>> create(const isa::Target& t,
-                                                              const simulator::Progress& progress = {});
+                                                              const simulator::Progress& progress = {},
+                                                              const isa::RunLimits& limits = {});
   const isa::Target& target() const override { return t_; }
   support::Status write(uint64_t addr, const void* data, uint64_t n) override { return dram_.write(addr, data, n); }
   support::Status read(uint64_t addr, void* out, uint64_t n) override { return dram_.read(addr, out, n); }
@@ -43,12 +48,13 @@ class HlsDevice : public Device {
 
  private:
   using RunFn = int (*)(uint8_t*, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t*);
-  HlsDevice(const isa::Target& t, RunFn fn, uint64_t beat)
-      : t_(t), dram_(static_cast<uint64_t>(t.spec.dramWindowBytes)), run_(fn), beat_(beat) {}
+  HlsDevice(const isa::Target& t, RunFn fn, uint64_t beat, const isa::RunLimits& limits)
+      : t_(t), dram_(static_cast<uint64_t>(t.spec.dramWindowBytes)), run_(fn), beat_(beat), limits_(limits) {}
   isa::Target t_;        ///< the target
   isa::DramImage dram_;  ///< the DRAM window
   RunFn run_;            ///< the model's accelc_csim_run
   uint64_t beat_;        ///< bytes of a DRAM beat
+  isa::RunLimits limits_;  ///< checked before each run
 };
 
 }  // namespace accelc::runtime

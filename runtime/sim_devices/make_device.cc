@@ -51,7 +51,7 @@ support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::
     case Engine::kHls: {
       if (o.checkDefined)
         return support::error(support::Location(), "the hls engine has no --check-defined (its buffers start zero)");
-      ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<HlsDevice> d, HlsDevice::create(t, o.progress));
+      ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<HlsDevice> d, HlsDevice::create(t, o.progress, o.limits));
       return std::unique_ptr<Device>(std::move(d));
     }
   }

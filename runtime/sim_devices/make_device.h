@@ -35,7 +35,7 @@ struct DeviceOptions {
   bool trace = false;            ///< cycle: record every run for Device::trace()
   std::string vcd;               ///< rtl: write each run's waveform to this file
   simulator::Progress progress;  ///< rtl, hls: hears of a model being verilated or compiled
-  isa::RunLimits limits;         ///< per run: instructions and micro-ops (fsim), cycles (cycle, rtl); progress
+  isa::RunLimits limits;         ///< per run: instructions and micro-ops (fsim, hls), cycles (cycle, rtl); progress
 };
 
 /// The device of `engine` for `t`; an error when `o` asks for what the engine

@@ -188,6 +188,32 @@ TEST_P(HlsEngineTest, ProgramsFsimRefusesAreRefusedFromTheStatusRegister) {
   EXPECT_EQ(expectFsimsResult(t, *hls, build(t, {mem(Opcode::kLoad, isa::Buffer::kInp, 2, 2)})), "ok");
 }
 
+TEST_P(HlsEngineTest, RunLimitsRefuseARunBeforeItStartsWithFsimsDiagnostic) {
+  isa::Target t = testing::presetTarget(GetParam());
+  const std::vector<isa::Uop> uops = hazardUops(t);
+  isa::Instruction gemm = isa::makeInstruction(Opcode::kGemm);  // 16383^2 loop iterations: hours in C-simulation
+  gemm.gemm().uopEnd = static_cast<int64_t>(uops.size()), gemm.gemm().iterOut = 16383, gemm.gemm().iterIn = 16383;
+  gemm.gemm().reset = 1;
+  const isa::Program p = build(t, {uopTableLoad(t, uops), gemm}, uops);
+  for (const auto& [insns, apps] : {std::pair<uint64_t, uint64_t>{100, 100000}, {1, uint64_t{1} << 40}}) {
+    isa::RunLimits limits;
+    limits.maxInsns = insns, limits.maxUops = apps;
+    DeviceOptions o;
+    o.limits = limits;
+    ::setenv("ACCELC_HLS_CACHE", (testing::tempDir() + "/hls-cache").c_str(), 0);
+    auto hls = makeDevice(Engine::kHls, t, o);
+    ASSERT_TRUE(hls.isOk()) << hls.diag().str();
+    ASSERT_TRUE((*hls)->loadProgram(p).isOk());
+    auto r = (*hls)->run(p, "test.bin");
+    simulator::FunctionalSim fsim(t, simulator::FsimOptions{false, limits, false});
+    ASSERT_TRUE(fsim.loadProgram(p).isOk());
+    auto f = fsim.run(p, "test.bin");
+    ASSERT_FALSE(r.isOk());
+    ASSERT_FALSE(f.isOk());
+    EXPECT_EQ(r.diag().str(), f.diag().str());
+  }
+}
+
 TEST(HlsEngine, TheModelIsCompiledOncePerHwspecAndRefusesAnotherHwspecsProgram) {
   isa::Target tiny = testing::presetTarget("tiny"), vta = testing::presetTarget("vta-default");
   auto a = hlsDevice(tiny);

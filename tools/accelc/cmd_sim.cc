@@ -214,10 +214,10 @@ Expected<runtime::Engine> engineFor(const std::string& name, const std::string& 
 }
 
 void addLimitOptions(CLI::App* cmd, isa::RunLimits& limits) {
-  cmd->add_option("--max-insns", limits.maxInsns, "fsim: stop a program run after this many instructions")
+  cmd->add_option("--max-insns", limits.maxInsns, "fsim, hls: stop a program run after this many instructions")
       ->capture_default_str();
   cmd->add_option("--max-uops", limits.maxUops,
-                  "fsim: stop a program run after this many micro-op applications (loop iterations included)")
+                  "fsim, hls: stop a program run after this many micro-op applications (loop iterations included)")
       ->capture_default_str();
   cmd->add_option("--max-cycles", limits.maxCycles, "cycle, rtl: stop a program run after this many cycles")
       ->capture_default_str();
