@@ -28,3 +28,6 @@ echo "== digits_int8, one image, on the cycle model"
 echo "== digits_int8, the same image, on the RTL"
 "$ACCELC" run out/digits_int8.acx --engine rtl --input input="$DIGITS/input.npy" --output out/digits_int8-rtl
 cmp out/digits_int8-cycle/logits.npy out/digits_int8-rtl/logits.npy && echo "the RTL and the cycle model agree bit for bit"
+echo "== digits_int8, the same image, on the HLS C++ (C-simulation)"
+"$ACCELC" run out/digits_int8.acx --engine hls --input input="$DIGITS/input.npy" --output out/digits_int8-hls
+cmp out/digits_int8-cycle/logits.npy out/digits_int8-hls/logits.npy && echo "the HLS C++ and the cycle model agree bit for bit"
