@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -178,6 +179,7 @@ support::Expected<std::unique_ptr<HostJit>> HostJit::create(Options o) {
   });
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) return error(Location(), "the JIT cannot target this machine: " + message(jtmb.takeError()));
+  jtmb->setCPU(llvm::sys::getHostCPUName().str());  // detectHost leaves "generic": tune for this CPU
   const bool hostAvx512 = jtmb->getFeatures().getString().find("+avx512f") != std::string::npos;
   if (!o.avx512)
     for (const char* f : {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512vnni", "avx512bf16",
