@@ -11,11 +11,15 @@ using support::Expected;
 using support::Location;
 using support::Status;
 
-Expected<std::unique_ptr<Executor>> Executor::create(const Bundle& b, Device& d, const std::string& name) {
+Expected<std::unique_ptr<Executor>> Executor::create(const Bundle& b, Device& d, const std::string& name,
+                                                     HostKernels host) {
   if (b.hash != d.target().hash)
     return error(Location::file(name), "the bundle was built for another hwspec than the device's ('" +
                                            d.target().spec.name + "'); recompile it with --hw");
-  std::unique_ptr<Executor> e(new Executor(b, d, name));
+  for (const auto& [i, k] : host)
+    if (i >= b.steps.size() || b.steps[i].kind != Step::Kind::kHost)
+      return error(Location::file(name), "a host kernel for step " + std::to_string(i) + ", which is not a host step");
+  std::unique_ptr<Executor> e(new Executor(b, d, name, std::move(host)));
   ACCELC_TRY(e->load());
   return e;
 }
@@ -95,7 +99,13 @@ Status Executor::step(size_t i) {
       std::vector<const Tensor*> ptrs;
       for (size_t i = 0; i < in.size(); ++i) ptrs.push_back(s.inputs[i] < 0 ? nullptr : &in[i]);
       std::vector<Tensor> out(s.outputs.size());
-      ACCELC_TRY(runOp(s.op, s.attrs, ptrs, out, Location::node(name_, s.name)));
+      if (auto k = host_.find(i); k != host_.end()) {
+        ACCELC_TRY(k->second.run(ptrs, out));
+        stats_.stepKernel[i] = k->second.kind;
+      } else {
+        ACCELC_TRY(runOp(s.op, s.attrs, ptrs, out, Location::node(name_, s.name)));
+        stats_.stepKernel[i] = kReferenceKernel;
+      }
       for (size_t i = 0; i < out.size(); ++i) ACCELC_TRY(writeSlot(s.outputs[i], out[i]));
       ++stats_.hostSteps;
       return Status::ok();
@@ -119,6 +129,7 @@ Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
   }
   stats_.stepSeconds.resize(b_.steps.size(), 0.0);
   stats_.stepCycles.resize(b_.steps.size(), 0);
+  stats_.stepKernel.resize(b_.steps.size());
   for (size_t i = 0; i < b_.steps.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
     ACCELC_TRY(step(i));

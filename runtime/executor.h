@@ -18,6 +18,7 @@
 
 #include "runtime/bundle.h"
 #include "runtime/device.h"
+#include "runtime/host_kernels.h"
 #include "support/status.h"
 
 namespace accelc::runtime {
@@ -28,13 +29,16 @@ struct RunStats {
   int64_t accelSteps = 0, hostSteps = 0, packSteps = 0;  ///< steps run
   std::vector<double> stepSeconds;  ///< per bundle step: wall time, summed over inferences
   std::vector<uint64_t> stepCycles; ///< per bundle step: device cycles (timed devices), summed
+  std::vector<std::string> stepKernel;  ///< per bundle step: what ran it, for host steps (kReferenceKernel or a HostKernel's kind)
   std::optional<uint64_t> cycles;   ///< device cycles of every accelerator step, on timed devices
 };
 
 class Executor {
  public:
-  /// Loads `b` (named `name` in errors) onto `d`.
-  static support::Expected<std::unique_ptr<Executor>> create(const Bundle& b, Device& d, const std::string& name);
+  /// Loads `b` (named `name` in errors) onto `d`; host steps with a kernel in
+  /// `host` run on it, the others on their reference kernels.
+  static support::Expected<std::unique_ptr<Executor>> create(const Bundle& b, Device& d, const std::string& name,
+                                                             HostKernels host = {});
   /// One inference: inputs match the model's shapes exactly.
   support::Expected<std::vector<Tensor>> run(const std::vector<Tensor>& inputs);
   /// k inferences when every input's leading dimension is k times the model's;
@@ -43,7 +47,8 @@ class Executor {
   const RunStats& stats() const { return stats_; }
 
  private:
-  Executor(const Bundle& b, Device& d, std::string name) : b_(b), d_(d), name_(std::move(name)) {}
+  Executor(const Bundle& b, Device& d, std::string name, HostKernels host)
+      : b_(b), d_(d), name_(std::move(name)), host_(std::move(host)) {}
   support::Status load();
   support::Expected<Tensor> readSlot(int id);
   support::Status writeSlot(int id, const Tensor& t);
@@ -55,6 +60,7 @@ class Executor {
   const Bundle& b_;    ///< the bundle (outlives the executor)
   Device& d_;          ///< the device
   std::string name_;   ///< bundle name for errors
+  HostKernels host_;   ///< host steps' kernels other than the reference ones
   RunStats stats_;     ///< what ran
 };
 

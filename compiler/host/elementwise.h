@@ -30,6 +30,7 @@ struct EwNode {
   int input = -1;              ///< kInput: which input
   float value = 0.0f;          ///< kConst
   float lo = 0.0f, hi = 0.0f;  ///< kClip
+  bool scalar = false;         ///< kInput: the input holds one element, broadcast to every one
 };
 
 /// A fused chain; the last node is its result.
@@ -42,7 +43,11 @@ struct EwKernel {
     nodes.push_back(n);
     return static_cast<int>(nodes.size()) - 1;
   }
-  int input(int i) { return add({EwOp::kInput, -1, -1, i}); }
+  int input(int i, bool scalar = false) {
+    EwNode n{EwOp::kInput, -1, -1, i};
+    n.scalar = scalar;
+    return add(n);
+  }
   int constant(float v) { return add({EwOp::kConst, -1, -1, -1, v}); }
   int unary(EwOp op, int a) { return add({op, a}); }
   int binary(EwOp op, int a, int b) { return add({op, a, b}); }

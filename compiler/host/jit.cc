@@ -98,6 +98,11 @@ class EwBuilder {
     auto splat = [&](float x) { return llvm::ConstantFP::get(t, static_cast<double>(x)); };
     switch (e.op) {
       case EwOp::kInput: {
+        if (e.scalar) {
+          llvm::Value* x = b_.CreateAlignedLoad(b_.getFloatTy(), inputs_[static_cast<size_t>(e.input)], llvm::Align(4));
+          auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+          return vt ? b_.CreateVectorSplat(vt->getNumElements(), x) : x;
+        }
         llvm::Value* p = b_.CreateGEP(b_.getFloatTy(), inputs_[static_cast<size_t>(e.input)], at);
         return b_.CreateAlignedLoad(t, b_.CreateBitCast(p, t->getPointerTo()), llvm::Align(4));
       }

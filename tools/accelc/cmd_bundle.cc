@@ -11,6 +11,7 @@
 #include "compiler/driver/pipeline.h"
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/compile_model.h"
+#include "compiler/host/step_kernels.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/report/report.h"
 #include "isa/disassembler.h"
@@ -147,9 +148,14 @@ Expected<double> top1(const runtime::Tensor& logits, const runtime::Tensor& labe
 
 /// What the engine `kind` measured over a bundle's run, for the terminal.
 std::string runStats(const runtime::RunStats& st, const std::string& kind, const hwspec::HwSpec& spec) {
+  std::map<std::string, int> kernels;  // host steps by what ran them
+  for (const std::string& k : st.stepKernel)
+    if (!k.empty()) ++kernels[k];
+  std::string list;
+  for (const auto& [k, n] : kernels) list += (list.empty() ? "" : ", ") + std::to_string(n) + " on " + k;
   std::string stats = kind + ": " + std::to_string(st.accelSteps) + " accelerator steps, " +
-                      std::to_string(st.hostSteps) + " host steps, " + std::to_string(st.packSteps) +
-                      " pack/unpack steps";
+                      std::to_string(st.hostSteps) + " host steps" + (list.empty() ? "" : " (" + list + ")") + ", " +
+                      std::to_string(st.packSteps) + " pack/unpack steps";
   // The RTL counts cycles only; the simulators also count the work done.
   if (st.accel) stats += "; " + std::to_string(st.accel->macs) + " MACs on the accelerator";
   if (st.cycles && !st.accel) stats += "\n" + std::to_string(*st.cycles) + " cycles on the accelerator (RTL)";
@@ -168,7 +174,7 @@ std::string runStats(const runtime::RunStats& st, const std::string& kind, const
 
 Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                  const std::string& outDir, const std::string& labels, const std::string& trace,
-                 const isa::RunLimits& limits, bool checkDefined) {
+                 const isa::RunLimits& limits, bool checkDefined, const std::string& hostCode) {
   ACCELC_ASSIGN_OR_RETURN(runtime::CheckedBundle checked, runtime::loadCheckedBundle(path));
   const runtime::Bundle& b = checked.bundle;
   const isa::Target& t = checked.target;
@@ -208,7 +214,14 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
     reportProgress(o.limits, engine);
     ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine, trace, "", o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex, runtime::Executor::create(b, *device, path));
+    runtime::HostKernels host;
+    std::unique_ptr<compiler::host::HostJit> jit;  // holds the kernels' code for the run
+    if (hostCode == "jit") {
+      ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
+      ACCELC_ASSIGN_OR_RETURN(host, compiler::host::generatedHostKernels(b, *jit, path));
+    }
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex,
+                            runtime::Executor::create(b, *device, path, std::move(host)));
     ACCELC_ASSIGN_OR_RETURN(outs, ex->runBatched(in));
     if (!trace.empty()) ACCELC_TRY(writeTrace(trace, device->trace().value_or("")));
     stats = runStats(ex->stats(), device->kind(), t.spec);

@@ -47,6 +47,7 @@ struct RunArgs {
   std::string trace;                ///< Perfetto trace file (bundles on the cycle engine)
   isa::RunLimits limits;            ///< when a program run stops (bundles)
   bool checkDefined = false;        ///< refuse reads of SRAM entries nothing wrote (bundles)
+  std::string hostCode = "jit";     ///< bundles: host steps on generated code where it exists, or all on reference kernels
 };
 
 /// The input tensors in graph order, read from NAME=FILE.npy options.
@@ -148,12 +149,18 @@ void registerRun(CLI::App& app, int& rc) {
   cmd->add_option("--trace", a->trace, "write a Chrome/Perfetto trace (a bundle on --engine cycle)");
   cmd->add_option("--labels", a->labels, "int64 labels (.npy): print the top-1 accuracy of a bundle's first output");
   addLimitOptions(cmd, a->limits);
+  cmd->add_option("--host-code", a->hostCode,
+                  "a bundle's host steps: jit (generated with LLVM where a kernel exists, the rest on reference "
+                  "kernels) or reference (all on reference kernels)")
+      ->check(CLI::IsMember({"jit", "reference"}))
+      ->capture_default_str();
   cmd->add_flag("--check-defined", a->checkDefined,
                 "fsim, cycle: reading an SRAM entry that nothing wrote since reset is an error");
   cmd->callback([a, &rc] {
     const bool bundle = a->model.size() > 4 && a->model.compare(a->model.size() - 4, 4, ".acx") == 0;
     if (bundle) {
-      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir, a->labels, a->trace, a->limits, a->checkDefined));
+      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir, a->labels, a->trace, a->limits, a->checkDefined,
+                                  a->hostCode));
       return;
     }
     if (a->engine != "ref") {

@@ -30,10 +30,11 @@ void registerHls(CLI::App& app, int& rc);
 void registerSynth(CLI::App& app, int& rc);
 void registerBitstream(CLI::App& app, int& rc);
 void registerBoards(CLI::App& app, int& rc);
-/// Runs a bundle (.acx) on `engine` ("fsim", "cycle" or "ref"); `trace`: a Perfetto trace file (cycle).
+/// Runs a bundle (.acx) on `engine` ("fsim", "cycle", "rtl", "hls" or "ref"); `trace`: a Perfetto trace file
+/// (cycle); `hostCode`: "jit" runs the host steps it can on generated code, "reference" all on reference kernels.
 support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
                           const std::string& outDir, const std::string& labels, const std::string& trace,
-                          const isa::RunLimits& limits, bool checkDefined);
+                          const isa::RunLimits& limits, bool checkDefined, const std::string& hostCode);
 /// Prints every step of a bundle, programs disassembled.
 support::Status disasmBundle(const std::string& path);
 

@@ -1,0 +1,101 @@
+// tests/host/step_kernels_test.cc — a bundle's host steps on generated code:
+// the steps with a chain (float elementwise ops, Gelu in both forms, a
+// broadcast scalar) run on the JIT, the others on their reference kernels,
+// and the outputs are the all-reference run's bit for bit; a step without a
+// chain keeps its reference kernel, and a kernel for a step that is not a
+// host step is refused.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "compiler/host/step_kernels.h"
+#include "runtime/executor.h"
+#include "runtime/fsim_device.h"
+#include "tests/test_util.h"
+
+namespace accelc::compiler::host {
+namespace {
+
+using runtime::OpKind;
+using runtime::Step;
+using runtime::Tensor;
+
+/// A bundle of host steps only: s = x + y (y one element), g = Gelu(s), t = Gelu_tanh(g), u = Sigmoid(t), o = Softmax(u).
+runtime::Bundle hostBundle(const isa::Target& t) {
+  runtime::Bundle b;
+  b.hash = t.hash;
+  const runtime::Shape shape = {3, 37};
+  const char* names[] = {"x", "y", "s", "g", "t", "u", "o"};
+  for (int i = 0; i < 7; ++i) {
+    runtime::TensorSlot s;
+    s.name = names[i];
+    s.addr = static_cast<uint64_t>(i) * 4096;
+    s.shape = i == 1 ? runtime::Shape{1} : shape;
+    b.tensors.push_back(s);
+  }
+  b.window = 7 * 4096;
+  b.inputs = {0, 1};
+  b.outputs = {6};
+  auto step = [&](OpKind op, std::vector<int> in, int out, runtime::Attrs attrs) {
+    Step s;
+    s.kind = Step::Kind::kHost, s.name = "/" + std::string(names[out]), s.op = op, s.attrs = std::move(attrs);
+    s.inputs = std::move(in), s.outputs = {out};
+    b.steps.push_back(s);
+  };
+  runtime::GeluAttrs tanhForm;
+  tanhForm.approximate = runtime::GeluApprox::kTanh;
+  step(OpKind::kAdd, {0, 1}, 2, runtime::defaultAttrs(OpKind::kAdd));
+  step(OpKind::kGelu, {2}, 3, runtime::defaultAttrs(OpKind::kGelu));
+  step(OpKind::kGelu, {3}, 4, tanhForm);
+  step(OpKind::kSigmoid, {4}, 5, runtime::defaultAttrs(OpKind::kSigmoid));
+  step(OpKind::kSoftmax, {5}, 6, runtime::defaultAttrs(OpKind::kSoftmax));
+  return b;
+}
+
+std::vector<Tensor> inputs() {
+  Tensor x(support::DType::kFloat32, {3, 37}), y(support::DType::kFloat32, {1});
+  std::mt19937 g(3);
+  std::uniform_real_distribution<float> d(-3.0f, 3.0f);
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = d(g);
+  y.data<float>()[0] = 0.25f;
+  return {x, y};
+}
+
+TEST(StepKernelsTest, HostStepsWithAChainRunOnTheJitAndGiveTheReferencesBits) {
+  const isa::Target t = testing::presetTarget("tiny");
+  const runtime::Bundle b = hostBundle(t);
+  auto jit = HostJit::create();
+  ASSERT_TRUE(jit.isOk()) << jit.diag().str();
+  auto kernels = generatedHostKernels(b, **jit, "host.acx");
+  ASSERT_TRUE(kernels.isOk()) << kernels.diag().str();
+  EXPECT_EQ(kernels->size(), 4u);  // Add, both Gelus, Sigmoid; Softmax keeps its reference kernel
+  EXPECT_EQ(kernels->count(4), 0u);
+  runtime::FsimDevice d1(t), d2(t);
+  auto generated = runtime::Executor::create(b, d1, "host.acx", *kernels);
+  auto reference = runtime::Executor::create(b, d2, "host.acx");
+  ASSERT_TRUE(generated.isOk() && reference.isOk());
+  auto a = (*generated)->run(inputs());
+  auto r = (*reference)->run(inputs());
+  ASSERT_TRUE(a.isOk()) << a.diag().str();
+  ASSERT_TRUE(r.isOk()) << r.diag().str();
+  EXPECT_EQ((*a)[0].bytes(), (*r)[0].bytes());
+  const std::vector<std::string> kinds = (*generated)->stats().stepKernel;
+  ASSERT_EQ(kinds.size(), 5u);
+  EXPECT_EQ(kinds[0].rfind("jit x86-64", 0), 0u) << kinds[0];
+  EXPECT_EQ(kinds[4], runtime::kReferenceKernel);
+  for (const std::string& k : (*reference)->stats().stepKernel) EXPECT_EQ(k, runtime::kReferenceKernel);
+}
+
+TEST(StepKernelsTest, AKernelForAStepThatIsNotAHostStepIsRefused) {
+  const isa::Target t = testing::presetTarget("tiny");
+  const runtime::Bundle b = hostBundle(t);
+  runtime::HostKernels wrong;
+  wrong[9] = runtime::HostKernel{"jit", nullptr};
+  runtime::FsimDevice d(t);
+  auto e = runtime::Executor::create(b, d, "host.acx", wrong);
+  ASSERT_FALSE(e.isOk());
+  EXPECT_EQ(e.diag().str(), "host.acx: error: a host kernel for step 9, which is not a host step");
+}
+
+}  // namespace
+}  // namespace accelc::compiler::host
