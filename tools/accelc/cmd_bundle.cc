@@ -148,13 +148,13 @@ Expected<double> top1(const runtime::Tensor& logits, const runtime::Tensor& labe
 
 /// What the engine `kind` measured over a bundle's run, for the terminal.
 std::string runStats(const runtime::RunStats& st, const std::string& kind, const hwspec::HwSpec& spec) {
-  std::map<std::string, int> kernels;  // host steps by what ran them
+  std::map<std::string, int> kernels;  // the bundle's host steps by what ran them
   for (const std::string& k : st.stepKernel)
     if (!k.empty()) ++kernels[k];
   std::string list;
-  for (const auto& [k, n] : kernels) list += (list.empty() ? "" : ", ") + std::to_string(n) + " on " + k;
+  for (const auto& [k, n] : kernels) list += (list.empty() ? "" : ", ") + std::to_string(n) + " " + k;
   std::string stats = kind + ": " + std::to_string(st.accelSteps) + " accelerator steps, " +
-                      std::to_string(st.hostSteps) + " host steps" + (list.empty() ? "" : " (" + list + ")") + ", " +
+                      std::to_string(st.hostSteps) + " host steps" + (list.empty() ? "" : " (kernels: " + list + ")") + ", " +
                       std::to_string(st.packSteps) + " pack/unpack steps";
   // The RTL counts cycles only; the simulators also count the work done.
   if (st.accel) stats += "; " + std::to_string(st.accel->macs) + " MACs on the accelerator";
