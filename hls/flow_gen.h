@@ -40,7 +40,8 @@ std::vector<std::string> flowFiles();
 std::vector<std::pair<std::string, std::string>> flowProducts();
 
 /// The text of each flow file for `t` on `b`, by flowFiles() name (the test
-/// bench's data, tb/, is the caller's: it comes from running a program).
+/// bench is hls/flow/accelc_tb.cpp as written; its data, tb/, is the
+/// caller's: it comes from running a program).
 std::string vitisScript(const isa::Target& t, const FlowBoard& b);
 std::string vivadoScript(const isa::Target& t, const FlowBoard& b);
 std::string makefile(const isa::Target& t, const FlowBoard& b);

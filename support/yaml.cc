@@ -5,6 +5,8 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <cctype>
 #include <fstream>
 #include <optional>
@@ -110,6 +112,23 @@ Status writeTextFile(const std::string& path, const std::string& text) {
   f << text;
   if (!f) return error(Location::file(path), "cannot write the file");
   return Status::ok();
+}
+
+std::string lastLines(const std::string& path, size_t n) {
+  std::ifstream f(path);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(f, l);) all.push_back(l);
+  std::string out;
+  for (size_t i = all.size() > n ? all.size() - n : 0; i < all.size(); ++i) out += "\n  " + all[i];
+  return out;
+}
+
+bool moveIntoPlace(const std::string& work, const std::string& dir, const std::string& file) {
+  if (::rename(work.c_str(), dir.c_str()) != 0 && isRegularFile(dir + "/" + file)) {
+    std::error_code ignored;
+    std::filesystem::remove_all(work, ignored);
+  }
+  return isRegularFile(dir + "/" + file);
 }
 
 bool makeDirs(const std::string& dir) {

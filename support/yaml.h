@@ -28,6 +28,13 @@ Expected<YAML::Node> parseYaml(const std::string& text, const std::string& path)
 Expected<std::string> readTextFile(const std::string& path);
 /// Writes `text` to the file `path` (replacing it), or a diagnostic naming the file.
 Status writeTextFile(const std::string& path, const std::string& text);
+/// The last `n` lines of the file `path`, each indented on a line of its own
+/// (for an error that quotes a tool's log); "" when it cannot be read.
+std::string lastLines(const std::string& path, size_t n);
+/// Renames the finished folder `work` to `dir`, where a cache keeps it; when
+/// another process put `dir` there first (it holds `file`), that one is as
+/// good and `work` is removed. True when `dir`/`file` exists after.
+bool moveIntoPlace(const std::string& work, const std::string& dir, const std::string& file);
 /// Creates the folder `dir` and every missing parent (mkdir -p); true when it exists after.
 bool makeDirs(const std::string& dir);
 /// Whether `path` names a regular file (a bundled name is tried as a path with this).

@@ -43,16 +43,6 @@ std::string cpuIdentity() {
   return id;
 }
 
-/// The last lines of a file, for an error message.
-std::string tail(const std::string& path, size_t lines) {
-  std::ifstream f(path);
-  std::vector<std::string> all;
-  for (std::string l; std::getline(f, l);) all.push_back(l);
-  std::string out;
-  for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) out += "\n  " + all[i];
-  return out;
-}
-
 /// Compiles the model of `t` into `dir`/model.so, in a folder of this process
 /// first so that processes compiling at once do not meet.
 support::Status compile(const isa::Target& t, const std::string& dir, const simulator::Progress& progress) {
@@ -67,11 +57,9 @@ support::Status compile(const isa::Target& t, const std::string& dir, const simu
   const std::string log = work + "/compile.log";
   if (std::system(("cd '" + work + "' && " + kCompile + " > '" + log + "' 2>&1").c_str()) != 0 ||
       !support::isRegularFile(work + "/model.so"))
-    return support::error(at, "compiling the HLS C++ failed; the end of " + log + ":" + tail(log, 15));
-  // Another process may have finished first: its model is as good as ours.
-  if (::rename(work.c_str(), dir.c_str()) != 0 && support::isRegularFile(dir + "/model.so"))
-    (void)std::system(("rm -rf '" + work + "'").c_str());
-  if (!support::isRegularFile(dir + "/model.so")) return support::error(at, "cannot move the compiled model from " + work);
+    return support::error(at, "compiling the HLS C++ failed; the end of " + log + ":" + support::lastLines(log, 15));
+  if (!support::moveIntoPlace(work, dir, "model.so"))
+    return support::error(at, "cannot move the compiled model from " + work);
   return support::Status::ok();
 }
 

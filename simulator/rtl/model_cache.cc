@@ -20,16 +20,6 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-/// The last lines of a file, for an error message.
-std::string tail(const std::string& path, size_t lines) {
-  std::ifstream f(path);
-  std::vector<std::string> all;
-  for (std::string l; std::getline(f, l);) all.push_back(l);
-  std::string out;
-  for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) out += "\n  " + all[i];
-  return out;
-}
-
 /// The verilator command that builds the model in `work` from `src`.
 std::string verilatorCommand(const std::string& work, const RtlSources& src, bool vcd, const std::string& log) {
   std::string sources;
@@ -57,11 +47,9 @@ support::Status verilate(const isa::Target& t, const RtlSources& src, const std:
   for (const auto& [path, text] : rtlHarnessSources()) std::ofstream(work + "/" + path) << text;
   const std::string log = work + "/verilate.log";
   if (std::system(verilatorCommand(work, src, vcd, log).c_str()) != 0 || !exists(work + "/model.so"))
-    return support::error(at, "verilating the RTL failed; the end of " + log + ":" + tail(log, 15));
-  // Another process may have finished first: its model is as good as ours.
-  if (::rename(work.c_str(), dir.c_str()) != 0 && exists(dir + "/model.so"))
-    (void)std::system(("rm -rf '" + work + "'").c_str());
-  if (!exists(dir + "/model.so")) return support::error(at, "cannot move the verilated model from " + work);
+    return support::error(at, "verilating the RTL failed; the end of " + log + ":" + support::lastLines(log, 15));
+  if (!support::moveIntoPlace(work, dir, "model.so"))
+    return support::error(at, "cannot move the verilated model from " + work);
   if (progress) progress("the verilated model is " + dir + "/model.so");
   return support::Status::ok();
 }

@@ -89,27 +89,36 @@ TEST(PeerTest, ResNet18CompiledForVtaDefaultIsBitExactOnFsim) {
   EXPECT_EQ((*onFsim)[0].bytes(), (*ref)[0].bytes());
 }
 
+/// One inference of the calibration set's first image on `engine`: the
+/// outputs and the executor's statistics; empty outputs after a failure.
+std::pair<std::vector<Tensor>, runtime::RunStats> firstImageOn(const runtime::Bundle& b, const Tensor& calib,
+                                                                runtime::Engine engine) {
+  Tensor one(calib.dtype(), {1, 3, 224, 224});
+  std::memcpy(one.bytes().data(), calib.bytes().data(), one.bytes().size());
+  ::setenv("ACCELC_HLS_CACHE", (testing::tempDir() + "/hls-cache").c_str(), 0);
+  auto device = runtime::makeDevice(engine, testing::presetTarget("vta-default"));
+  EXPECT_TRUE(device.isOk()) << device.diag().str();
+  if (!device) return {};
+  auto e = runtime::Executor::create(b, **device, "resnet18.acx");
+  EXPECT_TRUE(e.isOk()) << e.diag().str();
+  if (!e) return {};
+  auto out = (*e)->run({one});
+  EXPECT_TRUE(out.isOk()) << out.diag().str();
+  if (!out) return {};
+  return {*out, (*e)->stats()};
+}
+
 TEST(PeerTest, ResNet18OnTheCycleModelIsFsimsBitForBitAndEveryLayerNearItsEstimate) {
   Tensor calib;
   auto b = compiledResNet18(calib);
   ASSERT_TRUE(b.isOk()) << b.diag().str();
-  isa::Target t = testing::presetTarget("vta-default");
-  Tensor one(calib.dtype(), {1, 3, 224, 224});
-  std::memcpy(one.bytes().data(), calib.bytes().data(), one.bytes().size());
-  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
-  auto cycle = runtime::makeDevice(runtime::Engine::kCycle, t);
-  ASSERT_TRUE(fsim.isOk()) << fsim.diag().str();
-  ASSERT_TRUE(cycle.isOk()) << cycle.diag().str();
-  auto ef = runtime::Executor::create(*b, **fsim, "resnet18.acx");
-  auto ec = runtime::Executor::create(*b, **cycle, "resnet18.acx");
-  ASSERT_TRUE(ef.isOk() && ec.isOk());
-  auto f = (*ef)->run({one});
-  auto c = (*ec)->run({one});
-  ASSERT_TRUE(f.isOk()) << f.diag().str();
-  ASSERT_TRUE(c.isOk()) << c.diag().str();
-  EXPECT_EQ((*c)[0].bytes(), (*f)[0].bytes());
+  const auto [f, fStats] = firstImageOn(*b, calib, runtime::Engine::kFsim);
+  const auto [c, cStats] = firstImageOn(*b, calib, runtime::Engine::kCycle);
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].bytes(), f[0].bytes());
   size_t checked = 0;
-  for (const auto& [l, cycles] : testing::acceleratorLayers(*b, (*ec)->stats())) {
+  for (const auto& [l, cycles] : testing::acceleratorLayers(*b, cStats)) {
     const double measured = static_cast<double>(cycles), estimate = static_cast<double>(l->cycles);
     EXPECT_LE(estimate, measured) << l->name;
     EXPECT_GE(estimate, 0.85 * measured) << l->name << ": " << estimate << " vs " << measured;
@@ -122,25 +131,14 @@ TEST(PeerTest, ResNet18OnTheHlsEngineIsFsimsBitForBit) {
   Tensor calib;
   auto b = compiledResNet18(calib);
   ASSERT_TRUE(b.isOk()) << b.diag().str();
-  isa::Target t = testing::presetTarget("vta-default");
-  Tensor one(calib.dtype(), {1, 3, 224, 224});
-  std::memcpy(one.bytes().data(), calib.bytes().data(), one.bytes().size());
-  ::setenv("ACCELC_HLS_CACHE", (testing::tempDir() + "/hls-cache").c_str(), 0);
-  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
-  auto hls = runtime::makeDevice(runtime::Engine::kHls, t);
-  ASSERT_TRUE(fsim.isOk()) << fsim.diag().str();
-  ASSERT_TRUE(hls.isOk()) << hls.diag().str();
-  auto ef = runtime::Executor::create(*b, **fsim, "resnet18.acx");
-  auto eh = runtime::Executor::create(*b, **hls, "resnet18.acx");
-  ASSERT_TRUE(ef.isOk() && eh.isOk());
-  auto f = (*ef)->run({one});
-  auto h = (*eh)->run({one});
-  ASSERT_TRUE(f.isOk()) << f.diag().str();
-  ASSERT_TRUE(h.isOk()) << h.diag().str();
-  EXPECT_EQ((*h)[0].bytes(), (*f)[0].bytes());
-  ASSERT_TRUE((*ef)->stats().accel && (*eh)->stats().accel);
-  EXPECT_EQ(*(*eh)->stats().accel, *(*ef)->stats().accel);  // the HLS code's own counters
-  EXPECT_FALSE((*eh)->stats().cycles.has_value());
+  const auto [f, fStats] = firstImageOn(*b, calib, runtime::Engine::kFsim);
+  const auto [h, hStats] = firstImageOn(*b, calib, runtime::Engine::kHls);
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0].bytes(), f[0].bytes());
+  ASSERT_TRUE(fStats.accel && hStats.accel);
+  EXPECT_EQ(*hStats.accel, *fStats.accel);  // the HLS code's own counters
+  EXPECT_FALSE(hStats.cycles.has_value());
 }
 
 }  // namespace

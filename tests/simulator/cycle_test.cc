@@ -21,9 +21,9 @@ namespace accelc::simulator {
 namespace {
 
 using isa::Opcode;
-
-/// Where test programs keep their micro-ops: 1 MiB, or half the DRAM window when smaller.
-int64_t uopsAt(const isa::Target& t) { return std::min<int64_t>(1 << 20, t.spec.dramWindowBytes / 2); }
+using testing::hazardUops;
+using testing::uopsAt;
+using testing::uopTableLoad;
 
 isa::Instruction mem(Opcode op, isa::Buffer b, int64_t rows, int64_t cols) {
   isa::Instruction i = isa::makeInstruction(op);
@@ -72,21 +72,6 @@ int64_t fetched(const isa::Target& t, int64_t n) {
 
 /// Beats of one burst of `bytes`.
 int64_t beats(const isa::Target& t, int64_t bytes) { return ceilDiv(bytes, t.spec.dramBytesPerCycle); }
-
-/// One micro-op per accumulator row of a hazard window: a loop over them
-/// writes each row no more often than the hazard rule allows.
-std::vector<isa::Uop> hazardUops(const isa::Target& t) {
-  std::vector<isa::Uop> uops;
-  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  return uops;
-}
-
-/// The compute unit's LOAD of `uops` from where build() puts them.
-isa::Instruction uopTableLoad(const isa::Target& t, const std::vector<isa::Uop>& uops) {
-  isa::Instruction i = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
-  i.mem().dramBase = uopsAt(t) / t.uopBytes();
-  return i;
-}
 
 class CycleTest : public ::testing::TestWithParam<std::string> {};
 

@@ -58,8 +58,9 @@ isa::Instruction mem(Opcode op, isa::Buffer b, int64_t rows, int64_t cols, isa::
   return testing::mem(op, b, 0, 0, rows, cols, cols, d);
 }
 
-/// Micro-ops at 1 MiB (or half a small window), as the cycle-model tests keep them.
-int64_t uopsAt(const isa::Target& t) { return std::min<int64_t>(1 << 20, t.spec.dramWindowBytes / 2); }
+using testing::hazardUops;
+using testing::uopsAt;
+using testing::uopTableLoad;
 
 isa::Program build(const isa::Target& t, const std::vector<isa::Instruction>& insns, std::vector<isa::Uop> uops = {},
                    uint64_t dataSeed = 1) {
@@ -73,18 +74,6 @@ isa::Program build(const isa::Target& t, const std::vector<isa::Instruction>& in
   auto p = b.finish("test.bin");
   EXPECT_TRUE(p.isOk()) << p.diag().str();
   return *p;
-}
-
-std::vector<isa::Uop> hazardUops(const isa::Target& t) {
-  std::vector<isa::Uop> uops;
-  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
-  return uops;
-}
-
-isa::Instruction uopTableLoad(const isa::Target& t, const std::vector<isa::Uop>& uops) {
-  isa::Instruction i = mem(Opcode::kLoad, isa::Buffer::kUop, 1, static_cast<int64_t>(uops.size()));
-  i.mem().dramBase = uopsAt(t) / t.uopBytes();
-  return i;
 }
 
 class HlsEngineTest : public ::testing::TestWithParam<std::string> {};

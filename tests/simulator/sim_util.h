@@ -2,6 +2,7 @@
 #ifndef ACCELC_TESTS_SIMULATOR_SIM_UTIL_H_
 #define ACCELC_TESTS_SIMULATOR_SIM_UTIL_H_
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -21,6 +22,23 @@ inline isa::Instruction mem(isa::Opcode op, isa::Buffer b, int64_t sram, int64_t
   m.sramBase = sram, m.dramBase = dram, m.ySize = ys, m.xSize = xs, m.xStride = stride;
   isa::setDeps(i, d);
   return i;
+}
+
+/// Where the timing tests keep their micro-ops: 1 MiB, or half the DRAM window when smaller.
+inline int64_t uopsAt(const isa::Target& t) { return std::min<int64_t>(1 << 20, t.spec.dramWindowBytes / 2); }
+
+/// One micro-op per accumulator row of a hazard window: a loop over them
+/// writes each row no more often than the hazard rule allows.
+inline std::vector<isa::Uop> hazardUops(const isa::Target& t) {
+  std::vector<isa::Uop> uops;
+  for (int64_t i = 0; i < t.spec.timing.accHazard; ++i) uops.push_back({static_cast<uint32_t>(i), 0, 0});
+  return uops;
+}
+
+/// The compute unit's LOAD of `uops` from uopsAt(t).
+inline isa::Instruction uopTableLoad(const isa::Target& t, const std::vector<isa::Uop>& uops) {
+  const int64_t n = static_cast<int64_t>(uops.size());
+  return mem(isa::Opcode::kLoad, isa::Buffer::kUop, 0, uopsAt(t) / t.uopBytes(), 1, n, n);
 }
 
 /// Random bytes from a seeded engine.
