@@ -1,6 +1,9 @@
 // compiler/host/jit.cc — elementwise chains to LLVM IR, and the ORC JIT.
 #include "compiler/host/jit.h"
 
+#include "compiler/host/ir_ops.h"
+#include "compiler/host/loop_codegen.h"
+
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -94,60 +97,19 @@ class EwBuilder {
   }
 
   llvm::Value* node(const EwNode& e, llvm::Type* t, llvm::Value* at, const std::vector<llvm::Value*>& v) {
-    llvm::Value *a = e.a >= 0 ? v[static_cast<size_t>(e.a)] : nullptr, *b = e.b >= 0 ? v[static_cast<size_t>(e.b)] : nullptr;
-    auto splat = [&](float x) { return llvm::ConstantFP::get(t, static_cast<double>(x)); };
-    switch (e.op) {
-      case EwOp::kInput: {
-        if (e.scalar) {
-          llvm::Value* x = b_.CreateAlignedLoad(b_.getFloatTy(), inputs_[static_cast<size_t>(e.input)], llvm::Align(4));
-          auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
-          return vt ? b_.CreateVectorSplat(vt->getNumElements(), x) : x;
-        }
-        llvm::Value* p = b_.CreateGEP(b_.getFloatTy(), inputs_[static_cast<size_t>(e.input)], at);
-        return b_.CreateAlignedLoad(t, b_.CreateBitCast(p, t->getPointerTo()), llvm::Align(4));
+    if (e.op == EwOp::kInput) {
+      if (e.scalar) {
+        llvm::Value* x = b_.CreateAlignedLoad(b_.getFloatTy(), inputs_[static_cast<size_t>(e.input)], llvm::Align(4));
+        auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+        return vt ? b_.CreateVectorSplat(vt->getNumElements(), x) : x;
       }
-      case EwOp::kConst:
-        return splat(e.value);
-      case EwOp::kAdd:
-        return b_.CreateFAdd(a, b);
-      case EwOp::kSub:
-        return b_.CreateFSub(a, b);
-      case EwOp::kMul:
-        return b_.CreateFMul(a, b);
-      case EwOp::kDiv:
-        return b_.CreateFDiv(a, b);
-      case EwOp::kPow:
-        return b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, b);
-      case EwOp::kRelu:  // x > 0 ? x : 0
-        return b_.CreateSelect(b_.CreateFCmpOGT(a, splat(0.0f)), a, splat(0.0f));
-      case EwOp::kClip: {  // std::min(std::max(x, lo), hi)
-        llvm::Value* lo = b_.CreateSelect(b_.CreateFCmpOLT(a, splat(e.lo)), splat(e.lo), a);
-        return b_.CreateSelect(b_.CreateFCmpOLT(splat(e.hi), lo), splat(e.hi), lo);
-      }
-      case EwOp::kSigmoid: {  // 1 / (1 + exp(-x))
-        llvm::Value* ex = b_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, b_.CreateFNeg(a));
-        return b_.CreateFDiv(splat(1.0f), b_.CreateFAdd(splat(1.0f), ex));
-      }
-      case EwOp::kSqrt:
-        return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, a);
-      case EwOp::kTanh:
-        return libm("tanhf", a);
-      case EwOp::kErf:
-        return libm("erff", a);
+      llvm::Value* p = b_.CreateGEP(b_.getFloatTy(), inputs_[static_cast<size_t>(e.input)], at);
+      return b_.CreateAlignedLoad(t, b_.CreateBitCast(p, t->getPointerTo()), llvm::Align(4));
     }
-    return a;
-  }
-
-  /// A C library function of one float, lane by lane on a vector.
-  llvm::Value* libm(const char* name, llvm::Value* x) {
-    llvm::Type* f32 = b_.getFloatTy();
-    llvm::FunctionCallee fn = m_.getOrInsertFunction(name, llvm::FunctionType::get(f32, {f32}, false));
-    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
-    if (!vt) return b_.CreateCall(fn, {x});
-    llvm::Value* r = llvm::UndefValue::get(vt);
-    for (unsigned l = 0; l < vt->getNumElements(); ++l)
-      r = b_.CreateInsertElement(r, b_.CreateCall(fn, {b_.CreateExtractElement(x, l)}), l);
-    return r;
+    IrOperands x;
+    x.a = e.a >= 0 ? v[static_cast<size_t>(e.a)] : nullptr, x.b = e.b >= 0 ? v[static_cast<size_t>(e.b)] : nullptr;
+    x.value = e.value, x.lo = e.lo, x.hi = e.hi;
+    return emitEwOp(b_, m_, e.op, t, x);
   }
 
   llvm::Module& m_;
@@ -209,6 +171,22 @@ const std::string& HostJit::cpu() const { return impl_->cpu; }
 const std::string& HostJit::features() const { return impl_->features; }
 bool HostJit::usesAvx512() const { return impl_->avx512; }
 
+namespace {
+
+/// Verifies, optimizes and hands `m` to the JIT.
+support::Status addModule(llvm::orc::LLJIT& jit, std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> m,
+                          const std::string& name) {
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyModule(*m, &os)) return error(Location::node(name, name), "invalid IR: " + os.str());
+  optimize(*m);
+  if (llvm::Error e = jit.addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+    return error(Location::node(name, name), "the JIT refused the kernel: " + message(std::move(e)));
+  return support::Status::ok();
+}
+
+}  // namespace
+
 support::Expected<HostJit::EwFn> HostJit::compile(const EwKernel& k, const EwSchedule& s, const std::string& name) {
   ACCELC_TRY(k.validate(name));
   ACCELC_TRY(s.validate(name));
@@ -217,15 +195,39 @@ support::Expected<HostJit::EwFn> HostJit::compile(const EwKernel& k, const EwSch
   m->setDataLayout(impl_->jit->getDataLayout());
   const std::string symbol = "accelc_ew_" + std::to_string(impl_->functions++);
   EwBuilder(*m, k).build(symbol, s);
-  std::string broken;
-  llvm::raw_string_ostream os(broken);
-  if (llvm::verifyModule(*m, &os)) return error(Location::node(name, name), "invalid IR: " + os.str());
-  optimize(*m);
-  if (llvm::Error e = impl_->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
-    return error(Location::node(name, name), "the JIT refused the kernel: " + message(std::move(e)));
+  ACCELC_TRY(addModule(*impl_->jit, std::move(ctx), std::move(m), name));
   auto sym = impl_->jit->lookup(symbol);
   if (!sym) return error(Location::node(name, name), "the JIT lost the kernel: " + message(sym.takeError()));
   return llvm::jitTargetAddressToFunction<EwFn>(sym->getAddress());
+}
+
+}  // namespace accelc::compiler::host
+
+namespace accelc::compiler::host {
+
+support::Expected<std::vector<HostJit::StageFn>> HostJit::compile(const LoopKernel& k, const KernelSchedule& s,
+                                                                  const std::string& name) {
+  ACCELC_TRY(k.validate(name));
+  if (s.stages.size() != k.stages.size())
+    return error(Location::node(name, k.name), "the schedule has " + std::to_string(s.stages.size()) +
+                                                   " stages; the kernel has " + std::to_string(k.stages.size()));
+  for (size_t i = 0; i < k.stages.size(); ++i) ACCELC_TRY(s.stages[i].validate(k.stages[i], name));
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  auto m = std::make_unique<llvm::Module>("accelc_loops", *ctx);
+  m->setDataLayout(impl_->jit->getDataLayout());
+  std::vector<std::string> symbols;
+  for (size_t i = 0; i < k.stages.size(); ++i) {
+    symbols.push_back("accelc_loop_" + std::to_string(impl_->functions++));
+    buildStage(*m, k, i, s.stages[i], symbols.back());
+  }
+  ACCELC_TRY(addModule(*impl_->jit, std::move(ctx), std::move(m), name));
+  std::vector<StageFn> fns;
+  for (const std::string& sym : symbols) {
+    auto found = impl_->jit->lookup(sym);
+    if (!found) return error(Location::node(name, k.name), "the JIT lost the kernel: " + message(found.takeError()));
+    fns.push_back(llvm::jitTargetAddressToFunction<StageFn>(found->getAddress()));
+  }
+  return fns;
 }
 
 }  // namespace accelc::compiler::host

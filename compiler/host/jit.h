@@ -15,8 +15,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compiler/host/elementwise.h"
+#include "compiler/host/loop_ir.h"
 #include "support/status.h"
 
 namespace accelc::compiler::host {
@@ -37,6 +39,12 @@ class HostJit {
   using EwFn = void (*)(const float* const* inputs, float* out, int64_t n);
   /// Compiles `k` under `s`; `name` locates errors. The function lives as long as the JIT.
   support::Expected<EwFn> compile(const EwKernel& k, const EwSchedule& s, const std::string& name);
+
+  /// A compiled loop stage: runs iterations [begin, end) of the stage's outer
+  /// loop (loop_codegen.h) over one pointer per kernel buffer.
+  using StageFn = void (*)(float* const* buffers, int64_t begin, int64_t end);
+  /// Compiles every stage of `k` under `s` (both validated first); `name` locates errors.
+  support::Expected<std::vector<StageFn>> compile(const LoopKernel& k, const KernelSchedule& s, const std::string& name);
 
   /// The CPU and the features the JIT compiles for.
   const std::string& cpu() const;

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "compiler/host/compiled_kernel.h"
+
 namespace accelc::compiler::host {
 
 namespace {
@@ -70,15 +72,79 @@ std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step&
   return k;
 }
 
+std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step& s, const CpuShape& cpu) {
+  if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return std::nullopt;
+  std::vector<const runtime::Shape*> in;
+  for (int t : s.inputs) {
+    if (t < 0) {
+      in.push_back(nullptr);
+      continue;
+    }
+    const runtime::TensorSlot& slot = b.tensors[static_cast<size_t>(t)];
+    if (slot.dtype != support::DType::kFloat32 || slot.blocked) return std::nullopt;
+    in.push_back(&slot.shape);
+  }
+  const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
+  if (out.dtype != support::DType::kFloat32 || out.blocked || in.empty() || !in[0]) return std::nullopt;
+  auto has = [&](size_t i) { return i < in.size() && in[i]; };
+  const bool two = has(1);
+  if (s.op == OpKind::kConv && two)
+    return convPlan(std::get<runtime::ConvAttrs>(s.attrs), *in[0], *in[1], has(2), cpu);
+  if (s.op == OpKind::kGemm && two)
+    return gemmPlan(std::get<runtime::GemmAttrs>(s.attrs), *in[0], *in[1], has(2) ? in[2] : nullptr, out.shape, cpu);
+  if (s.op == OpKind::kMatMul && two) return matmulPlan(*in[0], *in[1], out.shape, cpu);
+  if (s.op == OpKind::kMaxPool || s.op == OpKind::kAveragePool)
+    return poolPlan(s.op, std::get<runtime::PoolAttrs>(s.attrs), *in[0], cpu);
+  if (s.op == OpKind::kGlobalAveragePool) return poolPlan(s.op, runtime::PoolAttrs{}, *in[0], cpu);
+  return std::nullopt;  // no loop kernel for this op
+}
+
+namespace {
+
+/// The step's loop kernel as a host kernel: inputs and output as the kernel's leading buffers.
+runtime::HostKernel loopKernel(CompiledKernel k, const runtime::Shape& shape, std::string kind, std::string where,
+                               std::string name, std::shared_ptr<support::ThreadPool> pool) {
+  return runtime::HostKernel{
+      std::move(kind), [k = std::move(k), shape, where, name, pool](const std::vector<const runtime::Tensor*>& inputs,
+                                                                   std::vector<runtime::Tensor>& outputs) -> support::Status {
+        runtime::Tensor out(support::DType::kFloat32, shape);
+        std::vector<float*> io;
+        for (const runtime::Tensor* t : inputs) {
+          if (!t) continue;  // an omitted optional input has no buffer
+          const size_t i = io.size();
+          if (t->dtype() != support::DType::kFloat32 || i >= k.buffers().size() ||
+              k.buffers()[i].role != LoopBuffer::Role::kInput)
+            return support::error(support::Location::node(name, where),
+                                  "the generated kernel expects float32 inputs of the compiled shapes");
+          io.push_back(const_cast<float*>(t->data<float>()));  // the kernel only reads its inputs
+        }
+        io.push_back(out.data<float>());
+        io.resize(k.buffers().size(), nullptr);
+        k.run(io, pool.get());
+        outputs[0] = std::move(out);
+        return support::Status::ok();
+      }};
+}
+
+}  // namespace
+
 support::Expected<runtime::HostKernels> generatedHostKernels(const runtime::Bundle& b, HostJit& jit,
-                                                             const std::string& name) {
+                                                             const std::string& name,
+                                                             std::shared_ptr<support::ThreadPool> pool) {
   runtime::HostKernels kernels;
   const EwSchedule schedule{jit.usesAvx512() ? 16 : 8, 2};
+  const CpuShape cpu{jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16};
   const std::string kind = std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : "");
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
     std::optional<EwKernel> chain = stepChain(b, s);
-    if (!chain) continue;
+    if (!chain) {
+      if (std::optional<KernelPlan> plan = stepPlan(b, s, cpu)) {
+        ACCELC_ASSIGN_OR_RETURN(CompiledKernel k, CompiledKernel::compile(jit, plan->kernel, plan->schedule, name + ":" + s.name));
+        kernels[i] = loopKernel(std::move(k), b.tensors[static_cast<size_t>(s.outputs[0])].shape, kind, s.name, name, pool);
+      }
+      continue;
+    }
     ACCELC_ASSIGN_OR_RETURN(HostJit::EwFn fn, jit.compile(*chain, schedule, name + ":" + s.name));
     const runtime::Shape shape = b.tensors[static_cast<size_t>(s.outputs[0])].shape;
     const std::string where = s.name;

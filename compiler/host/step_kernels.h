@@ -3,27 +3,38 @@
 // A host step becomes one fused elementwise chain (elementwise.h) when it is a
 // float32 Add, Sub, Mul, Div, Pow, Relu, Sigmoid, Tanh, Erf, Sqrt or Gelu
 // (either form) whose every input has the output's element count or a single
-// element; the JIT compiles it, and the executor runs it in place of the
-// reference kernel (runtime/host_kernels.h). Every other host step keeps its
-// reference kernel. The chains compute what the reference kernels compute,
-// bit for bit.
+// element, and a loop kernel (nn_kernels.h) when it is a float32 Conv, Gemm,
+// MatMul, MaxPool, AveragePool or GlobalAveragePool that one covers; the JIT
+// compiles it, and the executor runs it in place of the reference kernel
+// (runtime/host_kernels.h). Every other host step keeps its reference kernel.
+// The chains compute what the reference kernels compute, bit for bit; the loop
+// kernels sum in another order (and with fma), within the float tolerance.
 #ifndef ACCELC_COMPILER_HOST_STEP_KERNELS_H_
 #define ACCELC_COMPILER_HOST_STEP_KERNELS_H_
 
+#include <memory>
 #include <optional>
 
 #include "compiler/host/jit.h"
+#include "compiler/host/nn_kernels.h"
 #include "runtime/bundle.h"
 #include "runtime/host_kernels.h"
+#include "support/thread_pool.h"
 
 namespace accelc::compiler::host {
 
 /// The chain of host step `s` of `b`, when it has one.
 std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step& s);
 
-/// Kernels for every host step of `b` with a chain, compiled by `jit`; `name` locates errors.
+/// The loop kernel of host step `s` of `b` (nn_kernels.h), when it has one.
+std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step& s, const CpuShape& cpu);
+
+/// Kernels for every host step of `b` with a chain or a loop kernel, compiled
+/// by `jit`; loop kernels divide their parallel loops over `pool` when it is
+/// not null (it must outlive the kernels). `name` locates errors.
 support::Expected<runtime::HostKernels> generatedHostKernels(const runtime::Bundle& b, HostJit& jit,
-                                                             const std::string& name);
+                                                             const std::string& name,
+                                                             std::shared_ptr<support::ThreadPool> pool = nullptr);
 
 }  // namespace accelc::compiler::host
 

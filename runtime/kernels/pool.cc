@@ -3,38 +3,18 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/geometry.h"
 #include "runtime/internal/kernels.h"
 
 namespace accelc::runtime::kernels {
 
 namespace {
 
-/// One spatial axis: input size, kernel, stride, dilation, pads, output size.
-struct Axis {
-  int64_t in = 1, k = 1, s = 1, d = 1, pb = 0, pe = 0, out = 1;
-};
+using Axis = PoolAxis;
 
 Status axisOf(const PoolAttrs& a, int64_t in, size_t i, size_t sp, Ctx& c, Axis& x) {
-  if (a.kernelShape.size() != sp || (!a.strides.empty() && a.strides.size() != sp) ||
-      (!a.dilations.empty() && a.dilations.size() != sp) || (!a.pads.empty() && a.pads.size() != 2 * sp))
-    return c.fail("kernel_shape, strides, dilations and pads must match the " + std::to_string(sp) + " spatial axes");
-  x.in = in, x.k = a.kernelShape[i];
-  x.s = a.strides.empty() ? 1 : a.strides[i];
-  x.d = a.dilations.empty() ? 1 : a.dilations[i];
-  if (x.k < 1 || x.s < 1 || x.d < 1) return c.fail("kernel_shape, strides and dilations must be at least 1");
-  if (a.autoPad == AutoPad::kSameUpper || a.autoPad == AutoPad::kSameLower) {
-    const int64_t out = (in + x.s - 1) / x.s, total = std::max<int64_t>(0, (out - 1) * x.s + (x.k - 1) * x.d + 1 - in);
-    x.pb = a.autoPad == AutoPad::kSameLower ? total - total / 2 : total / 2;
-    x.pe = total - x.pb;
-  } else if (a.autoPad == AutoPad::kNotSet && !a.pads.empty()) {
-    x.pb = a.pads[i], x.pe = a.pads[i + sp];
-    if (x.pb < 0 || x.pe < 0) return c.fail("pads must not be negative");
-  }
-  const int64_t span = (x.k - 1) * x.d + 1, room = in + x.pb + x.pe - span;
-  if (room < 0 || x.s < 1) return c.fail("the pooling window does not fit the padded input");
-  x.out = (a.ceilMode ? (room + x.s - 1) / x.s : room / x.s) + 1;
-  if (a.ceilMode && (x.out - 1) * x.s >= in + x.pb) --x.out;  // the last window must start inside
-  return Status::ok();
+  const std::string problem = poolAxis(a, in, i, sp, x);
+  return problem.empty() ? Status::ok() : c.fail(problem);
 }
 
 /// Pools every (n, c) plane over up to three spatial axes z, y, x; `idx`

@@ -1,0 +1,29 @@
+// compiler/host/ir_ops.h — one elementwise operation as LLVM IR, for the
+// chains' loops and the loop kernels' expressions alike (LLVM inside
+// compiler/host only).
+#ifndef ACCELC_COMPILER_HOST_IR_OPS_H_
+#define ACCELC_COMPILER_HOST_IR_OPS_H_
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "compiler/host/elementwise.h"
+
+namespace accelc::compiler::host {
+
+/// The operands and constants of one operation.
+struct IrOperands {
+  llvm::Value* a = nullptr;
+  llvm::Value* b = nullptr;
+  float value = 0.0f;          ///< kConst
+  float lo = 0.0f, hi = 0.0f;  ///< kClip
+};
+
+/// `op` on values of type `t` (float or a vector of floats), rounding as the
+/// reference kernel does; exp, pow, tanh and erf call the C library, lane by
+/// lane on a vector. kInput has no meaning here and yields `a`.
+llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type* t, const IrOperands& x);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_IR_OPS_H_

@@ -1,0 +1,377 @@
+// compiler/host/loop_codegen.cc — loop stages to LLVM IR.
+//
+// The nest is emitted in three regions, following the schedule's order:
+//   outer:  the loops up to the last spatial loop outside the register tile;
+//           reduction loops among them fold in memory (the first of their
+//           iterations starts from `init`, the others from the output, and
+//           only the last applies the epilogue);
+//   inner:  the reduction loops after it, folding into the tile's accumulators;
+//   tile:   the unrolled spatial points and the vector lanes, emitted
+//           straight-line at each innermost iteration.
+// The accumulators live in allocas that LLVM's SROA turns into registers.
+#include "compiler/host/loop_codegen.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <functional>
+
+#include "compiler/host/ir_ops.h"
+
+namespace accelc::compiler::host {
+
+namespace {
+
+/// One point of the register tile: the constant offset it adds to each axis.
+using TilePoint = std::vector<int64_t>;
+
+class StageBuilder {
+ public:
+  StageBuilder(llvm::Module& m, const LoopKernel& k, const LoopStage& s, const StageSchedule& sc)
+      : m_(m), b_(m.getContext()), k_(k), s_(s), sc_(sc) {}
+
+  void build(const std::string& symbol) {
+    llvm::LLVMContext& c = m_.getContext();
+    llvm::Type* f32 = b_.getFloatTy();
+    llvm::PointerType* fp = llvm::PointerType::getUnqual(f32);
+    llvm::Type* i64 = b_.getInt64Ty();
+    // The body takes each buffer as its own noalias pointer; the exported
+    // wrapper unpacks the array and is inlined over it.
+    std::vector<llvm::Type*> params(k_.buffers.size(), fp);
+    params.push_back(i64), params.push_back(i64);
+    auto* implTy = llvm::FunctionType::get(b_.getVoidTy(), params, false);
+    llvm::Function* impl = llvm::Function::Create(implTy, llvm::Function::InternalLinkage, symbol + ".body", m_);
+    impl->addFnAttr(llvm::Attribute::AlwaysInline);
+    impl->addFnAttr(llvm::Attribute::NoUnwind);
+    for (size_t i = 0; i < k_.buffers.size(); ++i) impl->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
+    fn_ = impl;
+    entry_ = llvm::BasicBlock::Create(c, "entry", impl);
+    b_.SetInsertPoint(entry_);
+    for (size_t i = 0; i < k_.buffers.size(); ++i) bufs_.push_back(impl->getArg(static_cast<unsigned>(i)));
+    begin_ = impl->getArg(static_cast<unsigned>(k_.buffers.size()));
+    end_ = impl->getArg(static_cast<unsigned>(k_.buffers.size() + 1));
+    setup();
+    emitOuter(0);
+    b_.CreateRetVoid();
+
+    auto* wrapTy = llvm::FunctionType::get(b_.getVoidTy(), {llvm::PointerType::getUnqual(fp), i64, i64}, false);
+    llvm::Function* wrap = llvm::Function::Create(wrapTy, llvm::Function::ExternalLinkage, symbol, m_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(c, "entry", wrap));
+    std::vector<llvm::Value*> args;
+    for (size_t i = 0; i < k_.buffers.size(); ++i)
+      args.push_back(b_.CreateLoad(fp, b_.CreateConstGEP1_64(fp, wrap->getArg(0), i)));
+    args.push_back(wrap->getArg(1)), args.push_back(wrap->getArg(2));
+    b_.CreateCall(impl, args);
+    b_.CreateRetVoid();
+  }
+
+ private:
+  const Loop& loop(int id) const { return sc_.loops[static_cast<size_t>(id)]; }
+  bool isReduce(int id) const { return s_.axes[static_cast<size_t>(loop(id).axis)].reduce; }
+
+  void setup() {
+    const size_t n = sc_.order.size();
+    tile_ = sc_.tileStart(s_);
+    outerEnd_ = 0;
+    for (size_t i = 0; i < tile_; ++i)
+      if (!isReduce(sc_.order[i])) outerEnd_ = i + 1;
+    for (size_t i = 0; i < outerEnd_; ++i)
+      if (isReduce(sc_.order[i])) memFold_.push_back(sc_.order[i]);
+    width_ = sc_.vector >= 0 ? sc_.vectorWidth : 1;
+    vaxis_ = sc_.vector >= 0 ? loop(sc_.vector).axis : -1;
+    vt_ = width_ > 1 ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(b_.getFloatTy(), static_cast<unsigned>(width_)))
+                     : b_.getFloatTy();
+    var_.assign(sc_.loops.size(), nullptr);
+    off_.assign(sc_.loops.size(), nullptr);
+    trip_.assign(sc_.loops.size(), nullptr);
+    for (const LoopAxis& a : s_.axes) remaining_.push_back(b_.getInt64(a.extent));
+    if (width_ > 1) {
+      std::vector<llvm::Constant*> l32, l64;
+      for (int l = 0; l < width_; ++l) l32.push_back(b_.getInt32(static_cast<uint32_t>(l))), l64.push_back(b_.getInt64(static_cast<uint64_t>(l)));
+      lanes32_ = llvm::ConstantVector::get(l32);
+      lanes64_ = llvm::ConstantVector::get(l64);
+      const int64_t range = loop(sc_.vector).range;
+      if (range < width_) laneMask_ = b_.CreateICmpSLT(lanes32_, splat32(static_cast<int32_t>(range)));
+    }
+    // The tile's points: every combination of its unrolled loops' iterations.
+    std::vector<int> unrolled;
+    for (size_t i = tile_; i < n; ++i)
+      if (sc_.order[i] != sc_.vector) unrolled.push_back(sc_.order[i]);
+    points_.push_back(TilePoint(s_.axes.size(), 0));
+    for (int id : unrolled) {
+      std::vector<TilePoint> next;
+      const Loop& l = loop(id);
+      for (const TilePoint& p : points_)
+        for (int64_t i = 0; i < l.iterations(); ++i) {
+          TilePoint q = p;
+          q[static_cast<size_t>(l.axis)] += l.range % l.span ? std::min(i * l.span, l.range - l.span) : i * l.span;
+          next.push_back(q);
+        }
+      points_ = std::move(next);
+    }
+  }
+
+  llvm::Value* splat32(int32_t v) { return b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.getInt32(static_cast<uint32_t>(v))); }
+
+  /// A counted loop from lo to hi; `body` emits the iteration for index i.
+  void forLoop(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body) {
+    llvm::LLVMContext& c = m_.getContext();
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* head = llvm::BasicBlock::Create(c, "loop", fn_);
+    auto* bodyBB = llvm::BasicBlock::Create(c, "body", fn_);
+    auto* exit = llvm::BasicBlock::Create(c, "exit", fn_);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2);
+    i->addIncoming(lo, pre);
+    b_.CreateCondBr(b_.CreateICmpSLT(i, hi), bodyBB, exit);
+    b_.SetInsertPoint(bodyBB);
+    body(i);
+    i->addIncoming(b_.CreateAdd(i, b_.getInt64(1)), b_.GetInsertBlock());
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+  }
+
+  /// Emits loop `id` around `inner`, binding its index and offset.
+  void emitLoop(int id, bool outermost, const std::function<void()>& inner) {
+    const Loop& l = loop(id);
+    const size_t axis = static_cast<size_t>(l.axis);
+    llvm::Value *lo = b_.getInt64(0), *hi;
+    if (isReduce(id)) {  // the last tile of a reduction loop is shorter, never shifted
+      llvm::Value* rem = remaining_[axis];
+      hi = b_.CreateUDiv(b_.CreateAdd(rem, b_.getInt64(l.span - 1)), b_.getInt64(l.span));
+    } else {
+      hi = b_.getInt64(l.iterations());
+      if (outermost) {
+        lo = begin_;
+        hi = b_.CreateSelect(b_.CreateICmpSLT(end_, hi), end_, hi);
+      }
+    }
+    trip_[static_cast<size_t>(id)] = hi;
+    forLoop(lo, hi, [&](llvm::Value* i) {
+      var_[static_cast<size_t>(id)] = i;
+      llvm::Value* o = b_.CreateMul(i, b_.getInt64(l.span));
+      llvm::Value* saved = remaining_[axis];
+      if (isReduce(id)) {
+        llvm::Value* left = b_.CreateSub(saved, o);
+        remaining_[axis] = b_.CreateSelect(b_.CreateICmpSLT(left, b_.getInt64(l.span)), left, b_.getInt64(l.span));
+      } else if (l.range % l.span) {  // shift the last tile inwards
+        llvm::Value* last = b_.getInt64(l.range - l.span);
+        o = b_.CreateSelect(b_.CreateICmpSLT(o, last), o, last);
+      }
+      off_[static_cast<size_t>(id)] = o;
+      inner();
+      remaining_[axis] = saved;
+      off_[static_cast<size_t>(id)] = nullptr;
+    });
+  }
+
+  void emitOuter(size_t pos) {
+    if (pos == outerEnd_) return emitTile();
+    emitLoop(sc_.order[pos], pos == 0, [&] { emitOuter(pos + 1); });
+  }
+
+  /// The value of axis `a` at tile point `p` (lane 0 of the vector loop).
+  llvm::Value* axisValue(size_t a, const TilePoint& p) {
+    llvm::Value* v = b_.getInt64(p[a]);
+    for (size_t id = 0; id < sc_.loops.size(); ++id)
+      if (static_cast<size_t>(sc_.loops[id].axis) == a && off_[id]) v = b_.CreateAdd(v, off_[id]);
+    return v;
+  }
+
+  llvm::Value* affine(const Affine& e, const TilePoint& p) {
+    llvm::Value* v = b_.getInt64(static_cast<uint64_t>(e.c));
+    for (size_t a = 0; a < s_.axes.size(); ++a)
+      if (int64_t k = e.coefOf(a)) v = b_.CreateAdd(v, b_.CreateMul(axisValue(a, p), b_.getInt64(static_cast<uint64_t>(k))));
+    return v;
+  }
+
+  int64_t vectorCoef(const Affine& e) const { return vaxis_ >= 0 ? e.coefOf(static_cast<size_t>(vaxis_)) : 0; }
+
+  static llvm::Value* both(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) { return x ? b.CreateAnd(x, y) : y; }
+
+  /// The bounds' conditions: scalar ones (no lane dependence) and per-lane ones.
+  void conditions(const std::vector<Bound>& bounds, const TilePoint& p, llvm::Value*& scalar, llvm::Value*& lanes) {
+    for (const Bound& bd : bounds) {
+      llvm::Value* e = affine(bd.e, p);
+      if (const int64_t k = vectorCoef(bd.e)) {
+        llvm::Value* ev = b_.CreateAdd(b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.CreateTrunc(e, b_.getInt32Ty())),
+                                       b_.CreateMul(lanes32_, splat32(static_cast<int32_t>(k))));
+        lanes = both(b_, lanes, b_.CreateAnd(b_.CreateICmpSGE(ev, splat32(static_cast<int32_t>(bd.lo))),
+                                             b_.CreateICmpSLT(ev, splat32(static_cast<int32_t>(bd.hi)))));
+      } else {
+        scalar = both(b_, scalar, b_.CreateAnd(b_.CreateICmpSGE(e, b_.getInt64(static_cast<uint64_t>(bd.lo))),
+                                               b_.CreateICmpSLT(e, b_.getInt64(static_cast<uint64_t>(bd.hi)))));
+      }
+    }
+  }
+
+  llvm::Value* padOf(float v) { return llvm::ConstantFP::get(vt_, static_cast<double>(v)); }
+
+  llvm::Value* load(const LoopNode& n, const TilePoint& p) {
+    llvm::Type* f32 = b_.getFloatTy();
+    llvm::Value* base = bufs_[static_cast<size_t>(n.buffer)];
+    llvm::Value* idx = affine(n.at, p);
+    llvm::Value *sc = nullptr, *vc = nullptr;
+    conditions(n.bounds, p, sc, vc);
+    const int64_t kv = vectorCoef(n.at);
+    if (kv == 0) {  // one element for every lane: load it where the scalar bounds hold
+      if (sc) idx = b_.CreateSelect(sc, idx, b_.getInt64(0));
+      llvm::Value* v = b_.CreateAlignedLoad(f32, b_.CreateGEP(f32, base, idx), llvm::Align(4));
+      if (sc) v = b_.CreateSelect(sc, v, llvm::ConstantFP::get(f32, static_cast<double>(n.pad)));
+      if (width_ == 1) return v;
+      v = b_.CreateVectorSplat(static_cast<unsigned>(width_), v);
+      return vc ? b_.CreateSelect(vc, v, padOf(n.pad)) : v;
+    }
+    if (laneMask_) vc = both(b_, vc, laneMask_);
+    llvm::Value* mask = vc;
+    if (sc) mask = both(b_, mask, b_.CreateVectorSplat(static_cast<unsigned>(width_), sc));
+    if (kv == 1) {
+      llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(f32, base, idx), vt_->getPointerTo());
+      if (!mask) return b_.CreateAlignedLoad(vt_, ptr, llvm::Align(4));
+      return b_.CreateMaskedLoad(vt_, ptr, llvm::Align(4), mask, padOf(n.pad));
+    }
+    llvm::Value* lanesIdx = b_.CreateAdd(b_.CreateVectorSplat(static_cast<unsigned>(width_), idx),
+                                         b_.CreateMul(lanes64_, b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.getInt64(static_cast<uint64_t>(kv)))));
+    llvm::Value* ptrs = b_.CreateGEP(f32, base, lanesIdx);
+    if (!mask) mask = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(width_)));
+    return b_.CreateMaskedGather(vt_, ptrs, llvm::Align(4), mask, padOf(n.pad));
+  }
+
+  llvm::Value* inBounds(const LoopNode& n, const TilePoint& p) {
+    llvm::Value *sc = nullptr, *vc = nullptr;
+    conditions(n.bounds, p, sc, vc);
+    llvm::Value *one = padOf(1.0f), *zero = padOf(0.0f);
+    if (sc && width_ > 1) sc = b_.CreateVectorSplat(static_cast<unsigned>(width_), sc);
+    llvm::Value* cond = sc && vc ? b_.CreateAnd(sc, vc) : sc ? sc : vc;
+    return cond ? b_.CreateSelect(cond, one, zero) : one;
+  }
+
+  /// The nodes of `e` at point `p`, up to (not including) node `upto`.
+  std::vector<llvm::Value*> eval(const LoopExpr& e, const TilePoint& p, size_t upto, llvm::Value* acc) {
+    std::vector<llvm::Value*> v(upto);
+    for (size_t i = 0; i < upto; ++i) {
+      const LoopNode& n = e.nodes[i];
+      switch (n.kind) {
+        case LoopNode::Kind::kLoad:
+          v[i] = load(n, p);
+          break;
+        case LoopNode::Kind::kInBounds:
+          v[i] = inBounds(n, p);
+          break;
+        case LoopNode::Kind::kAcc:
+          v[i] = acc;
+          break;
+        case LoopNode::Kind::kOp: {
+          IrOperands x;
+          x.a = n.a >= 0 ? v[static_cast<size_t>(n.a)] : nullptr, x.b = n.b >= 0 ? v[static_cast<size_t>(n.b)] : nullptr;
+          x.value = n.value, x.lo = n.lo, x.hi = n.hi;
+          v[i] = emitEwOp(b_, m_, n.op, vt_, x);
+          break;
+        }
+      }
+    }
+    return v;
+  }
+
+  /// acc folded with the stage's value at point p.
+  llvm::Value* fold(llvm::Value* acc, const TilePoint& p) {
+    const LoopExpr& e = s_.value;
+    const LoopNode& root = e.nodes.back();
+    const bool product = root.kind == LoopNode::Kind::kOp && root.op == EwOp::kMul;
+    if (s_.reduce == Reduce::kSum && product) {
+      std::vector<llvm::Value*> v = eval(e, p, e.nodes.size() - 1, nullptr);
+      return b_.CreateIntrinsic(llvm::Intrinsic::fma, {vt_}, {v[static_cast<size_t>(root.a)], v[static_cast<size_t>(root.b)], acc});
+    }
+    llvm::Value* x = eval(e, p, e.nodes.size(), nullptr).back();
+    switch (s_.reduce) {
+      case Reduce::kNone:
+        return x;
+      case Reduce::kSum:
+        return b_.CreateFAdd(acc, x);
+      case Reduce::kMax:
+        return b_.CreateSelect(b_.CreateFCmpOGT(x, acc), x, acc);
+    }
+    return x;
+  }
+
+  void emitInner(size_t pos, std::vector<llvm::AllocaInst*>& acc) {
+    if (pos == tile_) {
+      for (size_t t = 0; t < points_.size(); ++t)
+        b_.CreateStore(fold(b_.CreateLoad(vt_, acc[t]), points_[t]), acc[t]);
+      return;
+    }
+    emitLoop(sc_.order[pos], false, [&] { emitInner(pos + 1, acc); });
+  }
+
+  /// All the memory-folding loops at their first (or last) iteration; null when there are none.
+  llvm::Value* atEdge(bool last) {
+    llvm::Value* c = nullptr;
+    for (int id : memFold_) {
+      llvm::Value* i = var_[static_cast<size_t>(id)];
+      llvm::Value* edge = last ? b_.CreateSub(trip_[static_cast<size_t>(id)], b_.getInt64(1)) : b_.getInt64(0);
+      c = both(b_, c, b_.CreateICmpEQ(i, edge));
+    }
+    return c;
+  }
+
+  llvm::Value* outPtr(const TilePoint& p) {
+    llvm::Value* at = b_.CreateGEP(b_.getFloatTy(), bufs_[static_cast<size_t>(s_.out)], affine(s_.outAt, p));
+    return b_.CreateBitCast(at, vt_->getPointerTo());
+  }
+
+  llvm::Value* loadOut(const TilePoint& p) {
+    if (laneMask_) return b_.CreateMaskedLoad(vt_, outPtr(p), llvm::Align(4), laneMask_, padOf(0.0f));
+    return b_.CreateAlignedLoad(vt_, outPtr(p), llvm::Align(4));
+  }
+
+  void emitTile() {
+    std::vector<llvm::AllocaInst*> acc;
+    {
+      llvm::IRBuilder<> entry(entry_, entry_->begin());
+      for (size_t t = 0; t < points_.size(); ++t) acc.push_back(entry.CreateAlloca(vt_));
+    }
+    llvm::Value* first = atEdge(false);
+    for (size_t t = 0; t < points_.size(); ++t) {
+      llvm::Value* init = padOf(s_.init);
+      if (first) init = b_.CreateSelect(first, init, loadOut(points_[t]));
+      b_.CreateStore(init, acc[t]);
+    }
+    emitInner(outerEnd_, acc);
+    llvm::Value* last = atEdge(true);
+    for (size_t t = 0; t < points_.size(); ++t) {
+      llvm::Value* v = b_.CreateLoad(vt_, acc[t]);
+      if (!s_.epilogue.nodes.empty()) {
+        llvm::Value* done = eval(s_.epilogue, points_[t], s_.epilogue.nodes.size(), v).back();
+        v = last ? b_.CreateSelect(last, done, v) : done;
+      }
+      if (laneMask_) b_.CreateMaskedStore(v, outPtr(points_[t]), llvm::Align(4), laneMask_);
+      else b_.CreateAlignedStore(v, outPtr(points_[t]), llvm::Align(4));
+    }
+  }
+
+  llvm::Module& m_;
+  llvm::IRBuilder<> b_;
+  const LoopKernel& k_;
+  const LoopStage& s_;
+  const StageSchedule& sc_;
+  llvm::Function* fn_ = nullptr;
+  llvm::BasicBlock* entry_ = nullptr;
+  std::vector<llvm::Value*> bufs_;
+  llvm::Value *begin_ = nullptr, *end_ = nullptr;
+  size_t tile_ = 0, outerEnd_ = 0;  ///< order positions: the tile's first loop, the end of the outer region
+  std::vector<int> memFold_;        ///< reduction loops of the outer region
+  int width_ = 1, vaxis_ = -1;
+  llvm::Type* vt_ = nullptr;
+  llvm::Value *lanes32_ = nullptr, *lanes64_ = nullptr, *laneMask_ = nullptr;
+  std::vector<llvm::Value*> var_, off_, trip_;  ///< per loop, while inside it: index, axis offset, trip count
+  std::vector<llvm::Value*> remaining_;        ///< per axis: values the current reduction tile covers
+  std::vector<TilePoint> points_;
+};
+
+}  // namespace
+
+void buildStage(llvm::Module& m, const LoopKernel& k, size_t stage, const StageSchedule& s, const std::string& symbol) {
+  StageBuilder(m, k, k.stages[stage], s).build(symbol);
+}
+
+}  // namespace accelc::compiler::host

@@ -1,0 +1,247 @@
+// compiler/host/loop_ir.cc — building, checking and scheduling loop kernels.
+#include "compiler/host/loop_ir.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace accelc::compiler::host {
+
+using support::error;
+using support::Location;
+using support::Status;
+
+int LoopExpr::load(int buffer, Affine at, std::vector<Bound> bounds, float pad) {
+  LoopNode n;
+  n.kind = LoopNode::Kind::kLoad, n.buffer = buffer, n.at = std::move(at), n.bounds = std::move(bounds), n.pad = pad;
+  return add(std::move(n));
+}
+
+int LoopExpr::inBounds(std::vector<Bound> bounds) {
+  LoopNode n;
+  n.kind = LoopNode::Kind::kInBounds, n.bounds = std::move(bounds);
+  return add(std::move(n));
+}
+
+int LoopExpr::acc() {
+  LoopNode n;
+  n.kind = LoopNode::Kind::kAcc;
+  return add(std::move(n));
+}
+
+int LoopExpr::constant(float v) {
+  LoopNode n;
+  n.op = EwOp::kConst, n.value = v;
+  return add(std::move(n));
+}
+
+int LoopExpr::op(EwOp o, int a, int b) {
+  LoopNode n;
+  n.op = o, n.a = a, n.b = b;
+  return add(std::move(n));
+}
+
+int LoopExpr::clip(int a, float lo, float hi) {
+  LoopNode n;
+  n.op = EwOp::kClip, n.a = a, n.lo = lo, n.hi = hi;
+  return add(std::move(n));
+}
+
+int LoopKernel::addBuffer(std::string n, int64_t elements, LoopBuffer::Role role) {
+  buffers.push_back({std::move(n), elements, role});
+  return static_cast<int>(buffers.size()) - 1;
+}
+
+namespace {
+
+/// The smallest and largest value of `a` over the stage's axes.
+std::pair<int64_t, int64_t> rangeOf(const Affine& a, const std::vector<LoopAxis>& axes) {
+  int64_t lo = a.c, hi = a.c;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t span = a.coefOf(i) * (axes[i].extent - 1);
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi};
+}
+
+bool binaryOp(EwOp op) {
+  return op == EwOp::kAdd || op == EwOp::kSub || op == EwOp::kMul || op == EwOp::kDiv || op == EwOp::kPow;
+}
+
+Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, bool epilogue, const Location& at) {
+  const std::string where = "stage '" + s.name + "': " + (epilogue ? "epilogue" : "value");
+  if (e.nodes.empty() && !epilogue) return error(at, where + " is empty");
+  for (size_t i = 0; i < e.nodes.size(); ++i) {
+    const LoopNode& n = e.nodes[i];
+    const std::string node = where + " node " + std::to_string(i);
+    if (n.at.coef.size() > s.axes.size()) return error(at, node + " has more coefficients than the stage has axes");
+    for (const Bound& b : n.bounds)
+      if (b.e.coef.size() > s.axes.size()) return error(at, node + "'s bound has more coefficients than axes");
+    switch (n.kind) {
+      case LoopNode::Kind::kLoad: {
+        if (n.buffer < 0 || n.buffer >= static_cast<int>(k.buffers.size()))
+          return error(at, node + " loads buffer " + std::to_string(n.buffer) + ", which does not exist");
+        if (epilogue)
+          for (size_t a = 0; a < s.axes.size(); ++a)
+            if (s.axes[a].reduce && n.at.coefOf(a) != 0)
+              return error(at, node + " depends on reduction axis '" + s.axes[a].name + "'");
+        if (!n.bounds.empty()) break;  // a guarded load reads memory only where its bounds hold
+        const auto [lo, hi] = rangeOf(n.at, s.axes);
+        if (lo < 0 || hi >= k.buffers[static_cast<size_t>(n.buffer)].elements)
+          return error(at, node + " reads elements " + std::to_string(lo) + " to " + std::to_string(hi) + " of '" +
+                               k.buffers[static_cast<size_t>(n.buffer)].name + "', which holds " +
+                               std::to_string(k.buffers[static_cast<size_t>(n.buffer)].elements));
+        break;
+      }
+      case LoopNode::Kind::kInBounds:
+        break;
+      case LoopNode::Kind::kAcc:
+        if (!epilogue) return error(at, node + ": the folded value exists only in the epilogue");
+        break;
+      case LoopNode::Kind::kOp: {
+        if (n.op == EwOp::kInput) return error(at, node + ": an input is a load here");
+        if (n.op == EwOp::kConst) break;
+        const bool two = binaryOp(n.op);
+        if (n.a < 0 || n.a >= static_cast<int>(i) || (two && (n.b < 0 || n.b >= static_cast<int>(i))))
+          return error(at, node + " (" + ewOpName(n.op) + ") names an operand that is not an earlier node");
+        break;
+      }
+    }
+  }
+  return Status::ok();
+}
+
+Status checkStage(const LoopKernel& k, const LoopStage& s, const Location& at) {
+  const std::string where = "stage '" + s.name + "'";
+  if (s.axes.empty()) return error(at, where + " has no axes");
+  bool anyReduce = false;
+  for (const LoopAxis& a : s.axes) {
+    if (a.extent < 1) return error(at, where + ": axis '" + a.name + "' has extent " + std::to_string(a.extent));
+    anyReduce |= a.reduce;
+  }
+  if (anyReduce != (s.reduce != Reduce::kNone))
+    return error(at, where + (anyReduce ? " has reduction axes but no fold" : " folds but has no reduction axis"));
+  if (s.out < 0 || s.out >= static_cast<int>(k.buffers.size()) ||
+      k.buffers[static_cast<size_t>(s.out)].role == LoopBuffer::Role::kInput)
+    return error(at, where + " writes buffer " + std::to_string(s.out) + ", which is not an output or a temporary");
+  for (size_t a = 0; a < s.axes.size(); ++a)
+    if (s.axes[a].reduce && s.outAt.coefOf(a) != 0)
+      return error(at, where + "'s output depends on reduction axis '" + s.axes[a].name + "'");
+  const auto [lo, hi] = rangeOf(s.outAt, s.axes);
+  if (lo < 0 || hi >= k.buffers[static_cast<size_t>(s.out)].elements)
+    return error(at, where + " writes elements " + std::to_string(lo) + " to " + std::to_string(hi) + " of '" +
+                         k.buffers[static_cast<size_t>(s.out)].name + "', which holds " +
+                         std::to_string(k.buffers[static_cast<size_t>(s.out)].elements));
+  ACCELC_TRY(checkExpr(k, s, s.value, false, at));
+  return checkExpr(k, s, s.epilogue, true, at);
+}
+
+}  // namespace
+
+Status LoopKernel::validate(const std::string& where) const {
+  const Location at = Location::node(where, name);
+  if (stages.empty()) return error(at, "the kernel has no stages");
+  for (const LoopBuffer& b : buffers)
+    if (b.elements < 1) return error(at, "buffer '" + b.name + "' holds no elements");
+  for (const BatchDim& d : batch) {
+    if (d.count < 1) return error(at, "a batch dimension of count " + std::to_string(d.count));
+    if (d.stride.size() != buffers.size()) return error(at, "a batch dimension needs one stride per buffer");
+  }
+  for (const LoopStage& s : stages) ACCELC_TRY(checkStage(*this, s, at));
+  return Status::ok();
+}
+
+StageSchedule StageSchedule::identity(const LoopStage& s) {
+  StageSchedule r;
+  for (size_t a = 0; a < s.axes.size(); ++a) {
+    r.loops.push_back({static_cast<int>(a), 1, s.axes[a].extent, false});
+    r.order.push_back(static_cast<int>(a));
+  }
+  return r;
+}
+
+int StageSchedule::split(int id, int64_t factor) {
+  Loop& outer = loops[static_cast<size_t>(id)];
+  // The outer loop covered `span` values an iteration; it now steps by
+  // `factor` spans, and the new loop walks the spans of one step.
+  const int64_t step = std::min(factor, outer.range / outer.span) * outer.span;
+  Loop inner{outer.axis, outer.span, std::max<int64_t>(step, outer.span), false};
+  outer.span = inner.range;
+  loops.push_back(inner);
+  const int innerId = static_cast<int>(loops.size()) - 1;
+  auto it = std::find(order.begin(), order.end(), id);
+  order.insert(it == order.end() ? order.end() : it + 1, innerId);
+  return innerId;
+}
+
+size_t StageSchedule::tileStart(const LoopStage& s) const {
+  size_t tile = order.size();
+  while (tile > 0) {
+    const int id = order[tile - 1];
+    const Loop& l = loops[static_cast<size_t>(id)];
+    if (s.axes[static_cast<size_t>(l.axis)].reduce || !(l.unroll || id == vector)) break;
+    --tile;
+  }
+  return tile;
+}
+
+int64_t StageSchedule::outerIterations(const LoopStage& s) const {
+  if (tileStart(s) == 0) return 1;
+  const Loop& l = loops[static_cast<size_t>(order[0])];
+  return s.axes[static_cast<size_t>(l.axis)].reduce ? 1 : l.iterations();
+}
+
+Status StageSchedule::validate(const LoopStage& s, const std::string& where) const {
+  const Location at = Location::node(where, s.name);
+  const size_t n = loops.size();
+  std::vector<int> seen(n, 0);
+  for (int id : order) {
+    if (id < 0 || static_cast<size_t>(id) >= n) return error(at, "the order names loop " + std::to_string(id) + ", which does not exist");
+    ++seen[static_cast<size_t>(id)];
+  }
+  if (order.size() != n || std::count(seen.begin(), seen.end(), 1) != static_cast<long>(n))
+    return error(at, "the order must name every loop once");
+  auto isReduce = [&](int id) { return s.axes[static_cast<size_t>(loops[static_cast<size_t>(id)].axis)].reduce; };
+  // The loops of one axis nest outer to inner.
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j) {
+      const Loop &a = loops[static_cast<size_t>(order[i])], &b = loops[static_cast<size_t>(order[j])];
+      if (a.axis == b.axis && a.span < b.span)
+        return error(at, "a piece of axis '" + s.axes[static_cast<size_t>(a.axis)].name + "' lies inside a finer one");
+    }
+  // The register tile: the innermost spatial loops that unroll or vectorize.
+  const size_t tile = tileStart(s);
+  int64_t points = 1;
+  for (size_t i = tile; i < n; ++i)
+    if (order[i] != vector) points *= loops[static_cast<size_t>(order[i])].iterations();
+  if (points > 64) return error(at, "the register tile holds " + std::to_string(points) + " points; at most 64");
+  for (size_t i = 0; i < tile; ++i)
+    if (loops[static_cast<size_t>(order[i])].unroll)
+      return error(at, "loop " + std::to_string(order[i]) + " unrolls outside the register tile");
+  if (vector >= 0) {
+    if (static_cast<size_t>(vector) >= n || order.back() != vector || isReduce(vector) || loops[static_cast<size_t>(vector)].span != 1)
+      return error(at, "the vector loop must be the innermost loop, of a spatial axis, one value an iteration");
+    if (vectorWidth != 4 && vectorWidth != 8 && vectorWidth != 16)
+      return error(at, "vector width " + std::to_string(vectorWidth) + "; expected 4, 8 or 16");
+    if (loops[static_cast<size_t>(vector)].range > vectorWidth)
+      return error(at, "the vector loop covers more values than the vector holds");
+    if (s.outAt.coefOf(static_cast<size_t>(loops[static_cast<size_t>(vector)].axis)) != 1)
+      return error(at, "the vector loop's axis must be contiguous in the output");
+  }
+  if (parallel && isReduce(order[0])) return error(at, "a thread pool can only divide a spatial loop");
+  // Reduction loops outside a spatial loop fold in memory: that loop's tiles must not overlap.
+  size_t outerEnd = 0;  // after the last spatial loop outside the tile
+  for (size_t i = 0; i < tile; ++i)
+    if (!isReduce(order[i])) outerEnd = i + 1;
+  for (size_t i = 0; i < outerEnd; ++i) {
+    if (!isReduce(order[i])) continue;
+    for (size_t j = i + 1; j < n; ++j) {
+      const Loop& l = loops[static_cast<size_t>(order[j])];
+      if (!isReduce(order[j]) && l.range % l.span != 0)
+        return error(at, "reduction loop " + std::to_string(order[i]) + " folds in memory, and spatial loop " +
+                             std::to_string(order[j]) + "'s tiles overlap: the split must divide");
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace accelc::compiler::host

@@ -1,0 +1,167 @@
+// compiler/host/loop_ir.h — the loop-level tensor IR of generated host
+// kernels, and their schedules as data.
+//
+// A LoopKernel is a list of stages over flat float32 buffers. Each stage is a
+// loop nest over named axes: spatial axes pick an output element, reduction
+// axes fold values into it (a sum or a max). Every buffer access is affine in
+// the axes, `c + Σ coef·axis` elements from the buffer's start, and a load may
+// carry bounds (`lo <= e < hi`, each affine): outside them it reads a pad value
+// instead of memory, which is how convolution and pooling padding is written.
+// After the reduction, an epilogue (an elementwise expression of the folded
+// value and more loads: a bias, a scale, a ReLU) gives the stored value, so an
+// elementwise consumer fuses into its producer.
+//
+// The algorithm says nothing about loop order. A StageSchedule does: it splits
+// loops (a split of a spatial loop whose factor does not divide shifts the last
+// tile inwards, recomputing a few points; a reduction loop's last tile is
+// shorter instead), orders them, unrolls the register tile (the innermost
+// spatial loops, whose accumulators stay in registers across the reductions),
+// vectorizes the innermost spatial loop, and names the loop that a thread pool
+// divides. Reduction loops placed outside spatial loops accumulate in the
+// output buffer, which is how a schedule blocks a long reduction for the cache.
+//
+// A kernel runs its stages in order, once per point of its batch dimensions:
+// each batch dimension moves every buffer's start by its stride, so a batch of
+// images or the groups of a convolution reuse one compiled loop nest.
+#ifndef ACCELC_COMPILER_HOST_LOOP_IR_H_
+#define ACCELC_COMPILER_HOST_LOOP_IR_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/host/elementwise.h"
+#include "support/status.h"
+
+namespace accelc::compiler::host {
+
+/// c + Σ coef[i]·axis_i over a stage's axes (missing coefficients are 0).
+struct Affine {
+  int64_t c = 0;
+  std::vector<int64_t> coef;
+  int64_t coefOf(size_t axis) const { return axis < coef.size() ? coef[axis] : 0; }
+};
+
+/// lo <= e < hi.
+struct Bound {
+  Affine e;
+  int64_t lo = 0, hi = 0;
+};
+
+/// One node of a stage's value or epilogue expression.
+struct LoopNode {
+  enum class Kind {
+    kLoad,      ///< buffer[at], or `pad` where a bound fails
+    kInBounds,  ///< 1 where every bound holds, else 0
+    kAcc,       ///< epilogue only: the folded value
+    kOp,        ///< an elementwise operation (EwOp other than kInput) on earlier nodes
+  };
+  Kind kind = Kind::kOp;
+  EwOp op = EwOp::kConst;      ///< kOp
+  int a = -1, b = -1;          ///< kOp operands
+  float value = 0.0f;          ///< kOp kConst
+  float lo = 0.0f, hi = 0.0f;  ///< kOp kClip
+  int buffer = -1;             ///< kLoad
+  Affine at;                   ///< kLoad
+  std::vector<Bound> bounds;   ///< kLoad, kInBounds
+  float pad = 0.0f;            ///< kLoad
+};
+
+/// An expression: nodes in topological order, the last one its value.
+struct LoopExpr {
+  std::vector<LoopNode> nodes;
+  int add(LoopNode n) {
+    nodes.push_back(std::move(n));
+    return static_cast<int>(nodes.size()) - 1;
+  }
+  int load(int buffer, Affine at, std::vector<Bound> bounds = {}, float pad = 0.0f);
+  int inBounds(std::vector<Bound> bounds);
+  int acc();
+  int constant(float v);
+  int op(EwOp op, int a, int b = -1);
+  int clip(int a, float lo, float hi);
+};
+
+/// How a stage folds its reduction axes.
+enum class Reduce { kNone, kSum, kMax };
+
+struct LoopAxis {
+  std::string name;
+  int64_t extent = 1;
+  bool reduce = false;
+};
+
+struct LoopStage {
+  std::string name;
+  std::vector<LoopAxis> axes;
+  int out = -1;          ///< the buffer written
+  Affine outAt;          ///< where a spatial point's value goes (no reduction axis in it)
+  Reduce reduce = Reduce::kNone;
+  float init = 0.0f;     ///< the fold's start (kSum, kMax)
+  LoopExpr value;        ///< per iteration; kSum of a product multiplies and adds as one fma
+  LoopExpr epilogue;     ///< per spatial point over kAcc; empty: the folded value itself
+};
+
+struct LoopBuffer {
+  enum class Role { kInput, kOutput, kTemp };
+  std::string name;
+  int64_t elements = 0;  ///< per batch point
+  Role role = Role::kInput;
+};
+
+/// A batch dimension: the stages run `count` times, buffer b's start moving by stride[b] each time.
+struct BatchDim {
+  int64_t count = 1;
+  std::vector<int64_t> stride;
+};
+
+struct LoopKernel {
+  std::string name;
+  std::vector<LoopBuffer> buffers;
+  std::vector<LoopStage> stages;
+  std::vector<BatchDim> batch;  ///< outermost first
+  int addBuffer(std::string name, int64_t elements, LoopBuffer::Role role);
+  /// Ok when every index, operand and extent is in range and every access stays inside its buffer; else why not.
+  support::Status validate(const std::string& where) const;
+};
+
+/// One loop of a scheduled stage: a piece of an axis.
+struct Loop {
+  int axis = 0;
+  int64_t span = 1;     ///< axis values one iteration covers (the product of the splits inside it)
+  int64_t range = 1;    ///< axis values the loop covers (its parent's span, or the extent)
+  bool unroll = false;  ///< spatial loops only: unrolled into the register tile (innermost, with the vector loop)
+  int64_t iterations() const { return (range + span - 1) / span; }
+};
+
+/// A stage's schedule. Loops 0..A-1 are the stage's axes; split() appends a
+/// loop and returns its id.
+struct StageSchedule {
+  std::vector<Loop> loops;
+  std::vector<int> order;  ///< loop ids, outermost first; every loop once
+  int vector = -1;         ///< the vectorized loop (innermost, spatial; its range is the vector width), -1 none
+  int vectorWidth = 1;
+  bool parallel = false;   ///< a thread pool divides order[0]'s iterations (spatial)
+
+  /// The identity schedule of `s`: its axes in order, nothing split.
+  static StageSchedule identity(const LoopStage& s);
+  /// Splits loop `id` into itself (outer) and a new inner loop of `factor` axis
+  /// values; returns the inner loop's id. Factors above the range are clamped to it.
+  int split(int id, int64_t factor);
+  /// Where the register tile starts in `order`: the innermost loops that are
+  /// spatial and unrolled or vectorized.
+  size_t tileStart(const LoopStage& s) const;
+  /// How many ranges a caller may split the stage into: the iterations of
+  /// order[0] when it is a spatial loop outside the tile, else 1.
+  int64_t outerIterations(const LoopStage& s) const;
+  /// Ok when the schedule is legal for `s`; else why not, naming the stage.
+  support::Status validate(const LoopStage& s, const std::string& where) const;
+};
+
+struct KernelSchedule {
+  std::vector<StageSchedule> stages;  ///< one per stage
+};
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_LOOP_IR_H_

@@ -1,0 +1,317 @@
+// compiler/host/nn_kernels.cc — convolutions, matrix products and pools as
+// loop kernels, and their schedules.
+//
+// The matrix product is the workhorse: C[m][n] = Σ_k A[m][k]·B[k][n] with n
+// contiguous in B and C. Its schedule keeps an MR x 2 vectors block of C in
+// registers across the whole k loop (per k: 2 vector loads of B, MR
+// broadcasts of A, 2·MR fmas), walks n blocks outermost so that a K x 2W
+// panel of B stays in cache while the MR-row blocks of A stream past it, and
+// lets a thread pool divide the n blocks. Convolutions become that product
+// after an im2col copy; depthwise ones, whose product would have one row, run
+// directly with the output row in vector lanes.
+#include "compiler/host/nn_kernels.h"
+
+#include <limits>
+
+#include "runtime/geometry.h"
+
+namespace accelc::compiler::host {
+
+namespace {
+
+using runtime::Shape;
+using Role = LoopBuffer::Role;
+
+/// An affine expression from (axis, coefficient) pairs.
+Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms) {
+  Affine a;
+  a.c = c;
+  for (const auto& [axis, k] : terms) {
+    if (a.coef.size() <= static_cast<size_t>(axis)) a.coef.resize(static_cast<size_t>(axis) + 1, 0);
+    a.coef[static_cast<size_t>(axis)] += k;
+  }
+  return a;
+}
+
+int64_t elements(const Shape& s) { return support::shapeElements(s); }
+
+/// The register-tiled product schedule over spatial axes m and n and reduction axis k.
+StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu) {
+  StageSchedule sc = StageSchedule::identity(s);
+  const int mr = cpu.registers >= 32 ? 6 : 4;
+  const int w = cpu.vectorWidth;
+  const int nIn = sc.split(n, 2 * w);
+  const int nVec = sc.split(nIn, w);
+  const int mIn = sc.split(m, mr);
+  sc.loops[static_cast<size_t>(nIn)].unroll = sc.loops[static_cast<size_t>(mIn)].unroll = true;
+  sc.vector = nVec, sc.vectorWidth = w;
+  sc.order = {n, m, k, mIn, nIn, nVec};
+  for (size_t id = 0; id < s.axes.size(); ++id)  // any other (batch) axes go outermost
+    if (static_cast<int>(id) != m && static_cast<int>(id) != n && static_cast<int>(id) != k)
+      sc.order.insert(sc.order.begin(), static_cast<int>(id));
+  sc.parallel = true;
+  return sc;
+}
+
+/// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
+/// none, -1) by `ur`, the reduction loops sitting between them and the tile.
+StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu) {
+  StageSchedule sc = StageSchedule::identity(s);
+  const int vIn = sc.split(v, cpu.vectorWidth);
+  sc.vector = vIn, sc.vectorWidth = cpu.vectorWidth;
+  int uIn = -1;
+  if (u >= 0) {
+    uIn = sc.split(u, ur);
+    sc.loops[static_cast<size_t>(uIn)].unroll = true;
+  }
+  std::vector<int> spatial, reduce;
+  for (int id : sc.order) {
+    if (id == vIn || id == uIn) continue;
+    (s.axes[static_cast<size_t>(sc.loops[static_cast<size_t>(id)].axis)].reduce ? reduce : spatial).push_back(id);
+  }
+  sc.order = spatial;
+  sc.order.insert(sc.order.end(), reduce.begin(), reduce.end());
+  if (uIn >= 0) sc.order.push_back(uIn);
+  sc.order.push_back(vIn);
+  sc.parallel = true;
+  return sc;
+}
+
+/// Bounds 0 <= e < size for an input coordinate.
+Bound inside(Affine e, int64_t size) { return {std::move(e), 0, size}; }
+
+/// Depthwise: out[c·mg + j][oh][ow] = Σ_{kh,kw} x[c][iy][ix] · w[c·mg + j][kh][kw] (+ bias).
+KernelPlan depthwise(const runtime::ConvGeometry& g, bool bias, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "depthwise";
+  const int64_t mg = g.m / g.group, plane = g.oh * g.ow;
+  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput);
+  const int w = k.addBuffer("w", g.m * g.kh * g.kw, Role::kInput);
+  const int b = bias ? k.addBuffer("b", g.m, Role::kInput) : -1;
+  const int y = k.addBuffer("y", g.m * plane, Role::kOutput);
+  k.batch.push_back({g.n, {g.c * g.h * g.w, 0, g.m * plane}});
+  if (bias) k.batch[0].stride = {g.c * g.h * g.w, 0, 0, g.m * plane};
+  LoopStage s;
+  s.name = "depthwise";
+  enum { C, J, OH, OW, KH, KW };
+  s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"kw", g.kw, true}};
+  s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
+  s.reduce = Reduce::kSum;
+  const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
+  const int xv = s.value.load(x, aff(-g.pt * g.w - g.pl, {{C, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
+                              {inside(iy, g.h), inside(ix, g.w)});
+  const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * g.kw}, {J, g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
+  s.value.op(EwOp::kMul, xv, wv);
+  if (bias) s.epilogue.op(EwOp::kAdd, s.epilogue.acc(), s.epilogue.load(b, aff(0, {{C, mg}, {J, 1}})));
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, OW, OH, 4, cpu));
+  return p;
+}
+
+/// Grouped or dense: per (image, group), col = im2col(x) and y = w · col + bias.
+KernelPlan im2colProduct(const runtime::ConvGeometry& g, bool bias, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "conv";
+  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw;
+  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0;
+  const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput);
+  const int w = k.addBuffer("w", mg * kk, Role::kInput);
+  const int b = bias ? k.addBuffer("b", mg, Role::kInput) : -1;
+  const int y = k.addBuffer("y", mg * plane, Role::kOutput);
+  const int col = direct ? x : k.addBuffer("col", kk * plane, Role::kTemp);
+  // Strides per buffer: x, w, (b), y, (col).
+  auto strides = [&](int64_t xs, int64_t ws, int64_t bs, int64_t ys) {
+    std::vector<int64_t> v = {xs, ws};
+    if (bias) v.push_back(bs);
+    v.push_back(ys);
+    if (!direct) v.push_back(0);
+    return v;
+  };
+  k.batch.push_back({g.n, strides(g.c * g.h * g.w, 0, 0, g.m * plane)});
+  k.batch.push_back({g.group, strides(cg * g.h * g.w, mg * kk, mg, mg * plane)});
+  if (!direct) {
+    LoopStage s;
+    s.name = "im2col";
+    enum { CI, KH, KW, OH, OW };
+    s.axes = {{"ci", cg}, {"kh", g.kh}, {"kw", g.kw}, {"oh", g.oh}, {"ow", g.ow}};
+    s.out = col, s.outAt = aff(0, {{CI, g.kh * g.kw * plane}, {KH, g.kw * plane}, {KW, plane}, {OH, g.ow}, {OW, 1}});
+    const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
+    s.value.load(x, aff(-g.pt * g.w - g.pl, {{CI, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
+                 {inside(iy, g.h), inside(ix, g.w)});
+    k.stages.push_back(s);
+    p.schedule.stages.push_back(rowSchedule(s, OW, -1, 1, cpu));
+  }
+  LoopStage s;
+  s.name = "product";
+  enum { M, P, K };
+  s.axes = {{"m", mg}, {"p", plane}, {"k", kk, true}};
+  s.out = y, s.outAt = aff(0, {{M, plane}, {P, 1}});
+  s.reduce = Reduce::kSum;
+  s.value.op(EwOp::kMul, s.value.load(w, aff(0, {{M, kk}, {K, 1}})), s.value.load(col, aff(0, {{K, plane}, {P, 1}})));
+  if (bias) s.epilogue.op(EwOp::kAdd, s.epilogue.acc(), s.epilogue.load(b, aff(0, {{M, 1}})));
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(productSchedule(s, M, P, K, cpu));
+  return p;
+}
+
+/// One product stage y[m][n] = Σ_k a·b; `aAt` and `bAt` index A and B by (m, k) and (k, n).
+LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, int64_t n, int64_t kk) {
+  LoopStage s;
+  s.name = "product";
+  s.axes = {{"m", m}, {"n", n}, {"k", kk, true}};
+  s.out = y, s.outAt = aff(0, {{0, n}, {1, 1}});
+  s.reduce = Reduce::kSum;
+  s.value.op(EwOp::kMul, s.value.load(a, std::move(aAt)), s.value.load(b, std::move(bAt)));
+  return s;
+}
+
+/// A stage copying B [N][K] into bt [K][N].
+LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
+  LoopStage s;
+  s.name = "transpose";
+  s.axes = {{"k", kk}, {"n", n}};
+  s.out = bt, s.outAt = aff(0, {{0, n}, {1, 1}});
+  s.value.load(b, aff(0, {{1, kk}, {0, 1}}));
+  return s;
+}
+
+}  // namespace
+
+std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const Shape& x, const Shape& w, bool bias,
+                                   const CpuShape& cpu) {
+  runtime::ConvGeometry g;
+  if (!runtime::convGeometry(a, x, w, g).empty() || g.n < 1) return std::nullopt;
+  if (g.c == g.group) return depthwise(g, bias, cpu);
+  return im2colProduct(g, bias, cpu);
+}
+
+std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, const Shape& B, const Shape* C,
+                                   const Shape& y, const CpuShape& cpu) {
+  if (A.size() != 2 || B.size() != 2 || y.size() != 2) return std::nullopt;
+  const int64_t m = y[0], n = y[1], kk = a.transA ? A[0] : A[1];
+  if ((a.transA ? A[1] : A[0]) != m || (a.transB ? B[0] : B[1]) != n || (a.transB ? B[1] : B[0]) != kk) return std::nullopt;
+  if (C && (C->size() > 2 || (C->size() == 2 && (*C)[0] != 1 && (*C)[0] != m) ||
+            (!C->empty() && C->back() != 1 && C->back() != n)))
+    return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "gemm";
+  const int ia = k.addBuffer("A", m * kk, Role::kInput), ib = k.addBuffer("B", kk * n, Role::kInput);
+  const int ic = C ? k.addBuffer("C", std::max<int64_t>(1, elements(*C)), Role::kInput) : -1;
+  const int iy = k.addBuffer("Y", m * n, Role::kOutput);
+  int bsrc = ib;
+  if (a.transB) {
+    bsrc = k.addBuffer("Bt", kk * n, Role::kTemp);
+    k.stages.push_back(transposeStage(ib, bsrc, n, kk));
+    p.schedule.stages.push_back(rowSchedule(k.stages.back(), 1, -1, 1, cpu));
+  }
+  LoopStage s = productStage(ia, a.transA ? aff(0, {{2, m}, {0, 1}}) : aff(0, {{0, kk}, {2, 1}}), bsrc,
+                             aff(0, {{2, n}, {1, 1}}), iy, m, n, kk);
+  // The reference's order: y = alpha·(A·B), then y += beta·C.
+  int v = s.epilogue.op(EwOp::kMul, s.epilogue.acc(), s.epilogue.constant(a.alpha));
+  if (C) {
+    const int64_t rows = C->size() == 2 ? (*C)[0] : 1, cols = C->empty() ? 1 : C->back();
+    const int c = s.epilogue.load(ic, aff(0, {{0, rows == 1 ? 0 : cols}, {1, cols == 1 ? 0 : 1}}));
+    v = s.epilogue.op(EwOp::kAdd, v, s.epilogue.op(EwOp::kMul, s.epilogue.constant(a.beta), c));
+  }
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(productSchedule(s, 0, 1, 2, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape& y, const CpuShape& cpu) {
+  if (A.empty() || B.empty()) return std::nullopt;
+  Shape sa = A, sb = B;
+  if (sa.size() == 1) sa.insert(sa.begin(), 1);
+  if (sb.size() == 1) sb.push_back(1);
+  const int64_t m = sa[sa.size() - 2], kk = sa.back(), n = sb.back();
+  if (sb[sb.size() - 2] != kk || m * n < 1 || kk < 1) return std::nullopt;
+  const Shape ba(sa.begin(), sa.end() - 2), bb(sb.begin(), sb.end() - 2);
+  const size_t rank = std::max(ba.size(), bb.size());
+  if (elements(y) != [&] {
+        int64_t e = m * n;
+        for (size_t d = 0; d < rank; ++d) {
+          const int64_t da = d + ba.size() >= rank ? ba[d + ba.size() - rank] : 1;
+          const int64_t db = d + bb.size() >= rank ? bb[d + bb.size() - rank] : 1;
+          if (da != db && da != 1 && db != 1) return int64_t{-1};
+          e *= std::max(da, db);
+        }
+        return e;
+      }())
+    return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "matmul";
+  const int ia = k.addBuffer("A", m * kk, Role::kInput), ib = k.addBuffer("B", kk * n, Role::kInput);
+  const int iy = k.addBuffer("Y", m * n, Role::kOutput);
+  // One batch dimension per broadcast dimension; a broadcast operand keeps its place.
+  int64_t sA = m * kk, sB = kk * n, sY = m * n;
+  std::vector<BatchDim> dims;
+  for (size_t d = rank; d-- > 0;) {
+    const int64_t da = d + ba.size() >= rank ? ba[d + ba.size() - rank] : 1;
+    const int64_t db = d + bb.size() >= rank ? bb[d + bb.size() - rank] : 1;
+    const int64_t count = std::max(da, db);
+    dims.insert(dims.begin(), BatchDim{count, {da == 1 ? 0 : sA, db == 1 ? 0 : sB, sY}});
+    sA *= da, sB *= db, sY *= count;
+  }
+  k.batch = dims;
+  LoopStage s = productStage(ia, aff(0, {{0, kk}, {2, 1}}), ib, aff(0, {{2, n}, {1, 1}}), iy, m, n, kk);
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(productSchedule(s, 0, 1, 2, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> poolPlan(runtime::OpKind kind, const runtime::PoolAttrs& attrs, const Shape& x,
+                                   const CpuShape& cpu) {
+  if (x.size() != 3 && x.size() != 4) return std::nullopt;
+  const bool twoD = x.size() == 4;
+  runtime::PoolAttrs a = attrs;
+  if (kind == runtime::OpKind::kGlobalAveragePool) {
+    a = runtime::PoolAttrs{};
+    a.kernelShape.assign(x.begin() + 2, x.end());
+  }
+  runtime::PoolAxis ax[2];  // y, x; y stays size 1 for 1-D
+  const size_t sp = x.size() - 2;
+  for (size_t i = 0; i < sp; ++i)
+    if (!runtime::poolAxis(a, x[2 + i], i, sp, ax[2 - sp + i]).empty()) return std::nullopt;
+  const runtime::PoolAxis &py = ax[0], &px = ax[1];
+  const bool isMax = kind == runtime::OpKind::kMaxPool;
+  if (!isMax && a.countIncludePad && (py.d > 1 || px.d > 1)) return std::nullopt;
+  const int64_t planes = x[0] * x[1], in = (twoD ? x[2] : 1) * x.back(), plane = py.out * px.out;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = isMax ? "maxpool" : "avgpool";
+  const int ix = k.addBuffer("x", planes * in, Role::kInput), iy = k.addBuffer("y", planes * plane, Role::kOutput);
+  const int cnt = isMax ? -1 : k.addBuffer("count", plane, Role::kTemp);
+  enum { P, OH, OW, KH, KW };
+  const Affine y0 = aff(-py.pb, {{OH, py.s}, {KH, py.d}}), x0 = aff(-px.pb, {{OW, px.s}, {KW, px.d}});
+  if (!isMax) {  // the divisor of each window: the taps inside the input, or inside the padded input
+    LoopStage c;
+    c.name = "count";
+    c.axes = {{"oh", py.out}, {"ow", px.out}, {"kh", py.k, true}, {"kw", px.k, true}};
+    const Affine cy = aff(-py.pb, {{0, py.s}, {2, py.d}}), cx = aff(-px.pb, {{1, px.s}, {3, px.d}});
+    c.out = cnt, c.outAt = aff(0, {{0, px.out}, {1, 1}});
+    c.reduce = Reduce::kSum;
+    if (a.countIncludePad) c.value.inBounds({{cy, -py.pb, py.in + py.pe}, {cx, -px.pb, px.in + px.pe}});
+    else c.value.inBounds({inside(cy, py.in), inside(cx, px.in)});
+    k.stages.push_back(c);
+    p.schedule.stages.push_back(StageSchedule::identity(c));
+  }
+  LoopStage s;
+  s.name = k.name;
+  s.axes = {{"p", planes}, {"oh", py.out}, {"ow", px.out}, {"kh", py.k, true}, {"kw", px.k, true}};
+  s.out = iy, s.outAt = aff(0, {{P, plane}, {OH, px.out}, {OW, 1}});
+  const float lowest = std::numeric_limits<float>::lowest();
+  s.reduce = isMax ? Reduce::kMax : Reduce::kSum;
+  s.init = isMax ? lowest : 0.0f;
+  s.value.load(ix, aff(-py.pb * px.in - px.pb, {{P, in}, {OH, py.s * px.in}, {KH, py.d * px.in}, {OW, px.s}, {KW, px.d}}),
+               {inside(y0, py.in), inside(x0, px.in)}, isMax ? lowest : 0.0f);
+  if (!isMax) s.epilogue.op(EwOp::kDiv, s.epilogue.acc(), s.epilogue.load(cnt, aff(0, {{OH, px.out}, {OW, 1}})));
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, OW, OH, 2, cpu));
+  return p;
+}
+
+}  // namespace accelc::compiler::host

@@ -1,0 +1,54 @@
+// compiler/host/nn_kernels.h — the float32 loop kernels of convolutions,
+// matrix products and pools, with the schedules they run under.
+//
+// Each builder takes the op's attributes and its static shapes and returns a
+// LoopKernel (the algorithm) and a KernelSchedule (how it runs on a CPU with
+// the given vector width), or nullopt when the shapes or attributes fall
+// outside what the kernel covers (the step then keeps its reference kernel):
+// - Conv (1-D and 2-D, any padding, stride, dilation and groups): depthwise
+//   convolutions as one direct stage over the output rows; the others as an
+//   im2col copy per (image, group) and a register-tiled matrix product whose
+//   epilogue adds the bias (a 1x1 convolution without stride or padding reads
+//   its input in place);
+// - Gemm (transA, transB, alpha, beta, C broadcast to the output) and MatMul
+//   (batched, numpy broadcasting over the batch dimensions);
+// - MaxPool (one output), AveragePool (ceil_mode, count_include_pad; no
+//   dilation with count_include_pad) and GlobalAveragePool, 1-D and 2-D.
+// Buffers come in the step's order: inputs, then the output, then temporaries.
+#ifndef ACCELC_COMPILER_HOST_NN_KERNELS_H_
+#define ACCELC_COMPILER_HOST_NN_KERNELS_H_
+
+#include <optional>
+
+#include "compiler/host/loop_ir.h"
+#include "runtime/attrs.h"
+#include "runtime/ops.h"
+#include "runtime/tensor.h"
+
+namespace accelc::compiler::host {
+
+/// What the schedules are shaped for.
+struct CpuShape {
+  int vectorWidth = 8;  ///< floats per vector register (16 with AVX-512)
+  int registers = 16;   ///< vector registers (32 with AVX-512)
+};
+
+/// A kernel and its schedule.
+struct KernelPlan {
+  LoopKernel kernel;
+  KernelSchedule schedule;
+};
+
+std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const runtime::Shape& x, const runtime::Shape& w,
+                                   bool bias, const CpuShape& cpu);
+std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const runtime::Shape& A, const runtime::Shape& B,
+                                   const runtime::Shape* C, const runtime::Shape& y, const CpuShape& cpu);
+std::optional<KernelPlan> matmulPlan(const runtime::Shape& A, const runtime::Shape& B, const runtime::Shape& y,
+                                     const CpuShape& cpu);
+/// MaxPool, AveragePool or GlobalAveragePool (`a` is ignored for the last).
+std::optional<KernelPlan> poolPlan(runtime::OpKind k, const runtime::PoolAttrs& a, const runtime::Shape& x,
+                                   const CpuShape& cpu);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_NN_KERNELS_H_

@@ -1,0 +1,224 @@
+// tests/host/nn_kernels_test.cc — the generated convolution, matrix-product
+// and pool kernels against the runtime's reference kernels, over grids of
+// shapes with odd sizes, sizes that do not divide the register tile or the
+// vector, 1-element dimensions and every attribute case; each with AVX-512
+// off, and on where this CPU has it, on one thread and on a pool of three.
+//
+// The kernels sum in another order than the reference (and with fma), so a
+// float output passes when |a - b| <= 1e-5 · Σ|terms| + 4 ULP · |b|, where
+// Σ|terms| is the reference kernel run on the inputs' absolute values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "compiler/host/compiled_kernel.h"
+#include "compiler/host/nn_kernels.h"
+#include "runtime/ops.h"
+
+namespace accelc::compiler::host {
+namespace {
+
+using runtime::OpKind;
+using runtime::Shape;
+using runtime::Tensor;
+
+Tensor randomTensor(const Shape& s, uint64_t seed) {
+  Tensor t(support::DType::kFloat32, s);
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<float> d(-2.0f, 2.0f);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(g);
+  return t;
+}
+
+Tensor absOf(const Tensor& t) {
+  Tensor a = t;
+  for (int64_t i = 0; i < a.numel(); ++i) a.data<float>()[i] = std::fabs(a.data<float>()[i]);
+  return a;
+}
+
+Tensor reference(OpKind k, const runtime::Attrs& attrs, const std::vector<const Tensor*>& in) {
+  std::vector<Tensor> out(1);
+  support::Status st = runtime::runOp(k, attrs, in, out, support::Location());
+  EXPECT_TRUE(st.isOk()) << st.str();
+  return out[0];
+}
+
+/// The JITs under test: AVX-512 off, and on where the CPU has it.
+std::vector<std::unique_ptr<HostJit>>& jits() {
+  static std::vector<std::unique_ptr<HostJit>> all = [] {
+    std::vector<std::unique_ptr<HostJit>> v;
+    for (bool avx512 : {false, true}) {
+      auto jit = HostJit::create(HostJit::Options{avx512});
+      EXPECT_TRUE(jit.isOk()) << jit.status().str();
+      if (jit && (!avx512 || (*jit)->usesAvx512())) v.push_back(std::move(*jit));
+    }
+    return v;
+  }();
+  return all;
+}
+
+CpuShape cpuOf(const HostJit& j) { return {j.usesAvx512() ? 16 : 8, j.usesAvx512() ? 32 : 16}; }
+
+/// Runs `plan` on `in` (inputs in buffer order; null for an omitted one) into `out`'s shape.
+Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const Tensor*>& in, const Shape& outShape,
+                 support::ThreadPool* pool) {
+  auto k = CompiledKernel::compile(jit, plan.kernel, plan.schedule, "test");
+  EXPECT_TRUE(k.isOk()) << k.status().str();
+  Tensor out(support::DType::kFloat32, outShape);
+  if (!k) return out;
+  std::vector<float*> io;
+  for (const Tensor* t : in)
+    if (t) io.push_back(const_cast<float*>(t->data<float>()));
+  io.push_back(out.data<float>());
+  io.resize(k->buffers().size(), nullptr);
+  k->run(io, pool);
+  return out;
+}
+
+/// Counts the outputs outside the tolerance; the first few are reported.
+void expectClose(const Tensor& got, const Tensor& want, const Tensor& terms, const std::string& what) {
+  ASSERT_EQ(got.shape(), want.shape()) << what;
+  int bad = 0;
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    const float a = got.data<float>()[i], b = want.data<float>()[i];
+    const float ulp = std::nextafter(std::fabs(b), std::numeric_limits<float>::infinity()) - std::fabs(b);
+    const double tol = 1e-5 * terms.data<float>()[i] + 4.0 * ulp;
+    if (!(std::fabs(static_cast<double>(a) - b) <= tol) && bad++ < 3)
+      ADD_FAILURE() << what << ": element " << i << " is " << a << ", the reference " << b << " (tolerance " << tol << ")";
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+/// Checks a plan against the reference on random inputs, on every JIT, with
+/// and without a pool; Σ|terms| comes from `termsAttrs` (the attributes with
+/// absolute coefficients) on the inputs' absolute values.
+void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Shape>& shapes,
+           const std::function<std::optional<KernelPlan>(const CpuShape&)>& plan, const std::string& what,
+           const runtime::Attrs* termsAttrs = nullptr) {
+  std::vector<Tensor> in, abs;
+  for (size_t i = 0; i < shapes.size(); ++i) in.push_back(randomTensor(shapes[i], 11 + i));
+  for (const Tensor& t : in) abs.push_back(absOf(t));
+  std::vector<const Tensor*> ptrs, absPtrs;
+  for (size_t i = 0; i < in.size(); ++i) ptrs.push_back(&in[i]), absPtrs.push_back(&abs[i]);
+  const Tensor want = reference(op, attrs, ptrs), terms = reference(op, termsAttrs ? *termsAttrs : attrs, absPtrs);
+  support::ThreadPool pool(3);
+  for (auto& jit : jits()) {
+    std::optional<KernelPlan> p = plan(cpuOf(*jit));
+    ASSERT_TRUE(p.has_value()) << what << ": no kernel";
+    const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2");
+    expectClose(generated(*jit, *p, ptrs, want.shape(), nullptr), want, terms, tag);
+    expectClose(generated(*jit, *p, ptrs, want.shape(), &pool), want, terms, tag + " 3 threads");
+  }
+}
+
+struct ConvCase {
+  Shape x, w;
+  runtime::Ints strides, pads, dilations;
+  int64_t group = 1;
+  bool bias = true;
+  runtime::AutoPad autoPad = runtime::AutoPad::kNotSet;
+};
+
+TEST(NnKernels, ConvolutionsMatchTheReference) {
+  using runtime::AutoPad;
+  const ConvCase cases[] = {
+      // x, w, strides, pads, dilations, group, bias, auto_pad
+      {{1, 3, 9, 11}, {5, 3, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},         // dense, padded, odd sizes
+      {{2, 8, 14, 14}, {16, 8, 3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},   // stride 2 (gathers), batch 2
+      {{1, 16, 7, 7}, {20, 16, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, false, AutoPad::kNotSet},      // 7 columns, no bias
+      {{1, 32, 5, 5}, {13, 32, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                 // 1x1 read in place
+      {{1, 6, 10, 10}, {8, 3, 3, 3}, {}, {0, 1, 2, 0}, {}, 2, true, AutoPad::kNotSet},        // grouped, uneven pads
+      {{1, 8, 12, 12}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 8, true, AutoPad::kNotSet},        // depthwise
+      {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, {}, 8, true, AutoPad::kNotSet},    // depthwise 5x5 stride 2
+      {{1, 4, 9, 9}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 4, false, AutoPad::kNotSet},         // two outputs per channel
+      {{1, 4, 13, 13}, {6, 4, 3, 3}, {}, {2, 2, 2, 2}, {2, 2}, 1, true, AutoPad::kNotSet},    // dilation 2
+      {{1, 3, 8, 9}, {4, 3, 4, 3}, {3, 1}, {}, {}, 1, true, AutoPad::kSameUpper},              // auto_pad
+      {{1, 5, 17}, {7, 5, 3}, {}, {1, 1}, {}, 1, true, AutoPad::kNotSet},                     // 1-D
+      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                    // one element
+      {{1, 64, 56, 56}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},     // a ResNet layer
+  };
+  for (const ConvCase& c : cases) {
+    runtime::ConvAttrs a;
+    a.strides = c.strides, a.pads = c.pads, a.dilations = c.dilations, a.group = c.group, a.autoPad = c.autoPad;
+    std::vector<Shape> shapes = {c.x, c.w};
+    if (c.bias) shapes.push_back({c.w[0]});
+    check(OpKind::kConv, a, shapes, [&](const CpuShape& cpu) { return convPlan(a, c.x, c.w, c.bias, cpu); },
+          "conv x" + support::shapeStr(c.x) + " w" + support::shapeStr(c.w) + " group " + std::to_string(c.group));
+  }
+}
+
+TEST(NnKernels, MatrixProductsMatchTheReference) {
+  struct GemmCase {
+    Shape a, b;
+    bool ta, tb;
+    float alpha, beta;
+    std::optional<Shape> c;
+  };
+  const GemmCase gemms[] = {
+      {{1, 512}, {1000, 512}, false, true, 1.0f, 1.0f, Shape{1000}},  // a classifier
+      {{7, 5}, {5, 33}, false, false, 0.5f, 2.0f, Shape{7, 1}},
+      {{9, 13}, {17, 9}, true, true, 1.0f, 1.0f, Shape{1, 17}},
+      {{1, 1}, {1, 1}, false, false, 1.0f, 0.0f, std::nullopt},
+      {{40, 3}, {3, 70}, false, false, 1.0f, -1.0f, Shape{40, 70}},
+  };
+  for (const GemmCase& g : gemms) {
+    runtime::GemmAttrs a;
+    a.transA = g.ta, a.transB = g.tb, a.alpha = g.alpha, a.beta = g.beta;
+    std::vector<Shape> shapes = {g.a, g.b};
+    if (g.c) shapes.push_back(*g.c);
+    const Shape y = {g.ta ? g.a[1] : g.a[0], g.tb ? g.b[0] : g.b[1]};
+    runtime::GemmAttrs absolute = a;
+    absolute.alpha = std::fabs(a.alpha), absolute.beta = std::fabs(a.beta);
+    const runtime::Attrs terms = absolute;
+    check(OpKind::kGemm, a, shapes,
+          [&](const CpuShape& cpu) { return gemmPlan(a, g.a, g.b, g.c ? &*g.c : nullptr, y, cpu); },
+          "gemm " + support::shapeStr(g.a) + " " + support::shapeStr(g.b), &terms);
+  }
+  struct MatMulCase {
+    Shape a, b, y;
+  };
+  const MatMulCase mms[] = {
+      {{2, 4, 10, 16}, {2, 4, 16, 10}, {2, 4, 10, 10}},  // attention scores, per head
+      {{3, 1, 5, 7}, {1, 4, 7, 9}, {3, 4, 5, 9}},        // both operands broadcast
+      {{10, 64}, {64, 96}, {10, 96}},
+      {{7}, {7, 3}, {3}},                                 // a vector on the left
+      {{2, 5, 6}, {6}, {2, 5}},                           // and on the right
+  };
+  for (const MatMulCase& m : mms)
+    check(OpKind::kMatMul, runtime::NoAttrs{}, {m.a, m.b},
+          [&](const CpuShape& cpu) { return matmulPlan(m.a, m.b, m.y, cpu); },
+          "matmul " + support::shapeStr(m.a) + " " + support::shapeStr(m.b));
+}
+
+TEST(NnKernels, PoolsMatchTheReference) {
+  struct PoolCase {
+    OpKind op;
+    Shape x;
+    runtime::Ints kernel, strides, pads, dilations;
+    int64_t ceil = 0, includePad = 0;
+  };
+  const PoolCase cases[] = {
+      // op, x, kernel, strides, pads, dilations, ceil_mode, count_include_pad
+      {OpKind::kMaxPool, {1, 8, 112, 112}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 0, 0},  // ResNet's stem
+      {OpKind::kMaxPool, {2, 3, 9, 10}, {2, 3}, {2, 1}, {}, {}, 1, 0},               // ceil mode
+      {OpKind::kMaxPool, {1, 2, 11, 11}, {3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}, 0, 0},
+      {OpKind::kAveragePool, {1, 4, 9, 9}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 0, 0},
+      {OpKind::kAveragePool, {1, 4, 9, 9}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 1, 1},
+      {OpKind::kAveragePool, {1, 3, 20}, {4}, {3}, {1, 2}, {}, 0, 0},                // 1-D
+      {OpKind::kGlobalAveragePool, {2, 512, 7, 7}, {}, {}, {}, {}, 0, 0},
+      {OpKind::kGlobalAveragePool, {1, 3, 1, 1}, {}, {}, {}, {}, 0, 0},
+  };
+  for (const PoolCase& c : cases) {
+    runtime::PoolAttrs a;
+    a.kernelShape = c.kernel, a.strides = c.strides, a.pads = c.pads, a.dilations = c.dilations;
+    a.ceilMode = c.ceil, a.countIncludePad = c.includePad;
+    const runtime::Attrs attrs = c.op == OpKind::kGlobalAveragePool ? runtime::Attrs(runtime::NoAttrs{}) : runtime::Attrs(a);
+    check(c.op, attrs, {c.x}, [&](const CpuShape& cpu) { return poolPlan(c.op, a, c.x, cpu); },
+          std::string(runtime::opInfo(c.op).name) + " " + support::shapeStr(c.x));
+  }
+}
+
+}  // namespace
+}  // namespace accelc::compiler::host
