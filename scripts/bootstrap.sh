@@ -9,7 +9,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
   libonnx-dev libprotobuf-dev protobuf-compiler
-  libsystemc-dev verilator yosys nextpnr-ice40 fpga-icestorm clang-14 libfuzzer-14-dev
+  libsystemc-dev verilator yosys nextpnr-ice40 fpga-icestorm clang-14 libfuzzer-14-dev llvm-14-dev
+  libdnnl-dev
   python3-torch python3-torchvision python3-onnx python3-sklearn python3-numpy
 )
 

@@ -12,6 +12,18 @@ std::pair<int64_t, int64_t> rangeOf(int64_t n, int64_t parts, int64_t part) {
   return {n * part / parts, n * (part + 1) / parts};
 }
 
+/// Checks `ready` up to `rounds` times, yielding between checks; true once it holds.
+template <typename F>
+bool spin(int rounds, F&& ready) {
+  for (int i = 0; i < rounds; ++i) {
+    if (ready()) return true;
+    std::this_thread::yield();
+  }
+  return ready();
+}
+
+constexpr int kSpinRounds = 2000;  ///< a few tens of microseconds of yields
+
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
@@ -31,10 +43,11 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::work(size_t index) {
   uint64_t seen = 0;
   for (;;) {
+    spin(kSpinRounds, [&] { return generation_.load() != seen; });
     std::unique_lock<std::mutex> l(mu_);
-    start_.wait(l, [&] { return stop_ || generation_ != seen; });
+    start_.wait(l, [&] { return stop_ || generation_.load() != seen; });
     if (stop_) return;
-    seen = generation_;
+    seen = generation_.load();
     const auto* fn = fn_;
     const int64_t n = n_;
     l.unlock();
@@ -60,8 +73,9 @@ void ThreadPool::parallelFor(int64_t n, const std::function<void(int64_t, int64_
   start_.notify_all();
   const auto [b, e] = rangeOf(n, threads(), 0);
   if (b < e) fn(b, e);
+  spin(kSpinRounds, [&] { return pending_.load() == 0; });
   std::unique_lock<std::mutex> l(mu_);
-  done_.wait(l, [&] { return pending_ == 0; });
+  done_.wait(l, [&] { return pending_.load() == 0; });
 }
 
 }  // namespace accelc::support

@@ -3,11 +3,14 @@
 //
 // parallelFor splits [0, n) into at most threads() contiguous ranges, runs
 // them on the pool's workers and the calling thread, and returns once every
-// range is done. One parallelFor runs at a time per pool; calls from several
+// range is done. Workers spin a few microseconds for the next range before
+// they sleep, since kernels call parallelFor back to back and a sleeping
+// thread takes tens of microseconds to wake. One parallelFor runs at a time per pool; calls from several
 // threads are serialized.
 #ifndef ACCELC_SUPPORT_THREAD_POOL_H_
 #define ACCELC_SUPPORT_THREAD_POOL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -38,8 +41,8 @@ class ThreadPool {
   std::condition_variable start_, done_;
   const std::function<void(int64_t, int64_t)>* fn_ = nullptr;
   int64_t n_ = 0;
-  uint64_t generation_ = 0;  ///< bumped per parallelFor; workers wait for a new one
-  int pending_ = 0;          ///< workers still running the current generation
+  std::atomic<uint64_t> generation_{0};  ///< bumped per parallelFor; workers wait for a new one
+  std::atomic<int> pending_{0};          ///< workers still running the current generation
   bool stop_ = false;
 };
 

@@ -9,8 +9,14 @@ support::Expected<CompiledKernel> CompiledKernel::compile(HostJit& jit, const Lo
   CompiledKernel c;
   c.buffers_ = k.buffers;
   c.batch_ = k.batch;
-  for (size_t i = 0; i < fns.size(); ++i)
-    c.stages_.push_back({fns[i], s.stages[i].outerIterations(k.stages[i]), s.stages[i].parallel});
+  // Waking a worker costs some microseconds: a stage of fewer iterations of
+  // its whole nest than this runs on the calling thread alone.
+  constexpr double kParallelWork = 1 << 20;
+  for (size_t i = 0; i < fns.size(); ++i) {
+    double work = 1;
+    for (const LoopAxis& a : k.stages[i].axes) work *= static_cast<double>(a.extent);
+    c.stages_.push_back({fns[i], s.stages[i].outerIterations(k.stages[i]), s.stages[i].parallel && work >= kParallelWork});
+  }
   return c;
 }
 

@@ -27,7 +27,7 @@ class CompiledKernel {
   struct Stage {
     HostJit::StageFn fn = nullptr;
     int64_t iterations = 1;  ///< of the outer loop
-    bool parallel = false;
+    bool parallel = false;   ///< divided over the pool: marked parallel, with enough work to pay for the threads' wake-up
   };
   void runBatch(size_t dim, std::vector<float*>& ptrs, support::ThreadPool* pool) const;
 

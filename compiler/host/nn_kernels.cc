@@ -11,6 +11,7 @@
 // directly with the output row in vector lanes.
 #include "compiler/host/nn_kernels.h"
 
+#include <iterator>
 #include <limits>
 
 #include "runtime/geometry.h"
@@ -35,12 +36,38 @@ Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms) {
 
 int64_t elements(const Shape& s) { return support::shapeElements(s); }
 
+/// Work a split of `extent` into tiles of `t` computes, the shifted or masked tiles included.
+int64_t padded(int64_t extent, int64_t t) { return extent <= t ? t : (extent + t - 1) / t * t; }
+
+/// The register tile of a product: mr rows by nv vectors. Each candidate fits
+/// the register file (mr·nv accumulators, nv loads, a broadcast); the one
+/// computing the least padded work wins, weighted by how well it kept the FMA
+/// units busy in bench/host_kernels_bench (fewer loads per fma is better).
+std::pair<int, int> productTile(int64_t m, int64_t n, const CpuShape& cpu) {
+  struct Tile {
+    int mr, nv;
+    double weight;
+  };
+  static const Tile wide[] = {{8, 3, 1.0}, {12, 2, 1.1}, {6, 2, 1.25}, {4, 4, 1.15}, {8, 2, 1.2}, {4, 2, 1.4}};
+  static const Tile narrow[] = {{6, 2, 1.0}, {4, 3, 1.05}, {4, 2, 1.2}, {2, 4, 1.3}};
+  const bool big = cpu.registers >= 32;
+  const Tile* first = big ? std::begin(wide) : std::begin(narrow);
+  const Tile* last = big ? std::end(wide) : std::end(narrow);
+  double best = 0;
+  std::pair<int, int> pick{first->mr, first->nv};
+  for (const Tile* t = first; t != last; ++t) {
+    const double work = static_cast<double>(padded(m, t->mr)) * static_cast<double>(padded(n, int64_t{t->nv} * cpu.vectorWidth)) * t->weight;
+    if (t == first || work < best) best = work, pick = {t->mr, t->nv};
+  }
+  return pick;
+}
+
 /// The register-tiled product schedule over spatial axes m and n and reduction axis k.
 StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu) {
   StageSchedule sc = StageSchedule::identity(s);
-  const int mr = cpu.registers >= 32 ? 6 : 4;
+  const auto [mr, nv] = productTile(s.axes[static_cast<size_t>(m)].extent, s.axes[static_cast<size_t>(n)].extent, cpu);
   const int w = cpu.vectorWidth;
-  const int nIn = sc.split(n, 2 * w);
+  const int nIn = sc.split(n, nv * w);
   const int nVec = sc.split(nIn, w);
   const int mIn = sc.split(m, mr);
   sc.loops[static_cast<size_t>(nIn)].unroll = sc.loops[static_cast<size_t>(mIn)].unroll = true;
@@ -57,8 +84,11 @@ StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const Cpu
 /// none, -1) by `ur`, the reduction loops sitting between them and the tile.
 StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu) {
   StageSchedule sc = StageSchedule::identity(s);
-  const int vIn = sc.split(v, cpu.vectorWidth);
-  sc.vector = vIn, sc.vectorWidth = cpu.vectorWidth;
+  // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost.
+  int width = cpu.vectorWidth;
+  while (width > 4 && s.axes[static_cast<size_t>(v)].extent <= width / 2) width /= 2;
+  const int vIn = sc.split(v, width);
+  sc.vector = vIn, sc.vectorWidth = width;
   int uIn = -1;
   if (u >= 0) {
     uIn = sc.split(u, ur);
