@@ -25,6 +25,20 @@ Expected<std::unique_ptr<Executor>> Executor::create(const Bundle& b, Device& d,
 }
 
 Status Executor::load() {
+  // A slot lives in host memory unless an accelerator step touches it or it is blocked.
+  onHost_.assign(b_.tensors.size(), true);
+  resident_.assign(b_.tensors.size(), std::nullopt);
+  std::vector<bool> written(b_.tensors.size(), false);
+  for (int id : b_.inputs) written[static_cast<size_t>(id)] = true;
+  for (const Step& s : b_.steps) {
+    for (int id : s.outputs) written[static_cast<size_t>(id)] = true;
+    if (s.kind != Step::Kind::kAccel) continue;
+    for (const std::vector<int>* ids : {&s.inputs, &s.outputs})
+      for (int id : *ids)
+        if (id >= 0) onHost_[static_cast<size_t>(id)] = false;
+  }
+  for (size_t i = 0; i < b_.tensors.size(); ++i)
+    if (b_.tensors[i].blocked) onHost_[i] = false;
   for (const TensorSlot& s : b_.tensors) {  // blocked tensors: border and padding channels hold the fill
     if (!s.blocked) continue;
     std::vector<uint8_t> fill(s.bytes(), static_cast<uint8_t>(s.blocked->fill));
@@ -33,10 +47,32 @@ Status Executor::load() {
   for (const ConstantData& c : b_.constants) ACCELC_TRY(d_.write(c.addr, c.bytes.data(), c.bytes.size()));
   for (const isa::Program& p : b_.programs)
     for (const isa::Segment& seg : p.segments) ACCELC_TRY(d_.write(seg.addr, seg.bytes.data(), seg.bytes.size()));
+  for (size_t i = 0; i < b_.tensors.size(); ++i)  // host constants: read from the device once
+    if (onHost_[i] && !written[i]) {
+      onHost_[i] = false;
+      ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(static_cast<int>(i)));
+      resident_[i] = std::move(t);
+      onHost_[i] = true;
+    }
   return Status::ok();
 }
 
+Expected<const Tensor*> Executor::slotTensor(int id, Tensor& local) {
+  if (onHost_[static_cast<size_t>(id)]) {
+    const std::optional<Tensor>& t = resident_[static_cast<size_t>(id)];
+    if (!t) return error(Location::node(name_, b_.tensors[static_cast<size_t>(id)].name), "read before any step wrote it");
+    return &*t;
+  }
+  ACCELC_ASSIGN_OR_RETURN(local, readSlot(id));
+  return &local;
+}
+
 Expected<Tensor> Executor::readSlot(int id) {
+  if (onHost_[static_cast<size_t>(id)]) {
+    Tensor local;
+    ACCELC_ASSIGN_OR_RETURN(const Tensor* t, slotTensor(id, local));
+    return *t;
+  }
   const TensorSlot& s = b_.tensors[id];
   std::vector<uint8_t> bytes(s.bytes());
   ACCELC_TRY(d_.read(s.addr, bytes.data(), bytes.size()));
@@ -46,12 +82,18 @@ Expected<Tensor> Executor::readSlot(int id) {
   return t;
 }
 
-Status Executor::writeSlot(int id, const Tensor& t) {
+Status Executor::writeSlot(int id, Tensor t) {
   const TensorSlot& s = b_.tensors[id];
   if (t.dtype() != s.dtype || support::shapeElements(t.shape()) != support::shapeElements(s.shape))
     return error(Location::node(name_, s.name), std::string("step produced ") + support::dtypeName(t.dtype()) + " " +
                                                     support::shapeStr(t.shape()) + " for a slot of " +
                                                     support::dtypeName(s.dtype) + " " + support::shapeStr(s.shape));
+  if (onHost_[static_cast<size_t>(id)]) {
+    t.reshape(s.shape);
+    t.quant = QuantParams{};  // what a round trip through the device keeps: the slot's shape and bytes
+    resident_[static_cast<size_t>(id)] = std::move(t);
+    return Status::ok();
+  }
   if (!s.blocked) return d_.write(s.addr, t.bytes().data(), t.bytes().size());
   std::vector<uint8_t> packed = s.form == BlockedForm::kImage
                                     ? packBlocked(t, *s.blocked)
@@ -83,21 +125,19 @@ Status Executor::step(size_t i) {
     case Step::Kind::kUnpack: {
       ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(s.inputs[0]));
       ++stats_.packSteps;
-      return writeSlot(s.outputs[0], t);
+      return writeSlot(s.outputs[0], std::move(t));
     }
     case Step::Kind::kHost: {
-      std::vector<Tensor> in;
-      in.reserve(s.inputs.size());
-      for (int id : s.inputs) {
-        if (id < 0) {
-          in.emplace_back();
+      std::vector<Tensor> local(s.inputs.size());  // inputs read from the device
+      std::vector<const Tensor*> ptrs;
+      for (size_t k = 0; k < s.inputs.size(); ++k) {
+        if (s.inputs[k] < 0) {
+          ptrs.push_back(nullptr);
           continue;
         }
-        ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(id));
-        in.push_back(std::move(t));
+        ACCELC_ASSIGN_OR_RETURN(const Tensor* t, slotTensor(s.inputs[k], local[k]));
+        ptrs.push_back(t);
       }
-      std::vector<const Tensor*> ptrs;
-      for (size_t i = 0; i < in.size(); ++i) ptrs.push_back(s.inputs[i] < 0 ? nullptr : &in[i]);
       std::vector<Tensor> out(s.outputs.size());
       if (auto k = host_.find(i); k != host_.end()) {
         ACCELC_TRY(k->second.run(ptrs, out));
@@ -106,7 +146,7 @@ Status Executor::step(size_t i) {
         ACCELC_TRY(runOp(s.op, s.attrs, ptrs, out, Location::node(name_, s.name)));
         stats_.stepKernel[i] = kReferenceKernel;
       }
-      for (size_t i = 0; i < out.size(); ++i) ACCELC_TRY(writeSlot(s.outputs[i], out[i]));
+      for (size_t i = 0; i < out.size(); ++i) ACCELC_TRY(writeSlot(s.outputs[i], std::move(out[i])));
       ++stats_.hostSteps;
       return Status::ok();
     }

@@ -51,7 +51,9 @@ class Executor {
       : b_(b), d_(d), name_(std::move(name)), host_(std::move(host)) {}
   support::Status load();
   support::Expected<Tensor> readSlot(int id);
-  support::Status writeSlot(int id, const Tensor& t);
+  support::Status writeSlot(int id, Tensor t);
+  /// Slot `id` as a tensor: in place when it lives in host memory, else read into `local`.
+  support::Expected<const Tensor*> slotTensor(int id, Tensor& local);
   /// Runs step `i`, adding what it measured to the statistics.
   support::Status step(size_t i);
   /// Adds one program run's figures to step `i`'s.
@@ -62,6 +64,8 @@ class Executor {
   std::string name_;   ///< bundle name for errors
   HostKernels host_;   ///< host steps' kernels other than the reference ones
   RunStats stats_;     ///< what ran
+  std::vector<std::optional<Tensor>> resident_;  ///< per slot: its tensor when it lives in host memory (else nullopt)
+  std::vector<bool> onHost_;                     ///< per slot: it lives in host memory
 };
 
 }  // namespace accelc::runtime
