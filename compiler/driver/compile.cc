@@ -51,6 +51,13 @@ Expected<std::vector<std::vector<Tensor>>> calibrationSamples(const std::string&
   return samples;
 }
 
+std::string hostTargetProblem(const std::string& name) {
+  if (name == "x86") return "";
+  if (name == "aarch64" || name == "armv7" || name == "cuda")
+    return "--target " + name + ": host code for " + name + " is not generated yet; --target x86 is";
+  return "--target '" + name + "': expected x86, aarch64, armv7 or cuda";
+}
+
 Expected<runtime::Bundle> compileGraph(Graph g, const isa::Target& t, const CompileOptions& o,
                                        std::vector<std::string>* log) {
   CompileState s(std::move(g), &t, o, log);

@@ -29,7 +29,15 @@ struct CompileOptions {
   bool serialize = false;               ///< --serialize: no overlap between the units
   std::string dumpAfter;                ///< --dump-after: the name of a pass of the pipeline
   std::string* dump = nullptr;          ///< receives the dumps (each pass's text form)
+  /// --target: "" compiles for the accelerator; "x86" places every node on
+  /// the host (generated host code), with no calibration for a float model.
+  std::string hostTarget;
+  bool quantize = false;                ///< --quantize: int8 on the host too (with --target)
 };
+
+/// The host targets `--target` accepts, and whether `name` is one of them
+/// ("" when it is, else why not).
+std::string hostTargetProblem(const std::string& name);
 
 /// Compiles an imported graph (float, or int8 with Q/DQ nodes) for `t`.
 /// `log` receives one line per decision worth reporting (quantization and

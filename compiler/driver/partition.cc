@@ -289,4 +289,9 @@ support::Status partition(Lowering& s) {
   return support::Status::ok();
 }
 
+void placeOnHost(Lowering& s, const std::string& why) {
+  s.placements.assign(s.g.nodes.size(), Placement{HostPlan{}, why});
+  s.views.assign(s.g.values.size(), View{});
+}
+
 }  // namespace accelc::compiler

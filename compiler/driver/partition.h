@@ -12,6 +12,9 @@ namespace accelc::compiler {
 /// otherwise the host, with the reason.
 support::Status partition(Lowering& s);
 
+/// Places every node on the host with reason `why` (a whole model compiled for the host).
+void placeOnHost(Lowering& s, const std::string& why);
+
 }  // namespace accelc::compiler
 
 #endif  // ACCELC_COMPILER_DRIVER_PARTITION_H_

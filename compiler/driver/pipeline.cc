@@ -17,6 +17,7 @@
 #include "compiler/graph/graph_text.h"
 #include "compiler/graph/static_shapes.h"
 #include "compiler/passes/channel_shuffle.h"
+#include "compiler/passes/host_weights.h"
 #include "compiler/passes/im2col.h"
 #include "compiler/passes/passes.h"
 #include "compiler/quant/quantize.h"
@@ -41,6 +42,11 @@ bool isQdq(const Graph& g) {
 /// on --calibrate (or calib.npy beside the model).
 Status quantizationParams(CompileState& s) {
   if (isQdq(s.graph)) return stripQdq(s.graph);
+  if (!s.o.hostTarget.empty() && !s.o.quantize) {  // a float model on the host stays float
+    s.floatOnHost = true;
+    if (s.log) s.log->push_back("--target " + s.o.hostTarget + ": the float model runs on the host as it is");
+    return Status::ok();
+  }
   std::string calib = s.o.calibrate;
   if (calib.empty()) {
     const std::string& path = s.graph.model;
@@ -60,19 +66,28 @@ Status quantizationParams(CompileState& s) {
 }
 
 Status quantize(CompileState& s) {
+  if (s.floatOnHost) return Status::ok();
   ACCELC_ASSIGN_OR_RETURN(Graph q, quantizeGraph(s.graph, s.log));
   s.graph = std::move(q);
   return verify(s.graph);
 }
 
 Status shuffles(CompileState& s) {
+  if (s.floatOnHost) return Status::ok();
   shuffleToConvs(s.graph, s.log);
   return verify(s.graph);
 }
 
 Status im2col(CompileState& s) {
   ACCELC_CHECK(s.t) << "im2col needs a target";
+  if (!s.o.hostTarget.empty()) return Status::ok();  // the accelerator runs nothing
   im2colNarrowConvs(s.graph, s.t->spec, s.log);
+  return verify(s.graph);
+}
+
+Status hostWeights(CompileState& s) {
+  if (s.o.hostTarget.empty()) return Status::ok();
+  transposeGemmWeights(s.graph, s.log);
   return verify(s.graph);
 }
 
@@ -171,9 +186,19 @@ std::vector<PipelinePass> makePipeline() {
   p.push_back({"channel-shuffle", "channel shuffles left in the integer graph become 1x1 QConvs that permute",
                shuffles, graphText});
   p.push_back({"im2col", "narrow convolutions fed by the host unrolled into channels", im2col, graphText});
+  p.push_back({"host-weights", "with --target: constant Gemm weights transposed once for the host's kernels",
+               hostWeights, graphText});
   p.push_back(backEnd("trial-borders", "per value, the border every QConv and MaxPool reading it would need",
                       trialBorders, checkBorders, bordersText));
-  p.push_back(backEnd("partition", "where each node runs, and why", partition, checkPlacements, placementsText));
+  p.push_back({"partition", "where each node runs, and why",
+               [](CompileState& s) -> Status {
+                 ACCELC_CHECK(s.t) << "the back end needs a target";
+                 if (!s.lowering) s.lowering.emplace(s.graph, *s.t, s.o.serialize, s.log);
+                 if (s.o.hostTarget.empty()) ACCELC_TRY(partition(*s.lowering));
+                 else placeOnHost(*s.lowering, "host: --target " + s.o.hostTarget + " compiles the whole model for the host");
+                 return checkPlacements(s, "partition");
+               },
+               [](const CompileState& s) { return s.lowering ? placementsText(*s.lowering) : std::string(); }});
   p.push_back(backEnd("move-clamps", "a MaxPool takes over the clamp of the convolution it alone reads", moveClamps,
                       checkPlacements, placementsText));
   p.push_back(backEnd("infer-borders", "per value, the border its accelerator readers need", inferBorders, checkBorders,

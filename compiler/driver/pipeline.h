@@ -6,7 +6,7 @@
 // bundle pass by pass (compiler/driver/lowering.h):
 //
 //   fold-constants fold-shapes fold-constants remove-identity fold-batchnorm
-//   calibrate quantize im2col
+//   calibrate quantize channel-shuffle im2col host-weights
 //   trial-borders partition move-clamps infer-borders build-steps plan-dram lower emit finish-bundle
 //
 // Every pass is verified after it runs, and every pass's result has a text
@@ -35,6 +35,7 @@ struct CompileState {
   const CompileOptions& o;           ///< the options
   std::vector<std::string>* log;     ///< decisions worth reporting; may be null
   std::optional<Lowering> lowering;  ///< the back end's state, from trial-borders on
+  bool floatOnHost = false;          ///< the calibrate pass kept the float graph: the whole model runs on the host
 };
 
 /// One named pass of the pipeline.

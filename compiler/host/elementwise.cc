@@ -22,6 +22,10 @@ const char* ewOpName(EwOp op) {
       return "Div";
     case EwOp::kPow:
       return "Pow";
+    case EwOp::kMin:
+      return "Min";
+    case EwOp::kMax:
+      return "Max";
     case EwOp::kRelu:
       return "Relu";
     case EwOp::kClip:
@@ -38,9 +42,7 @@ const char* ewOpName(EwOp op) {
   return "?";
 }
 
-namespace {
-
-int arity(EwOp op) {
+int ewArity(EwOp op) {
   switch (op) {
     case EwOp::kInput:
     case EwOp::kConst:
@@ -50,6 +52,8 @@ int arity(EwOp op) {
     case EwOp::kMul:
     case EwOp::kDiv:
     case EwOp::kPow:
+    case EwOp::kMin:
+    case EwOp::kMax:
       return 2;
     case EwOp::kRelu:
     case EwOp::kClip:
@@ -62,8 +66,6 @@ int arity(EwOp op) {
   return 0;
 }
 
-}  // namespace
-
 support::Status EwKernel::validate(const std::string& name) const {
   if (nodes.empty()) return error(Location::node(name, name), "an elementwise chain needs at least one node");
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -72,7 +74,7 @@ support::Status EwKernel::validate(const std::string& name) const {
     if (n.op == EwOp::kInput && (n.input < 0 || n.input >= numInputs))
       return error(Location::node(name, name), at + " reads input " + std::to_string(n.input) + " of " +
                                                    std::to_string(numInputs));
-    const int k = arity(n.op);
+    const int k = ewArity(n.op);
     for (int operand : {n.a, n.b}) {
       if (k == 0 || (k == 1 && operand == n.b)) continue;
       if (operand < 0 || operand >= static_cast<int>(i))

@@ -38,6 +38,10 @@ llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type
       return b.CreateFDiv(x.a, x.b);
     case EwOp::kPow:
       return b.CreateBinaryIntrinsic(llvm::Intrinsic::pow, x.a, x.b);
+    case EwOp::kMin:  // std::min(a, b): b < a ? b : a
+      return b.CreateSelect(b.CreateFCmpOLT(x.b, x.a), x.b, x.a);
+    case EwOp::kMax:  // std::max(a, b): a < b ? b : a
+      return b.CreateSelect(b.CreateFCmpOLT(x.a, x.b), x.b, x.a);
     case EwOp::kRelu:  // x > 0 ? x : 0
       return b.CreateSelect(b.CreateFCmpOGT(x.a, splat(0.0f)), x.a, splat(0.0f));
     case EwOp::kClip: {  // std::min(std::max(x, lo), hi)

@@ -63,10 +63,6 @@ std::pair<int64_t, int64_t> rangeOf(const Affine& a, const std::vector<LoopAxis>
   return {lo, hi};
 }
 
-bool binaryOp(EwOp op) {
-  return op == EwOp::kAdd || op == EwOp::kSub || op == EwOp::kMul || op == EwOp::kDiv || op == EwOp::kPow;
-}
-
 Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, bool epilogue, const Location& at) {
   const std::string where = "stage '" + s.name + "': " + (epilogue ? "epilogue" : "value");
   if (e.nodes.empty() && !epilogue) return error(at, where + " is empty");
@@ -100,7 +96,7 @@ Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, boo
       case LoopNode::Kind::kOp: {
         if (n.op == EwOp::kInput) return error(at, node + ": an input is a load here");
         if (n.op == EwOp::kConst) break;
-        const bool two = binaryOp(n.op);
+        const bool two = ewArity(n.op) == 2;
         if (n.a < 0 || n.a >= static_cast<int>(i) || (two && (n.b < 0 || n.b >= static_cast<int>(i))))
           return error(at, node + " (" + ewOpName(n.op) + ") names an operand that is not an earlier node");
         break;

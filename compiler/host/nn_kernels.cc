@@ -36,8 +36,12 @@ Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms) {
 
 int64_t elements(const Shape& s) { return support::shapeElements(s); }
 
-/// Work a split of `extent` into tiles of `t` computes, the shifted or masked tiles included.
-int64_t padded(int64_t extent, int64_t t) { return extent <= t ? t : (extent + t - 1) / t * t; }
+/// Rows a split of `extent` into tiles of `t` computes: a tile wider than the extent shrinks to it.
+int64_t paddedRows(int64_t extent, int64_t t) { return extent <= t ? extent : (extent + t - 1) / t * t; }
+/// Columns the vector tiles of `t` columns compute, masked lanes included.
+int64_t paddedColumns(int64_t extent, int64_t t, int64_t w) {
+  return extent <= t ? (extent + w - 1) / w * w : (extent + t - 1) / t * t;
+}
 
 /// The register tile of a product: mr rows by nv vectors. Each candidate fits
 /// the register file (mr·nv accumulators, nv loads, a broadcast); the one
@@ -56,7 +60,8 @@ std::pair<int, int> productTile(int64_t m, int64_t n, const CpuShape& cpu) {
   double best = 0;
   std::pair<int, int> pick{first->mr, first->nv};
   for (const Tile* t = first; t != last; ++t) {
-    const double work = static_cast<double>(padded(m, t->mr)) * static_cast<double>(padded(n, int64_t{t->nv} * cpu.vectorWidth)) * t->weight;
+    const double work = static_cast<double>(paddedRows(m, t->mr)) *
+                        static_cast<double>(paddedColumns(n, int64_t{t->nv} * cpu.vectorWidth, cpu.vectorWidth)) * t->weight;
     if (t == first || work < best) best = work, pick = {t->mr, t->nv};
   }
   return pick;
@@ -235,7 +240,13 @@ std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, 
   if (a.transB) {
     bsrc = k.addBuffer("Bt", kk * n, Role::kTemp);
     k.stages.push_back(transposeStage(ib, bsrc, n, kk));
-    p.schedule.stages.push_back(rowSchedule(k.stages.back(), 1, -1, 1, cpu));
+    // A vector gathers one column of W rows of B: walking k innermost reads
+    // each of those rows' cache lines W times in a row, not once per pass.
+    StageSchedule t = StageSchedule::identity(k.stages.back());
+    const int nv = t.split(1, cpu.vectorWidth);
+    t.vector = nv, t.vectorWidth = cpu.vectorWidth, t.parallel = true;
+    t.order = {1, 0, nv};
+    p.schedule.stages.push_back(t);
   }
   LoopStage s = productStage(ia, a.transA ? aff(0, {{2, m}, {0, 1}}) : aff(0, {{0, kk}, {2, 1}}), bsrc,
                              aff(0, {{2, n}, {1, 1}}), iy, m, n, kk);
@@ -290,6 +301,70 @@ std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape
   LoopStage s = productStage(ia, aff(0, {{0, kk}, {2, 1}}), ib, aff(0, {{2, n}, {1, 1}}), iy, m, n, kk);
   k.stages.push_back(s);
   p.schedule.stages.push_back(productSchedule(s, 0, 1, 2, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> broadcastPlan(const EwKernel& chain, const std::vector<Shape>& inputs, const Shape& out,
+                                        const CpuShape& cpu) {
+  const size_t rank = std::max<size_t>(1, out.size());
+  Shape dims = out.empty() ? Shape{1} : out;
+  // Per input: its dimensions aligned to the output's, and its strides (0 where it broadcasts).
+  std::vector<std::vector<int64_t>> strides;
+  for (const Shape& in : inputs) {
+    if (in.size() > rank) return std::nullopt;
+    std::vector<int64_t> st(rank, 0);
+    int64_t stride = 1;
+    for (size_t d = 0; d < in.size(); ++d) {
+      const size_t o = rank - 1 - d, i = in.size() - 1 - d;
+      if (in[i] != 1 && in[i] != dims[o]) return std::nullopt;
+      st[o] = in[i] == 1 ? 0 : stride;
+      stride *= in[i];
+    }
+    strides.push_back(st);
+  }
+  // Merge dimension d into d + 1 where every input steps through both alike.
+  for (size_t d = dims.size() - 1; d-- > 0;) {
+    bool merge = true;
+    for (const auto& st : strides) merge &= (st[d] == 0 && st[d + 1] == 0) || (st[d + 1] != 0 && st[d] == st[d + 1] * dims[d + 1]);
+    if (!merge) continue;
+    dims[d + 1] *= dims[d];
+    dims.erase(dims.begin() + static_cast<long>(d));
+    for (auto& st : strides) st.erase(st.begin() + static_cast<long>(d));
+  }
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "elementwise";
+  for (size_t i = 0; i < inputs.size(); ++i)
+    k.addBuffer("in" + std::to_string(i), std::max<int64_t>(1, elements(inputs[i])), Role::kInput);
+  const int y = k.addBuffer("out", elements(dims), Role::kOutput);
+  LoopStage s;
+  s.name = "elementwise";
+  Affine outAt;
+  int64_t stride = 1;
+  outAt.coef.assign(dims.size(), 0);
+  for (size_t d = dims.size(); d-- > 0;) {
+    s.axes.insert(s.axes.begin(), LoopAxis{"d" + std::to_string(d), dims[d], false});
+    outAt.coef[d] = stride;
+    stride *= dims[d];
+  }
+  s.out = y, s.outAt = outAt;
+  std::vector<int> node(chain.nodes.size());
+  for (size_t i = 0; i < chain.nodes.size(); ++i) {
+    const EwNode& n = chain.nodes[i];
+    if (n.op == EwOp::kInput) {
+      Affine at;
+      at.coef = strides[static_cast<size_t>(n.input)];
+      node[i] = s.value.load(n.input, at);
+    } else if (n.op == EwOp::kConst) {
+      node[i] = s.value.constant(n.value);
+    } else if (n.op == EwOp::kClip) {
+      node[i] = s.value.clip(node[static_cast<size_t>(n.a)], n.lo, n.hi);
+    } else {
+      node[i] = s.value.op(n.op, node[static_cast<size_t>(n.a)], n.b >= 0 ? node[static_cast<size_t>(n.b)] : -1);
+    }
+  }
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(dims.size()) - 1, -1, 1, cpu));
   return p;
 }
 

@@ -14,12 +14,14 @@
 //   (batched, numpy broadcasting over the batch dimensions);
 // - MaxPool (one output), AveragePool (ceil_mode, count_include_pad; no
 //   dilation with count_include_pad) and GlobalAveragePool, 1-D and 2-D.
+// - elementwise chains over inputs that broadcast to the output.
 // Buffers come in the step's order: inputs, then the output, then temporaries.
 #ifndef ACCELC_COMPILER_HOST_NN_KERNELS_H_
 #define ACCELC_COMPILER_HOST_NN_KERNELS_H_
 
 #include <optional>
 
+#include "compiler/host/elementwise.h"
 #include "compiler/host/loop_ir.h"
 #include "runtime/attrs.h"
 #include "runtime/ops.h"
@@ -45,6 +47,11 @@ std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const runtime::S
                                    const runtime::Shape* C, const runtime::Shape& y, const CpuShape& cpu);
 std::optional<KernelPlan> matmulPlan(const runtime::Shape& A, const runtime::Shape& B, const runtime::Shape& y,
                                      const CpuShape& cpu);
+/// An elementwise chain whose inputs broadcast (numpy's rules) to `out`: one
+/// stage over the output's dimensions (adjacent ones merged where every input
+/// allows), each input read with stride 0 along its broadcast dimensions.
+std::optional<KernelPlan> broadcastPlan(const EwKernel& chain, const std::vector<runtime::Shape>& inputs,
+                                        const runtime::Shape& out, const CpuShape& cpu);
 /// MaxPool, AveragePool or GlobalAveragePool (`a` is ignored for the last).
 std::optional<KernelPlan> poolPlan(runtime::OpKind k, const runtime::PoolAttrs& a, const runtime::Shape& x,
                                    const CpuShape& cpu);

@@ -1,6 +1,8 @@
 // compiler/host/step_kernels.cc — host steps as chains, compiled and wrapped.
 #include "compiler/host/step_kernels.h"
 
+#include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "compiler/host/compiled_kernel.h"
@@ -14,7 +16,8 @@ using runtime::OpKind;
 /// The single-operation chains, by op kind.
 std::optional<EwOp> binaryOp(OpKind k) {
   const std::pair<OpKind, EwOp> ops[] = {{OpKind::kAdd, EwOp::kAdd}, {OpKind::kSub, EwOp::kSub}, {OpKind::kMul, EwOp::kMul},
-                                         {OpKind::kDiv, EwOp::kDiv}, {OpKind::kPow, EwOp::kPow}};
+                                         {OpKind::kDiv, EwOp::kDiv}, {OpKind::kPow, EwOp::kPow}, {OpKind::kMin, EwOp::kMin},
+                                         {OpKind::kMax, EwOp::kMax}};
   for (const auto& [op, ew] : ops)
     if (op == k) return ew;
   return std::nullopt;
@@ -43,32 +46,79 @@ void gelu(EwKernel& k, int x, bool tanhForm) {
   k.binary(EwOp::kMul, k.binary(EwOp::kMul, k.constant(0.5f), x), k.binary(EwOp::kAdd, k.constant(1.0f), inner));
 }
 
-}  // namespace
+/// max(0, min(1, v)) in std::max/std::min's order, as the reference's HardSigmoid and HardSwish clamp.
+int unitClamp(EwKernel& k, int v) {
+  return k.binary(EwOp::kMax, k.constant(0.0f), k.binary(EwOp::kMin, k.constant(1.0f), v));
+}
 
-std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step& s) {
-  if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return std::nullopt;
-  const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
-  if (out.dtype != support::DType::kFloat32 || out.blocked) return std::nullopt;
-  const int64_t n = support::shapeElements(out.shape);
-  EwKernel k;
-  k.numInputs = static_cast<int>(s.inputs.size());
-  std::vector<int> in;
-  for (size_t i = 0; i < s.inputs.size(); ++i) {
-    if (s.inputs[i] < 0) return std::nullopt;
-    const runtime::TensorSlot& t = b.tensors[static_cast<size_t>(s.inputs[i])];
-    const int64_t m = support::shapeElements(t.shape);
-    if (t.dtype != support::DType::kFloat32 || t.blocked || (m != n && m != 1)) return std::nullopt;
-    in.push_back(k.input(static_cast<int>(i), m != n));
-  }
+/// The chain of one op over chain inputs `in`; false when the op has none.
+bool opChain(EwKernel& k, const runtime::Step& s, const std::vector<int>& in) {
   if (std::optional<EwOp> op = binaryOp(s.op); op && in.size() == 2) {
     k.binary(*op, in[0], in[1]);
   } else if (std::optional<EwOp> u = unaryOp(s.op); u && in.size() == 1) {
     k.unary(*u, in[0]);
   } else if (s.op == OpKind::kGelu && in.size() == 1) {
     gelu(k, in[0], std::get<runtime::GeluAttrs>(s.attrs).approximate == runtime::GeluApprox::kTanh);
+  } else if (s.op == OpKind::kHardSigmoid && in.size() == 1) {  // max(0, min(1, alpha x + beta))
+    const auto& ab = std::get<runtime::AlphaBetaAttrs>(s.attrs);
+    unitClamp(k, k.binary(EwOp::kAdd, k.binary(EwOp::kMul, k.constant(ab.alpha), in[0]), k.constant(ab.beta)));
+  } else if (s.op == OpKind::kHardSwish && in.size() == 1) {  // x max(0, min(1, x / 6 + 0.5))
+    k.binary(EwOp::kMul, in[0],
+             unitClamp(k, k.binary(EwOp::kAdd, k.binary(EwOp::kDiv, in[0], k.constant(6.0f)), k.constant(0.5f))));
   } else {
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
+
+/// Clip(x, lo, hi) = min(max(x, lo), hi), an omitted bound the type's extreme.
+bool clipChain(EwKernel& k, const runtime::Step& s) {
+  if (s.op != OpKind::kClip || s.inputs.empty() || s.inputs[0] < 0) return false;
+  int x = k.input(0);
+  int lo = -1, hi = -1;
+  for (size_t i = 1; i < s.inputs.size() && i < 3; ++i)
+    if (s.inputs[i] >= 0) (i == 1 ? lo : hi) = k.input(static_cast<int>(i), true);
+  if (lo < 0) lo = k.constant(std::numeric_limits<float>::lowest());
+  if (hi < 0) hi = k.constant(std::numeric_limits<float>::max());
+  k.binary(EwOp::kMin, k.binary(EwOp::kMax, x, lo), hi);
+  return true;
+}
+
+/// Whether `in` broadcasts to `out` under numpy's rules.
+bool broadcasts(const runtime::Shape& in, const runtime::Shape& out) {
+  if (in.size() > out.size()) return false;
+  for (size_t d = 0; d < in.size(); ++d) {
+    const int64_t i = in[in.size() - 1 - d], o = out[out.size() - 1 - d];
+    if (i != 1 && i != o) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step& s) {
+  if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return std::nullopt;
+  const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
+  if (out.dtype != support::DType::kFloat32 || out.blocked) return std::nullopt;
+  EwKernel k;
+  k.numInputs = static_cast<int>(s.inputs.size());
+  for (size_t i = 0; i < s.inputs.size(); ++i) {
+    if (s.inputs[i] < 0) {
+      if (s.op == OpKind::kClip && i > 0) continue;  // an omitted bound
+      return std::nullopt;
+    }
+    const runtime::TensorSlot& t = b.tensors[static_cast<size_t>(s.inputs[i])];
+    if (t.dtype != support::DType::kFloat32 || t.blocked || !broadcasts(t.shape, out.shape)) return std::nullopt;
+  }
+  if (clipChain(k, s)) {
+    for (size_t i = 1; i < s.inputs.size(); ++i)  // the reference takes one-element bounds only
+      if (s.inputs[i] >= 0 && support::shapeElements(b.tensors[static_cast<size_t>(s.inputs[i])].shape) != 1)
+        return std::nullopt;
+    return k;
+  }
+  std::vector<int> in;
+  for (size_t i = 0; i < s.inputs.size(); ++i) in.push_back(k.input(static_cast<int>(i)));
+  if (!opChain(k, s, in)) return std::nullopt;
   return k;
 }
 
@@ -101,23 +151,44 @@ std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step
 
 namespace {
 
-/// The step's loop kernel as a host kernel: inputs and output as the kernel's leading buffers.
-runtime::HostKernel loopKernel(CompiledKernel k, const runtime::Shape& shape, std::string kind, std::string where,
-                               std::string name, std::shared_ptr<support::ThreadPool> pool) {
+/// Fails unless the step's inputs have the element counts the kernel was compiled for.
+support::Status checkInputs(const std::vector<const runtime::Tensor*>& inputs, const std::vector<int64_t>& sizes,
+                            const std::string& where) {
+  bool ok = inputs.size() == sizes.size();
+  for (size_t i = 0; ok && i < inputs.size(); ++i)
+    ok = inputs[i] ? inputs[i]->dtype() == support::DType::kFloat32 && inputs[i]->numel() == sizes[i] : sizes[i] < 0;
+  if (ok) return support::Status::ok();
+  return support::error(support::Location::file(where), "the generated kernel expects float32 inputs of the compiled shapes");
+}
+
+/// A flat chain as a host kernel.
+runtime::HostKernel chainKernel(HostJit::EwFn fn, const runtime::Shape& shape, std::vector<int64_t> sizes,
+                                std::string kind, std::string where) {
   return runtime::HostKernel{
-      std::move(kind), [k = std::move(k), shape, where, name, pool](const std::vector<const runtime::Tensor*>& inputs,
-                                                                   std::vector<runtime::Tensor>& outputs) -> support::Status {
+      std::move(kind), [fn, shape, sizes = std::move(sizes), where](const std::vector<const runtime::Tensor*>& inputs,
+                                                                     std::vector<runtime::Tensor>& outputs) -> support::Status {
+        ACCELC_TRY(checkInputs(inputs, sizes, where));
+        runtime::Tensor out(support::DType::kFloat32, shape);
+        std::vector<const float*> ptrs;
+        for (const runtime::Tensor* t : inputs) ptrs.push_back(t ? t->data<float>() : nullptr);
+        fn(ptrs.data(), out.data<float>(), out.numel());
+        outputs[0] = std::move(out);
+        return support::Status::ok();
+      }};
+}
+
+/// A loop kernel as a host kernel: the step's present inputs, then its output, are the kernel's leading buffers.
+runtime::HostKernel loopKernel(CompiledKernel k, const runtime::Shape& shape, std::vector<int64_t> sizes, std::string kind,
+                               std::string where, std::shared_ptr<support::ThreadPool> pool) {
+  return runtime::HostKernel{
+      std::move(kind), [k = std::move(k), shape, sizes = std::move(sizes), where, pool](
+                           const std::vector<const runtime::Tensor*>& inputs,
+                           std::vector<runtime::Tensor>& outputs) -> support::Status {
+        ACCELC_TRY(checkInputs(inputs, sizes, where));
         runtime::Tensor out(support::DType::kFloat32, shape);
         std::vector<float*> io;
-        for (const runtime::Tensor* t : inputs) {
-          if (!t) continue;  // an omitted optional input has no buffer
-          const size_t i = io.size();
-          if (t->dtype() != support::DType::kFloat32 || i >= k.buffers().size() ||
-              k.buffers()[i].role != LoopBuffer::Role::kInput)
-            return support::error(support::Location::node(name, where),
-                                  "the generated kernel expects float32 inputs of the compiled shapes");
-          io.push_back(const_cast<float*>(t->data<float>()));  // the kernel only reads its inputs
-        }
+        for (const runtime::Tensor* t : inputs)
+          if (t) io.push_back(const_cast<float*>(t->data<float>()));  // the kernel only reads its inputs
         io.push_back(out.data<float>());
         io.resize(k.buffers().size(), nullptr);
         k.run(io, pool.get());
@@ -137,32 +208,31 @@ support::Expected<runtime::HostKernels> generatedHostKernels(const runtime::Bund
   const std::string kind = std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : "");
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
+    const std::string where = name + ":" + s.name;
+    const runtime::Shape shape = s.outputs.empty() ? runtime::Shape{} : b.tensors[static_cast<size_t>(s.outputs[0])].shape;
+    std::vector<int64_t> sizes;  // the inputs' element counts, checked at each call
+    for (int t : s.inputs) sizes.push_back(t < 0 ? -1 : support::shapeElements(b.tensors[static_cast<size_t>(t)].shape));
     std::optional<EwKernel> chain = stepChain(b, s);
-    if (!chain) {
-      if (std::optional<KernelPlan> plan = stepPlan(b, s, cpu)) {
-        ACCELC_ASSIGN_OR_RETURN(CompiledKernel k, CompiledKernel::compile(jit, plan->kernel, plan->schedule, name + ":" + s.name));
-        kernels[i] = loopKernel(std::move(k), b.tensors[static_cast<size_t>(s.outputs[0])].shape, kind, s.name, name, pool);
+    std::optional<KernelPlan> plan;
+    if (chain) {
+      const int64_t n = support::shapeElements(shape);
+      if (std::all_of(sizes.begin(), sizes.end(), [&](int64_t m) { return m == n || m == 1 || m < 0; })) {
+        for (EwNode& node : chain->nodes)  // one-element inputs broadcast on the flat path
+          if (node.op == EwOp::kInput) node.scalar = sizes[static_cast<size_t>(node.input)] != n;
+        ACCELC_ASSIGN_OR_RETURN(HostJit::EwFn fn, jit.compile(*chain, schedule, where));
+        kernels[i] = chainKernel(fn, shape, sizes, kind, where);
+        continue;
       }
-      continue;
+      if (std::find(s.inputs.begin(), s.inputs.end(), -1) != s.inputs.end()) continue;  // buffers are the inputs
+      std::vector<runtime::Shape> shapes;
+      for (int t : s.inputs) shapes.push_back(b.tensors[static_cast<size_t>(t)].shape);
+      plan = broadcastPlan(*chain, shapes, shape, cpu);
+    } else {
+      plan = stepPlan(b, s, cpu);
     }
-    ACCELC_ASSIGN_OR_RETURN(HostJit::EwFn fn, jit.compile(*chain, schedule, name + ":" + s.name));
-    const runtime::Shape shape = b.tensors[static_cast<size_t>(s.outputs[0])].shape;
-    const std::string where = s.name;
-    kernels[i] = runtime::HostKernel{
-        kind, [fn, shape, where, name](const std::vector<const runtime::Tensor*>& inputs,
-                                       std::vector<runtime::Tensor>& outputs) -> support::Status {
-          runtime::Tensor out(support::DType::kFloat32, shape);
-          std::vector<const float*> ptrs;
-          for (const runtime::Tensor* t : inputs) {
-            if (!t || t->dtype() != support::DType::kFloat32 || (t->numel() != out.numel() && t->numel() != 1))
-              return support::error(support::Location::node(name, where),
-                                    "the generated kernel expects float32 inputs of the compiled shapes");
-            ptrs.push_back(t->data<float>());
-          }
-          fn(ptrs.data(), out.data<float>(), out.numel());
-          outputs[0] = std::move(out);
-          return support::Status::ok();
-        }};
+    if (!plan) continue;
+    ACCELC_ASSIGN_OR_RETURN(CompiledKernel k, CompiledKernel::compile(jit, plan->kernel, plan->schedule, where));
+    kernels[i] = loopKernel(std::move(k), shape, sizes, kind, where, pool);
   }
   return kernels;
 }

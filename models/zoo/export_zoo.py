@@ -129,6 +129,8 @@ def liven(model, shape):
 
 # name -> (builder, input shape, output name, opset)
 MODELS = {
+    "resnet18": (lambda: torchvision.models.resnet18(weights=None), (1, 3, 224, 224), "logits", 13),
+    "resnet34": (lambda: torchvision.models.resnet34(weights=None), (1, 3, 224, 224), "logits", 13),
     "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(weights=None), (1, 3, 224, 224), "logits", 13),
     "deeplabv3_mobilenet": (deeplab, (1, 3, 128, 128), "out", 13),
     "vit_tiny": (vit_tiny, (1, 3, 32, 32), "logits", 13),

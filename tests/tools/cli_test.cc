@@ -373,6 +373,34 @@ TEST(CliTest, CompileRunAndReportABundle) {
   EXPECT_LE(datapath, number("accelerator_measured_cycles"));
 }
 
+TEST(CliTest, TargetX86CompilesTheWholeModelForTheHost) {
+  const std::string fp32 = kSrc + "/models/digits/digits_fp32.onnx", acx = kTmp + "/digits-x86.acx";
+  const std::string in = " --input input=" + kSrc + "/models/digits/test_x.npy --labels " + kSrc + "/models/digits/test_y.npy";
+  Result c = sh("compile " + fp32 + " --target x86 -o " + acx);  // a float model: no calibration
+  ASSERT_EQ(c.rc, 0) << c.out;
+  EXPECT_NE(c.out.find("(0 on the accelerator)"), std::string::npos) << c.out;
+  Result r = sh("run " + acx + " --threads 2" + in);  // no --engine: the host runs it
+  ASSERT_EQ(r.rc, 0) << r.out;
+  std::smatch hm, fm;
+  // Its seven steps: convolutions, ReLUs, pool and Gemm generated; the Flatten on its reference kernel.
+  ASSERT_TRUE(std::regex_search(r.out, hm, std::regex("host: 0 accelerator steps, \\d+ host steps \\(kernels: (\\d+) jit[^,]*, (\\d+) reference"))) << r.out;
+  EXPECT_EQ(hm[1].str(), "6") << r.out;
+  EXPECT_EQ(hm[2].str(), "1") << r.out;
+  Result f = sh("run " + acx + " --engine ref" + in);
+  ASSERT_EQ(f.rc, 0) << f.out;
+  std::smatch ha, fa;
+  ASSERT_TRUE(std::regex_search(r.out, ha, std::regex("top-1 accuracy \\(host\\): ([0-9.]+)%"))) << r.out;
+  ASSERT_TRUE(std::regex_search(f.out, fa, std::regex("top-1 accuracy[^:]*: ([0-9.]+)%"))) << f.out;
+  EXPECT_EQ(ha[1].str(), fa[1].str());
+  Result arm = sh("compile " + fp32 + " --target aarch64 -o " + acx);
+  EXPECT_EQ(arm.rc, 1);
+  EXPECT_EQ(arm.out, "error: --target aarch64: host code for aarch64 is not generated yet; --target x86 is\n");
+  Result bad = sh("compile " + fp32 + " --target sparc -o " + acx);
+  EXPECT_EQ(bad.out, "error: --target 'sparc': expected x86, aarch64, armv7 or cuda\n");
+  Result q = sh("compile " + fp32 + " --quantize -o " + acx);
+  EXPECT_EQ(q.out, "error: --quantize asks for int8 on the host: it needs --target\n");
+}
+
 TEST(CliTest, RunLimitsEndARunSayingWhichAndWhereAndInputsAreCheckedFirst) {
   ASSERT_EQ(sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/lim.bin").rc, 0);
   const std::string x = kSrc + "/examples/dense_relu_input.npy";

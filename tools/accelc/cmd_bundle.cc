@@ -91,15 +91,21 @@ Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, 
 }
 
 struct CompileArgs {
-  std::string model, hw = "vta-default", out, calibrate, dumpAfter;
+  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target;
   std::vector<std::string> shapes;
   double percentile = 100.0;
-  bool report = false, serialize = false;
+  bool report = false, serialize = false, quantize = false;
 };
 
 Status compileCmd(const CompileArgs& a) {
+  if (!a.target.empty()) {
+    const std::string problem = compiler::hostTargetProblem(a.target);
+    if (!problem.empty()) return support::error(support::Location(), problem);
+  }
+  if (a.quantize && a.target.empty()) return support::error(support::Location(), "--quantize asks for int8 on the host: it needs --target");
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, targetFor(a.hw));
   compiler::CompileOptions o;
+  o.hostTarget = a.target, o.quantize = a.quantize;
   for (const std::string& s : a.shapes) {
     size_t eq = s.find('=');
     auto dims = eq == std::string::npos ? std::nullopt : support::parseShape(s.substr(eq + 1));
@@ -172,15 +178,14 @@ std::string runStats(const runtime::RunStats& st, const std::string& kind, const
   return stats;
 }
 
-Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                 const std::string& outDir, const std::string& labels, const std::string& trace,
-                 const isa::RunLimits& limits, bool checkDefined, const std::string& hostCode) {
+Status runBundle(const std::string& path, const BundleRunOptions& opt) {
+  const std::string &outDir = opt.outDir, &labels = opt.labels, &trace = opt.trace, &hostCode = opt.hostCode;
   ACCELC_ASSIGN_OR_RETURN(runtime::CheckedBundle checked, runtime::loadCheckedBundle(path));
   const runtime::Bundle& b = checked.bundle;
   const isa::Target& t = checked.target;
   std::vector<runtime::Tensor> in(b.inputs.size());
   std::vector<bool> given(b.inputs.size(), false);
-  for (const std::string& s : inputs) {
+  for (const std::string& s : opt.inputs) {
     size_t eq = s.find('=');
     if (eq == std::string::npos) return support::error(support::Location(), "--input '" + s + "': expected NAME=FILE.npy");
     bool found = false;
@@ -202,6 +207,9 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
   if (!labels.empty()) {
     ACCELC_ASSIGN_OR_RETURN(labelData, loadTensor(labels));
   }
+  const bool hostOnly = std::none_of(b.steps.begin(), b.steps.end(),
+                                     [](const runtime::Step& s) { return s.kind == runtime::Step::Kind::kAccel; });
+  const std::string engine = !opt.engine.empty() ? opt.engine : hostOnly ? "host" : "ref";
   std::vector<runtime::Tensor> outs;
   std::string stats;
   if (engine == "ref") {
@@ -209,22 +217,25 @@ Status runBundle(const std::string& path, const std::string& engine, const std::
     ACCELC_ASSIGN_OR_RETURN(outs, compiler::runReferenceBatched(g, in));
   } else {
     runtime::DeviceOptions o;
-    o.limits = limits;
-    o.checkDefined = checkDefined;
+    o.limits = opt.limits;
+    o.checkDefined = opt.checkDefined;
     reportProgress(o.limits, engine);
-    ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine, trace, "", o));
+    // A bundle without accelerator steps keeps only constants in the device's
+    // memory (fsim's, which runs nothing here).
+    ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine == "host" ? "fsim" : engine, trace, "", o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));
     runtime::HostKernels host;
     std::unique_ptr<compiler::host::HostJit> jit;  // holds the kernels' code for the run
     if (hostCode == "jit") {
       ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
-      ACCELC_ASSIGN_OR_RETURN(host, compiler::host::generatedHostKernels(b, *jit, path));
+      ACCELC_ASSIGN_OR_RETURN(host, compiler::host::generatedHostKernels(b, *jit, path,
+                                                                         std::make_shared<support::ThreadPool>(opt.threads)));
     }
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex,
                             runtime::Executor::create(b, *device, path, std::move(host)));
     ACCELC_ASSIGN_OR_RETURN(outs, ex->runBatched(in));
     if (!trace.empty()) ACCELC_TRY(writeTrace(trace, device->trace().value_or("")));
-    stats = runStats(ex->stats(), device->kind(), t.spec);
+    stats = runStats(ex->stats(), engine == "host" ? "host" : device->kind(), t.spec);
   }
   if (!outDir.empty()) ::mkdir(outDir.c_str(), 0755);
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -259,6 +270,10 @@ void registerCompile(CLI::App& app, int& rc) {
   cmd->add_option("--percentile", a->percentile, "calibration range: this percentile of |x| (100 = min/max)")
       ->check(CLI::Range(50.0, 100.0));
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
+  cmd->add_option("--target", a->target,
+                  "compile the whole model for a host instead of the accelerator: x86 (a float model stays float "
+                  "and needs no calibration)");
+  cmd->add_flag("--quantize", a->quantize, "with --target: int8 on the host too (calibrated with --calibrate)");
   cmd->add_flag("--report", a->report, "print the per-layer report");
   cmd->add_flag("--serialize", a->serialize, "emit programs with all overlap between the units removed");
   cmd->add_option("--dump-after", a->dumpAfter,

@@ -48,6 +48,7 @@ struct RunArgs {
   isa::RunLimits limits;            ///< when a program run stops (bundles)
   bool checkDefined = false;        ///< refuse reads of SRAM entries nothing wrote (bundles)
   std::string hostCode = "jit";     ///< bundles: host steps on generated code where it exists, or all on reference kernels
+  int threads = 0;                  ///< bundles: the generated host kernels' threads (0: one per core)
 };
 
 /// The input tensors in graph order, read from NAME=FILE.npy options.
@@ -140,9 +141,11 @@ void registerRun(CLI::App& app, int& rc) {
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("model", a->model, "ONNX model (.onnx) or compiled bundle (.acx)")->required();
   cmd->add_option("--engine", a->engine,
-                  "engine: ref (reference), or fsim, cycle, rtl (verilated) or hls (HLS C-simulation) for a bundle")
-      ->check(CLI::IsMember({"ref", "fsim", "cycle", "rtl", "hls"}))
-      ->capture_default_str();
+                  "engine: ref (reference), or fsim, cycle, rtl (verilated) or hls (HLS C-simulation) for a bundle; "
+                  "a bundle compiled with --target runs on the host without it")
+      ->check(CLI::IsMember({"ref", "fsim", "cycle", "rtl", "hls"}));
+  cmd->add_option("--threads", a->threads, "a bundle's generated host kernels run on N threads (default: one per core)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--input", a->inputs, "NAME=FILE.npy, one per model input");
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_option("--output", a->outDir, "directory for one NAME.npy per model output");
@@ -156,11 +159,14 @@ void registerRun(CLI::App& app, int& rc) {
       ->capture_default_str();
   cmd->add_flag("--check-defined", a->checkDefined,
                 "fsim, cycle: reading an SRAM entry that nothing wrote since reset is an error");
-  cmd->callback([a, &rc] {
+  cmd->callback([a, cmd, &rc] {
     const bool bundle = a->model.size() > 4 && a->model.compare(a->model.size() - 4, 4, ".acx") == 0;
     if (bundle) {
-      rc = report(runBundle(a->model, a->engine, a->inputs, a->outDir, a->labels, a->trace, a->limits, a->checkDefined,
-                                  a->hostCode));
+      BundleRunOptions o;
+      o.engine = cmd->count("--engine") ? a->engine : "";
+      o.inputs = a->inputs, o.outDir = a->outDir, o.labels = a->labels, o.trace = a->trace;
+      o.limits = a->limits, o.checkDefined = a->checkDefined, o.hostCode = a->hostCode, o.threads = a->threads;
+      rc = report(runBundle(a->model, o));
       return;
     }
     if (a->engine != "ref") {

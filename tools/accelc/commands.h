@@ -30,11 +30,20 @@ void registerHls(CLI::App& app, int& rc);
 void registerSynth(CLI::App& app, int& rc);
 void registerBitstream(CLI::App& app, int& rc);
 void registerBoards(CLI::App& app, int& rc);
-/// Runs a bundle (.acx) on `engine` ("fsim", "cycle", "rtl", "hls" or "ref"); `trace`: a Perfetto trace file
-/// (cycle); `hostCode`: "jit" runs the host steps it can on generated code, "reference" all on reference kernels.
-support::Status runBundle(const std::string& path, const std::string& engine, const std::vector<std::string>& inputs,
-                          const std::string& outDir, const std::string& labels, const std::string& trace,
-                          const isa::RunLimits& limits, bool checkDefined, const std::string& hostCode);
+/// How `accelc run` runs a bundle.
+struct BundleRunOptions {
+  std::string engine;               ///< "fsim", "cycle", "rtl", "hls" or "ref"; "" = the host for a bundle
+                                    ///< without accelerator steps, else "ref"
+  std::vector<std::string> inputs;  ///< NAME=FILE.npy
+  std::string outDir, labels;       ///< where outputs go; int64 labels for top-1 accuracy
+  std::string trace;                ///< a Perfetto trace file (cycle)
+  isa::RunLimits limits;
+  bool checkDefined = false;
+  std::string hostCode = "jit";     ///< "jit": host steps on generated code where it exists; "reference": none
+  int threads = 0;                  ///< generated host kernels' threads; 0 = one per core
+};
+/// Runs a bundle (.acx).
+support::Status runBundle(const std::string& path, const BundleRunOptions& o);
 /// Prints every step of a bundle, programs disassembled.
 support::Status disasmBundle(const std::string& path);
 

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Reference executor: runs an ONNX model with onnxruntime-node on the CPU.
 //
-//   node tools/ort/run_ort.js [--as-written] [--batch-of N] MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]
+//   node tools/ort/run_ort.js [--as-written] [--batch-of N] [--threads N] [--time N] MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]
 //
 // With --as-written onnxruntime's graph optimizations are off: a QDQ model
 // runs as the ONNX operators define it (dequantize, the float operator,
 // quantize) rather than on onnxruntime's fused integer kernels, whose results
 // depend on the CPU (on x86 without VNNI their u8·s8 products saturate in
 // 16 bits). The peer tests of integer semantics use it.
+//
+// With --threads N onnxruntime runs on N intra-op threads (and one inter-op
+// thread); with --time N the model runs N more times after the first (the
+// warm-up), and the median time of those runs is printed as "median_ms X".
 //
 // With --batch-of N every input is cut along axis 0 into slices of N rows that
 // run one after the other (for models with a fixed batch); the outputs of the
@@ -122,16 +126,31 @@ async function runSliced(ort, session, feeds, n) {
   return results;
 }
 
+/** A positive integer option's value. */
+function count(flag, v) {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) fail(`${flag} needs a positive integer`);
+  return n;
+}
+
 async function main(argv) {
-  let batchOf = 0, asWritten = false;
-  if (argv[0] === '--as-written') {
-    asWritten = true;
-    argv = argv.slice(1);
-  }
-  if (argv[0] === '--batch-of') {
-    batchOf = Number(argv[1]);
-    if (!Number.isInteger(batchOf) || batchOf < 1) fail('--batch-of needs a positive integer');
-    argv = argv.slice(2);
+  let batchOf = 0, asWritten = false, threads = 0, timeRuns = 0;
+  for (;;) {
+    if (argv[0] === '--as-written') {
+      asWritten = true;
+      argv = argv.slice(1);
+    } else if (argv[0] === '--batch-of') {
+      batchOf = count('--batch-of', argv[1]);
+      argv = argv.slice(2);
+    } else if (argv[0] === '--threads') {
+      threads = count('--threads', argv[1]);
+      argv = argv.slice(2);
+    } else if (argv[0] === '--time') {
+      timeRuns = count('--time', argv[1]);
+      argv = argv.slice(2);
+    } else {
+      break;
+    }
   }
   if (argv.length < 3) {
     fail('usage: node tools/ort/run_ort.js MODEL.onnx OUTDIR NAME=FILE.npy [NAME=FILE.npy ...]');
@@ -158,6 +177,7 @@ async function main(argv) {
   try {
     const options = { executionProviders: ['cpu'] };
     if (asWritten) options.graphOptimizationLevel = 'disabled';
+    if (threads) Object.assign(options, { intraOpNumThreads: threads, interOpNumThreads: 1 });
     session = await ort.InferenceSession.create(model, options);
   } catch (e) { fail(`${model}: onnxruntime cannot load the model: ${e.message}`); }
   for (const name of Object.keys(feeds)) {
@@ -183,6 +203,16 @@ async function main(argv) {
     const file = path.join(outdir, name.replace(/[/\\]/g, '_') + '.npy');
     writeNpy(file, DESCR_OF_ORT[t.type], t.dims, t.data);
     console.log(`${name} ${t.type} [${t.dims.join(',')}]`);
+  }
+  if (timeRuns) {  // the run above was the warm-up
+    const ms = [];
+    for (let i = 0; i < timeRuns; ++i) {
+      const t0 = process.hrtime.bigint();
+      await session.run(feeds);
+      ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    ms.sort((a, b) => a - b);
+    console.log(`median_ms ${ms[Math.floor(ms.length / 2)]}`);
   }
 }
 
