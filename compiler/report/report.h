@@ -22,6 +22,7 @@
 
 #include "isa/target.h"
 #include "runtime/bundle.h"
+#include "runtime/host_kernels.h"
 #include "runtime/device.h"
 #include "support/status.h"
 
@@ -31,6 +32,7 @@ namespace accelc::compiler {
 struct MeasuredSteps {
   std::vector<double> seconds;   ///< per bundle step: wall time
   std::vector<uint64_t> cycles;  ///< per bundle step: device cycles (accelerator steps)
+  std::vector<std::string> kernels;  ///< per bundle step: what ran a host step (runtime/host_kernels.h)
 };
 
 /// One layer of the report.
@@ -41,6 +43,7 @@ struct LayerRow {
   std::optional<int64_t> gemmAluCycles;    ///< accelerator layers: their program's GEMM and ALU cycles
   std::optional<uint64_t> measuredCycles;  ///< measured accelerator layers
   std::optional<double> hostMs;            ///< measured host layers
+  std::string hostKernel;                  ///< measured host layers: what ran them
 };
 
 /// How much of a model the accelerator covers.
@@ -68,8 +71,11 @@ struct BundleReport {
 support::Expected<BundleReport> bundleReport(const runtime::Bundle& b, const isa::Target& t,
                                              const MeasuredSteps* measured = nullptr);
 
-/// One inference of `b` with zero inputs on `d`, the second of two (warm): per step, wall seconds and device cycles.
-support::Expected<MeasuredSteps> measureSteps(const runtime::Bundle& b, runtime::Device& d, const std::string& name);
+/// One inference of `b` with zero inputs on `d`, the second of two (warm): per
+/// step, wall seconds and device cycles; host steps with a kernel in `host`
+/// run on it, the others on their reference kernels.
+support::Expected<MeasuredSteps> measureSteps(const runtime::Bundle& b, runtime::Device& d, const std::string& name,
+                                              runtime::HostKernels host = {});
 
 /// The report as JSON (the --json form of accelc report).
 nlohmann::ordered_json reportJson(const BundleReport& r);

@@ -31,13 +31,13 @@ using support::Status;
 void printRows(const compiler::BundleReport& r, bool measured) {
   std::cout << std::left << std::setw(28) << "layer" << std::setw(12) << "where" << std::right << std::setw(12)
             << "MACs" << std::setw(12) << "est.cycles" << std::setw(12) << "roofline" << std::setw(8) << "util%"
-            << (measured ? "    measured   host ms" : "") << "\n";
+            << (measured ? "    measured   host ms  host kernel" : "") << "\n";
   for (const compiler::LayerRow& l : r.layers) {
     std::cout << std::left << std::setw(28) << l.layer.substr(0, 27) << std::setw(12) << l.where << std::right
               << std::setw(12) << l.macs << std::setw(12) << l.estCycles << std::setw(12) << l.rooflineCycles
               << std::setw(8) << std::fixed << std::setprecision(1) << l.utilizationPct;
     if (l.measuredCycles) std::cout << std::setw(12) << *l.measuredCycles;
-    if (l.hostMs) std::cout << std::setw(22) << std::setprecision(3) << *l.hostMs;
+    if (l.hostMs) std::cout << std::setw(22) << std::setprecision(3) << *l.hostMs << "  " << l.hostKernel;
     std::cout << "\n";
   }
 }
@@ -83,11 +83,23 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json,
   return Status::ok();
 }
 
+/// Kernels for `b`'s host steps: generated ones when `hostCode` is "jit"
+/// (their code lives in `jit`), none for "reference".
+Expected<runtime::HostKernels> hostKernelsFor(const runtime::Bundle& b, const std::string& path, const std::string& hostCode,
+                                              int threads, std::unique_ptr<compiler::host::HostJit>& jit) {
+  if (hostCode != "jit") return runtime::HostKernels{};
+  ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
+  return compiler::host::generatedHostKernels(b, *jit, path, std::make_shared<support::ThreadPool>(threads));
+}
+
 /// Runs one inference of `b` on the cycle model with zero inputs: per step,
-/// wall seconds and accelerator cycles.
-Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, const std::string& path) {
+/// wall seconds and accelerator cycles, host steps on `hostCode`'s kernels.
+Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, const std::string& path,
+                                               const std::string& hostCode) {
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, c.target));
-  return compiler::measureSteps(c.bundle, *device, path);
+  std::unique_ptr<compiler::host::HostJit> jit;
+  ACCELC_ASSIGN_OR_RETURN(runtime::HostKernels host, hostKernelsFor(c.bundle, path, hostCode, 1, jit));
+  return compiler::measureSteps(c.bundle, *device, path, std::move(host));
 }
 
 struct CompileArgs {
@@ -224,13 +236,8 @@ Status runBundle(const std::string& path, const BundleRunOptions& opt) {
     // memory (fsim's, which runs nothing here).
     ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine == "host" ? "fsim" : engine, trace, "", o));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));
-    runtime::HostKernels host;
     std::unique_ptr<compiler::host::HostJit> jit;  // holds the kernels' code for the run
-    if (hostCode == "jit") {
-      ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
-      ACCELC_ASSIGN_OR_RETURN(host, compiler::host::generatedHostKernels(b, *jit, path,
-                                                                         std::make_shared<support::ThreadPool>(opt.threads)));
-    }
+    ACCELC_ASSIGN_OR_RETURN(runtime::HostKernels host, hostKernelsFor(b, path, hostCode, opt.threads, jit));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex,
                             runtime::Executor::create(b, *device, path, std::move(host)));
     ACCELC_ASSIGN_OR_RETURN(outs, ex->runBatched(in));
@@ -297,10 +304,15 @@ void registerReport(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("report", "Per-layer MACs, estimated cycles, roofline bound and utilization of a bundle");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false), measure = std::make_shared<bool>(false);
+  auto hostCode = std::make_shared<std::string>("jit");
   cmd->add_option("bundle", *path, "bundle (.acx)")->required();
   cmd->add_flag("--json", *json, "print JSON");
   cmd->add_flag("--measure", *measure,
-                "run one inference (zero inputs) on the cycle model: measured cycles per accelerator layer, wall time per host layer");
+                "run one inference (zero inputs) on the cycle model: measured cycles per accelerator layer, wall time "
+                "per host layer (one thread) and what ran it");
+  cmd->add_option("--host-code", *hostCode, "with --measure: host steps on jit (generated) or reference kernels")
+      ->check(CLI::IsMember({"jit", "reference"}))
+      ->capture_default_str();
   cmd->callback([=, &rc] {
     auto b = runtime::loadCheckedBundle(*path);
     if (!b) {
@@ -309,7 +321,7 @@ void registerReport(CLI::App& app, int& rc) {
     }
     std::optional<compiler::MeasuredSteps> times;
     if (*measure) {
-      auto m = measureSteps(*b, *path);
+      auto m = measureSteps(*b, *path, *hostCode);
       if (!m) {
         rc = report(m.status());
         return;
