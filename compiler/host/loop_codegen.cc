@@ -230,11 +230,32 @@ class StageBuilder {
       if (!mask) return b_.CreateAlignedLoad(vt_, ptr, llvm::Align(4));
       return b_.CreateMaskedLoad(vt_, ptr, llvm::Align(4), mask, padOf(n.pad));
     }
+    if (kv >= 2 && kv <= 4) return stridedLoad(base, idx, kv, mask, n.pad);
     llvm::Value* lanesIdx = b_.CreateAdd(b_.CreateVectorSplat(static_cast<unsigned>(width_), idx),
                                          b_.CreateMul(lanes64_, b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.getInt64(static_cast<uint64_t>(kv)))));
     llvm::Value* ptrs = b_.CreateGEP(f32, base, lanesIdx);
     if (!mask) mask = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(width_)));
     return b_.CreateMaskedGather(vt_, ptrs, llvm::Align(4), mask, padOf(n.pad));
+  }
+
+  /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous floats
+  /// and a shuffle that keeps every kv-th: far cheaper than a gather. Only
+  /// the kept lanes are enabled (where `mask` allows), so nothing past the
+  /// last of them is read.
+  llvm::Value* stridedLoad(llvm::Value* base, llvm::Value* idx, int64_t kv, llvm::Value* mask, float pad) {
+    const unsigned w = static_cast<unsigned>(width_), wide = static_cast<unsigned>(kv) * w;
+    llvm::Type* wt = llvm::FixedVectorType::get(b_.getFloatTy(), wide);
+    llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(b_.getFloatTy(), base, idx), wt->getPointerTo());
+    std::vector<int> spread(wide), keep(w);
+    for (unsigned j = 0; j < wide; ++j) spread[j] = j % kv ? static_cast<int>(w) : static_cast<int>(j / kv);
+    for (unsigned l = 0; l < w; ++l) keep[l] = static_cast<int>(l * kv);
+    auto* maskTy = llvm::FixedVectorType::get(b_.getInt1Ty(), w);
+    llvm::Value* narrow = mask ? mask : llvm::ConstantInt::getTrue(maskTy);
+    // Wide lane j takes narrow lane j / kv when kv divides j, else lane w of the all-false second operand.
+    llvm::Value* wideMask = b_.CreateShuffleVector(narrow, llvm::Constant::getNullValue(maskTy), spread);
+    llvm::Value* v = b_.CreateMaskedLoad(wt, ptr, llvm::Align(4), wideMask,
+                                         llvm::ConstantFP::get(wt, static_cast<double>(pad)));
+    return b_.CreateShuffleVector(v, keep);
   }
 
   llvm::Value* inBounds(const LoopNode& n, const TilePoint& p) {

@@ -267,9 +267,15 @@ std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape
   Shape sa = A, sb = B;
   if (sa.size() == 1) sa.insert(sa.begin(), 1);
   if (sb.size() == 1) sb.push_back(1);
-  const int64_t m = sa[sa.size() - 2], kk = sa.back(), n = sb.back();
+  int64_t m = sa[sa.size() - 2];
+  const int64_t kk = sa.back(), n = sb.back();
   if (sb[sb.size() - 2] != kk || m * n < 1 || kk < 1) return std::nullopt;
-  const Shape ba(sa.begin(), sa.end() - 2), bb(sb.begin(), sb.end() - 2);
+  Shape ba(sa.begin(), sa.end() - 2);
+  const Shape bb(sb.begin(), sb.end() - 2);
+  if (elements(bb) == 1 && ba.size() >= bb.size()) {  // one B for every batch: A's batches are more rows of one product
+    m *= elements(ba);
+    ba.assign(ba.size(), 1);
+  }
   const size_t rank = std::max(ba.size(), bb.size());
   if (elements(y) != [&] {
         int64_t e = m * n;

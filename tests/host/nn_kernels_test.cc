@@ -185,6 +185,7 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
       {{10, 64}, {64, 96}, {10, 96}},
       {{7}, {7, 3}, {3}},                                 // a vector on the left
       {{2, 5, 6}, {6}, {2, 5}},                           // and on the right
+      {{32, 1, 128}, {128, 48}, {32, 1, 48}},             // one B for every batch: one product of 32 rows
   };
   for (const MatMulCase& m : mms)
     check(OpKind::kMatMul, runtime::NoAttrs{}, {m.a, m.b},
