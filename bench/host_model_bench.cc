@@ -102,7 +102,8 @@ int benchModel(const std::string& name, const isa::Target& t) {
     auto kernels = compiler::host::generatedHostKernels(*b, **jit, name, std::make_shared<support::ThreadPool>(threads));
     if (!kernels) return std::fprintf(stderr, "%s\n", kernels.diag().str().c_str()), 1;
     const double jitMs = msSince(t0);
-    const size_t generated = kernels->size();
+    size_t generated = 0;  // steps on generated code, the fused ones included
+    for (const auto& [step, k] : *kernels) generated += 1 + k.fuses;
     runtime::FsimDevice memory(t);
     auto ex = runtime::Executor::create(*b, memory, name, std::move(*kernels));
     if (!ex) return std::fprintf(stderr, "%s\n", ex.diag().str().c_str()), 1;

@@ -16,9 +16,16 @@ Expected<std::unique_ptr<Executor>> Executor::create(const Bundle& b, Device& d,
   if (b.hash != d.target().hash)
     return error(Location::file(name), "the bundle was built for another hwspec than the device's ('" +
                                            d.target().spec.name + "'); recompile it with --hw");
-  for (const auto& [i, k] : host)
-    if (i >= b.steps.size() || b.steps[i].kind != Step::Kind::kHost)
-      return error(Location::file(name), "a host kernel for step " + std::to_string(i) + ", which is not a host step");
+  for (auto it = host.begin(); it != host.end(); ++it) {
+    const auto& [i, k] = *it;
+    for (size_t j = i; j <= i + k.fuses; ++j)
+      if (j >= b.steps.size() || b.steps[j].kind != Step::Kind::kHost)
+        return error(Location::file(name), "a host kernel for step " + std::to_string(j) + ", which is not a host step");
+    auto next = std::next(it);
+    if (next != host.end() && next->first <= i + k.fuses)
+      return error(Location::file(name), "step " + std::to_string(next->first) + " has a kernel and is fused into step " +
+                                             std::to_string(i) + "'s");
+  }
   std::unique_ptr<Executor> e(new Executor(b, d, name, std::move(host)));
   ACCELC_TRY(e->load());
   return e;
@@ -113,21 +120,54 @@ void Executor::account(size_t i, const RunResult& r) {
   }
 }
 
-Status Executor::step(size_t i) {
+Status Executor::hostKernelStep(size_t i, const HostKernel& k) {
+  const size_t last = i + k.fuses;
+  std::vector<bool> inside(b_.tensors.size(), false);  // values the fused steps compute
+  for (size_t j = i; j < last; ++j)
+    for (int id : b_.steps[j].outputs) inside[static_cast<size_t>(id)] = true;
+  std::vector<int> ids;
+  for (size_t j = i; j <= last; ++j)
+    for (int id : b_.steps[j].inputs) ids.push_back(id >= 0 && inside[static_cast<size_t>(id)] ? -1 : id);
+  std::vector<Tensor> local(ids.size());  // inputs read from the device
+  std::vector<const Tensor*> ptrs;
+  for (size_t n = 0; n < ids.size(); ++n) {
+    if (ids[n] < 0) {
+      ptrs.push_back(nullptr);
+      continue;
+    }
+    ACCELC_ASSIGN_OR_RETURN(const Tensor* t, slotTensor(ids[n], local[n]));
+    ptrs.push_back(t);
+  }
+  const Step& end = b_.steps[last];
+  std::vector<Tensor> out(end.outputs.size());
+  ACCELC_TRY(k.run(ptrs, out));
+  for (size_t n = 0; n < out.size(); ++n) ACCELC_TRY(writeSlot(end.outputs[n], std::move(out[n])));
+  stats_.stepKernel[i] = k.kind;
+  for (size_t j = i + 1; j <= last; ++j) stats_.stepKernel[j] = k.kind + " (fused)";
+  stats_.hostSteps += static_cast<int64_t>(k.fuses + 1);
+  return Status::ok();
+}
+
+Expected<size_t> Executor::step(size_t i) {
   const Step& s = b_.steps[i];
   switch (s.kind) {
     case Step::Kind::kAccel: {
       ACCELC_ASSIGN_OR_RETURN(RunResult r, d_.run(b_.programs[s.program], name_ + ":" + s.name));
       account(i, r);
-      return Status::ok();
+      return size_t{1};
     }
     case Step::Kind::kPack:
     case Step::Kind::kUnpack: {
       ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(s.inputs[0]));
       ++stats_.packSteps;
-      return writeSlot(s.outputs[0], std::move(t));
+      ACCELC_TRY(writeSlot(s.outputs[0], std::move(t)));
+      return size_t{1};
     }
     case Step::Kind::kHost: {
+      if (auto k = host_.find(i); k != host_.end()) {
+        ACCELC_TRY(hostKernelStep(i, k->second));
+        return k->second.fuses + 1;
+      }
       std::vector<Tensor> local(s.inputs.size());  // inputs read from the device
       std::vector<const Tensor*> ptrs;
       for (size_t k = 0; k < s.inputs.size(); ++k) {
@@ -139,19 +179,14 @@ Status Executor::step(size_t i) {
         ptrs.push_back(t);
       }
       std::vector<Tensor> out(s.outputs.size());
-      if (auto k = host_.find(i); k != host_.end()) {
-        ACCELC_TRY(k->second.run(ptrs, out));
-        stats_.stepKernel[i] = k->second.kind;
-      } else {
-        ACCELC_TRY(runOp(s.op, s.attrs, ptrs, out, Location::node(name_, s.name)));
-        stats_.stepKernel[i] = kReferenceKernel;
-      }
-      for (size_t i = 0; i < out.size(); ++i) ACCELC_TRY(writeSlot(s.outputs[i], std::move(out[i])));
+      ACCELC_TRY(runOp(s.op, s.attrs, ptrs, out, Location::node(name_, s.name)));
+      stats_.stepKernel[i] = kReferenceKernel;
+      for (size_t n = 0; n < out.size(); ++n) ACCELC_TRY(writeSlot(s.outputs[n], std::move(out[n])));
       ++stats_.hostSteps;
-      return Status::ok();
+      return size_t{1};
     }
   }
-  return Status::ok();
+  return size_t{1};
 }
 
 Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
@@ -170,10 +205,11 @@ Expected<std::vector<Tensor>> Executor::run(const std::vector<Tensor>& inputs) {
   stats_.stepSeconds.resize(b_.steps.size(), 0.0);
   stats_.stepCycles.resize(b_.steps.size(), 0);
   stats_.stepKernel.resize(b_.steps.size());
-  for (size_t i = 0; i < b_.steps.size(); ++i) {
+  for (size_t i = 0; i < b_.steps.size();) {
     const auto start = std::chrono::steady_clock::now();
-    ACCELC_TRY(step(i));
+    ACCELC_ASSIGN_OR_RETURN(size_t ran, step(i));
     stats_.stepSeconds[i] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    i += ran;
   }
   std::vector<Tensor> out;
   for (int id : b_.outputs) {

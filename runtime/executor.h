@@ -54,8 +54,11 @@ class Executor {
   support::Status writeSlot(int id, Tensor t);
   /// Slot `id` as a tensor: in place when it lives in host memory, else read into `local`.
   support::Expected<const Tensor*> slotTensor(int id, Tensor& local);
-  /// Runs step `i`, adding what it measured to the statistics.
-  support::Status step(size_t i);
+  /// Runs step `i`, adding what it measured to the statistics; returns how
+  /// many steps that ran (more than one for a fused kernel).
+  support::Expected<size_t> step(size_t i);
+  /// Runs host step `i` on its kernel `k`, with the steps it fuses.
+  support::Status hostKernelStep(size_t i, const HostKernel& k);
   /// Adds one program run's figures to step `i`'s.
   void account(size_t i, const RunResult& r);
 

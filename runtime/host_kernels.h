@@ -20,10 +20,16 @@
 
 namespace accelc::runtime {
 
-/// One host step's kernel.
+/// One host step's kernel. A kernel may also compute the `fuses` host steps
+/// that follow its step (an elementwise chain fused into it): it then reads
+/// the inputs of all of them, in step order, with null for an omitted input
+/// and for every value one of those steps computes, and writes the outputs
+/// of the last; the values computed in between are never stored, so nothing
+/// outside those steps may read them.
 struct HostKernel {
   std::string kind;  ///< what runs it, for reports ("jit x86-64")
   std::function<support::Status(const std::vector<const Tensor*>& inputs, std::vector<Tensor>& outputs)> run;
+  size_t fuses = 0;  ///< following steps it computes too
 };
 
 /// Kernels by bundle step index; every other host step runs on its reference kernel.

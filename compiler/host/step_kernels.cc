@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "compiler/host/compiled_kernel.h"
+#include "compiler/host/fusion.h"
 
 namespace accelc::compiler::host {
 
@@ -74,10 +75,10 @@ bool opChain(EwKernel& k, const runtime::Step& s, const std::vector<int>& in) {
 /// Clip(x, lo, hi) = min(max(x, lo), hi), an omitted bound the type's extreme.
 bool clipChain(EwKernel& k, const runtime::Step& s) {
   if (s.op != OpKind::kClip || s.inputs.empty() || s.inputs[0] < 0) return false;
-  int x = k.input(0);
+  int x = k.input(0), next = 1;  // inputs are numbered over the present ones
   int lo = -1, hi = -1;
   for (size_t i = 1; i < s.inputs.size() && i < 3; ++i)
-    if (s.inputs[i] >= 0) (i == 1 ? lo : hi) = k.input(static_cast<int>(i), true);
+    if (s.inputs[i] >= 0) (i == 1 ? lo : hi) = k.input(next++, true);
   if (lo < 0) lo = k.constant(std::numeric_limits<float>::lowest());
   if (hi < 0) hi = k.constant(std::numeric_limits<float>::max());
   k.binary(EwOp::kMin, k.binary(EwOp::kMax, x, lo), hi);
@@ -101,7 +102,7 @@ std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step&
   const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
   if (out.dtype != support::DType::kFloat32 || out.blocked) return std::nullopt;
   EwKernel k;
-  k.numInputs = static_cast<int>(s.inputs.size());
+  for (int id : s.inputs) k.numInputs += id >= 0;
   for (size_t i = 0; i < s.inputs.size(); ++i) {
     if (s.inputs[i] < 0) {
       if (s.op == OpKind::kClip && i > 0) continue;  // an omitted bound
@@ -169,8 +170,9 @@ runtime::HostKernel chainKernel(HostJit::EwFn fn, const runtime::Shape& shape, s
                                                                      std::vector<runtime::Tensor>& outputs) -> support::Status {
         ACCELC_TRY(checkInputs(inputs, sizes, where));
         runtime::Tensor out(support::DType::kFloat32, shape);
-        std::vector<const float*> ptrs;
-        for (const runtime::Tensor* t : inputs) ptrs.push_back(t ? t->data<float>() : nullptr);
+        std::vector<const float*> ptrs;  // the chain numbers the present inputs
+        for (const runtime::Tensor* t : inputs)
+          if (t) ptrs.push_back(t->data<float>());
         fn(ptrs.data(), out.data<float>(), out.numel());
         outputs[0] = std::move(out);
         return support::Status::ok();
@@ -199,40 +201,95 @@ runtime::HostKernel loopKernel(CompiledKernel k, const runtime::Shape& shape, st
 
 }  // namespace
 
+namespace {
+
+/// What compiles a bundle's host kernels.
+struct KernelMaker {
+  const runtime::Bundle& b;
+  HostJit& jit;
+  const std::string& name;
+  std::shared_ptr<support::ThreadPool> pool;
+  EwSchedule schedule;
+  CpuShape cpu;
+  std::string kind;
+
+  /// The kernel of group `g` (one step, or a fused run), if one exists.
+  support::Expected<std::optional<runtime::HostKernel>> make(const StepGroup& g) {
+    const runtime::Step& s = b.steps[g.first];
+    const std::string where = name + ":" + s.name;
+    const runtime::Shape shape = b.tensors[static_cast<size_t>(b.steps[g.last].outputs[0])].shape;
+    const std::vector<int> ids = groupInputs(b, g);
+    std::vector<int64_t> sizes, present;  // every input's element count (-1: none), and the present ones'
+    for (int t : ids) {
+      sizes.push_back(t < 0 ? -1 : support::shapeElements(b.tensors[static_cast<size_t>(t)].shape));
+      if (t >= 0) present.push_back(sizes.back());
+    }
+    std::optional<runtime::HostKernel> made;
+    if (stepChain(b, s)) {
+      std::optional<EwKernel> chain = groupChain(b, g, false);
+      if (!chain) return made;
+      const int64_t n = support::shapeElements(shape);
+      if (std::all_of(present.begin(), present.end(), [&](int64_t m) { return m == n || m == 1; })) {
+        for (EwNode& node : chain->nodes)  // one-element inputs broadcast on the flat path
+          if (node.op == EwOp::kInput) node.scalar = present[static_cast<size_t>(node.input)] != n;
+        ACCELC_ASSIGN_OR_RETURN(HostJit::EwFn fn, jit.compile(*chain, schedule, where));
+        made = chainKernel(fn, shape, sizes, kind, where);
+        made->fuses = g.last - g.first;
+        return made;
+      }
+      std::vector<runtime::Shape> shapes;
+      for (int t : ids)
+        if (t >= 0) shapes.push_back(b.tensors[static_cast<size_t>(t)].shape);
+      std::optional<KernelPlan> plan = broadcastPlan(*chain, shapes, shape, cpu);
+      if (!plan) return made;
+      return loop(*plan, g, shape, sizes, where);
+    }
+    std::optional<KernelPlan> plan = stepPlan(b, s, cpu);
+    if (!plan) return made;
+    if (g.last > g.first) {
+      std::optional<EwKernel> chain = groupChain(b, g, true);
+      if (!chain) return made;
+      size_t own = 0;
+      for (int t : s.inputs) own += t >= 0;
+      fuseEpilogue(*plan, *chain, present, own);
+    }
+    return loop(*plan, g, shape, sizes, where);
+  }
+
+  support::Expected<std::optional<runtime::HostKernel>> loop(const KernelPlan& plan, const StepGroup& g,
+                                                             const runtime::Shape& shape, const std::vector<int64_t>& sizes,
+                                                             const std::string& where) {
+    ACCELC_ASSIGN_OR_RETURN(CompiledKernel k, CompiledKernel::compile(jit, plan.kernel, plan.schedule, where));
+    std::optional<runtime::HostKernel> made = loopKernel(std::move(k), shape, sizes, kind, where, pool);
+    made->fuses = g.last - g.first;
+    return made;
+  }
+};
+
+}  // namespace
+
 support::Expected<runtime::HostKernels> generatedHostKernels(const runtime::Bundle& b, HostJit& jit,
                                                              const std::string& name,
                                                              std::shared_ptr<support::ThreadPool> pool) {
+  KernelMaker maker{b,
+                    jit,
+                    name,
+                    std::move(pool),
+                    EwSchedule{jit.usesAvx512() ? 16 : 8, 2},
+                    CpuShape{jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16},
+                    std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : "")};
   runtime::HostKernels kernels;
-  const EwSchedule schedule{jit.usesAvx512() ? 16 : 8, 2};
-  const CpuShape cpu{jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16};
-  const std::string kind = std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : "");
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
-    const std::string where = name + ":" + s.name;
-    const runtime::Shape shape = s.outputs.empty() ? runtime::Shape{} : b.tensors[static_cast<size_t>(s.outputs[0])].shape;
-    std::vector<int64_t> sizes;  // the inputs' element counts, checked at each call
-    for (int t : s.inputs) sizes.push_back(t < 0 ? -1 : support::shapeElements(b.tensors[static_cast<size_t>(t)].shape));
-    std::optional<EwKernel> chain = stepChain(b, s);
-    std::optional<KernelPlan> plan;
-    if (chain) {
-      const int64_t n = support::shapeElements(shape);
-      if (std::all_of(sizes.begin(), sizes.end(), [&](int64_t m) { return m == n || m == 1 || m < 0; })) {
-        for (EwNode& node : chain->nodes)  // one-element inputs broadcast on the flat path
-          if (node.op == EwOp::kInput) node.scalar = sizes[static_cast<size_t>(node.input)] != n;
-        ACCELC_ASSIGN_OR_RETURN(HostJit::EwFn fn, jit.compile(*chain, schedule, where));
-        kernels[i] = chainKernel(fn, shape, sizes, kind, where);
-        continue;
-      }
-      if (std::find(s.inputs.begin(), s.inputs.end(), -1) != s.inputs.end()) continue;  // buffers are the inputs
-      std::vector<runtime::Shape> shapes;
-      for (int t : s.inputs) shapes.push_back(b.tensors[static_cast<size_t>(t)].shape);
-      plan = broadcastPlan(*chain, shapes, shape, cpu);
-    } else {
-      plan = stepPlan(b, s, cpu);
+    if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) continue;
+    // A fused run first; else the step alone.
+    for (StepGroup g : {fusedGroup(b, i), StepGroup{i, i}}) {
+      ACCELC_ASSIGN_OR_RETURN(std::optional<runtime::HostKernel> k, maker.make(g));
+      if (!k) continue;
+      kernels[i] = std::move(*k);
+      i = g.last;
+      break;
     }
-    if (!plan) continue;
-    ACCELC_ASSIGN_OR_RETURN(CompiledKernel k, CompiledKernel::compile(jit, plan->kernel, plan->schedule, where));
-    kernels[i] = loopKernel(std::move(k), shape, sizes, kind, where, pool);
   }
   return kernels;
 }

@@ -382,10 +382,12 @@ TEST(CliTest, TargetX86CompilesTheWholeModelForTheHost) {
   Result r = sh("run " + acx + " --threads 2" + in);  // no --engine: the host runs it
   ASSERT_EQ(r.rc, 0) << r.out;
   std::smatch hm, fm;
-  // Its seven steps: convolutions, ReLUs, pool and Gemm generated; the Flatten on its reference kernel.
-  ASSERT_TRUE(std::regex_search(r.out, hm, std::regex("host: 0 accelerator steps, \\d+ host steps \\(kernels: (\\d+) jit[^,]*, (\\d+) reference"))) << r.out;
-  EXPECT_EQ(hm[1].str(), "6") << r.out;
-  EXPECT_EQ(hm[2].str(), "1") << r.out;
+  // Its seven steps: the convolutions with their ReLUs fused, the pool and the Gemm generated; the Flatten
+  // on its reference kernel.
+  ASSERT_TRUE(std::regex_search(r.out, hm, std::regex("host: 0 accelerator steps, \\d+ host steps \\(kernels: (\\d+) jit[^,]*, (\\d+) jit[^,]*\\(fused\\), (\\d+) reference"))) << r.out;
+  EXPECT_EQ(hm[1].str(), "4") << r.out;
+  EXPECT_EQ(hm[2].str(), "2") << r.out;
+  EXPECT_EQ(hm[3].str(), "1") << r.out;
   Result f = sh("run " + acx + " --engine ref" + in);
   ASSERT_EQ(f.rc, 0) << f.out;
   std::smatch ha, fa;

@@ -1,0 +1,163 @@
+// compiler/host/fusion.cc — finding fusable runs of host steps and building their kernels.
+#include "compiler/host/fusion.h"
+
+#include <map>
+
+#include "compiler/host/step_kernels.h"
+
+namespace accelc::compiler::host {
+
+namespace {
+
+int64_t slotElements(const runtime::Bundle& b, int slot) {
+  return support::shapeElements(b.tensors[static_cast<size_t>(slot)].shape);
+}
+
+/// Whether step `j` may join a group whose values are `inside` and whose first step computes `n` elements.
+bool joins(const runtime::Bundle& b, size_t j, const std::vector<bool>& inside, int64_t n) {
+  const runtime::Step& s = b.steps[j];
+  if (!stepChain(b, s) || slotElements(b, s.outputs[0]) != n) return false;
+  bool readsGroup = false;
+  for (int id : s.inputs) {
+    if (id < 0) return false;
+    if (inside[static_cast<size_t>(id)]) readsGroup = true;
+    else if (slotElements(b, id) != n && slotElements(b, id) != 1) return false;
+  }
+  return readsGroup;
+}
+
+/// Whether every value steps [first, last) compute is read only by steps (first, last] and is no bundle output.
+bool closed(const runtime::Bundle& b, size_t first, size_t last, const std::vector<bool>& isOutput) {
+  for (size_t k = first; k < last; ++k)
+    for (int id : b.steps[k].outputs) {
+      if (isOutput[static_cast<size_t>(id)]) return false;
+      for (size_t r = 0; r < b.steps.size(); ++r) {
+        if (r > first && r <= last) continue;
+        for (int in : b.steps[r].inputs)
+          if (in == id) return false;
+      }
+    }
+  return true;
+}
+
+/// Appends chain `c` to `g`, its input i being node in[i] of `g`; returns the node of its result.
+int appendChain(EwKernel& g, const EwKernel& c, const std::vector<int>& in) {
+  std::vector<int> node(c.nodes.size());
+  for (size_t i = 0; i < c.nodes.size(); ++i) {
+    const EwNode& n = c.nodes[i];
+    auto at = [&](int k) { return k < 0 ? -1 : node[static_cast<size_t>(k)]; };
+    if (n.op == EwOp::kInput) node[i] = in[static_cast<size_t>(n.input)];
+    else if (n.op == EwOp::kConst) node[i] = g.constant(n.value);
+    else if (n.op == EwOp::kClip) node[i] = g.clip(at(n.a), n.lo, n.hi);
+    else node[i] = g.add({n.op, at(n.a), at(n.b)});
+  }
+  return node.back();
+}
+
+}  // namespace
+
+StepGroup fusedGroup(const runtime::Bundle& b, size_t first) {
+  const runtime::Step& s = b.steps[first];
+  StepGroup g{first, first};
+  if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return g;
+  const int64_t n = slotElements(b, s.outputs[0]);
+  std::vector<bool> inside(b.tensors.size(), false), isOutput(b.tensors.size(), false);
+  for (int id : b.outputs) isOutput[static_cast<size_t>(id)] = true;
+  inside[static_cast<size_t>(s.outputs[0])] = true;
+  size_t end = first;
+  while (end + 1 < b.steps.size() && joins(b, end + 1, inside, n)) {
+    ++end;
+    inside[static_cast<size_t>(b.steps[end].outputs[0])] = true;
+  }
+  for (; end > first; --end)
+    if (closed(b, first, end, isOutput)) return {first, end};
+  return g;
+}
+
+std::vector<int> groupInputs(const runtime::Bundle& b, const StepGroup& g) {
+  std::vector<bool> inside(b.tensors.size(), false);
+  for (size_t k = g.first; k < g.last; ++k)
+    for (int id : b.steps[k].outputs) inside[static_cast<size_t>(id)] = true;
+  std::vector<int> ids;
+  for (size_t k = g.first; k <= g.last; ++k)
+    for (int id : b.steps[k].inputs) ids.push_back(id >= 0 && inside[static_cast<size_t>(id)] ? -1 : id);
+  return ids;
+}
+
+std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g, bool firstIsAcc) {
+  const std::vector<int> ids = groupInputs(b, g);
+  EwKernel k;
+  for (int id : ids) k.numInputs += id >= 0;
+  std::map<int, int> value;  // slot -> its node
+  int next = 0;              // the next present input's number
+  const runtime::Step& head = b.steps[g.first];
+  if (firstIsAcc) {
+    value[head.outputs[0]] = k.input(k.numInputs);
+    for (int id : head.inputs) next += id >= 0;
+    ++k.numInputs;  // the folded value
+  } else {
+    std::optional<EwKernel> c = stepChain(b, head);
+    if (!c) return std::nullopt;
+    std::vector<int> in;
+    for (int id : head.inputs)
+      if (id >= 0) in.push_back(k.input(next++));
+    value[head.outputs[0]] = appendChain(k, *c, in);
+  }
+  for (size_t j = g.first + 1; j <= g.last; ++j) {
+    const runtime::Step& s = b.steps[j];
+    std::optional<EwKernel> c = stepChain(b, s);
+    if (!c) return std::nullopt;
+    std::vector<int> in;
+    for (int id : s.inputs) {
+      auto it = value.find(id);
+      in.push_back(it != value.end() ? it->second : k.input(next++));
+    }
+    value[s.outputs[0]] = appendChain(k, *c, in);
+  }
+  return k;
+}
+
+void fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip) {
+  LoopKernel& k = plan.kernel;
+  int out = 0;
+  while (k.buffers[static_cast<size_t>(out)].role != LoopBuffer::Role::kOutput) ++out;
+  // New buffers go before the output: every index from it on moves up.
+  const int added = static_cast<int>(sizes.size() - skip);
+  auto moved = [&](int buffer) { return buffer >= out ? buffer + added : buffer; };
+  for (LoopStage& s : k.stages) {
+    s.out = moved(s.out);
+    for (LoopExpr* e : {&s.value, &s.epilogue})
+      for (LoopNode& n : e->nodes)
+        if (n.kind == LoopNode::Kind::kLoad) n.buffer = moved(n.buffer);
+  }
+  for (BatchDim& d : k.batch) {
+    const int64_t outStride = d.stride[static_cast<size_t>(out)];
+    for (size_t i = skip; i < sizes.size(); ++i)
+      d.stride.insert(d.stride.begin() + out + static_cast<long>(i - skip), sizes[i] == 1 ? 0 : outStride);
+  }
+  for (size_t i = skip; i < sizes.size(); ++i)
+    k.buffers.insert(k.buffers.begin() + out + static_cast<long>(i - skip),
+                     LoopBuffer{"fused" + std::to_string(i), sizes[i], LoopBuffer::Role::kInput});
+  LoopStage& s = k.stages.back();
+  LoopExpr e = s.epilogue;
+  const int base = e.nodes.empty() ? e.acc() : static_cast<int>(e.nodes.size()) - 1;
+  std::vector<int> node(chain.nodes.size());
+  for (size_t i = 0; i < chain.nodes.size(); ++i) {
+    const EwNode& n = chain.nodes[i];
+    auto at = [&](int x) { return x < 0 ? -1 : node[static_cast<size_t>(x)]; };
+    if (n.op == EwOp::kInput) {
+      const size_t in = static_cast<size_t>(n.input);
+      node[i] = in == sizes.size() ? base
+                                   : e.load(out + static_cast<int>(in - skip), sizes[in] == 1 ? Affine{} : s.outAt);
+    } else if (n.op == EwOp::kConst) {
+      node[i] = e.constant(n.value);
+    } else if (n.op == EwOp::kClip) {
+      node[i] = e.clip(at(n.a), n.lo, n.hi);
+    } else {
+      node[i] = e.op(n.op, at(n.a), at(n.b));
+    }
+  }
+  s.epilogue = std::move(e);
+}
+
+}  // namespace accelc::compiler::host

@@ -1,0 +1,51 @@
+// compiler/host/fusion.h — elementwise host steps fused into the kernel of
+// the step before them.
+//
+// A group is a run of host steps one kernel computes: its first step has a
+// generated kernel (a chain or a loop kernel), and each later step is an
+// elementwise chain that reads what the run computed, with every other input
+// holding the first step's element count or one element. Every value the run
+// computes, but its last step's output, must be read inside the run and be
+// no output of the bundle, since the fused kernel never stores it (the
+// executor's contract, runtime/host_kernels.h). A chain after a chain makes
+// one longer chain; a chain after a loop kernel becomes the epilogue of its
+// last stage, so a convolution's ReLU or HardSwish costs no pass over memory.
+#ifndef ACCELC_COMPILER_HOST_FUSION_H_
+#define ACCELC_COMPILER_HOST_FUSION_H_
+
+#include <optional>
+#include <vector>
+
+#include "compiler/host/elementwise.h"
+#include "compiler/host/nn_kernels.h"
+#include "runtime/bundle.h"
+
+namespace accelc::compiler::host {
+
+/// Host steps [first, last] of a bundle.
+struct StepGroup {
+  size_t first = 0, last = 0;
+};
+
+/// The longest group that starts at step `first` (just that step when nothing fuses).
+StepGroup fusedGroup(const runtime::Bundle& b, size_t first);
+
+/// The slots the group's kernel receives, in the executor's order: every
+/// step's inputs, -1 for an omitted one and for a value the group computes.
+std::vector<int> groupInputs(const runtime::Bundle& b, const StepGroup& g);
+
+/// The group's chain over its present inputs, numbered in order. With
+/// `firstIsAcc`, the first step's result is an extra input numbered after
+/// them all (the loop kernel's folded value); else the first step is a chain.
+std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g, bool firstIsAcc);
+
+/// Appends `chain` to the epilogue of `plan`'s last stage: its input
+/// numbered `sizes.size()` is the stage's value, inputs [0, skip) are the
+/// plan's own inputs (not read by the chain), and each other input i becomes
+/// a new buffer of sizes[i] elements (the output's count, read where the
+/// output is written, or one element), placed before the output buffer.
+void fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_FUSION_H_
