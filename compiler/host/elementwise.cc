@@ -38,6 +38,8 @@ const char* ewOpName(EwOp op) {
       return "Erf";
     case EwOp::kSqrt:
       return "Sqrt";
+    case EwOp::kExp:
+      return "Exp";
   }
   return "?";
 }
@@ -61,6 +63,7 @@ int ewArity(EwOp op) {
     case EwOp::kTanh:
     case EwOp::kErf:
     case EwOp::kSqrt:
+    case EwOp::kExp:
       return 1;
   }
   return 0;

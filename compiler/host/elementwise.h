@@ -9,7 +9,7 @@
 // (runtime/kernels/elementwise.cc): Relu is `x > 0 ? x : 0`, Clip is
 // `min(max(x, lo), hi)` in std::min/std::max's order, Min and Max are
 // std::min(a, b) and std::max(a, b) (`b < a ? b : a`, `a < b ? b : a`), Sigmoid is
-// `1 / (1 + exp(-x))`, and exp, pow, tanh and erf are the C library's, so a
+// `1 / (1 + exp(-x))`, and exp, pow, tanh and erf are the C library's (float), so a
 // generated kernel gives the reference's bits.
 #ifndef ACCELC_COMPILER_HOST_ELEMENTWISE_H_
 #define ACCELC_COMPILER_HOST_ELEMENTWISE_H_
@@ -22,7 +22,7 @@
 namespace accelc::compiler::host {
 
 /// The operations of a chain.
-enum class EwOp { kInput, kConst, kAdd, kSub, kMul, kDiv, kPow, kMin, kMax, kRelu, kClip, kSigmoid, kTanh, kErf, kSqrt };
+enum class EwOp { kInput, kConst, kAdd, kSub, kMul, kDiv, kPow, kMin, kMax, kRelu, kClip, kSigmoid, kTanh, kErf, kSqrt, kExp };
 
 /// One node: an input, a constant, or an operation on earlier nodes.
 struct EwNode {

@@ -54,6 +54,8 @@ llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type
     }
     case EwOp::kSqrt:
       return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.a);
+    case EwOp::kExp:
+      return b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, x.a);
     case EwOp::kTanh:
       return libm(b, m, "tanhf", x.a);
     case EwOp::kErf:

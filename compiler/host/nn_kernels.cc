@@ -11,6 +11,7 @@
 // directly with the output row in vector lanes.
 #include "compiler/host/nn_kernels.h"
 
+#include <algorithm>
 #include <iterator>
 #include <limits>
 
@@ -371,6 +372,162 @@ std::optional<KernelPlan> broadcastPlan(const EwKernel& chain, const std::vector
   }
   k.stages.push_back(s);
   p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(dims.size()) - 1, -1, 1, cpu));
+  return p;
+}
+
+namespace {
+
+/// A reduction over `r` folding per row `row`, unrolled over 4 rows (independent sums in flight).
+StageSchedule rowsSchedule(const LoopStage& s, int row) {
+  StageSchedule sc = StageSchedule::identity(s);
+  const int in = sc.split(row, 4);
+  sc.loops[static_cast<size_t>(in)].unroll = true;
+  std::vector<int> order;
+  for (int id : sc.order)
+    if (id != in && !s.axes[static_cast<size_t>(sc.loops[static_cast<size_t>(id)].axis)].reduce) order.push_back(id);
+  for (int id : sc.order)
+    if (s.axes[static_cast<size_t>(sc.loops[static_cast<size_t>(id)].axis)].reduce) order.push_back(id);
+  order.push_back(in);
+  sc.order = order;
+  sc.parallel = true;
+  return sc;
+}
+
+/// Splits `shape` around `axis` into outer, the axis (or, `flat`, every axis from it) and inner counts.
+void around(const Shape& shape, int64_t axis, bool flat, int64_t& outer, int64_t& n, int64_t& inner) {
+  outer = n = inner = 1;
+  for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i)
+    (i < axis ? outer : i == axis || flat ? n : inner) *= shape[static_cast<size_t>(i)];
+}
+
+bool normAxis(int64_t& axis, size_t rank) {
+  if (axis < 0) axis += static_cast<int64_t>(rank);
+  return axis >= 0 && axis < static_cast<int64_t>(rank);
+}
+
+}  // namespace
+
+std::optional<KernelPlan> softmaxPlan(const runtime::SoftmaxAttrs& a, const Shape& x, const CpuShape& cpu) {
+  int64_t axis = a.axis, outer, n, inner;
+  if (!normAxis(axis, x.size())) return std::nullopt;
+  around(x, axis, a.legacy != 0, outer, n, inner);
+  if (outer * n * inner < 1) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "softmax";
+  const int ix = k.addBuffer("x", outer * n * inner, Role::kInput), iy = k.addBuffer("y", outer * n * inner, Role::kOutput);
+  const int mx = k.addBuffer("max", outer * inner, Role::kTemp), sum = k.addBuffer("sum", outer * inner, Role::kTemp);
+  enum { O, J, K };
+  const Affine at = aff(0, {{O, n * inner}, {K, inner}, {J, 1}}), row = aff(0, {{O, inner}, {J, 1}});
+  for (const bool isMax : {true, false}) {
+    LoopStage s;
+    s.name = isMax ? "max" : "sum";
+    s.axes = {{"o", outer}, {"j", inner}, {"k", n, true}};
+    s.out = isMax ? mx : sum, s.outAt = row;
+    s.reduce = isMax ? Reduce::kMax : Reduce::kSum;
+    s.init = isMax ? std::numeric_limits<float>::lowest() : 0.0f;
+    const int v = s.value.load(ix, at);
+    if (!isMax) s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, v, s.value.load(mx, row)));
+    k.stages.push_back(s);
+    p.schedule.stages.push_back(inner > 1 ? rowSchedule(s, J, -1, 1, cpu) : rowsSchedule(s, O));
+  }
+  LoopStage s;
+  s.name = "normalize";
+  s.axes = {{"o", outer}, {"j", inner}, {"k", n}};
+  s.out = iy, s.outAt = at;
+  const int e = s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, s.value.load(ix, at), s.value.load(mx, row)));
+  s.value.op(EwOp::kDiv, e, s.value.load(sum, row));
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? J : K, -1, 1, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> layerNormPlan(const runtime::NormAttrs& a, const Shape& x, bool bias, const CpuShape& cpu) {
+  int64_t axis = a.axis, outer, inner, unused;
+  if (!normAxis(axis, x.size())) return std::nullopt;
+  around(x, axis, true, outer, inner, unused);
+  if (outer * inner < 1) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "layernorm";
+  const int ix = k.addBuffer("x", outer * inner, Role::kInput), is = k.addBuffer("scale", inner, Role::kInput);
+  const int ib = bias ? k.addBuffer("bias", inner, Role::kInput) : -1;
+  const int iy = k.addBuffer("y", outer * inner, Role::kOutput);
+  const int mean = k.addBuffer("mean", outer, Role::kTemp), inv = k.addBuffer("inv", outer, Role::kTemp);
+  enum { O, J };
+  const Affine at = aff(0, {{O, inner}, {J, 1}}), row = aff(0, {{O, 1}});
+  const float count = static_cast<float>(inner);
+  for (const bool isMean : {true, false}) {
+    LoopStage s;
+    s.name = isMean ? "mean" : "deviation";
+    s.axes = {{"o", outer}, {"j", inner, true}};
+    s.out = isMean ? mean : inv, s.outAt = row;
+    s.reduce = Reduce::kSum;
+    const int v = s.value.load(ix, at);
+    if (!isMean) {
+      const int d = s.value.op(EwOp::kSub, v, s.value.load(mean, row));
+      s.value.op(EwOp::kMul, d, d);
+    }
+    const int m = s.epilogue.op(EwOp::kDiv, s.epilogue.acc(), s.epilogue.constant(count));
+    if (!isMean)  // 1 / sqrt(var + epsilon)
+      s.epilogue.op(EwOp::kDiv, s.epilogue.constant(1.0f),
+                    s.epilogue.op(EwOp::kSqrt, s.epilogue.op(EwOp::kAdd, m, s.epilogue.constant(a.epsilon))));
+    k.stages.push_back(s);
+    p.schedule.stages.push_back(rowsSchedule(s, O));
+  }
+  LoopStage s;
+  s.name = "normalize";
+  s.axes = {{"o", outer}, {"j", inner}};
+  s.out = iy, s.outAt = at;
+  const int d = s.value.op(EwOp::kSub, s.value.load(ix, at), s.value.load(mean, row));
+  const int v = s.value.op(EwOp::kMul, s.value.op(EwOp::kMul, d, s.value.load(inv, row)), s.value.load(is, aff(0, {{J, 1}})));
+  if (bias) s.value.op(EwOp::kAdd, v, s.value.load(ib, aff(0, {{J, 1}})));
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, J, -1, 1, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> reduceMeanPlan(const runtime::ReduceAttrs& a, const Shape& x, const CpuShape& cpu) {
+  if (x.empty() || (a.axes.empty() && a.noopWithEmptyAxes)) return std::nullopt;
+  std::vector<bool> reduce(x.size(), a.axes.empty());
+  for (int64_t ax : a.axes) {
+    if (!normAxis(ax, x.size())) return std::nullopt;
+    reduce[static_cast<size_t>(ax)] = true;
+  }
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "reducemean";
+  LoopStage s;
+  s.name = "mean";
+  Affine in, out;
+  int64_t inStride = 1, outStride = 1, count = 1, kept = 1;
+  in.coef.assign(x.size(), 0), out.coef.assign(x.size(), 0);
+  for (size_t d = x.size(); d-- > 0;) {
+    in.coef[d] = inStride, inStride *= x[d];
+    if (reduce[d]) {
+      count *= x[d];
+    } else {
+      out.coef[d] = outStride, outStride *= x[d], kept *= x[d];
+    }
+  }
+  for (size_t d = 0; d < x.size(); ++d) s.axes.push_back({"d" + std::to_string(d), x[d], reduce[d]});
+  if (inStride < 1) return std::nullopt;
+  const int ix = k.addBuffer("x", inStride, Role::kInput), iy = k.addBuffer("y", kept, Role::kOutput);
+  s.out = iy, s.outAt = out;
+  s.reduce = Reduce::kSum;
+  s.value.load(ix, in);
+  s.epilogue.op(EwOp::kDiv, s.epilogue.acc(), s.epilogue.constant(static_cast<float>(count)));
+  k.stages.push_back(s);
+  // Vectorize the innermost kept axis when it is the input's last; else fold one output at a time.
+  const int last = static_cast<int>(x.size()) - 1;
+  if (!reduce[static_cast<size_t>(last)] && x.back() > 1) {
+    p.schedule.stages.push_back(rowSchedule(s, last, -1, 1, cpu));
+  } else {
+    StageSchedule sc = StageSchedule::identity(s);
+    std::stable_partition(sc.order.begin(), sc.order.end(), [&](int id) { return !reduce[static_cast<size_t>(id)]; });
+    sc.parallel = !reduce[0];
+    p.schedule.stages.push_back(sc);
+  }
   return p;
 }
 

@@ -14,6 +14,8 @@
 //   (batched, numpy broadcasting over the batch dimensions);
 // - MaxPool (one output), AveragePool (ceil_mode, count_include_pad; no
 //   dilation with count_include_pad) and GlobalAveragePool, 1-D and 2-D.
+// - Softmax, LayerNormalization and ReduceMean, as reductions into
+//   temporaries and a stage that reads them;
 // - elementwise chains over inputs that broadcast to the output.
 // Buffers come in the step's order: inputs, then the output, then temporaries.
 #ifndef ACCELC_COMPILER_HOST_NN_KERNELS_H_
@@ -52,6 +54,16 @@ std::optional<KernelPlan> matmulPlan(const runtime::Shape& A, const runtime::Sha
 /// allows), each input read with stride 0 along its broadcast dimensions.
 std::optional<KernelPlan> broadcastPlan(const EwKernel& chain, const std::vector<runtime::Shape>& inputs,
                                         const runtime::Shape& out, const CpuShape& cpu);
+/// Softmax along its axis (or, legacy, over every axis from it): the row's
+/// max, the sum of exp(x - max), then exp(x - max) / sum, in float (the
+/// reference sums in double; the float tolerance covers it).
+std::optional<KernelPlan> softmaxPlan(const runtime::SoftmaxAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
+/// LayerNormalization (one output): the mean, the inverse deviation
+/// 1 / sqrt(var + epsilon), then (x - mean) · inv · scale + bias.
+std::optional<KernelPlan> layerNormPlan(const runtime::NormAttrs& a, const runtime::Shape& x, bool bias,
+                                        const CpuShape& cpu);
+/// ReduceMean over the attribute's axes (not axes given as an input).
+std::optional<KernelPlan> reduceMeanPlan(const runtime::ReduceAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
 /// MaxPool, AveragePool or GlobalAveragePool (`a` is ignored for the last).
 std::optional<KernelPlan> poolPlan(runtime::OpKind k, const runtime::PoolAttrs& a, const runtime::Shape& x,
                                    const CpuShape& cpu);

@@ -27,7 +27,7 @@ std::optional<EwOp> binaryOp(OpKind k) {
 std::optional<EwOp> unaryOp(OpKind k) {
   const std::pair<OpKind, EwOp> ops[] = {{OpKind::kRelu, EwOp::kRelu}, {OpKind::kSigmoid, EwOp::kSigmoid},
                                          {OpKind::kTanh, EwOp::kTanh}, {OpKind::kErf, EwOp::kErf},
-                                         {OpKind::kSqrt, EwOp::kSqrt}};
+                                         {OpKind::kSqrt, EwOp::kSqrt}, {OpKind::kExp, EwOp::kExp}};
   for (const auto& [op, ew] : ops)
     if (op == k) return ew;
   return std::nullopt;
@@ -147,6 +147,11 @@ std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step
   if (s.op == OpKind::kMaxPool || s.op == OpKind::kAveragePool)
     return poolPlan(s.op, std::get<runtime::PoolAttrs>(s.attrs), *in[0], cpu);
   if (s.op == OpKind::kGlobalAveragePool) return poolPlan(s.op, runtime::PoolAttrs{}, *in[0], cpu);
+  if (s.op == OpKind::kSoftmax) return softmaxPlan(std::get<runtime::SoftmaxAttrs>(s.attrs), *in[0], cpu);
+  if (s.op == OpKind::kLayerNormalization && two)
+    return layerNormPlan(std::get<runtime::NormAttrs>(s.attrs), *in[0], has(2), cpu);
+  if (s.op == OpKind::kReduceMean && in.size() == 1)
+    return reduceMeanPlan(std::get<runtime::ReduceAttrs>(s.attrs), *in[0], cpu);
   return std::nullopt;  // no loop kernel for this op
 }
 

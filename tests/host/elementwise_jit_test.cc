@@ -62,7 +62,9 @@ std::vector<Chain> chains() {
                           bin(EwOp::kMul, OpKind::kMul),         bin(EwOp::kDiv, OpKind::kDiv),
                           bin(EwOp::kPow, OpKind::kPow),         un(EwOp::kRelu, OpKind::kRelu),
                           un(EwOp::kSigmoid, OpKind::kSigmoid), un(EwOp::kTanh, OpKind::kTanh),
-                          un(EwOp::kErf, OpKind::kErf),         un(EwOp::kSqrt, OpKind::kSqrt)};
+                          un(EwOp::kErf, OpKind::kErf),         un(EwOp::kSqrt, OpKind::kSqrt),
+                          un(EwOp::kExp, OpKind::kExp),         bin(EwOp::kMin, OpKind::kMin),
+                          bin(EwOp::kMax, OpKind::kMax)};
   c.push_back({"Clip", 1, [](EwKernel& e) { e.clip(e.input(0), -0.5f, 0.75f); },
                [](const std::vector<Tensor>& x) {
                  const Tensor lo = scalar(-0.5f), hi = scalar(0.75f);

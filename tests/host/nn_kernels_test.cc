@@ -221,5 +221,65 @@ TEST(NnKernels, PoolsMatchTheReference) {
   }
 }
 
+TEST(NnKernels, NormalizationsMatchTheReference) {
+  // Softmax: each output within 1e-5 of itself plus 4 ULP (Σ|terms| is the output: every term is positive).
+  struct SoftmaxCase {
+    Shape x;
+    int64_t axis, legacy;
+  };
+  for (const SoftmaxCase& c : {SoftmaxCase{{2, 4, 32, 32}, -1, 0}, SoftmaxCase{{3, 7, 5}, 1, 0},
+                               SoftmaxCase{{2, 3, 9}, 1, 1}, SoftmaxCase{{1, 1}, 0, 0}, SoftmaxCase{{5, 1000}, 1, 0}}) {
+    runtime::SoftmaxAttrs a;
+    a.axis = c.axis, a.legacy = c.legacy;
+    const Tensor x = randomTensor(c.x, 3);
+    const Tensor want = reference(OpKind::kSoftmax, a, {&x});
+    for (auto& jit : jits()) {
+      auto p = softmaxPlan(a, c.x, cpuOf(*jit));
+      ASSERT_TRUE(p.has_value());
+      expectClose(generated(*jit, *p, {&x}, want.shape(), nullptr), want, want,
+                  "softmax " + support::shapeStr(c.x) + " axis " + std::to_string(c.axis));
+    }
+  }
+  // LayerNormalization: Σ|terms| = |scale| (|x| + |mean|) inv + |bias|, the statistics in double.
+  for (const Shape& shape : {Shape{2, 32, 128}, Shape{3, 7}, Shape{1, 1, 5}}) {
+    runtime::NormAttrs a;
+    a.axis = -1;
+    const int64_t inner = shape.back(), outer = support::shapeElements(shape) / inner;
+    const Tensor x = randomTensor(shape, 4), scale = randomTensor({inner}, 5), bias = randomTensor({inner}, 6);
+    const Tensor want = reference(OpKind::kLayerNormalization, a, {&x, &scale, &bias});
+    Tensor terms(support::DType::kFloat32, shape);
+    for (int64_t o = 0; o < outer; ++o) {
+      double mean = 0, var = 0;
+      for (int64_t j = 0; j < inner; ++j) mean += x.data<float>()[o * inner + j];
+      mean /= static_cast<double>(inner);
+      for (int64_t j = 0; j < inner; ++j) var += std::pow(x.data<float>()[o * inner + j] - mean, 2);
+      const double inv = 1.0 / std::sqrt(var / static_cast<double>(inner) + a.epsilon);
+      for (int64_t j = 0; j < inner; ++j)
+        terms.data<float>()[o * inner + j] = static_cast<float>(
+            std::fabs(scale.data<float>()[j]) * (std::fabs(x.data<float>()[o * inner + j]) + std::fabs(mean)) * inv +
+            std::fabs(bias.data<float>()[j]));
+    }
+    for (auto& jit : jits()) {
+      auto p = layerNormPlan(a, shape, true, cpuOf(*jit));
+      ASSERT_TRUE(p.has_value());
+      expectClose(generated(*jit, *p, {&x, &scale, &bias}, want.shape(), nullptr), want, terms,
+                  "layernorm " + support::shapeStr(shape));
+    }
+  }
+  // ReduceMean: Σ|terms| is the mean of |x|.
+  struct MeanCase {
+    Shape x;
+    runtime::Ints axes;
+    int64_t keepdims;
+  };
+  for (const MeanCase& c : {MeanCase{{2, 16, 7, 7}, {2, 3}, 1}, MeanCase{{4, 9, 33}, {-1}, 0}, MeanCase{{3, 5, 6}, {0, 2}, 1},
+                            MeanCase{{6, 10}, {}, 0}}) {
+    runtime::ReduceAttrs a;
+    a.axes = c.axes, a.keepdims = c.keepdims;
+    check(OpKind::kReduceMean, a, {c.x}, [&](const CpuShape& cpu) { return reduceMeanPlan(a, c.x, cpu); },
+          "reducemean " + support::shapeStr(c.x));
+  }
+}
+
 }  // namespace
 }  // namespace accelc::compiler::host
