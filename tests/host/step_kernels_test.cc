@@ -21,7 +21,8 @@ using runtime::OpKind;
 using runtime::Step;
 using runtime::Tensor;
 
-/// A bundle of host steps only: s = x + y (y one element), g = Gelu(s), t = Gelu_tanh(g), u = Sigmoid(t), o = Softmax(u).
+/// A bundle of host steps only: s = x + y (y one element), g = Gelu(s), t = Gelu_tanh(g), u = Sigmoid(t), o = Neg(u)
+/// (Neg has no generated kernel).
 runtime::Bundle hostBundle(const isa::Target& t) {
   runtime::Bundle b;
   b.hash = t.hash;
@@ -49,7 +50,7 @@ runtime::Bundle hostBundle(const isa::Target& t) {
   step(OpKind::kGelu, {2}, 3, runtime::defaultAttrs(OpKind::kGelu));
   step(OpKind::kGelu, {3}, 4, tanhForm);
   step(OpKind::kSigmoid, {4}, 5, runtime::defaultAttrs(OpKind::kSigmoid));
-  step(OpKind::kSoftmax, {5}, 6, runtime::defaultAttrs(OpKind::kSoftmax));
+  step(OpKind::kNeg, {5}, 6, runtime::defaultAttrs(OpKind::kNeg));
   return b;
 }
 
@@ -69,7 +70,7 @@ TEST(StepKernelsTest, HostStepsWithAChainRunOnTheJitAndGiveTheReferencesBits) {
   ASSERT_TRUE(jit.isOk()) << jit.diag().str();
   auto kernels = generatedHostKernels(b, **jit, "host.acx");
   ASSERT_TRUE(kernels.isOk()) << kernels.diag().str();
-  // Add, both Gelus and Sigmoid fuse into one chain; Softmax keeps its reference kernel.
+  // Add, both Gelus and Sigmoid fuse into one chain; Neg keeps its reference kernel.
   ASSERT_EQ(kernels->size(), 1u);
   EXPECT_EQ(kernels->at(0).fuses, 3u);
   EXPECT_EQ(kernels->count(4), 0u);
