@@ -1,5 +1,6 @@
-// compiler/host/compiled_kernel.h — a loop kernel compiled by the JIT, and
-// how it runs over its batch dimensions and a thread pool.
+// compiler/host/compiled_kernel.h — one loop kernel compiled by the JIT and
+// run by the runtime's runner (runtime/host_code.h): for tests and benches
+// that time or check a kernel alone.
 #ifndef ACCELC_COMPILER_HOST_COMPILED_KERNEL_H_
 #define ACCELC_COMPILER_HOST_COMPILED_KERNEL_H_
 
@@ -8,9 +9,14 @@
 
 #include "compiler/host/jit.h"
 #include "compiler/host/loop_ir.h"
+#include "runtime/host_code.h"
 #include "support/thread_pool.h"
 
 namespace accelc::compiler::host {
+
+/// How the runtime runs loop kernel `k` under `s` (its buffers, batch
+/// dimensions and stages), its stages named `prefix` + "_s" + index.
+runtime::KernelCode loopKernelCode(const LoopKernel& k, const KernelSchedule& s, const std::string& prefix);
 
 class CompiledKernel {
  public:
@@ -20,20 +26,12 @@ class CompiledKernel {
   /// Runs the kernel: `io` holds one pointer per buffer (null for the
   /// temporaries, which it allocates). Stages marked parallel divide their
   /// outer loop over `pool` when one is given.
-  void run(const std::vector<float*>& io, support::ThreadPool* pool) const;
-  const std::vector<LoopBuffer>& buffers() const { return buffers_; }
+  void run(const std::vector<float*>& io, support::ThreadPool* pool) const { runLoopKernel(code_, fns_, io, pool); }
+  const std::vector<LoopBuffer>& buffers() const { return code_.buffers; }
 
  private:
-  struct Stage {
-    HostJit::StageFn fn = nullptr;
-    int64_t iterations = 1;  ///< of the outer loop
-    bool parallel = false;   ///< divided over the pool: marked parallel, with enough work to pay for the threads' wake-up
-  };
-  void runBatch(size_t dim, std::vector<float*>& ptrs, support::ThreadPool* pool) const;
-
-  std::vector<LoopBuffer> buffers_;
-  std::vector<BatchDim> batch_;
-  std::vector<Stage> stages_;
+  runtime::KernelCode code_;
+  std::vector<runtime::StageFn> fns_;
 };
 
 }  // namespace accelc::compiler::host

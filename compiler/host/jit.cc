@@ -3,6 +3,7 @@
 
 #include "compiler/host/ir_ops.h"
 #include "compiler/host/loop_codegen.h"
+#include "compiler/host/module_impl.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -171,61 +172,79 @@ const std::string& HostJit::cpu() const { return impl_->cpu; }
 const std::string& HostJit::features() const { return impl_->features; }
 bool HostJit::usesAvx512() const { return impl_->avx512; }
 
-namespace {
-
-/// Verifies, optimizes and hands `m` to the JIT.
-support::Status addModule(llvm::orc::LLJIT& jit, std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> m,
-                          const std::string& name) {
+support::Status verifyAndOptimize(llvm::Module& m, const std::string& name) {
   std::string broken;
   llvm::raw_string_ostream os(broken);
-  if (llvm::verifyModule(*m, &os)) return error(Location::node(name, name), "invalid IR: " + os.str());
-  optimize(*m);
-  if (llvm::Error e = jit.addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+  if (llvm::verifyModule(m, &os)) return error(Location::node(name, name), "invalid IR: " + os.str());
+  optimize(m);
+  return support::Status::ok();
+}
+
+HostModule::HostModule() : impl_(std::make_unique<Impl>()) {}
+HostModule::~HostModule() = default;
+HostModule::HostModule(HostModule&&) noexcept = default;
+HostModule& HostModule::operator=(HostModule&&) noexcept = default;
+
+support::Status HostModule::addChain(const EwKernel& k, const EwSchedule& s, const std::string& symbol,
+                                     const std::string& name) {
+  ACCELC_TRY(k.validate(name));
+  ACCELC_TRY(s.validate(name));
+  EwBuilder(*impl_->module, k).build(symbol, s);
+  return support::Status::ok();
+}
+
+support::Status HostModule::addLoops(const LoopKernel& k, const KernelSchedule& s, const std::vector<std::string>& symbols,
+                                     const std::string& name) {
+  ACCELC_TRY(k.validate(name));
+  if (s.stages.size() != k.stages.size() || symbols.size() != k.stages.size())
+    return error(Location::node(name, k.name), "the schedule has " + std::to_string(s.stages.size()) +
+                                                   " stages; the kernel has " + std::to_string(k.stages.size()));
+  for (size_t i = 0; i < k.stages.size(); ++i) ACCELC_TRY(s.stages[i].validate(k.stages[i], name));
+  for (size_t i = 0; i < k.stages.size(); ++i) buildStage(*impl_->module, k, i, s.stages[i], symbols[i]);
+  return support::Status::ok();
+}
+
+support::Status HostJit::add(HostModule m, const std::string& name) {
+  HostModule::Impl& h = m.impl();
+  h.module->setDataLayout(impl_->jit->getDataLayout());
+  h.module->setTargetTriple(impl_->jit->getTargetTriple().str());
+  ACCELC_TRY(verifyAndOptimize(*h.module, name));
+  if (llvm::Error e = impl_->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(h.module), std::move(h.context))))
     return error(Location::node(name, name), "the JIT refused the kernel: " + message(std::move(e)));
   return support::Status::ok();
 }
 
-}  // namespace
-
-support::Expected<HostJit::EwFn> HostJit::compile(const EwKernel& k, const EwSchedule& s, const std::string& name) {
-  ACCELC_TRY(k.validate(name));
-  ACCELC_TRY(s.validate(name));
-  auto ctx = std::make_unique<llvm::LLVMContext>();
-  auto m = std::make_unique<llvm::Module>("accelc_host", *ctx);
-  m->setDataLayout(impl_->jit->getDataLayout());
-  const std::string symbol = "accelc_ew_" + std::to_string(impl_->functions++);
-  EwBuilder(*m, k).build(symbol, s);
-  ACCELC_TRY(addModule(*impl_->jit, std::move(ctx), std::move(m), name));
+void* HostJit::lookup(const std::string& symbol) {
   auto sym = impl_->jit->lookup(symbol);
-  if (!sym) return error(Location::node(name, name), "the JIT lost the kernel: " + message(sym.takeError()));
-  return llvm::jitTargetAddressToFunction<EwFn>(sym->getAddress());
+  if (!sym) {
+    llvm::consumeError(sym.takeError());
+    return nullptr;
+  }
+  return llvm::jitTargetAddressToPointer<void*>(sym->getAddress());
 }
 
-}  // namespace accelc::compiler::host
-
-namespace accelc::compiler::host {
+support::Expected<HostJit::EwFn> HostJit::compile(const EwKernel& k, const EwSchedule& s, const std::string& name) {
+  HostModule m;
+  const std::string symbol = "accelc_ew_" + std::to_string(impl_->functions++);
+  ACCELC_TRY(m.addChain(k, s, symbol, name));
+  ACCELC_TRY(add(std::move(m), name));
+  void* fn = lookup(symbol);
+  if (!fn) return error(Location::node(name, name), "the JIT lost the kernel");
+  return reinterpret_cast<EwFn>(fn);
+}
 
 support::Expected<std::vector<HostJit::StageFn>> HostJit::compile(const LoopKernel& k, const KernelSchedule& s,
                                                                   const std::string& name) {
-  ACCELC_TRY(k.validate(name));
-  if (s.stages.size() != k.stages.size())
-    return error(Location::node(name, k.name), "the schedule has " + std::to_string(s.stages.size()) +
-                                                   " stages; the kernel has " + std::to_string(k.stages.size()));
-  for (size_t i = 0; i < k.stages.size(); ++i) ACCELC_TRY(s.stages[i].validate(k.stages[i], name));
-  auto ctx = std::make_unique<llvm::LLVMContext>();
-  auto m = std::make_unique<llvm::Module>("accelc_loops", *ctx);
-  m->setDataLayout(impl_->jit->getDataLayout());
+  HostModule m;
   std::vector<std::string> symbols;
-  for (size_t i = 0; i < k.stages.size(); ++i) {
-    symbols.push_back("accelc_loop_" + std::to_string(impl_->functions++));
-    buildStage(*m, k, i, s.stages[i], symbols.back());
-  }
-  ACCELC_TRY(addModule(*impl_->jit, std::move(ctx), std::move(m), name));
+  for (size_t i = 0; i < k.stages.size(); ++i) symbols.push_back("accelc_loop_" + std::to_string(impl_->functions++));
+  ACCELC_TRY(m.addLoops(k, s, symbols, name));
+  ACCELC_TRY(add(std::move(m), name));
   std::vector<StageFn> fns;
   for (const std::string& sym : symbols) {
-    auto found = impl_->jit->lookup(sym);
-    if (!found) return error(Location::node(name, k.name), "the JIT lost the kernel: " + message(found.takeError()));
-    fns.push_back(llvm::jitTargetAddressToFunction<StageFn>(found->getAddress()));
+    void* fn = lookup(sym);
+    if (!fn) return error(Location::node(name, k.name), "the JIT lost the kernel");
+    fns.push_back(reinterpret_cast<StageFn>(fn));
   }
   return fns;
 }

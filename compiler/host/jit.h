@@ -19,9 +19,34 @@
 
 #include "compiler/host/elementwise.h"
 #include "compiler/host/loop_ir.h"
+#include "runtime/host_code.h"
 #include "support/status.h"
 
 namespace accelc::compiler::host {
+
+/// Host code under construction: chains and loop kernels added under symbols
+/// of their own, then compiled together, by the JIT (HostJit::add) or into a
+/// shared library for a target (library.h). Each kernel is checked as it is
+/// added.
+class HostModule {
+ public:
+  HostModule();
+  ~HostModule();
+  HostModule(HostModule&&) noexcept;
+  HostModule& operator=(HostModule&&) noexcept;
+
+  /// Adds chain `k` under `s` as `symbol` (a runtime::ChainFn); `name` locates errors.
+  support::Status addChain(const EwKernel& k, const EwSchedule& s, const std::string& symbol, const std::string& name);
+  /// Adds every stage of `k` under `s`, stage i as symbols[i] (a runtime::StageFn).
+  support::Status addLoops(const LoopKernel& k, const KernelSchedule& s, const std::vector<std::string>& symbols,
+                           const std::string& name);
+
+  struct Impl;  ///< the LLVM module (compiler/host/module_impl.h)
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
 
 class HostJit {
  public:
@@ -42,9 +67,14 @@ class HostJit {
 
   /// A compiled loop stage: runs iterations [begin, end) of the stage's outer
   /// loop (loop_codegen.h) over one pointer per kernel buffer.
-  using StageFn = void (*)(float* const* buffers, int64_t begin, int64_t end);
+  using StageFn = runtime::StageFn;
   /// Compiles every stage of `k` under `s` (both validated first); `name` locates errors.
   support::Expected<std::vector<StageFn>> compile(const LoopKernel& k, const KernelSchedule& s, const std::string& name);
+
+  /// Optimizes and compiles `m`; its symbols then resolve with lookup.
+  support::Status add(HostModule m, const std::string& name);
+  /// The address of a symbol of a module added, or null.
+  void* lookup(const std::string& symbol);
 
   /// The CPU and the features the JIT compiles for.
   const std::string& cpu() const;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "compiler/host/elementwise.h"
+#include "runtime/host_code.h"
 #include "support/status.h"
 
 namespace accelc::compiler::host {
@@ -102,18 +103,10 @@ struct LoopStage {
   LoopExpr epilogue;     ///< per spatial point over kAcc; empty: the folded value itself
 };
 
-struct LoopBuffer {
-  enum class Role { kInput, kOutput, kTemp };
-  std::string name;
-  int64_t elements = 0;  ///< per batch point
-  Role role = Role::kInput;
-};
-
-/// A batch dimension: the stages run `count` times, buffer b's start moving by stride[b] each time.
-struct BatchDim {
-  int64_t count = 1;
-  std::vector<int64_t> stride;
-};
+/// A kernel's flat float32 buffers and batch dimensions are the runtime's
+/// (runtime/host_code.h), which runs the compiled stages over them.
+using LoopBuffer = runtime::KernelBuffer;
+using BatchDim = runtime::BatchDim;
 
 struct LoopKernel {
   std::string name;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "compiler/host/compiled_kernel.h"
+#include "runtime/host_code.h"
 #include "compiler/host/fusion.h"
 
 namespace accelc::compiler::host {
@@ -157,146 +158,98 @@ std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step
 
 namespace {
 
-/// Fails unless the step's inputs have the element counts the kernel was compiled for.
-support::Status checkInputs(const std::vector<const runtime::Tensor*>& inputs, const std::vector<int64_t>& sizes,
-                            const std::string& where) {
-  bool ok = inputs.size() == sizes.size();
-  for (size_t i = 0; ok && i < inputs.size(); ++i)
-    ok = inputs[i] ? inputs[i]->dtype() == support::DType::kFloat32 && inputs[i]->numel() == sizes[i] : sizes[i] < 0;
-  if (ok) return support::Status::ok();
-  return support::error(support::Location::file(where), "the generated kernel expects float32 inputs of the compiled shapes");
-}
-
-/// A flat chain as a host kernel.
-runtime::HostKernel chainKernel(HostJit::EwFn fn, const runtime::Shape& shape, std::vector<int64_t> sizes,
-                                std::string kind, std::string where) {
-  return runtime::HostKernel{
-      std::move(kind), [fn, shape, sizes = std::move(sizes), where](const std::vector<const runtime::Tensor*>& inputs,
-                                                                     std::vector<runtime::Tensor>& outputs) -> support::Status {
-        ACCELC_TRY(checkInputs(inputs, sizes, where));
-        runtime::Tensor out(support::DType::kFloat32, shape);
-        std::vector<const float*> ptrs;  // the chain numbers the present inputs
-        for (const runtime::Tensor* t : inputs)
-          if (t) ptrs.push_back(t->data<float>());
-        fn(ptrs.data(), out.data<float>(), out.numel());
-        outputs[0] = std::move(out);
-        return support::Status::ok();
-      }};
-}
-
-/// A loop kernel as a host kernel: the step's present inputs, then its output, are the kernel's leading buffers.
-runtime::HostKernel loopKernel(CompiledKernel k, const runtime::Shape& shape, std::vector<int64_t> sizes, std::string kind,
-                               std::string where, std::shared_ptr<support::ThreadPool> pool) {
-  return runtime::HostKernel{
-      std::move(kind), [k = std::move(k), shape, sizes = std::move(sizes), where, pool](
-                           const std::vector<const runtime::Tensor*>& inputs,
-                           std::vector<runtime::Tensor>& outputs) -> support::Status {
-        ACCELC_TRY(checkInputs(inputs, sizes, where));
-        runtime::Tensor out(support::DType::kFloat32, shape);
-        std::vector<float*> io;
-        for (const runtime::Tensor* t : inputs)
-          if (t) io.push_back(const_cast<float*>(t->data<float>()));  // the kernel only reads its inputs
-        io.push_back(out.data<float>());
-        io.resize(k.buffers().size(), nullptr);
-        k.run(io, pool.get());
-        outputs[0] = std::move(out);
-        return support::Status::ok();
-      }};
-}
-
-}  // namespace
-
-namespace {
-
-/// What compiles a bundle's host kernels.
-struct KernelMaker {
+/// Builds the code of a bundle's host steps: each kernel's IR into one
+/// module, and how the runtime runs it.
+struct CodeMaker {
   const runtime::Bundle& b;
-  HostJit& jit;
+  HostModule& module;
   const std::string& name;
-  std::shared_ptr<support::ThreadPool> pool;
   EwSchedule schedule;
   CpuShape cpu;
-  std::string kind;
+  runtime::HostCode code;
 
-  /// The kernel of group `g` (one step, or a fused run), if one exists.
-  support::Expected<std::optional<runtime::HostKernel>> make(const StepGroup& g) {
+  /// The code of group `g` (one step, or a fused run), when it has one.
+  support::Expected<bool> make(const StepGroup& g) {
     const runtime::Step& s = b.steps[g.first];
-    const std::string where = name + ":" + s.name;
-    const runtime::Shape shape = b.tensors[static_cast<size_t>(b.steps[g.last].outputs[0])].shape;
+    const std::string where = name + ":" + s.name, symbol = "accelc_step" + std::to_string(g.first);
+    runtime::KernelCode k;
+    k.step = static_cast<uint32_t>(g.first), k.fuses = static_cast<uint32_t>(g.last - g.first);
+    k.output = b.tensors[static_cast<size_t>(b.steps[g.last].outputs[0])].shape;
     const std::vector<int> ids = groupInputs(b, g);
-    std::vector<int64_t> sizes, present;  // every input's element count (-1: none), and the present ones'
+    std::vector<int64_t> present;  // the present inputs' element counts
     for (int t : ids) {
-      sizes.push_back(t < 0 ? -1 : support::shapeElements(b.tensors[static_cast<size_t>(t)].shape));
-      if (t >= 0) present.push_back(sizes.back());
+      k.sizes.push_back(t < 0 ? -1 : support::shapeElements(b.tensors[static_cast<size_t>(t)].shape));
+      if (t >= 0) present.push_back(k.sizes.back());
     }
-    std::optional<runtime::HostKernel> made;
+    std::optional<KernelPlan> plan;
     if (stepChain(b, s)) {
       std::optional<EwKernel> chain = groupChain(b, g, false);
-      if (!chain) return made;
-      const int64_t n = support::shapeElements(shape);
+      if (!chain) return false;
+      const int64_t n = support::shapeElements(k.output);
       if (std::all_of(present.begin(), present.end(), [&](int64_t m) { return m == n || m == 1; })) {
         for (EwNode& node : chain->nodes)  // one-element inputs broadcast on the flat path
           if (node.op == EwOp::kInput) node.scalar = present[static_cast<size_t>(node.input)] != n;
-        ACCELC_ASSIGN_OR_RETURN(HostJit::EwFn fn, jit.compile(*chain, schedule, where));
-        made = chainKernel(fn, shape, sizes, kind, where);
-        made->fuses = g.last - g.first;
-        return made;
+        ACCELC_TRY(module.addChain(*chain, schedule, symbol, where));
+        k.chain = symbol;
+        code.kernels.push_back(std::move(k));
+        return true;
       }
       std::vector<runtime::Shape> shapes;
       for (int t : ids)
         if (t >= 0) shapes.push_back(b.tensors[static_cast<size_t>(t)].shape);
-      std::optional<KernelPlan> plan = broadcastPlan(*chain, shapes, shape, cpu);
-      if (!plan) return made;
-      return loop(*plan, g, shape, sizes, where);
+      plan = broadcastPlan(*chain, shapes, k.output, cpu);
+    } else {
+      plan = stepPlan(b, s, cpu);
+      if (plan && g.last > g.first) {
+        std::optional<EwKernel> chain = groupChain(b, g, true);
+        if (!chain) return false;
+        size_t own = 0;
+        for (int t : s.inputs) own += t >= 0;
+        fuseEpilogue(*plan, *chain, present, own);
+      }
     }
-    std::optional<KernelPlan> plan = stepPlan(b, s, cpu);
-    if (!plan) return made;
-    if (g.last > g.first) {
-      std::optional<EwKernel> chain = groupChain(b, g, true);
-      if (!chain) return made;
-      size_t own = 0;
-      for (int t : s.inputs) own += t >= 0;
-      fuseEpilogue(*plan, *chain, present, own);
-    }
-    return loop(*plan, g, shape, sizes, where);
-  }
-
-  support::Expected<std::optional<runtime::HostKernel>> loop(const KernelPlan& plan, const StepGroup& g,
-                                                             const runtime::Shape& shape, const std::vector<int64_t>& sizes,
-                                                             const std::string& where) {
-    ACCELC_ASSIGN_OR_RETURN(CompiledKernel k, CompiledKernel::compile(jit, plan.kernel, plan.schedule, where));
-    std::optional<runtime::HostKernel> made = loopKernel(std::move(k), shape, sizes, kind, where, pool);
-    made->fuses = g.last - g.first;
-    return made;
+    if (!plan) return false;
+    runtime::KernelCode loops = loopKernelCode(plan->kernel, plan->schedule, symbol);
+    std::vector<std::string> symbols;
+    for (const runtime::StageCode& st : loops.stages) symbols.push_back(st.symbol);
+    ACCELC_TRY(module.addLoops(plan->kernel, plan->schedule, symbols, where));
+    k.buffers = std::move(loops.buffers), k.batch = std::move(loops.batch), k.stages = std::move(loops.stages);
+    code.kernels.push_back(std::move(k));
+    return true;
   }
 };
 
 }  // namespace
 
-support::Expected<runtime::HostKernels> generatedHostKernels(const runtime::Bundle& b, HostJit& jit,
-                                                             const std::string& name,
-                                                             std::shared_ptr<support::ThreadPool> pool) {
-  KernelMaker maker{b,
-                    jit,
-                    name,
-                    std::move(pool),
-                    EwSchedule{jit.usesAvx512() ? 16 : 8, 2},
-                    CpuShape{jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16},
-                    std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : "")};
-  runtime::HostKernels kernels;
+support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const CpuShape& cpu, HostModule& module,
+                                                 const std::string& name) {
+  CodeMaker maker{b, module, name, EwSchedule{cpu.vectorWidth, 2}, cpu, {}};
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
     if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) continue;
-    // A fused run first; else the step alone.
-    for (StepGroup g : {fusedGroup(b, i), StepGroup{i, i}}) {
-      ACCELC_ASSIGN_OR_RETURN(std::optional<runtime::HostKernel> k, maker.make(g));
-      if (!k) continue;
-      kernels[i] = std::move(*k);
+    for (StepGroup g : {fusedGroup(b, i), StepGroup{i, i}}) {  // a fused run first; else the step alone
+      ACCELC_ASSIGN_OR_RETURN(bool made, maker.make(g));
+      if (!made) continue;
       i = g.last;
       break;
     }
   }
-  return kernels;
+  return std::move(maker.code);
+}
+
+CpuShape jitCpuShape(const HostJit& jit) { return {jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16}; }
+
+std::string jitKind(const HostJit& jit) { return std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : ""); }
+
+support::Expected<runtime::HostKernels> generatedHostKernels(const runtime::Bundle& b, HostJit& jit,
+                                                             const std::string& name,
+                                                             std::shared_ptr<support::ThreadPool> pool) {
+  HostModule module;
+  ACCELC_ASSIGN_OR_RETURN(runtime::HostCode code, hostCodeFor(b, jitCpuShape(jit), module, name));
+  if (code.kernels.empty()) return runtime::HostKernels{};
+  ACCELC_TRY(jit.add(std::move(module), name));
+  return runtime::hostKernelsOf(code, [&](const std::string& symbol) { return jit.lookup(symbol); }, jitKind(jit),
+                                std::move(pool), name);
 }
 
 }  // namespace accelc::compiler::host

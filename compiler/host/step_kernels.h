@@ -29,6 +29,14 @@ std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step&
 /// The loop kernel of host step `s` of `b` (nn_kernels.h), when it has one.
 std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step& s, const CpuShape& cpu);
 
+/// The code of `b`'s host steps for a CPU of shape `cpu`: each kernel's IR
+/// added to `module` (symbols accelc_step<N>...), and its description.
+support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const CpuShape& cpu, HostModule& module,
+                                                 const std::string& name);
+/// The shape of the JIT's CPU, and how reports name its code.
+CpuShape jitCpuShape(const HostJit& jit);
+std::string jitKind(const HostJit& jit);
+
 /// Kernels for every host step of `b` with a chain or a loop kernel, compiled
 /// by `jit`; loop kernels divide their parallel loops over `pool` when it is
 /// not null (it must outlive the kernels). `name` locates errors.

@@ -1,0 +1,27 @@
+// compiler/host/module_impl.h — the LLVM module inside a HostModule, and the
+// optimization pipeline every host module runs (LLVM inside compiler/host only).
+#ifndef ACCELC_COMPILER_HOST_MODULE_IMPL_H_
+#define ACCELC_COMPILER_HOST_MODULE_IMPL_H_
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <string>
+
+#include "compiler/host/jit.h"
+
+namespace accelc::compiler::host {
+
+struct HostModule::Impl {
+  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module = std::make_unique<llvm::Module>("accelc_host", *context);
+};
+
+/// Verifies `m` (an error names `name`) and runs LLVM's O2 pipeline over it;
+/// its data layout and triple must be set first.
+support::Status verifyAndOptimize(llvm::Module& m, const std::string& name);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_MODULE_IMPL_H_

@@ -1,0 +1,101 @@
+// runtime/host_code.h — generated host code as the runtime runs it, without
+// LLVM: what each kernel's compiled functions are called and how to call them.
+//
+// compiler/host generates the code (LLVM) and describes every kernel here. The
+// description travels two ways: with functions the in-process JIT compiled, or
+// in a bundle beside a shared library built for a target (the runtime loads
+// it with dlopen after checking its target, hash and CPU features,
+// host_library.h). Either way hostKernelsOf turns it into the executor's
+// HostKernels.
+//
+// Two kinds of kernel:
+// - a chain: `void f(const float* const* inputs, float* out, int64_t n)` over
+//   the output's n elements, inputs of n elements or one;
+// - a loop kernel: stages `void f(float* const* buffers, int64_t begin, int64_t
+//   end)` run in order over the kernel's buffers (the step's present inputs,
+//   its output, then temporaries the runner allocates), once per point of its
+//   batch dimensions; a parallel stage's [0, iterations) is divided among a
+//   thread pool.
+#ifndef ACCELC_RUNTIME_HOST_CODE_H_
+#define ACCELC_RUNTIME_HOST_CODE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/host_kernels.h"
+#include "runtime/tensor.h"
+#include "support/status.h"
+#include "support/thread_pool.h"
+
+namespace accelc::runtime {
+
+/// One flat float32 buffer of a loop kernel.
+struct KernelBuffer {
+  enum class Role : uint8_t { kInput = 0, kOutput = 1, kTemp = 2 };
+  std::string name;
+  int64_t elements = 0;  ///< per batch point
+  Role role = Role::kInput;
+};
+
+/// A batch dimension: the stages run `count` times, buffer b's start moving by stride[b] each time.
+struct BatchDim {
+  int64_t count = 1;
+  std::vector<int64_t> stride;
+};
+
+/// One compiled stage of a loop kernel.
+struct StageCode {
+  std::string symbol;
+  int64_t iterations = 1;  ///< of its outer loop: run as [0, iterations)
+  bool parallel = false;   ///< divided among the thread pool
+};
+
+/// One host kernel: the step it runs and the steps fused into it.
+struct KernelCode {
+  uint32_t step = 0;             ///< the bundle step it runs
+  uint32_t fuses = 0;            ///< following steps it computes too (HostKernel::fuses)
+  Shape output;                  ///< the last step's output shape (float32)
+  std::vector<int64_t> sizes;    ///< per input the executor hands it: its element count, -1 for none
+  std::string chain;             ///< a chain's symbol; empty for a loop kernel
+  std::vector<KernelBuffer> buffers;  ///< a loop kernel's
+  std::vector<BatchDim> batch;
+  std::vector<StageCode> stages;
+};
+
+/// The generated code of a bundle's host steps.
+struct HostCode {
+  std::string triple;                 ///< what it was compiled for ("x86_64-pc-linux-gnu")
+  std::string cpu;                    ///< the CPU it was tuned for
+  std::vector<std::string> features;  ///< CPU features the code needs ("avx512f", ...)
+  std::vector<uint8_t> library;       ///< a shared library of every symbol (empty: compiled in-process)
+  std::vector<KernelCode> kernels;
+};
+
+/// A loop kernel's stage function.
+using StageFn = void (*)(float* const* buffers, int64_t begin, int64_t end);
+/// A chain's function.
+using ChainFn = void (*)(const float* const* inputs, float* out, int64_t n);
+
+/// Runs a loop kernel: one pointer per buffer in `io` (null for temporaries,
+/// allocated here); parallel stages divide their loop over `pool` when given.
+void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const std::vector<float*>& io,
+                   support::ThreadPool* pool);
+
+/// The executor's kernels for `code`, each symbol's address from `resolve`
+/// (null: a located error); loop kernels share `pool` (may be null). `kind`
+/// names what runs them in reports ("jit x86-64 avx512").
+support::Expected<HostKernels> hostKernelsOf(const HostCode& code,
+                                             const std::function<void*(const std::string&)>& resolve,
+                                             const std::string& kind, std::shared_ptr<support::ThreadPool> pool,
+                                             const std::string& name);
+
+/// Problems of `code` against `b`'s steps (a kernel for a step that is not
+/// a host step, fused runs past the end); "" when it fits.
+std::string hostCodeProblem(const HostCode& code, size_t steps);
+
+}  // namespace accelc::runtime
+
+#endif  // ACCELC_RUNTIME_HOST_CODE_H_
