@@ -244,7 +244,7 @@ const support::ContainerKind& bundleContainerKind() {
   static const support::ContainerKind kKind{"ACXBNDL",
                                             "bundle",
                                             kBundleVersion,
-                                            {"hwspec", "plan", "weights", "programs", "steps", "layers", "graph"},
+                                            {"hwspec", "plan", "weights", "programs", "steps", "layers", "graph", "host"},
                                             "recompile the model with this accelc (accelc compile)"};
   return kKind;
 }
@@ -332,6 +332,7 @@ std::vector<uint8_t> writeBundle(const Bundle& b) {
   w[5].u64(b.layers.size());
   for (const LayerInfo& l : b.layers) writeLayer(w[5], l);
   w[6].str(b.graphText);
+  writeHostCode(w[7], b.host);
   support::SectionData d;
   for (ByteWriter& x : w) d.push_back(std::move(x.data()));
   return support::writeContainer(bundleContainerKind(), d);
@@ -350,8 +351,9 @@ Expected<CheckedBundle> readCheckedBundle(const std::vector<uint8_t>& bytes, con
       [&](ByteReader& r) -> Status {
         ACCELC_ASSIGN_OR_RETURN(b.graphText, r.str("graph text"));
         return Status::ok();
-      }};
-  static_assert(std::size(readers) == 7, "one reader per section");
+      },
+      [&](ByteReader& r) { return readHostCode(r, b.host); }};
+  static_assert(std::size(readers) == 8, "one reader per section");
   for (size_t i = 0; i < d.size(); ++i) {
     ByteReader r(d[i], name + "[" + bundleContainerKind().sections[i] + "]");
     ACCELC_TRY(readers[i](r));
@@ -441,6 +443,8 @@ Status validateBundle(const Bundle& b, const isa::Target& t, const std::string& 
   }
   for (const ConstantData& c : b.constants)
     if (!inWindow(c.addr, c.bytes.size())) return error(loc, "constant '" + c.name + "' lies outside the DRAM window");
+  if (const std::string problem = hostCodeProblem(b.host, b.steps.size()); !problem.empty())
+    return error(Location::file(name + "[host]"), problem);
   for (size_t i = 0; i < b.programs.size(); ++i) {
     const isa::Program& p = b.programs[i];
     if (p.hash != b.hash || b.hash != t.hash) return error(loc, "a program was built for another hwspec than the bundle");

@@ -10,7 +10,9 @@
 // step inside. The integer graph's text form rides along for `--engine ref`,
 // and a layer table for reports. The binary form is a support/container.h
 // container whose sections (hwspec, plan, weights, programs, steps, layers,
-// graph) each carry a checksum; docs/formats.md describes them.
+// graph, host) each carry a checksum; docs/formats.md describes them. The host
+// section holds the generated code of host steps for one target, a shared
+// library with the description of its kernels (runtime/host_code.h).
 #ifndef ACCELC_RUNTIME_BUNDLE_H_
 #define ACCELC_RUNTIME_BUNDLE_H_
 
@@ -21,6 +23,7 @@
 
 #include "isa/program.h"
 #include "runtime/attrs.h"
+#include "runtime/host_code.h"
 #include "runtime/layout.h"
 #include "runtime/ops.h"
 #include "support/container.h"
@@ -28,7 +31,7 @@
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 6;
+inline constexpr uint32_t kBundleVersion = 7;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {
@@ -90,6 +93,7 @@ struct Bundle {
   std::vector<Step> steps;          ///< in execution order
   std::vector<LayerInfo> layers;    ///< for reports
   std::string graphText;            ///< the integer graph, for --engine ref
+  HostCode host;                    ///< generated code of host steps (none: no kernels)
 };
 
 /// The step of each layer of `b`: steps are the layers in order, with pack

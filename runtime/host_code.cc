@@ -76,6 +76,23 @@ HostKernel loopKernel(std::vector<StageFn> fns, const KernelCode& k, const std::
 
 }  // namespace
 
+const std::vector<CpuFeature>& x86Features() {
+  static const std::vector<CpuFeature> kFeatures = {
+      {"sse4.2", "sse4_2"},         {"avx", "avx"},
+      {"avx2", "avx2"},             {"fma", "fma"},
+      {"f16c", "f16c"},             {"bmi", "bmi1"},
+      {"bmi2", "bmi2"},             {"avx512f", "avx512f"},
+      {"avx512cd", "avx512cd"},     {"avx512bw", "avx512bw"},
+      {"avx512dq", "avx512dq"},     {"avx512vl", "avx512vl"},
+      {"avx512vnni", "avx512_vnni"}, {"avx512bf16", "avx512_bf16"},
+      {"avx512vbmi", "avx512vbmi"}, {"avx512vbmi2", "avx512_vbmi2"},
+      {"avx512ifma", "avx512ifma"}, {"avx512bitalg", "avx512_bitalg"},
+      {"avx512vpopcntdq", "avx512_vpopcntdq"}, {"avx512fp16", "avx512_fp16"},
+      {"avxvnni", "avx_vnni"},
+  };
+  return kFeatures;
+}
+
 void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const std::vector<float*>& io,
                    support::ThreadPool* pool) {
   std::vector<std::vector<float>> temps;
@@ -86,6 +103,105 @@ void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const s
       ptrs[b] = temps.back().data();
     }
   runBatch(k, fns, 0, ptrs, pool);
+}
+
+namespace {
+
+void writeShape(support::ByteWriter& w, const std::vector<int64_t>& v) {
+  w.u64(v.size());
+  for (int64_t x : v) w.i64(x);
+}
+
+support::Expected<std::vector<int64_t>> readShape(support::ByteReader& r, const char* what) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.count(what));
+  std::vector<int64_t> v;
+  for (uint64_t i = 0; i < n; ++i) {
+    ACCELC_ASSIGN_OR_RETURN(uint64_t x, r.le(8, what));
+    v.push_back(static_cast<int64_t>(x));
+  }
+  return v;
+}
+
+void writeKernel(support::ByteWriter& w, const KernelCode& k) {
+  w.u32(k.step), w.u32(k.fuses);
+  writeShape(w, k.output);
+  writeShape(w, k.sizes);
+  w.str(k.chain);
+  w.u64(k.buffers.size());
+  for (const KernelBuffer& b : k.buffers) w.str(b.name), w.i64(b.elements), w.u8(static_cast<uint8_t>(b.role));
+  w.u64(k.batch.size());
+  for (const BatchDim& d : k.batch) w.i64(d.count), writeShape(w, d.stride);
+  w.u64(k.stages.size());
+  for (const StageCode& s : k.stages) w.str(s.symbol), w.i64(s.iterations), w.u8(s.parallel);
+}
+
+support::Status readKernel(support::ByteReader& r, KernelCode& k) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t step, r.le(4, "kernel step"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t fuses, r.le(4, "kernel fuses"));
+  k.step = static_cast<uint32_t>(step), k.fuses = static_cast<uint32_t>(fuses);
+  ACCELC_ASSIGN_OR_RETURN(k.output, readShape(r, "kernel output"));
+  ACCELC_ASSIGN_OR_RETURN(k.sizes, readShape(r, "kernel inputs"));
+  ACCELC_ASSIGN_OR_RETURN(k.chain, r.str("kernel chain"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nb, r.count("kernel buffers"));
+  for (uint64_t i = 0; i < nb; ++i) {
+    KernelBuffer b;
+    ACCELC_ASSIGN_OR_RETURN(b.name, r.str("buffer name"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(8, "buffer elements"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t role, r.le(1, "buffer role"));
+    if (role > 2) return r.bad("buffer role " + std::to_string(role));
+    b.elements = static_cast<int64_t>(n), b.role = static_cast<KernelBuffer::Role>(role);
+    k.buffers.push_back(std::move(b));
+  }
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nd, r.count("kernel batch"));
+  for (uint64_t i = 0; i < nd; ++i) {
+    BatchDim d;
+    ACCELC_ASSIGN_OR_RETURN(uint64_t count, r.le(8, "batch count"));
+    d.count = static_cast<int64_t>(count);
+    ACCELC_ASSIGN_OR_RETURN(d.stride, readShape(r, "batch strides"));
+    k.batch.push_back(std::move(d));
+  }
+  ACCELC_ASSIGN_OR_RETURN(uint64_t ns, r.count("kernel stages"));
+  for (uint64_t i = 0; i < ns; ++i) {
+    StageCode s;
+    ACCELC_ASSIGN_OR_RETURN(s.symbol, r.str("stage symbol"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t it, r.le(8, "stage iterations"));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t par, r.le(1, "stage parallel"));
+    s.iterations = static_cast<int64_t>(it), s.parallel = par != 0;
+    if (s.iterations < 1) return r.bad("stage iterations");
+    k.stages.push_back(std::move(s));
+  }
+  return support::Status::ok();
+}
+
+}  // namespace
+
+void writeHostCode(support::ByteWriter& w, const HostCode& code) {
+  w.str(code.triple), w.str(code.cpu);
+  w.u64(code.features.size());
+  for (const std::string& f : code.features) w.str(f);
+  w.bytes(code.library);
+  w.u64(code.libraryHash);
+  w.u64(code.kernels.size());
+  for (const KernelCode& k : code.kernels) writeKernel(w, k);
+}
+
+support::Status readHostCode(support::ByteReader& r, HostCode& code) {
+  ACCELC_ASSIGN_OR_RETURN(code.triple, r.str("host code triple"));
+  ACCELC_ASSIGN_OR_RETURN(code.cpu, r.str("host code CPU"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nf, r.count("host code features"));
+  for (uint64_t i = 0; i < nf; ++i) {
+    ACCELC_ASSIGN_OR_RETURN(std::string f, r.str("feature"));
+    code.features.push_back(std::move(f));
+  }
+  ACCELC_ASSIGN_OR_RETURN(code.library, r.bytes("host library"));
+  ACCELC_ASSIGN_OR_RETURN(code.libraryHash, r.le(8, "host library hash"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t nk, r.count("host kernels"));
+  for (uint64_t i = 0; i < nk; ++i) {
+    KernelCode k;
+    ACCELC_TRY(readKernel(r, k));
+    code.kernels.push_back(std::move(k));
+  }
+  return support::Status::ok();
 }
 
 std::string hostCodeProblem(const HostCode& code, size_t steps) {

@@ -27,6 +27,7 @@
 
 #include "runtime/host_kernels.h"
 #include "runtime/tensor.h"
+#include "support/bytes.h"
 #include "support/status.h"
 #include "support/thread_pool.h"
 
@@ -71,8 +72,18 @@ struct HostCode {
   std::string cpu;                    ///< the CPU it was tuned for
   std::vector<std::string> features;  ///< CPU features the code needs ("avx512f", ...)
   std::vector<uint8_t> library;       ///< a shared library of every symbol (empty: compiled in-process)
+  uint64_t libraryHash = 0;           ///< its fnv1a-64 hash (host_library.h), checked before it is loaded
   std::vector<KernelCode> kernels;
 };
+
+/// An x86-64 ISA extension generated code may use: LLVM's name for it, and
+/// the flag /proc/cpuinfo shows when the CPU has it.
+struct CpuFeature {
+  const char* llvm;
+  const char* cpuinfo;
+};
+/// The extensions a bundle records and the runtime checks before loading its code.
+const std::vector<CpuFeature>& x86Features();
 
 /// A loop kernel's stage function.
 using StageFn = void (*)(float* const* buffers, int64_t begin, int64_t end);
@@ -91,6 +102,10 @@ support::Expected<HostKernels> hostKernelsOf(const HostCode& code,
                                              const std::function<void*(const std::string&)>& resolve,
                                              const std::string& kind, std::shared_ptr<support::ThreadPool> pool,
                                              const std::string& name);
+
+/// The bundle section of `code` (docs/formats.md), and back.
+void writeHostCode(support::ByteWriter& w, const HostCode& code);
+support::Status readHostCode(support::ByteReader& r, HostCode& code);
 
 /// Problems of `code` against `b`'s steps (a kernel for a step that is not
 /// a host step, fused runs past the end); "" when it fits.

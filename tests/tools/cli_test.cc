@@ -384,7 +384,7 @@ TEST(CliTest, TargetX86CompilesTheWholeModelForTheHost) {
   std::smatch hm, fm;
   // Its seven steps: the convolutions with their ReLUs fused, the pool and the Gemm generated; the Flatten
   // on its reference kernel.
-  ASSERT_TRUE(std::regex_search(r.out, hm, std::regex("host: 0 accelerator steps, \\d+ host steps \\(kernels: (\\d+) jit[^,]*, (\\d+) jit[^,]*\\(fused\\), (\\d+) reference"))) << r.out;
+  ASSERT_TRUE(std::regex_search(r.out, hm, std::regex("host: 0 accelerator steps, \\d+ host steps \\(kernels: (\\d+) bundle x86_64[^,]*, (\\d+) bundle[^,]*\\(fused\\), (\\d+) reference"))) << r.out;
   EXPECT_EQ(hm[1].str(), "4") << r.out;
   EXPECT_EQ(hm[2].str(), "2") << r.out;
   EXPECT_EQ(hm[3].str(), "1") << r.out;
@@ -394,6 +394,21 @@ TEST(CliTest, TargetX86CompilesTheWholeModelForTheHost) {
   ASSERT_TRUE(std::regex_search(r.out, ha, std::regex("top-1 accuracy \\(host\\): ([0-9.]+)%"))) << r.out;
   ASSERT_TRUE(std::regex_search(f.out, fa, std::regex("top-1 accuracy[^:]*: ([0-9.]+)%"))) << f.out;
   EXPECT_EQ(ha[1].str(), fa[1].str());
+  // Host code for a baseline CPU needs none of this machine's newer extensions, and runs as the JIT's does.
+  const std::string v2 = kTmp + "/digits-x86-v2.acx";
+  Result base = sh("compile " + fp32 + " --target x86 --cpu x86-64-v2 -o " + v2);
+  ASSERT_EQ(base.rc, 0) << base.out;
+  EXPECT_NE(base.out.find("kernels for x86_64-pc-linux-gnu x86-64-v2 ("), std::string::npos) << base.out;
+  EXPECT_EQ(base.out.find("avx2"), std::string::npos) << base.out;
+  Result j = sh("run " + v2 + " --host-code jit" + in);
+  ASSERT_EQ(j.rc, 0) << j.out;
+  EXPECT_NE(j.out.find("kernels: 4 jit x86-64"), std::string::npos) << j.out;
+  std::smatch ja;
+  ASSERT_TRUE(std::regex_search(j.out, ja, std::regex("top-1 accuracy \\(host\\): ([0-9.]+)%"))) << j.out;
+  EXPECT_EQ(ja[1].str(), ha[1].str());
+  Result cpu = sh("compile " + fp32 + " --target x86 --cpu pentium-nine -o " + v2);
+  EXPECT_EQ(cpu.rc, 1);
+  EXPECT_NE(cpu.out.find("--cpu 'pentium-nine': LLVM 14 knows no such x86-64 CPU"), std::string::npos) << cpu.out;
   Result arm = sh("compile " + fp32 + " --target aarch64 -o " + acx);
   EXPECT_EQ(arm.rc, 1);
   EXPECT_EQ(arm.out, "error: --target aarch64: host code for aarch64 is not generated yet; --target x86 is\n");
@@ -426,9 +441,9 @@ TEST(CliTest, RunAndReportRefuseACorruptBundleNamingTheSection) {
   const std::string acx = kTmp + "/digits-flip.acx";
   ASSERT_EQ(sh("compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default -o " + acx).rc, 0);
   std::string bytes = testing::readFile(acx);
-  bytes[bytes.size() - 3] ^= 4;  // inside the last section, the graph text
+  bytes[bytes.size() - 3] ^= 4;  // inside the last section, the host code
   std::ofstream(kTmp + "/flipped.acx", std::ios::binary) << bytes;
-  const std::string want = kTmp + "/flipped.acx: error: bundle section 'graph' is corrupt (checksum mismatch)\n";
+  const std::string want = kTmp + "/flipped.acx: error: bundle section 'host' is corrupt (checksum mismatch)\n";
   for (const std::string& cmd : {"run " + kTmp + "/flipped.acx --engine fsim --input input=" + kSrc +
                                      "/models/digits/input.npy",
                                  "report " + kTmp + "/flipped.acx", "disasm " + kTmp + "/flipped.acx"}) {

@@ -11,11 +11,13 @@
 #include "compiler/driver/pipeline.h"
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/compile_model.h"
+#include "compiler/host/library.h"
 #include "compiler/host/step_kernels.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/report/report.h"
 #include "isa/disassembler.h"
 #include "runtime/executor.h"
+#include "runtime/host_library.h"
 #include "runtime/sim_devices/make_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
@@ -83,13 +85,16 @@ Status printReport(const runtime::Bundle& b, const isa::Target& t, bool json,
   return Status::ok();
 }
 
-/// Kernels for `b`'s host steps: generated ones when `hostCode` is "jit"
-/// (their code lives in `jit`), none for "reference".
+/// Kernels for `b`'s host steps: "bundle" loads the code the bundle carries
+/// (compiled in-process when it carries none), "jit" compiles them in-process
+/// (the code lives in `jit`), "reference" gives none.
 Expected<runtime::HostKernels> hostKernelsFor(const runtime::Bundle& b, const std::string& path, const std::string& hostCode,
                                               int threads, std::unique_ptr<compiler::host::HostJit>& jit) {
-  if (hostCode != "jit") return runtime::HostKernels{};
+  if (hostCode == "reference") return runtime::HostKernels{};
+  auto pool = std::make_shared<support::ThreadPool>(threads);
+  if (hostCode == "bundle" && !b.host.library.empty()) return runtime::loadHostLibrary(b, pool, path);
   ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
-  return compiler::host::generatedHostKernels(b, *jit, path, std::make_shared<support::ThreadPool>(threads));
+  return compiler::host::generatedHostKernels(b, *jit, path, pool);
 }
 
 /// Runs one inference of `b` on the cycle model with zero inputs: per step,
@@ -103,11 +108,22 @@ Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, 
 }
 
 struct CompileArgs {
-  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target;
+  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, cpu = "native";
   std::vector<std::string> shapes;
   double percentile = 100.0;
-  bool report = false, serialize = false, quantize = false;
+  bool report = false, serialize = false, quantize = false, noHostCode = false;
 };
+
+/// Compiles `b`'s host steps for `t` into the library the bundle carries.
+Status addHostCode(runtime::Bundle& b, const compiler::host::LibraryTarget& t, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(b.host, compiler::host::compileHostCode(b, t, name));
+  if (b.host.kernels.empty()) return Status::ok();
+  std::string features;
+  for (const std::string& f : b.host.features) features += (features.empty() ? "" : " ") + f;
+  std::cout << "host code: " << b.host.kernels.size() << " kernels for " << b.host.triple << " " << b.host.cpu << " ("
+            << b.host.library.size() << " bytes; needs " << (features.empty() ? "no extensions" : features) << ")\n";
+  return Status::ok();
+}
 
 Status compileCmd(const CompileArgs& a) {
   if (!a.target.empty()) {
@@ -116,6 +132,7 @@ Status compileCmd(const CompileArgs& a) {
   }
   if (a.quantize && a.target.empty()) return support::error(support::Location(), "--quantize asks for int8 on the host: it needs --target");
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, targetFor(a.hw));
+  ACCELC_ASSIGN_OR_RETURN(compiler::host::LibraryTarget host, compiler::host::x86Target(a.cpu));  // before the model
   compiler::CompileOptions o;
   o.hostTarget = a.target, o.quantize = a.quantize;
   for (const std::string& s : a.shapes) {
@@ -131,6 +148,7 @@ Status compileCmd(const CompileArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compiler::compileModel(a.model, t, o, &log));
   std::cout << dump;
   for (const std::string& l : log) std::cout << l << "\n";
+  if (!a.noHostCode) ACCELC_TRY(addHostCode(b, host, a.out));
   ACCELC_TRY(runtime::saveBundleFile(a.out, b));
   int accel = 0;
   for (const runtime::Step& s : b.steps) accel += s.kind == runtime::Step::Kind::kAccel;
@@ -281,6 +299,11 @@ void registerCompile(CLI::App& app, int& rc) {
                   "compile the whole model for a host instead of the accelerator: x86 (a float model stays float "
                   "and needs no calibration)");
   cmd->add_flag("--quantize", a->quantize, "with --target: int8 on the host too (calibrated with --calibrate)");
+  cmd->add_option("--cpu", a->cpu,
+                  "the x86-64 CPU the bundle's host code is built for: native (this machine) or an LLVM CPU name "
+                  "such as x86-64-v3 or skylake-avx512")
+      ->capture_default_str();
+  cmd->add_flag("--no-host-code", a->noHostCode, "carry no generated host code (a run compiles it in-process)");
   cmd->add_flag("--report", a->report, "print the per-layer report");
   cmd->add_flag("--serialize", a->serialize, "emit programs with all overlap between the units removed");
   cmd->add_option("--dump-after", a->dumpAfter,
@@ -304,14 +327,15 @@ void registerReport(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("report", "Per-layer MACs, estimated cycles, roofline bound and utilization of a bundle");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false), measure = std::make_shared<bool>(false);
-  auto hostCode = std::make_shared<std::string>("jit");
+  auto hostCode = std::make_shared<std::string>("bundle");
   cmd->add_option("bundle", *path, "bundle (.acx)")->required();
   cmd->add_flag("--json", *json, "print JSON");
   cmd->add_flag("--measure", *measure,
                 "run one inference (zero inputs) on the cycle model: measured cycles per accelerator layer, wall time "
                 "per host layer (one thread) and what ran it");
-  cmd->add_option("--host-code", *hostCode, "with --measure: host steps on jit (generated) or reference kernels")
-      ->check(CLI::IsMember({"jit", "reference"}))
+  cmd->add_option("--host-code", *hostCode,
+                  "with --measure: host steps on the bundle's code (bundle), code compiled now (jit), or reference kernels")
+      ->check(CLI::IsMember({"bundle", "jit", "reference"}))
       ->capture_default_str();
   cmd->callback([=, &rc] {
     auto b = runtime::loadCheckedBundle(*path);

@@ -47,7 +47,7 @@ struct RunArgs {
   std::string trace;                ///< Perfetto trace file (bundles on the cycle engine)
   isa::RunLimits limits;            ///< when a program run stops (bundles)
   bool checkDefined = false;        ///< refuse reads of SRAM entries nothing wrote (bundles)
-  std::string hostCode = "jit";     ///< bundles: host steps on generated code where it exists, or all on reference kernels
+  std::string hostCode = "bundle";  ///< bundles: host steps on the bundle's code, on code compiled now, or on reference kernels
   int threads = 0;                  ///< bundles: the generated host kernels' threads (0: one per core)
 };
 
@@ -153,9 +153,9 @@ void registerRun(CLI::App& app, int& rc) {
   cmd->add_option("--labels", a->labels, "int64 labels (.npy): print the top-1 accuracy of a bundle's first output");
   addLimitOptions(cmd, a->limits);
   cmd->add_option("--host-code", a->hostCode,
-                  "a bundle's host steps: jit (generated with LLVM where a kernel exists, the rest on reference "
-                  "kernels) or reference (all on reference kernels)")
-      ->check(CLI::IsMember({"jit", "reference"}))
+                  "a bundle's host steps: bundle (the generated code it carries; compiled now when it carries none), "
+                  "jit (generated with LLVM now), or reference (all on reference kernels)")
+      ->check(CLI::IsMember({"bundle", "jit", "reference"}))
       ->capture_default_str();
   cmd->add_flag("--check-defined", a->checkDefined,
                 "fsim, cycle: reading an SRAM entry that nothing wrote since reset is an error");

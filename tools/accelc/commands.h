@@ -39,7 +39,7 @@ struct BundleRunOptions {
   std::string trace;                ///< a Perfetto trace file (cycle)
   isa::RunLimits limits;
   bool checkDefined = false;
-  std::string hostCode = "jit";     ///< "jit": host steps on generated code where it exists; "reference": none
+  std::string hostCode = "bundle";  ///< "bundle": the code it carries; "jit": compiled now; "reference": none
   int threads = 0;                  ///< generated host kernels' threads; 0 = one per core
 };
 /// Runs a bundle (.acx).

@@ -1,0 +1,130 @@
+// compiler/host/library.cc — objects from LLVM's code generator, linked by ld.lld-14.
+#include "compiler/host/library.h"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/SubtargetFeature.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/Host.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+
+#include "compiler/host/module_impl.h"
+#include "compiler/host/step_kernels.h"
+#include "runtime/host_library.h"
+#include "support/yaml.h"
+
+namespace accelc::compiler::host {
+
+using support::error;
+using support::Location;
+
+namespace {
+
+constexpr const char* kX86Triple = "x86_64-pc-linux-gnu";
+
+void initTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+/// A target machine for `t`, code position-independent for a shared library.
+support::Expected<std::unique_ptr<llvm::TargetMachine>> machineFor(const std::string& triple, const std::string& cpu,
+                                                                  const std::string& features, const std::string& name) {
+  initTargets();
+  std::string why;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, why);
+  if (!target) return error(Location::file(name), "LLVM cannot target " + triple + ": " + why);
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, llvm::None, llvm::CodeGenOpt::Aggressive));
+  if (!tm) return error(Location::file(name), "LLVM cannot make a code generator for " + triple + " " + cpu);
+  return tm;
+}
+
+std::vector<uint8_t> readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+support::Expected<LibraryTarget> x86Target(const std::string& cpu) {
+  LibraryTarget t;
+  t.triple = kX86Triple;
+  t.cpu = cpu == "native" ? llvm::sys::getHostCPUName().str() : cpu;
+  llvm::SubtargetFeatures features;
+  if (cpu == "native") {
+    llvm::StringMap<bool> host;
+    if (llvm::sys::getHostCPUFeatures(host))
+      for (const auto& f : host) features.AddFeature(f.first(), f.second);
+  }
+  {  // ask before making a machine for it: LLVM warns on stderr about an unknown CPU
+    initTargets();
+    std::string why;
+    const llvm::Target* target = llvm::TargetRegistry::lookupTarget(t.triple, why);
+    std::unique_ptr<llvm::MCSubtargetInfo> generic(target ? target->createMCSubtargetInfo(t.triple, "generic", "") : nullptr);
+    if (!generic || !generic->isCPUStringValid(t.cpu))
+      return error(Location(), "--cpu '" + cpu + "': LLVM 14 knows no such x86-64 CPU (try native, x86-64-v3 or skylake-avx512)");
+  }
+  ACCELC_ASSIGN_OR_RETURN(auto tm, machineFor(t.triple, t.cpu, features.getString(), "--cpu " + cpu));
+  for (const runtime::CpuFeature& f : runtime::x86Features())
+    if (tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + f.llvm)) t.features.push_back(f.cpuinfo);
+  const bool avx512 = tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
+  t.shape = CpuShape{avx512 ? 16 : 8, avx512 ? 32 : 16};
+  t.llvmFeatures = features.getString();
+  return t;
+}
+
+support::Expected<std::vector<uint8_t>> buildSharedLibrary(HostModule m, const LibraryTarget& t, const std::string& name) {
+  ACCELC_ASSIGN_OR_RETURN(auto tm, machineFor(t.triple, t.cpu, t.llvmFeatures, name));
+  llvm::Module& mod = *m.impl().module;
+  mod.setDataLayout(tm->createDataLayout());
+  mod.setTargetTriple(t.triple);
+  ACCELC_TRY(verifyAndOptimize(mod, name));
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile))
+    return error(Location::file(name), "LLVM cannot emit an object file for " + t.triple);
+  pm.run(mod);
+  // Link in a folder of our own: the object, the library, and the linker's log.
+  char dirTemplate[] = "/tmp/accelc-host-XXXXXX";
+  if (!::mkdtemp(dirTemplate)) return error(Location::file(name), "cannot make a folder to link the host code in");
+  const std::string dir = dirTemplate, obj = dir + "/kernels.o", lib = dir + "/kernels.so", log = dir + "/ld.log";
+  std::ofstream(obj, std::ios::binary).write(object.data(), static_cast<std::streamsize>(object.size()));
+  // libm resolves expf, tanhf and erff where the library is loaded.
+  const std::string cmd = "ld.lld-14 -shared -o '" + lib + "' '" + obj + "' -L/usr/lib/x86_64-linux-gnu -lm > '" + log + "' 2>&1";
+  const bool linked = std::system(cmd.c_str()) == 0;
+  std::vector<uint8_t> bytes = linked ? readBytes(lib) : std::vector<uint8_t>{};
+  const std::string why = linked ? "" : support::lastLines(log, 5);
+  std::system(("rm -rf '" + dir + "'").c_str());
+  if (!linked || bytes.empty())
+    return error(Location::file(name), "ld.lld-14 could not link the host code (scripts/bootstrap.sh installs lld-14): " + why);
+  return bytes;
+}
+
+support::Expected<runtime::HostCode> compileHostCode(const runtime::Bundle& b, const LibraryTarget& t,
+                                                     const std::string& name) {
+  HostModule m;
+  ACCELC_ASSIGN_OR_RETURN(runtime::HostCode code, hostCodeFor(b, t.shape, m, name));
+  code.triple = t.triple, code.cpu = t.cpu, code.features = t.features;
+  if (code.kernels.empty()) return code;
+  ACCELC_ASSIGN_OR_RETURN(code.library, buildSharedLibrary(std::move(m), t, name));
+  code.libraryHash = runtime::libraryHash(code.library);
+  return code;
+}
+
+}  // namespace accelc::compiler::host
