@@ -21,6 +21,7 @@
 
 #include "compiler/host/compiled_kernel.h"
 #include "compiler/host/nn_kernels.h"
+#include "compiler/host/step_kernels.h"
 #include "runtime/ops.h"
 
 namespace accelc {
@@ -123,7 +124,7 @@ double maxDiff(const Tensor& a, const Tensor& b) {
 int run(int threads) {
   auto jit = compiler::host::HostJit::create();
   if (!jit) return std::fprintf(stderr, "%s\n", jit.diag().str().c_str()), 1;
-  const compiler::host::CpuShape cpu{(*jit)->usesAvx512() ? 16 : 8, (*jit)->usesAvx512() ? 32 : 16};
+  const compiler::host::CpuShape cpu = compiler::host::jitCpuShape(**jit);
   support::ThreadPool pool(threads);
   omp_set_num_threads(threads);  // oneDNN's threads are OpenMP's
   dnnl::engine eng(dnnl::engine::kind::cpu, 0);

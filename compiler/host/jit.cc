@@ -119,13 +119,13 @@ class EwBuilder {
   std::vector<llvm::Value*> inputs_;  ///< the input pointers, loaded in the entry block
 };
 
-/// LLVM's O2 pipeline over `m`.
-void optimize(llvm::Module& m) {
+/// LLVM's O2 pipeline over `m`, `tm`'s passes included when given.
+void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb;
+  llvm::PassBuilder pb(tm);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -172,11 +172,11 @@ const std::string& HostJit::cpu() const { return impl_->cpu; }
 const std::string& HostJit::features() const { return impl_->features; }
 bool HostJit::usesAvx512() const { return impl_->avx512; }
 
-support::Status verifyAndOptimize(llvm::Module& m, const std::string& name) {
+support::Status verifyAndOptimize(llvm::Module& m, const std::string& name, llvm::TargetMachine* tm) {
   std::string broken;
   llvm::raw_string_ostream os(broken);
   if (llvm::verifyModule(m, &os)) return error(Location::node(name, name), "invalid IR: " + os.str());
-  optimize(m);
+  optimize(m, tm);
   return support::Status::ok();
 }
 

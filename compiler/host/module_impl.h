@@ -5,6 +5,7 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
 
 #include <memory>
 #include <string>
@@ -18,9 +19,10 @@ struct HostModule::Impl {
   std::unique_ptr<llvm::Module> module = std::make_unique<llvm::Module>("accelc_host", *context);
 };
 
-/// Verifies `m` (an error names `name`) and runs LLVM's O2 pipeline over it;
-/// its data layout and triple must be set first.
-support::Status verifyAndOptimize(llvm::Module& m, const std::string& name);
+/// Verifies `m` (an error names `name`) and runs LLVM's O2 pipeline over it,
+/// with `tm`'s passes and cost model when given; its data layout and triple
+/// must be set first.
+support::Status verifyAndOptimize(llvm::Module& m, const std::string& name, llvm::TargetMachine* tm = nullptr);
 
 }  // namespace accelc::compiler::host
 

@@ -15,6 +15,7 @@
 
 #include "compiler/host/compiled_kernel.h"
 #include "compiler/host/nn_kernels.h"
+#include "compiler/host/step_kernels.h"
 #include "runtime/ops.h"
 
 namespace accelc::compiler::host {
@@ -59,7 +60,6 @@ std::vector<std::unique_ptr<HostJit>>& jits() {
   return all;
 }
 
-CpuShape cpuOf(const HostJit& j) { return {j.usesAvx512() ? 16 : 8, j.usesAvx512() ? 32 : 16}; }
 
 /// Runs `plan` on `in` (inputs in buffer order; null for an omitted one) into `out`'s shape.
 Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const Tensor*>& in, const Shape& outShape,
@@ -105,7 +105,7 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Shape>& sha
   const Tensor want = reference(op, attrs, ptrs), terms = reference(op, termsAttrs ? *termsAttrs : attrs, absPtrs);
   support::ThreadPool pool(3);
   for (auto& jit : jits()) {
-    std::optional<KernelPlan> p = plan(cpuOf(*jit));
+    std::optional<KernelPlan> p = plan(jitCpuShape(*jit));
     ASSERT_TRUE(p.has_value()) << what << ": no kernel";
     const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2");
     expectClose(generated(*jit, *p, ptrs, want.shape(), nullptr), want, terms, tag);
@@ -234,7 +234,7 @@ TEST(NnKernels, NormalizationsMatchTheReference) {
     const Tensor x = randomTensor(c.x, 3);
     const Tensor want = reference(OpKind::kSoftmax, a, {&x});
     for (auto& jit : jits()) {
-      auto p = softmaxPlan(a, c.x, cpuOf(*jit));
+      auto p = softmaxPlan(a, c.x, jitCpuShape(*jit));
       ASSERT_TRUE(p.has_value());
       expectClose(generated(*jit, *p, {&x}, want.shape(), nullptr), want, want,
                   "softmax " + support::shapeStr(c.x) + " axis " + std::to_string(c.axis));
@@ -260,7 +260,7 @@ TEST(NnKernels, NormalizationsMatchTheReference) {
             std::fabs(bias.data<float>()[j]));
     }
     for (auto& jit : jits()) {
-      auto p = layerNormPlan(a, shape, true, cpuOf(*jit));
+      auto p = layerNormPlan(a, shape, true, jitCpuShape(*jit));
       ASSERT_TRUE(p.has_value());
       expectClose(generated(*jit, *p, {&x, &scale, &bias}, want.shape(), nullptr), want, terms,
                   "layernorm " + support::shapeStr(shape));

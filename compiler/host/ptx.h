@@ -1,0 +1,31 @@
+// compiler/host/ptx.h — loop kernels as PTX for NVIDIA GPUs (nvptx64).
+//
+// The stages are the CPU's (loop_codegen.h), compiled by LLVM's NVPTX back
+// end: each stage S gets a kernel entry `S_gpu(float* const* buffers, int64_t
+// iterations)` whose thread t (blockIdx.x · blockDim.x + threadIdx.x) runs
+// iteration t of the stage's outer loop, the stage's own code inlined. The C
+// library's exp, pow, tanh and erf become libdevice's (__nv_expf, ...),
+// linked in from the CUDA toolkit's libdevice.10.bc. What is not written yet:
+// the runtime side (bundles carrying PTX, the CUDA driver loaded with dlopen).
+#ifndef ACCELC_COMPILER_HOST_PTX_H_
+#define ACCELC_COMPILER_HOST_PTX_H_
+
+#include <string>
+#include <vector>
+
+#include "compiler/host/loop_ir.h"
+#include "support/status.h"
+
+namespace accelc::compiler::host {
+
+/// Where the CUDA toolkit's libdevice is, "" when this machine has none.
+std::string libdevicePath();
+
+/// The PTX of loop kernel `k` under `s` for `sm` ("sm_80"), its stages named
+/// `prefix` + "_s" + index + "_gpu"; `name` locates errors.
+support::Expected<std::string> loopKernelPtx(const LoopKernel& k, const KernelSchedule& s, const std::string& prefix,
+                                             const std::string& sm, const std::string& name);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_PTX_H_
