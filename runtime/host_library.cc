@@ -63,12 +63,12 @@ std::string hostLibraryProblem(const HostCode& code, const std::vector<std::stri
   return "";
 }
 
-support::Expected<HostKernels> loadHostLibrary(const Bundle& b, std::shared_ptr<support::ThreadPool> pool,
-                                               const std::string& name) {
-  const HostCode& code = b.host;
+support::Expected<HostKernels> loadHostLibrary(const HostCode& code, std::shared_ptr<support::ThreadPool> pool,
+                                               const std::string& name, bool checkCpu) {
   const Location at = Location::file(name + "[host]");
   if (code.library.empty()) return error(at, "the bundle carries no host code");
-  if (const std::string problem = hostLibraryProblem(code, cpuFeatures()); !problem.empty()) return error(at, problem);
+  const std::string problem = hostLibraryProblem(code, checkCpu ? cpuFeatures() : code.features);
+  if (!problem.empty()) return error(at, problem);
   char path[] = "/tmp/accelc-host-XXXXXX";
   const int fd = ::mkstemp(path);
   if (fd < 0) return error(at, "cannot write the host library to a temporary file");

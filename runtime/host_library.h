@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/bundle.h"
+#include "runtime/host_code.h"
 #include "runtime/host_kernels.h"
 #include "support/status.h"
 #include "support/thread_pool.h"
@@ -32,9 +32,11 @@ uint64_t libraryHash(const std::vector<uint8_t>& library);
 /// library that does not hash to `code.libraryHash`, CPU features missing.
 std::string hostLibraryProblem(const HostCode& code, const std::vector<std::string>& cpu);
 
-/// The kernels of `b`'s host code, from its library; loop kernels share `pool`.
-support::Expected<HostKernels> loadHostLibrary(const Bundle& b, std::shared_ptr<support::ThreadPool> pool,
-                                               const std::string& name);
+/// The kernels of a bundle's host code, from its library; loop kernels share
+/// `pool`. `checkCpu` false skips the CPU features (a cross test under
+/// qemu-user, whose /proc/cpuinfo is the host machine's).
+support::Expected<HostKernels> loadHostLibrary(const HostCode& code, std::shared_ptr<support::ThreadPool> pool,
+                                               const std::string& name, bool checkCpu = true);
 
 }  // namespace accelc::runtime
 

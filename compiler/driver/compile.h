@@ -29,8 +29,9 @@ struct CompileOptions {
   bool serialize = false;               ///< --serialize: no overlap between the units
   std::string dumpAfter;                ///< --dump-after: the name of a pass of the pipeline
   std::string* dump = nullptr;          ///< receives the dumps (each pass's text form)
-  /// --target: "" compiles for the accelerator; "x86" places every node on
-  /// the host (generated host code), with no calibration for a float model.
+  /// --target: "" compiles for the accelerator; "x86", "aarch64" or "armv7"
+  /// places every node on the host (generated host code), with no
+  /// calibration for a float model.
   std::string hostTarget;
   bool quantize = false;                ///< --quantize: int8 on the host too (with --target)
 };

@@ -36,8 +36,10 @@ constexpr const char* kX86Triple = "x86_64-pc-linux-gnu";
 void initTargets() {
   static std::once_flag once;
   std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
   });
 }
 
@@ -52,6 +54,25 @@ support::Expected<std::unique_ptr<llvm::TargetMachine>> machineFor(const std::st
       triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, llvm::None, llvm::CodeGenOpt::Aggressive));
   if (!tm) return error(Location::file(name), "LLVM cannot make a code generator for " + triple + " " + cpu);
   return tm;
+}
+
+/// An ARM target: `cpu` on `triple`, the features it records as /proc/cpuinfo names them.
+support::Expected<LibraryTarget> armTarget(const std::string& triple, const std::string& cpu, const std::string& extra,
+                                           int registers,
+                                           const std::vector<std::pair<const char*, const char*>>& features) {
+  LibraryTarget t;
+  t.triple = triple, t.cpu = cpu, t.llvmFeatures = extra;
+  initTargets();
+  std::string why;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, why);
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(target ? target->createMCSubtargetInfo(triple, "generic", "") : nullptr);
+  if (!generic || !generic->isCPUStringValid(cpu))
+    return error(Location(), "--cpu '" + cpu + "': LLVM 14 knows no such CPU for " + triple);
+  ACCELC_ASSIGN_OR_RETURN(auto tm, machineFor(triple, cpu, extra, "--cpu " + cpu));
+  for (const auto& [llvmName, cpuinfo] : features)
+    if (tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + llvmName)) t.features.push_back(cpuinfo);
+  t.shape = CpuShape{4, registers};  // NEON: 128-bit vectors
+  return t;
 }
 
 std::vector<uint8_t> readBytes(const std::string& path) {
@@ -88,6 +109,17 @@ support::Expected<LibraryTarget> x86Target(const std::string& cpu) {
   return t;
 }
 
+support::Expected<LibraryTarget> libraryTarget(const std::string& arch, const std::string& cpu) {
+  if (arch == "x86") return x86Target(cpu.empty() ? "native" : cpu);
+  if (arch == "aarch64")
+    return armTarget("aarch64-unknown-linux-gnu", cpu.empty() || cpu == "native" ? "cortex-a53" : cpu, "", 32,
+                     {{"neon", "asimd"}, {"dotprod", "asimddp"}});
+  if (arch == "armv7")  // the Zynq-7000's Cortex-A9 cores have NEON, which the core itself leaves optional
+    return armTarget("armv7-unknown-linux-gnueabihf", cpu.empty() || cpu == "native" ? "cortex-a9" : cpu, "+neon", 16,
+                     {{"neon", "neon"}, {"vfp3", "vfpv3"}});
+  return error(Location(), "no host code for '" + arch + "': expected x86, aarch64 or armv7");
+}
+
 support::Expected<std::vector<uint8_t>> buildSharedLibrary(HostModule m, const LibraryTarget& t, const std::string& name) {
   ACCELC_ASSIGN_OR_RETURN(auto tm, machineFor(t.triple, t.cpu, t.llvmFeatures, name));
   llvm::Module& mod = *m.impl().module;
@@ -105,8 +137,12 @@ support::Expected<std::vector<uint8_t>> buildSharedLibrary(HostModule m, const L
   if (!::mkdtemp(dirTemplate)) return error(Location::file(name), "cannot make a folder to link the host code in");
   const std::string dir = dirTemplate, obj = dir + "/kernels.o", lib = dir + "/kernels.so", log = dir + "/ld.log";
   std::ofstream(obj, std::ios::binary).write(object.data(), static_cast<std::streamsize>(object.size()));
-  // libm resolves expf, tanhf and erff where the library is loaded.
-  const std::string cmd = "ld.lld-14 -shared -o '" + lib + "' '" + obj + "' -L/usr/lib/x86_64-linux-gnu -lm > '" + log + "' 2>&1";
+  // expf, tanhf and erff resolve where the library is loaded: libm on x86-64
+  // is a needed library; on ARM the process that loads it has libm already
+  // (this machine holds no ARM libm to link against unless cross-built).
+  const bool x86 = t.triple.rfind("x86_64", 0) == 0;
+  const std::string cmd = "ld.lld-14 -shared -o '" + lib + "' '" + obj + "'" +
+                          (x86 ? " -L/usr/lib/x86_64-linux-gnu -lm" : "") + " > '" + log + "' 2>&1";
   const bool linked = std::system(cmd.c_str()) == 0;
   std::vector<uint8_t> bytes = linked ? readBytes(lib) : std::vector<uint8_t>{};
   const std::string why = linked ? "" : support::lastLines(log, 5);

@@ -32,6 +32,11 @@ struct LibraryTarget {
 /// The target of `--cpu NAME` on x86-64 ("native": this machine's CPU).
 support::Expected<LibraryTarget> x86Target(const std::string& cpu);
 
+/// The target of host `arch` ("x86", "aarch64" or "armv7") and `cpu`
+/// ("native" on x86; "" for the boards' cores: cortex-a53 on AArch64, the
+/// Zynq-7000's cortex-a9 on ARMv7, both with NEON).
+support::Expected<LibraryTarget> libraryTarget(const std::string& arch, const std::string& cpu);
+
 /// Compiles `m` for `t` into a shared library; `name` locates errors.
 support::Expected<std::vector<uint8_t>> buildSharedLibrary(HostModule m, const LibraryTarget& t, const std::string& name);
 

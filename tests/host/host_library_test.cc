@@ -7,6 +7,11 @@
 // located error when the bundle is read.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <random>
 
 #include "compiler/host/library.h"
@@ -14,6 +19,8 @@
 #include "runtime/executor.h"
 #include "runtime/fsim_device.h"
 #include "runtime/host_library.h"
+#include "runtime/ops.h"
+#include "support/hash.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler::host {
@@ -84,7 +91,7 @@ TEST(HostLibraryTest, ABundlesLibraryRunsAsTheJitsCode) {
   // Through a file's round trip: the library is a section of the bundle.
   auto read = runtime::readCheckedBundle(runtime::writeBundle(b), "host.acx");
   ASSERT_TRUE(read.isOk()) << read.status().str();
-  auto loaded = runtime::loadHostLibrary(read->bundle, nullptr, "host.acx");
+  auto loaded = runtime::loadHostLibrary(read->bundle.host, nullptr, "host.acx");
   ASSERT_TRUE(loaded.isOk()) << loaded.status().str();
   EXPECT_EQ(loaded->at(0).kind.rfind("bundle x86_64", 0), 0u) << loaded->at(0).kind;
   auto jit = HostJit::create();
@@ -109,16 +116,16 @@ TEST(HostLibraryTest, CodeThatCannotRunHereIsRefusedBeforeItLoads) {
   auto code = compileHostCode(b, *target, "host.acx");
   ASSERT_TRUE(code.isOk()) << code.status().str();
   b.host = *code;
-  EXPECT_TRUE(runtime::loadHostLibrary(b, nullptr, "host.acx").isOk());
+  EXPECT_TRUE(runtime::loadHostLibrary(b.host, nullptr, "host.acx").isOk());
   runtime::Bundle arm = b;
   arm.host.triple = "aarch64-unknown-linux-gnu";
-  auto e = runtime::loadHostLibrary(arm, nullptr, "host.acx");
+  auto e = runtime::loadHostLibrary(arm.host, nullptr, "host.acx");
   ASSERT_FALSE(e.isOk());
   EXPECT_NE(e.status().str().find("built for aarch64-unknown-linux-gnu; this runtime runs x86_64 code"), std::string::npos)
       << e.status().str();
   runtime::Bundle flipped = b;
   flipped.host.library[flipped.host.library.size() / 2] ^= 1;
-  e = runtime::loadHostLibrary(flipped, nullptr, "host.acx");
+  e = runtime::loadHostLibrary(flipped.host, nullptr, "host.acx");
   ASSERT_FALSE(e.isOk());
   EXPECT_NE(e.status().str().find("does not hash to what the bundle records"), std::string::npos) << e.status().str();
   EXPECT_EQ(runtime::hostLibraryProblem(b.host, {"sse4_2"}).find("needs CPU features this CPU lacks"), std::string::npos);
@@ -131,6 +138,105 @@ TEST(HostLibraryTest, CodeThatCannotRunHereIsRefusedBeforeItLoads) {
   auto bad = runtime::readCheckedBundle(runtime::writeBundle(past), "host.acx");
   ASSERT_FALSE(bad.isOk());
   EXPECT_EQ(bad.status().str(), "host.acx[host]: error: host kernel of step 3: past the bundle's 4 steps");
+}
+
+/// A cross toolchain and the qemu-user that runs its programs.
+struct Cross {
+  std::string arch, gxx, qemu, sysroot;
+};
+
+bool onPath(const std::string& tool) { return std::system(("command -v " + tool + " > /dev/null 2>&1").c_str()) == 0; }
+
+/// tests/host/cross/run_host_code.cc built for `c` (cached under the sources' hash); "" when it does not build.
+std::string harness(const Cross& c) {
+  const std::string src = testing::sourceDir();
+  const std::vector<std::string> files = {"tests/host/cross/run_host_code.cc", "runtime/host_code.cc",
+                                          "runtime/host_library.cc", "support/thread_pool.cc",
+                                          "support/diagnostic.cc", "support/check.cc", "support/dtype.cc"};
+  std::string all, list;
+  for (const std::string& f : files) all += testing::readFile(src + "/" + f), list += " " + src + "/" + f;
+  const std::string bin = testing::tempDir() + "/run_host_code." + c.arch + "." + support::hex64(support::fnv1a64(all));
+  struct stat st;
+  if (::stat(bin.c_str(), &st) == 0) return bin;
+  const std::string cmd = c.gxx + " -std=c++17 -O2 -I" + src + list + " -o " + bin + ".tmp -ldl -lpthread > " + bin +
+                          ".log 2>&1 && mv " + bin + ".tmp " + bin;
+  return std::system(cmd.c_str()) == 0 ? bin : "";
+}
+
+void writeFloats(const std::string& path, const Tensor& t) {
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(t.bytes().data()), static_cast<std::streamsize>(t.bytes().size()));
+}
+
+TEST(HostLibraryTest, ArmLibrariesRunUnderQemuAsTheX86OnesDo) {
+  const isa::Target t = testing::presetTarget("tiny");
+  const runtime::Bundle b = hostBundle(t);
+  const std::vector<Tensor> in = inputs(b);
+  // x86-64 first: the kernels' outputs the ARM ones are held to.
+  auto x86 = compileHostCode(b, *libraryTarget("x86", "native"), "host.acx");
+  ASSERT_TRUE(x86.isOk()) << x86.status().str();
+  auto x86k = runtime::loadHostLibrary(*x86, nullptr, "host.acx");
+  ASSERT_TRUE(x86k.isOk()) << x86k.status().str();
+  std::vector<Tensor> conv(1), pooled(1);
+  ASSERT_TRUE(x86k->at(0).run({&in[0], &in[1], &in[2], nullptr, nullptr, &in[3]}, conv).isOk());
+  ASSERT_TRUE(x86k->at(3).run({&conv[0]}, pooled).isOk());
+  // Σ|terms| of the fused convolution, ReLU and add: the convolution of the magnitudes, plus |skip|.
+  std::vector<Tensor> abs(4);
+  for (size_t i = 0; i < 4; ++i) {
+    abs[i] = in[i];
+    for (int64_t k = 0; k < abs[i].numel(); ++k) abs[i].data<float>()[k] = std::fabs(abs[i].data<float>()[k]);
+  }
+  std::vector<Tensor> terms(1);
+  ASSERT_TRUE(runtime::runOp(OpKind::kConv, b.steps[0].attrs, {&abs[0], &abs[1], &abs[2]}, terms, {}).isOk());
+  const std::string dir = testing::tempDir();
+  for (size_t i = 0; i < 4; ++i) writeFloats(dir + "/cross_in" + std::to_string(i) + ".f32", in[i]);
+  writeFloats(dir + "/cross_conv.f32", conv[0]);
+  int ran = 0;
+  for (const Cross& c : {Cross{"aarch64", "aarch64-linux-gnu-g++", "qemu-aarch64", "/usr/aarch64-linux-gnu"},
+                         Cross{"armv7", "arm-linux-gnueabihf-g++", "qemu-arm", "/usr/arm-linux-gnueabihf"}}) {
+    if (!onPath(c.gxx) || !onPath(c.qemu)) {
+      std::printf("%s: %s or %s is missing (scripts/bootstrap.sh installs them); not run\n", c.arch.c_str(),
+                  c.gxx.c_str(), c.qemu.c_str());
+      continue;
+    }
+    const std::string bin = harness(c);
+    ASSERT_FALSE(bin.empty()) << c.arch << ": the test program does not build";
+    auto target = libraryTarget(c.arch, "");
+    ASSERT_TRUE(target.isOk()) << target.status().str();
+    auto code = compileHostCode(b, *target, "host.acx");
+    ASSERT_TRUE(code.isOk()) << code.status().str();
+    // This x86-64 runtime refuses it, naming the architecture.
+    auto here = runtime::loadHostLibrary(*code, nullptr, "host.acx");
+    ASSERT_FALSE(here.isOk());
+    EXPECT_NE(here.status().str().find("built for " + target->triple), std::string::npos) << here.status().str();
+    support::ByteWriter w;
+    runtime::writeHostCode(w, *code);
+    const std::string codeFile = dir + "/cross_code." + c.arch;
+    std::ofstream(codeFile, std::ios::binary)
+        .write(reinterpret_cast<const char*>(w.data().data()), static_cast<std::streamsize>(w.data().size()));
+    const std::string run = c.qemu + " -L " + c.sysroot + " " + bin + " " + codeFile;
+    const std::string out = dir + "/cross_out." + c.arch;
+    ASSERT_EQ(std::system((run + " 0 " + out + "0 " + dir + "/cross_in0.f32 " + dir + "/cross_in1.f32 " + dir +
+                           "/cross_in2.f32 " + dir + "/cross_in3.f32").c_str()),
+              0)
+        << c.arch;
+    ASSERT_EQ(std::system((run + " 1 " + out + "1 " + dir + "/cross_conv.f32").c_str()), 0) << c.arch;
+    const std::string got = testing::readFile(out + "0"), pool = testing::readFile(out + "1");
+    ASSERT_EQ(got.size(), conv[0].bytes().size()) << c.arch;
+    const float* a = reinterpret_cast<const float*>(got.data());
+    int bad = 0;
+    for (int64_t i = 0; i < conv[0].numel(); ++i) {
+      const float x = conv[0].data<float>()[i];
+      const float ulp = std::nextafter(std::fabs(x), INFINITY) - std::fabs(x);
+      const double tol = 1e-5 * (terms[0].data<float>()[i] + std::fabs(in[3].data<float>()[i])) + 4.0 * ulp;
+      bad += !(std::fabs(double{a[i]} - x) <= tol);
+    }
+    EXPECT_EQ(bad, 0) << c.arch << ": outputs outside the float tolerance of x86-64's";
+    // A max pool rounds nothing: the same bits.
+    EXPECT_EQ(pool, std::string(pooled[0].bytes().begin(), pooled[0].bytes().end())) << c.arch;
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "no cross toolchain with qemu-user on this machine";
 }
 
 }  // namespace

@@ -92,7 +92,7 @@ Expected<runtime::HostKernels> hostKernelsFor(const runtime::Bundle& b, const st
                                               int threads, std::unique_ptr<compiler::host::HostJit>& jit) {
   if (hostCode == "reference") return runtime::HostKernels{};
   auto pool = std::make_shared<support::ThreadPool>(threads);
-  if (hostCode == "bundle" && !b.host.library.empty()) return runtime::loadHostLibrary(b, pool, path);
+  if (hostCode == "bundle" && !b.host.library.empty()) return runtime::loadHostLibrary(b.host, pool, path);
   ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
   return compiler::host::generatedHostKernels(b, *jit, path, pool);
 }
@@ -108,7 +108,7 @@ Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, 
 }
 
 struct CompileArgs {
-  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, cpu = "native";
+  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, host = "x86", cpu = "native";
   std::vector<std::string> shapes;
   double percentile = 100.0;
   bool report = false, serialize = false, quantize = false, noHostCode = false;
@@ -132,7 +132,9 @@ Status compileCmd(const CompileArgs& a) {
   }
   if (a.quantize && a.target.empty()) return support::error(support::Location(), "--quantize asks for int8 on the host: it needs --target");
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, targetFor(a.hw));
-  ACCELC_ASSIGN_OR_RETURN(compiler::host::LibraryTarget host, compiler::host::x86Target(a.cpu));  // before the model
+  // The host code's target, checked before the model is read.
+  ACCELC_ASSIGN_OR_RETURN(compiler::host::LibraryTarget host,
+                          compiler::host::libraryTarget(a.target.empty() ? a.host : a.target, a.cpu));
   compiler::CompileOptions o;
   o.hostTarget = a.target, o.quantize = a.quantize;
   for (const std::string& s : a.shapes) {
@@ -296,12 +298,17 @@ void registerCompile(CLI::App& app, int& rc) {
       ->check(CLI::Range(50.0, 100.0));
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_option("--target", a->target,
-                  "compile the whole model for a host instead of the accelerator: x86 (a float model stays float "
-                  "and needs no calibration)");
+                  "compile the whole model for a host instead of the accelerator: x86, aarch64 or armv7 (a float "
+                  "model stays float and needs no calibration)");
+  cmd->add_option("--host", a->host,
+                  "the host an accelerator bundle's host steps run on: x86, aarch64 (MPSoC boards) or armv7 "
+                  "(Zynq-7000 boards such as PYNQ-Z1)")
+      ->check(CLI::IsMember({"x86", "aarch64", "armv7"}))
+      ->capture_default_str();
   cmd->add_flag("--quantize", a->quantize, "with --target: int8 on the host too (calibrated with --calibrate)");
   cmd->add_option("--cpu", a->cpu,
-                  "the x86-64 CPU the bundle's host code is built for: native (this machine) or an LLVM CPU name "
-                  "such as x86-64-v3 or skylake-avx512")
+                  "the CPU the bundle's host code is built for: on x86, native (this machine) or an LLVM CPU name "
+                  "such as x86-64-v3; on ARM, the boards' cores by default (cortex-a53, cortex-a9) or a name")
       ->capture_default_str();
   cmd->add_flag("--no-host-code", a->noHostCode, "carry no generated host code (a run compiles it in-process)");
   cmd->add_flag("--report", a->report, "print the per-layer report");
