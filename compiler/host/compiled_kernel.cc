@@ -6,7 +6,7 @@ namespace accelc::compiler::host {
 runtime::KernelCode loopKernelCode(const LoopKernel& k, const KernelSchedule& s, const std::string& prefix) {
   // Waking a worker costs some microseconds: a stage of fewer iterations of
   // its whole nest than this runs on the calling thread alone.
-  constexpr double kParallelWork = 1 << 20;
+  constexpr double kParallelWork = 1 << 16;
   runtime::KernelCode code;
   code.buffers = k.buffers;
   code.batch = k.batch;

@@ -78,7 +78,10 @@ StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const Cpu
   const int mIn = sc.split(m, mr);
   sc.loops[static_cast<size_t>(nIn)].unroll = sc.loops[static_cast<size_t>(mIn)].unroll = true;
   sc.vector = nVec, sc.vectorWidth = w;
-  sc.order = {n, m, k, mIn, nIn, nVec};
+  // n blocks outermost keep a panel of B in cache; with fewer n blocks than
+  // m blocks (a short row), the m blocks go outermost so that threads share them.
+  const int64_t nBlocks = sc.loops[static_cast<size_t>(n)].iterations(), mBlocks = sc.loops[static_cast<size_t>(m)].iterations();
+  sc.order = nBlocks < 4 && mBlocks > nBlocks ? std::vector<int>{m, n, k, mIn, nIn, nVec} : std::vector<int>{n, m, k, mIn, nIn, nVec};
   for (size_t id = 0; id < s.axes.size(); ++id)  // any other (batch) axes go outermost
     if (static_cast<int>(id) != m && static_cast<int>(id) != n && static_cast<int>(id) != k)
       sc.order.insert(sc.order.begin(), static_cast<int>(id));
