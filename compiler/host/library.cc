@@ -20,6 +20,7 @@
 #include <mutex>
 
 #include "compiler/host/module_impl.h"
+#include "compiler/host/ptx.h"
 #include "compiler/host/step_kernels.h"
 #include "runtime/host_library.h"
 #include "support/yaml.h"
@@ -114,10 +115,17 @@ support::Expected<LibraryTarget> libraryTarget(const std::string& arch, const st
   if (arch == "aarch64")
     return armTarget("aarch64-unknown-linux-gnu", cpu.empty() || cpu == "native" ? "cortex-a53" : cpu, "", 32,
                      {{"neon", "asimd"}, {"dotprod", "asimddp"}});
+  if (arch == "cuda") {  // PTX for the GPU's compute capability
+    LibraryTarget t;
+    t.triple = "nvptx64-nvidia-cuda", t.cpu = cpu.empty() || cpu == "native" ? "sm_80" : cpu;
+    t.shape = CpuShape{4, 16};
+    if (t.cpu.rfind("sm_", 0) != 0) return error(Location(), "--cpu '" + cpu + "': expected a compute capability such as sm_80");
+    return t;
+  }
   if (arch == "armv7")  // the Zynq-7000's Cortex-A9 cores have NEON, which the core itself leaves optional
     return armTarget("armv7-unknown-linux-gnueabihf", cpu.empty() || cpu == "native" ? "cortex-a9" : cpu, "+neon", 16,
                      {{"neon", "neon"}, {"vfp3", "vfpv3"}});
-  return error(Location(), "no host code for '" + arch + "': expected x86, aarch64 or armv7");
+  return error(Location(), "no host code for '" + arch + "': expected x86, aarch64, armv7 or cuda");
 }
 
 support::Expected<std::vector<uint8_t>> buildSharedLibrary(HostModule m, const LibraryTarget& t, const std::string& name) {
@@ -152,8 +160,28 @@ support::Expected<std::vector<uint8_t>> buildSharedLibrary(HostModule m, const L
   return bytes;
 }
 
+namespace {
+
+/// The PTX of `b`'s host steps: every chain a loop kernel, each stage a kernel entry.
+support::Expected<runtime::HostCode> compilePtx(const runtime::Bundle& b, const LibraryTarget& t, const std::string& name) {
+  HostModule m;
+  ACCELC_ASSIGN_OR_RETURN(runtime::HostCode code, hostCodeFor(b, t.shape, m, name, false));
+  code.triple = t.triple, code.cpu = t.cpu;
+  if (code.kernels.empty()) return code;
+  std::vector<std::string> stages;
+  for (runtime::KernelCode& k : code.kernels)
+    for (runtime::StageCode& s : k.stages) stages.push_back(s.symbol), s.symbol += "_gpu";
+  ACCELC_ASSIGN_OR_RETURN(std::string ptx, modulePtx(std::move(m), stages, t.cpu, name));
+  code.library.assign(ptx.begin(), ptx.end());
+  code.libraryHash = runtime::libraryHash(code.library);
+  return code;
+}
+
+}  // namespace
+
 support::Expected<runtime::HostCode> compileHostCode(const runtime::Bundle& b, const LibraryTarget& t,
                                                      const std::string& name) {
+  if (t.triple.rfind("nvptx64", 0) == 0) return compilePtx(b, t, name);
   HostModule m;
   ACCELC_ASSIGN_OR_RETURN(runtime::HostCode code, hostCodeFor(b, t.shape, m, name));
   code.triple = t.triple, code.cpu = t.cpu, code.features = t.features;

@@ -32,9 +32,10 @@ struct LibraryTarget {
 /// The target of `--cpu NAME` on x86-64 ("native": this machine's CPU).
 support::Expected<LibraryTarget> x86Target(const std::string& cpu);
 
-/// The target of host `arch` ("x86", "aarch64" or "armv7") and `cpu`
+/// The target of host `arch` ("x86", "aarch64", "armv7" or "cuda") and `cpu`
 /// ("native" on x86; "" for the boards' cores: cortex-a53 on AArch64, the
-/// Zynq-7000's cortex-a9 on ARMv7, both with NEON).
+/// Zynq-7000's cortex-a9 on ARMv7, both with NEON; a compute capability,
+/// sm_80 by default, for CUDA, whose library is PTX text, ptx.h).
 support::Expected<LibraryTarget> libraryTarget(const std::string& arch, const std::string& cpu);
 
 /// Compiles `m` for `t` into a shared library; `name` locates errors.

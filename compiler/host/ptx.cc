@@ -110,8 +110,8 @@ std::string libdevicePath() {
   return "";
 }
 
-support::Expected<std::string> loopKernelPtx(const LoopKernel& k, const KernelSchedule& s, const std::string& prefix,
-                                             const std::string& sm, const std::string& name) {
+support::Expected<std::string> modulePtx(HostModule hm, const std::vector<std::string>& stages, const std::string& sm,
+                                         const std::string& name) {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeAllTargetInfos();
@@ -119,12 +119,8 @@ support::Expected<std::string> loopKernelPtx(const LoopKernel& k, const KernelSc
     llvm::InitializeAllTargetMCs();
     llvm::InitializeAllAsmPrinters();
   });
-  HostModule hm;
-  std::vector<std::string> symbols;
-  for (size_t i = 0; i < k.stages.size(); ++i) symbols.push_back(prefix + "_s" + std::to_string(i));
-  ACCELC_TRY(hm.addLoops(k, s, symbols, name));
   llvm::Module& m = *hm.impl().module;
-  for (const std::string& sym : symbols) addEntry(m, *m.getFunction(sym), sym + "_gpu");
+  for (const std::string& sym : stages) addEntry(m, *m.getFunction(sym), sym + "_gpu");
   useLibdevice(m);
   std::string why;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, why);
@@ -142,7 +138,7 @@ support::Expected<std::string> loopKernelPtx(const LoopKernel& k, const KernelSc
     lib->setDataLayout(m.getDataLayout());
     lib->setTargetTriple(kTriple);
     if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::LinkOnlyNeeded))
-      return error(Location::file(name), "cannot link libdevice into the kernel");
+      return error(Location::file(name), "cannot link libdevice into the kernels");
   }
   ACCELC_TRY(verifyAndOptimize(m, name, tm.get()));
   llvm::SmallVector<char, 0> ptx;
@@ -152,6 +148,15 @@ support::Expected<std::string> loopKernelPtx(const LoopKernel& k, const KernelSc
     return error(Location::file(name), "LLVM cannot emit PTX");
   pm.run(m);
   return std::string(ptx.begin(), ptx.end());
+}
+
+support::Expected<std::string> loopKernelPtx(const LoopKernel& k, const KernelSchedule& s, const std::string& prefix,
+                                             const std::string& sm, const std::string& name) {
+  HostModule hm;
+  std::vector<std::string> symbols;
+  for (size_t i = 0; i < k.stages.size(); ++i) symbols.push_back(prefix + "_s" + std::to_string(i));
+  ACCELC_TRY(hm.addLoops(k, s, symbols, name));
+  return modulePtx(std::move(hm), symbols, sm, name);
 }
 
 }  // namespace accelc::compiler::host

@@ -5,14 +5,15 @@
 // iterations)` whose thread t (blockIdx.x · blockDim.x + threadIdx.x) runs
 // iteration t of the stage's outer loop, the stage's own code inlined. The C
 // library's exp, pow, tanh and erf become libdevice's (__nv_expf, ...),
-// linked in from the CUDA toolkit's libdevice.10.bc. What is not written yet:
-// the runtime side (bundles carrying PTX, the CUDA driver loaded with dlopen).
+// linked in from the CUDA toolkit's libdevice.10.bc. A bundle compiled with
+// `--target cuda` carries the PTX; runtime/cuda_code.h runs it.
 #ifndef ACCELC_COMPILER_HOST_PTX_H_
 #define ACCELC_COMPILER_HOST_PTX_H_
 
 #include <string>
 #include <vector>
 
+#include "compiler/host/jit.h"
 #include "compiler/host/loop_ir.h"
 #include "support/status.h"
 
@@ -20,6 +21,11 @@ namespace accelc::compiler::host {
 
 /// Where the CUDA toolkit's libdevice is, "" when this machine has none.
 std::string libdevicePath();
+
+/// The PTX of module `m` for `sm` ("sm_80"): each function of `stages`
+/// (stage functions the module defines) gets its entry, named with "_gpu" added.
+support::Expected<std::string> modulePtx(HostModule m, const std::vector<std::string>& stages, const std::string& sm,
+                                         const std::string& name);
 
 /// The PTX of loop kernel `k` under `s` for `sm` ("sm_80"), its stages named
 /// `prefix` + "_s" + index + "_gpu"; `name` locates errors.

@@ -166,6 +166,7 @@ struct CodeMaker {
   const std::string& name;
   EwSchedule schedule;
   CpuShape cpu;
+  bool flatChains;
   runtime::HostCode code;
 
   /// The code of group `g` (one step, or a fused run), when it has one.
@@ -186,7 +187,7 @@ struct CodeMaker {
       std::optional<EwKernel> chain = groupChain(b, g, false);
       if (!chain) return false;
       const int64_t n = support::shapeElements(k.output);
-      if (std::all_of(present.begin(), present.end(), [&](int64_t m) { return m == n || m == 1; })) {
+      if (flatChains && std::all_of(present.begin(), present.end(), [&](int64_t m) { return m == n || m == 1; })) {
         for (EwNode& node : chain->nodes)  // one-element inputs broadcast on the flat path
           if (node.op == EwOp::kInput) node.scalar = present[static_cast<size_t>(node.input)] != n;
         ACCELC_TRY(module.addChain(*chain, schedule, symbol, where));
@@ -222,8 +223,8 @@ struct CodeMaker {
 }  // namespace
 
 support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const CpuShape& cpu, HostModule& module,
-                                                 const std::string& name) {
-  CodeMaker maker{b, module, name, EwSchedule{cpu.vectorWidth, 2}, cpu, {}};
+                                                 const std::string& name, bool flatChains) {
+  CodeMaker maker{b, module, name, EwSchedule{cpu.vectorWidth, 2}, cpu, flatChains, {}};
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
     if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) continue;

@@ -31,8 +31,9 @@ std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step
 
 /// The code of `b`'s host steps for a CPU of shape `cpu`: each kernel's IR
 /// added to `module` (symbols accelc_step<N>...), and its description.
+/// `flatChains` false makes every chain a loop kernel (a GPU runs only those).
 support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const CpuShape& cpu, HostModule& module,
-                                                 const std::string& name);
+                                                 const std::string& name, bool flatChains = true);
 /// The shape of the JIT's CPU, and how reports name its code.
 CpuShape jitCpuShape(const HostJit& jit);
 std::string jitKind(const HostJit& jit);

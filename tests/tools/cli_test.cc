@@ -1,5 +1,6 @@
 // tests/tools/cli_test.cc — the accelc binary end to end: exit codes and output.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -420,9 +421,21 @@ TEST(CliTest, TargetX86CompilesTheWholeModelForTheHost) {
   EXPECT_NE(armRun.out.find("the host code was built for armv7-unknown-linux-gnueabihf; this runtime runs x86_64 code"),
             std::string::npos)
       << armRun.out;
-  Result cuda = sh("compile " + fp32 + " --target cuda -o " + acx);
-  EXPECT_EQ(cuda.rc, 1);
-  EXPECT_EQ(cuda.out, "error: --target cuda: bundles do not carry PTX yet; --target x86, aarch64 or armv7 do\n");
+  // PTX for a GPU: where no CUDA driver exists, the run fails naming the first step the GPU would run.
+  const std::string cudaAcx = kTmp + "/digits-cuda.acx";
+  Result cuda = sh("compile " + fp32 + " --target cuda -o " + cudaAcx);
+  ASSERT_EQ(cuda.rc, 0) << cuda.out;
+  EXPECT_NE(cuda.out.find("kernels for nvptx64-nvidia-cuda sm_80 ("), std::string::npos) << cuda.out;
+  struct stat st;
+  const bool driver = ::stat("/usr/lib/x86_64-linux-gnu/libcuda.so.1", &st) == 0;
+  Result cudaRun = sh("run " + cudaAcx + in);
+  if (!driver) {
+    EXPECT_EQ(cudaRun.rc, 1);
+    EXPECT_NE(cudaRun.out.find("digits-cuda.acx[host]: error: step '/c1/Conv' runs on a CUDA GPU (its code is PTX for "
+                               "sm_80), and this machine has no CUDA driver (libcuda.so.1)"),
+              std::string::npos)
+        << cudaRun.out;
+  }
   Result bad = sh("compile " + fp32 + " --target sparc -o " + acx);
   EXPECT_EQ(bad.out, "error: --target 'sparc': expected x86, aarch64, armv7 or cuda\n");
   Result q = sh("compile " + fp32 + " --quantize -o " + acx);

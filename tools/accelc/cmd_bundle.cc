@@ -16,6 +16,7 @@
 #include "compiler/graph/graph_text.h"
 #include "compiler/report/report.h"
 #include "isa/disassembler.h"
+#include "runtime/cuda_code.h"
 #include "runtime/executor.h"
 #include "runtime/host_library.h"
 #include "runtime/sim_devices/make_device.h"
@@ -92,6 +93,7 @@ Expected<runtime::HostKernels> hostKernelsFor(const runtime::Bundle& b, const st
                                               int threads, std::unique_ptr<compiler::host::HostJit>& jit) {
   if (hostCode == "reference") return runtime::HostKernels{};
   auto pool = std::make_shared<support::ThreadPool>(threads);
+  if (hostCode == "bundle" && runtime::isCudaCode(b.host)) return runtime::loadCudaCode(b, path);
   if (hostCode == "bundle" && !b.host.library.empty()) return runtime::loadHostLibrary(b.host, pool, path);
   ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
   return compiler::host::generatedHostKernels(b, *jit, path, pool);
@@ -298,8 +300,8 @@ void registerCompile(CLI::App& app, int& rc) {
       ->check(CLI::Range(50.0, 100.0));
   cmd->add_option("--shape", a->shapes, "NAME=DIMS binding a dynamic input shape");
   cmd->add_option("--target", a->target,
-                  "compile the whole model for a host instead of the accelerator: x86, aarch64 or armv7 (a float "
-                  "model stays float and needs no calibration)");
+                  "compile the whole model for a host instead of the accelerator: x86, aarch64, armv7 or cuda (PTX; "
+                  "a float model stays float and needs no calibration)");
   cmd->add_option("--host", a->host,
                   "the host an accelerator bundle's host steps run on: x86, aarch64 (MPSoC boards) or armv7 "
                   "(Zynq-7000 boards such as PYNQ-Z1)")
