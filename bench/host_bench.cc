@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "bench/timing.h"
 #include "compiler/host/jit.h"
 #include "runtime/ops.h"
 
@@ -22,17 +23,7 @@ using compiler::host::EwOp;
 using runtime::OpKind;
 using runtime::Tensor;
 
-double medianMs(const std::function<void()>& f) {
-  f();
-  std::vector<double> t;
-  for (int i = 0; i < 20; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
+using bench::medianMs;
 
 Tensor op(OpKind k, const std::vector<const Tensor*>& in) {
   std::vector<Tensor> out(1);

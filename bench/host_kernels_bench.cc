@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/timing.h"
 #include "compiler/host/compiled_kernel.h"
 #include "compiler/host/nn_kernels.h"
 #include "compiler/host/step_kernels.h"
@@ -32,17 +33,7 @@ using compiler::host::KernelPlan;
 using runtime::Shape;
 using runtime::Tensor;
 
-double medianMs(const std::function<void()>& f, int runs = 20) {
-  f();
-  std::vector<double> t;
-  for (int i = 0; i < runs; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
+using bench::medianMs;
 
 Tensor randomTensor(const Shape& s, uint32_t seed) {
   Tensor t(support::DType::kFloat32, s);

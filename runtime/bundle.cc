@@ -240,6 +240,16 @@ Status readLayer(ByteReader& r, LayerInfo& l) {
 
 }  // namespace
 
+std::vector<int> fusedStepInputs(const Bundle& b, size_t first, size_t last) {
+  std::vector<bool> inside(b.tensors.size(), false);  // values the run computes before its last step
+  for (size_t k = first; k < last; ++k)
+    for (int id : b.steps[k].outputs) inside[static_cast<size_t>(id)] = true;
+  std::vector<int> ids;
+  for (size_t k = first; k <= last; ++k)
+    for (int id : b.steps[k].inputs) ids.push_back(id >= 0 && inside[static_cast<size_t>(id)] ? -1 : id);
+  return ids;
+}
+
 const support::ContainerKind& bundleContainerKind() {
   static const support::ContainerKind kKind{"ACXBNDL",
                                             "bundle",

@@ -100,6 +100,11 @@ struct Bundle {
 /// and unpack steps between them.
 std::vector<size_t> layerSteps(const Bundle& b);
 
+/// The slots a host kernel that computes steps [first, last] of `b` receives
+/// (runtime/host_kernels.h): every step's inputs in order, -1 for an omitted
+/// one and for a value one of those steps computes.
+std::vector<int> fusedStepInputs(const Bundle& b, size_t first, size_t last);
+
 /// The container (support/container.h) a bundle file is: its magic,
 /// version and sections.
 const support::ContainerKind& bundleContainerKind();

@@ -27,6 +27,7 @@ Expected<std::unique_ptr<Executor>> Executor::create(const Bundle& b, Device& d,
                                              std::to_string(i) + "'s");
   }
   std::unique_ptr<Executor> e(new Executor(b, d, name, std::move(host)));
+  for (const auto& [i, k] : e->host_) e->kernelInputs_[i] = fusedStepInputs(b, i, i + k.fuses);
   ACCELC_TRY(e->load());
   return e;
 }
@@ -122,12 +123,7 @@ void Executor::account(size_t i, const RunResult& r) {
 
 Status Executor::hostKernelStep(size_t i, const HostKernel& k) {
   const size_t last = i + k.fuses;
-  std::vector<bool> inside(b_.tensors.size(), false);  // values the fused steps compute
-  for (size_t j = i; j < last; ++j)
-    for (int id : b_.steps[j].outputs) inside[static_cast<size_t>(id)] = true;
-  std::vector<int> ids;
-  for (size_t j = i; j <= last; ++j)
-    for (int id : b_.steps[j].inputs) ids.push_back(id >= 0 && inside[static_cast<size_t>(id)] ? -1 : id);
+  const std::vector<int>& ids = kernelInputs_.at(i);
   std::vector<Tensor> local(ids.size());  // inputs read from the device
   std::vector<const Tensor*> ptrs;
   for (size_t n = 0; n < ids.size(); ++n) {

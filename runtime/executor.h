@@ -11,6 +11,7 @@
 #ifndef ACCELC_RUNTIME_EXECUTOR_H_
 #define ACCELC_RUNTIME_EXECUTOR_H_
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,7 @@ class Executor {
   RunStats stats_;     ///< what ran
   std::vector<std::optional<Tensor>> resident_;  ///< per slot: its tensor when it lives in host memory (else nullopt)
   std::vector<bool> onHost_;                     ///< per slot: it lives in host memory
+  std::map<size_t, std::vector<int>> kernelInputs_;  ///< per host kernel's step: the slots it receives (fusedStepInputs)
 };
 
 }  // namespace accelc::runtime

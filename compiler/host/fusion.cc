@@ -75,13 +75,7 @@ StepGroup fusedGroup(const runtime::Bundle& b, size_t first) {
 }
 
 std::vector<int> groupInputs(const runtime::Bundle& b, const StepGroup& g) {
-  std::vector<bool> inside(b.tensors.size(), false);
-  for (size_t k = g.first; k < g.last; ++k)
-    for (int id : b.steps[k].outputs) inside[static_cast<size_t>(id)] = true;
-  std::vector<int> ids;
-  for (size_t k = g.first; k <= g.last; ++k)
-    for (int id : b.steps[k].inputs) ids.push_back(id >= 0 && inside[static_cast<size_t>(id)] ? -1 : id);
-  return ids;
+  return runtime::fusedStepInputs(b, g.first, g.last);
 }
 
 std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g, bool firstIsAcc) {

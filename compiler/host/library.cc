@@ -30,10 +30,6 @@ namespace accelc::compiler::host {
 using support::error;
 using support::Location;
 
-namespace {
-
-constexpr const char* kX86Triple = "x86_64-pc-linux-gnu";
-
 void initTargets() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -44,7 +40,14 @@ void initTargets() {
   });
 }
 
-/// A target machine for `t`, code position-independent for a shared library.
+bool knownCpu(const std::string& triple, const std::string& cpu) {
+  initTargets();
+  std::string why;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, why);
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(target ? target->createMCSubtargetInfo(triple, "generic", "") : nullptr);
+  return generic && generic->isCPUStringValid(cpu);
+}
+
 support::Expected<std::unique_ptr<llvm::TargetMachine>> machineFor(const std::string& triple, const std::string& cpu,
                                                                   const std::string& features, const std::string& name) {
   initTargets();
@@ -57,17 +60,17 @@ support::Expected<std::unique_ptr<llvm::TargetMachine>> machineFor(const std::st
   return tm;
 }
 
+namespace {
+
+constexpr const char* kX86Triple = "x86_64-pc-linux-gnu";
+
 /// An ARM target: `cpu` on `triple`, the features it records as /proc/cpuinfo names them.
 support::Expected<LibraryTarget> armTarget(const std::string& triple, const std::string& cpu, const std::string& extra,
                                            int registers,
                                            const std::vector<std::pair<const char*, const char*>>& features) {
   LibraryTarget t;
   t.triple = triple, t.cpu = cpu, t.llvmFeatures = extra;
-  initTargets();
-  std::string why;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, why);
-  std::unique_ptr<llvm::MCSubtargetInfo> generic(target ? target->createMCSubtargetInfo(triple, "generic", "") : nullptr);
-  if (!generic || !generic->isCPUStringValid(cpu))
+  if (!knownCpu(triple, cpu))
     return error(Location(), "--cpu '" + cpu + "': LLVM 14 knows no such CPU for " + triple);
   ACCELC_ASSIGN_OR_RETURN(auto tm, machineFor(triple, cpu, extra, "--cpu " + cpu));
   for (const auto& [llvmName, cpuinfo] : features)
@@ -93,14 +96,8 @@ support::Expected<LibraryTarget> x86Target(const std::string& cpu) {
     if (llvm::sys::getHostCPUFeatures(host))
       for (const auto& f : host) features.AddFeature(f.first(), f.second);
   }
-  {  // ask before making a machine for it: LLVM warns on stderr about an unknown CPU
-    initTargets();
-    std::string why;
-    const llvm::Target* target = llvm::TargetRegistry::lookupTarget(t.triple, why);
-    std::unique_ptr<llvm::MCSubtargetInfo> generic(target ? target->createMCSubtargetInfo(t.triple, "generic", "") : nullptr);
-    if (!generic || !generic->isCPUStringValid(t.cpu))
-      return error(Location(), "--cpu '" + cpu + "': LLVM 14 knows no such x86-64 CPU (try native, x86-64-v3 or skylake-avx512)");
-  }
+  if (!knownCpu(t.triple, t.cpu))
+    return error(Location(), "--cpu '" + cpu + "': LLVM 14 knows no such x86-64 CPU (try native, x86-64-v3 or skylake-avx512)");
   ACCELC_ASSIGN_OR_RETURN(auto tm, machineFor(t.triple, t.cpu, features.getString(), "--cpu " + cpu));
   for (const runtime::CpuFeature& f : runtime::x86Features())
     if (tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + f.llvm)) t.features.push_back(f.cpuinfo);

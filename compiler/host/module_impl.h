@@ -24,6 +24,16 @@ struct HostModule::Impl {
 /// must be set first.
 support::Status verifyAndOptimize(llvm::Module& m, const std::string& name, llvm::TargetMachine* tm = nullptr);
 
+/// Every LLVM target registered, once.
+void initTargets();
+/// Whether LLVM knows `cpu` for `triple`; asked without making a machine,
+/// since LLVM warns on stderr about an unknown CPU when it makes one.
+bool knownCpu(const std::string& triple, const std::string& cpu);
+/// A code generator for `triple`, `cpu` and LLVM's `features` string,
+/// position-independent code (a shared library's); `name` locates errors.
+support::Expected<std::unique_ptr<llvm::TargetMachine>> machineFor(const std::string& triple, const std::string& cpu,
+                                                                  const std::string& features, const std::string& name);
+
 }  // namespace accelc::compiler::host
 
 #endif  // ACCELC_COMPILER_HOST_MODULE_IMPL_H_

@@ -7,17 +7,13 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Linker/Linker.h>
-#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/SourceMgr.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
-#include <llvm/Target/TargetOptions.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
 #include <map>
-#include <mutex>
 
 #include "compiler/host/module_impl.h"
 
@@ -112,22 +108,10 @@ std::string libdevicePath() {
 
 support::Expected<std::string> modulePtx(HostModule hm, const std::vector<std::string>& stages, const std::string& sm,
                                          const std::string& name) {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
-  });
   llvm::Module& m = *hm.impl().module;
   for (const std::string& sym : stages) addEntry(m, *m.getFunction(sym), sym + "_gpu");
   useLibdevice(m);
-  std::string why;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, why);
-  if (!target) return error(Location::file(name), "LLVM cannot target " + std::string(kTriple) + ": " + why);
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(kTriple, sm, "", llvm::TargetOptions(), llvm::None,
-                                                                      llvm::None, llvm::CodeGenOpt::Aggressive));
-  if (!tm) return error(Location::file(name), "LLVM cannot make a PTX code generator for " + sm);
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> tm, machineFor(kTriple, sm, "", name));
   m.setDataLayout(tm->createDataLayout());
   m.setTargetTriple(kTriple);
   const std::string libdevice = libdevicePath();

@@ -228,12 +228,13 @@ support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
     if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) continue;
-    for (StepGroup g : {fusedGroup(b, i), StepGroup{i, i}}) {  // a fused run first; else the step alone
-      ACCELC_ASSIGN_OR_RETURN(bool made, maker.make(g));
-      if (!made) continue;
-      i = g.last;
-      break;
+    StepGroup g = fusedGroup(b, i);  // a fused run first; else the step alone
+    ACCELC_ASSIGN_OR_RETURN(bool made, maker.make(g));
+    if (!made && g.last > i) {
+      g = StepGroup{i, i};
+      ACCELC_ASSIGN_OR_RETURN(made, maker.make(g));
     }
+    if (made) i = g.last;
   }
   return std::move(maker.code);
 }

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 
 #include "compiler/host/library.h"
 #include "compiler/host/step_kernels.h"
@@ -21,60 +20,21 @@
 #include "runtime/host_library.h"
 #include "runtime/ops.h"
 #include "support/hash.h"
-#include "tests/test_util.h"
+#include "tests/host/host_util.h"
 
 namespace accelc::compiler::host {
 namespace {
 
 using runtime::OpKind;
-using runtime::Step;
 using runtime::Tensor;
 
-/// Host steps: y = Conv(x, w, bias), r = Relu(y), o = Add(r, skip), p = MaxPool(o).
-runtime::Bundle hostBundle(const isa::Target& t) {
-  runtime::Bundle b;
-  b.hash = t.hash, b.hwspecYaml = t.spec.canonicalYaml(), b.isaYaml = t.isa.yamlText;
-  const char* names[] = {"x", "w", "bias", "skip", "y", "r", "o", "p"};
-  const runtime::Shape shapes[] = {{1, 6, 9, 9},  {8, 6, 3, 3},  {8}, {1, 8, 9, 9},
-                                   {1, 8, 9, 9},  {1, 8, 9, 9},  {1, 8, 9, 9}, {1, 8, 4, 4}};
-  for (int i = 0; i < 8; ++i) {
-    runtime::TensorSlot s;
-    s.name = names[i], s.shape = shapes[i], s.addr = static_cast<uint64_t>(i) * 8192;
-    b.tensors.push_back(s);
-  }
-  b.window = 8 * 8192;
-  b.inputs = {0, 1, 2, 3};
-  b.outputs = {7};
-  runtime::ConvAttrs conv;
-  conv.pads = {1, 1, 1, 1};
-  runtime::PoolAttrs pool;
-  pool.kernelShape = {2, 2}, pool.strides = {2, 2};
-  b.steps.push_back(Step{Step::Kind::kHost, "/conv", -1, OpKind::kConv, conv, {0, 1, 2}, {4}});
-  b.steps.push_back(Step{Step::Kind::kHost, "/relu", -1, OpKind::kRelu, runtime::NoAttrs{}, {4}, {5}});
-  b.steps.push_back(Step{Step::Kind::kHost, "/add", -1, OpKind::kAdd, runtime::NoAttrs{}, {5, 3}, {6}});
-  b.steps.push_back(Step{Step::Kind::kHost, "/pool", -1, OpKind::kMaxPool, pool, {6}, {7}});
-  return b;
-}
+runtime::Bundle hostBundle(const isa::Target& t) { return testing::convBundle(t, true); }
 
-std::vector<Tensor> inputs(const runtime::Bundle& b) {
-  std::vector<Tensor> in;
-  std::mt19937 g(7);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  for (int i = 0; i < 4; ++i) {
-    Tensor x(support::DType::kFloat32, b.tensors[static_cast<size_t>(i)].shape);
-    for (int64_t k = 0; k < x.numel(); ++k) x.data<float>()[k] = d(g);
-    in.push_back(x);
-  }
-  return in;
-}
+std::vector<Tensor> inputs(const runtime::Bundle& b) { return testing::randomInputs(b, 7, -1.0f, 1.0f); }
 
 Tensor runWith(const runtime::Bundle& b, const isa::Target& t, runtime::HostKernels k) {
-  runtime::FsimDevice d(t);
-  auto e = runtime::Executor::create(b, d, "host.acx", std::move(k));
-  EXPECT_TRUE(e.isOk()) << e.status().str();
-  auto out = (*e)->run(inputs(b));
-  EXPECT_TRUE(out.isOk()) << out.status().str();
-  return (*out)[0];
+  testing::HostRun r = testing::runOnce(b, t, std::move(k), inputs(b));
+  return r.outputs.empty() ? Tensor() : r.outputs[0];
 }
 
 TEST(HostLibraryTest, ABundlesLibraryRunsAsTheJitsCode) {
