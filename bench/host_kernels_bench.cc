@@ -96,7 +96,7 @@ double dnnlMatmul(dnnl::engine& eng, dnnl::stream& s, int64_t m, int64_t k, int6
 }
 
 /// Our kernel's median ms on `io` (inputs, output).
-double ours(compiler::host::HostJit& jit, const KernelPlan& p, std::vector<float*> io, support::ThreadPool* pool) {
+double ours(compiler::host::HostJit& jit, const KernelPlan& p, std::vector<void*> io, support::ThreadPool* pool) {
   auto k = CompiledKernel::compile(jit, p.kernel, p.schedule, "bench");
   if (!k) {
     std::fprintf(stderr, "%s\n", k.diag().str().c_str());

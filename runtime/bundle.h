@@ -31,7 +31,7 @@
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 7;
+inline constexpr uint32_t kBundleVersion = 8;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {

@@ -107,12 +107,13 @@ support::Status runOnGpu(const std::shared_ptr<Driver>& d, const KernelCode& k, 
     const int64_t elements = b.role == KernelBuffer::Role::kInput ? present[in]->numel()
                              : b.role == KernelBuffer::Role::kOutput ? out.numel()
                                                                      : b.elements;
+    const size_t bytes = static_cast<size_t>(elements * support::dtypeBytes(b.type));
     auto buf = std::make_unique<DeviceBuffer>();
     buf->d = d;
-    if (CuResult r = d->memAlloc(&buf->ptr, static_cast<size_t>(elements) * 4); r != 0)
+    if (CuResult r = d->memAlloc(&buf->ptr, bytes); r != 0)
       return error(at, "cannot allocate GPU memory: " + d->why(r));
     if (b.role == KernelBuffer::Role::kInput) {
-      if (CuResult r = d->memcpyHtoD(buf->ptr, present[in++]->data<float>(), static_cast<size_t>(elements) * 4); r != 0)
+      if (CuResult r = d->memcpyHtoD(buf->ptr, present[in++]->bytes().data(), bytes); r != 0)
         return error(at, "cannot copy an input to the GPU: " + d->why(r));
     }
     bufs.push_back(std::move(buf));
@@ -130,7 +131,7 @@ support::Status runOnGpu(const std::shared_ptr<Driver>& d, const KernelCode& k, 
         offset += (rest % k.batch[dim].count) * k.batch[dim].stride[b];
         rest /= k.batch[dim].count;
       }
-      ptrs.push_back(bufs[b]->ptr + static_cast<CuDevicePtr>(offset) * 4);
+      ptrs.push_back(bufs[b]->ptr + static_cast<CuDevicePtr>(offset * support::dtypeBytes(k.buffers[b].type)));
     }
     if (CuResult r = d->memcpyHtoD(table.ptr, ptrs.data(), ptrs.size() * sizeof(CuDevicePtr)); r != 0)
       return error(at, "cannot copy to the GPU: " + d->why(r));
@@ -145,7 +146,7 @@ support::Status runOnGpu(const std::shared_ptr<Driver>& d, const KernelCode& k, 
   }
   for (size_t b = 0; b < bufs.size(); ++b)
     if (k.buffers[b].role == KernelBuffer::Role::kOutput)
-      if (CuResult r = d->memcpyDtoH(out.data<float>(), bufs[b]->ptr, static_cast<size_t>(out.numel()) * 4); r != 0)
+      if (CuResult r = d->memcpyDtoH(out.bytes().data(), bufs[b]->ptr, out.bytes().size()); r != 0)
         return error(at, "cannot copy the output from the GPU: " + d->why(r));
   return support::Status::ok();
 }
@@ -173,7 +174,7 @@ support::Expected<HostKernels> loadCudaCode(const Bundle& b, const std::string& 
     }
     HostKernel h{"cuda " + code.cpu,
                  [d, k, fns, where](const std::vector<const Tensor*>& in, std::vector<Tensor>& out) -> support::Status {
-                   Tensor y(support::DType::kFloat32, k.output);
+                   Tensor y(kernelOutputType(k), k.output);
                    ACCELC_TRY(runOnGpu(d, k, fns, in, y, where));
                    out[0] = std::move(y);
                    return support::Status::ok();

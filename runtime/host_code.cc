@@ -8,7 +8,7 @@ namespace {
 using support::error;
 using support::Location;
 
-void runBatch(const KernelCode& k, const std::vector<StageFn>& fns, size_t dim, std::vector<float*>& ptrs,
+void runBatch(const KernelCode& k, const std::vector<StageFn>& fns, size_t dim, std::vector<void*>& ptrs,
               support::ThreadPool* pool) {
   if (dim == k.batch.size()) {
     for (size_t i = 0; i < fns.size(); ++i) {
@@ -22,27 +22,37 @@ void runBatch(const KernelCode& k, const std::vector<StageFn>& fns, size_t dim, 
     return;
   }
   const BatchDim& d = k.batch[dim];
-  const std::vector<float*> base = ptrs;
+  const std::vector<void*> base = ptrs;
   for (int64_t i = 0; i < d.count; ++i) {
-    for (size_t b = 0; b < ptrs.size(); ++b) ptrs[b] = base[b] + i * d.stride[b];
+    for (size_t b = 0; b < ptrs.size(); ++b)
+      ptrs[b] = static_cast<char*>(base[b]) + i * d.stride[b] * support::dtypeBytes(k.buffers[b].type);
     runBatch(k, fns, dim + 1, ptrs, pool);
   }
   ptrs = base;
 }
 
-/// Fails unless the inputs have the element counts the kernel was compiled for.
-support::Status checkInputs(const std::vector<const Tensor*>& inputs, const std::vector<int64_t>& sizes,
-                            const std::string& where) {
-  bool ok = inputs.size() == sizes.size();
-  for (size_t i = 0; ok && i < inputs.size(); ++i)
-    ok = inputs[i] ? inputs[i]->dtype() == support::DType::kFloat32 && inputs[i]->numel() == sizes[i] : sizes[i] < 0;
+/// Fails unless the inputs have the element counts and types the kernel was
+/// compiled for (a chain's are float32; a loop kernel's present inputs are its
+/// first buffers, in order).
+support::Status checkInputs(const std::vector<const Tensor*>& inputs, const KernelCode& k, const std::string& where) {
+  bool ok = inputs.size() == k.sizes.size();
+  size_t present = 0;
+  for (size_t i = 0; ok && i < inputs.size(); ++i) {
+    if (!inputs[i]) {
+      ok = k.sizes[i] < 0;
+      continue;
+    }
+    const support::DType want = k.chain.empty() ? k.buffers[present++].type : support::DType::kFloat32;
+    ok = inputs[i]->dtype() == want && inputs[i]->numel() == k.sizes[i];
+  }
   if (ok) return support::Status::ok();
-  return error(Location::file(where), "the generated kernel expects float32 inputs of the compiled shapes");
+  return error(Location::file(where), "the generated kernel expects inputs of the compiled types and shapes");
 }
+
 
 HostKernel chainKernel(ChainFn fn, const KernelCode& k, const std::string& kind, const std::string& where) {
   HostKernel h{kind, [fn, k, where](const std::vector<const Tensor*>& inputs, std::vector<Tensor>& outputs) -> support::Status {
-                 ACCELC_TRY(checkInputs(inputs, k.sizes, where));
+                 ACCELC_TRY(checkInputs(inputs, k, where));
                  Tensor out(support::DType::kFloat32, k.output);
                  std::vector<const float*> ptrs;  // the chain numbers the present inputs
                  for (const Tensor* t : inputs)
@@ -57,16 +67,17 @@ HostKernel chainKernel(ChainFn fn, const KernelCode& k, const std::string& kind,
 
 HostKernel loopKernel(std::vector<StageFn> fns, const KernelCode& k, const std::string& kind, const std::string& where,
                       std::shared_ptr<support::ThreadPool> pool) {
-  HostKernel h{kind, [fns = std::move(fns), k, where, pool](const std::vector<const Tensor*>& inputs,
-                                                            std::vector<Tensor>& outputs) -> support::Status {
-                 ACCELC_TRY(checkInputs(inputs, k.sizes, where));
-                 Tensor out(support::DType::kFloat32, k.output);
-                 std::vector<float*> io;
+  auto scratch = std::make_shared<KernelScratch>();
+  HostKernel h{kind, [fns = std::move(fns), k, where, pool, scratch](const std::vector<const Tensor*>& inputs,
+                                                                     std::vector<Tensor>& outputs) -> support::Status {
+                 ACCELC_TRY(checkInputs(inputs, k, where));
+                 Tensor out(kernelOutputType(k), k.output);
+                 std::vector<void*> io;
                  for (const Tensor* t : inputs)
-                   if (t) io.push_back(const_cast<float*>(t->data<float>()));  // the kernel only reads its inputs
-                 io.push_back(out.data<float>());
+                   if (t) io.push_back(const_cast<uint8_t*>(t->bytes().data()));  // the kernel only reads its inputs
+                 io.push_back(out.bytes().data());
                  io.resize(k.buffers.size(), nullptr);
-                 runLoopKernel(k, fns, io, pool.get());
+                 runLoopKernel(k, fns, io, pool.get(), *scratch);
                  outputs[0] = std::move(out);
                  return support::Status::ok();
                }};
@@ -93,15 +104,36 @@ const std::vector<CpuFeature>& x86Features() {
   return kFeatures;
 }
 
-void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const std::vector<float*>& io,
-                   support::ThreadPool* pool) {
-  std::vector<std::vector<float>> temps;
-  std::vector<float*> ptrs = io;
+support::DType kernelOutputType(const KernelCode& k) {
+  for (const KernelBuffer& b : k.buffers)
+    if (b.role == KernelBuffer::Role::kOutput) return b.type;
+  return support::DType::kFloat32;
+}
+
+bool kernelBufferType(support::DType t) {
+  return t == support::DType::kFloat32 || t == support::DType::kInt8 || t == support::DType::kUint8 ||
+         t == support::DType::kInt32;
+}
+
+void* KernelScratch::at(size_t i, int64_t bytes) {
+  if (blocks_.size() <= i) blocks_.resize(i + 1);
+  Block& b = blocks_[i];
+  if (b.bytes < bytes) {
+    // Rounded up so that the start can move to a 64-byte boundary; new[] leaves the bytes untouched.
+    b.data.reset(new uint8_t[static_cast<size_t>(bytes + 64)]);
+    b.bytes = bytes;
+  }
+  const uintptr_t p = reinterpret_cast<uintptr_t>(b.data.get());
+  return reinterpret_cast<void*>((p + 63) & ~uintptr_t{63});
+}
+
+void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const std::vector<void*>& io,
+                   support::ThreadPool* pool, KernelScratch& scratch) {
+  std::lock_guard<std::mutex> hold(scratch.mutex());
+  std::vector<void*> ptrs = io;
   for (size_t b = 0; b < k.buffers.size(); ++b)
-    if (k.buffers[b].role == KernelBuffer::Role::kTemp) {
-      temps.emplace_back(static_cast<size_t>(k.buffers[b].elements));
-      ptrs[b] = temps.back().data();
-    }
+    if (k.buffers[b].role == KernelBuffer::Role::kTemp)
+      ptrs[b] = scratch.at(b, k.buffers[b].elements * support::dtypeBytes(k.buffers[b].type));
   runBatch(k, fns, 0, ptrs, pool);
 }
 
@@ -128,7 +160,8 @@ void writeKernel(support::ByteWriter& w, const KernelCode& k) {
   writeShape(w, k.sizes);
   w.str(k.chain);
   w.u64(k.buffers.size());
-  for (const KernelBuffer& b : k.buffers) w.str(b.name), w.i64(b.elements), w.u8(static_cast<uint8_t>(b.role));
+  for (const KernelBuffer& b : k.buffers)
+    w.str(b.name), w.i64(b.elements), w.u8(static_cast<uint8_t>(b.role)), w.u8(static_cast<uint8_t>(b.type));
   w.u64(k.batch.size());
   for (const BatchDim& d : k.batch) w.i64(d.count), writeShape(w, d.stride);
   w.u64(k.stages.size());
@@ -149,7 +182,11 @@ support::Status readKernel(support::ByteReader& r, KernelCode& k) {
     ACCELC_ASSIGN_OR_RETURN(uint64_t n, r.le(8, "buffer elements"));
     ACCELC_ASSIGN_OR_RETURN(uint64_t role, r.le(1, "buffer role"));
     if (role > 2) return r.bad("buffer role " + std::to_string(role));
+    ACCELC_ASSIGN_OR_RETURN(uint64_t type, r.le(1, "buffer type"));
+    if (type >= static_cast<uint64_t>(support::kDTypeCount) || !kernelBufferType(static_cast<support::DType>(type)))
+      return r.bad("buffer type " + std::to_string(type));
     b.elements = static_cast<int64_t>(n), b.role = static_cast<KernelBuffer::Role>(role);
+    b.type = static_cast<support::DType>(type);
     k.buffers.push_back(std::move(b));
   }
   ACCELC_ASSIGN_OR_RETURN(uint64_t nd, r.count("kernel batch"));

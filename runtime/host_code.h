@@ -11,17 +11,19 @@
 // Two kinds of kernel:
 // - a chain: `void f(const float* const* inputs, float* out, int64_t n)` over
 //   the output's n elements, inputs of n elements or one;
-// - a loop kernel: stages `void f(float* const* buffers, int64_t begin, int64_t
+// - a loop kernel: stages `void f(void* const* buffers, int64_t begin, int64_t
 //   end)` run in order over the kernel's buffers (the step's present inputs,
 //   its output, then temporaries the runner allocates), once per point of its
 //   batch dimensions; a parallel stage's [0, iterations) is divided among a
-//   thread pool.
+//   thread pool. Each buffer has an element type: float32, or int8, uint8 or
+//   int32 for the integer ops, Quantize/DequantizeLinear and copies.
 #ifndef ACCELC_RUNTIME_HOST_CODE_H_
 #define ACCELC_RUNTIME_HOST_CODE_H_
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,15 +35,19 @@
 
 namespace accelc::runtime {
 
-/// One flat float32 buffer of a loop kernel.
+/// One flat buffer of a loop kernel.
 struct KernelBuffer {
   enum class Role : uint8_t { kInput = 0, kOutput = 1, kTemp = 2 };
   std::string name;
   int64_t elements = 0;  ///< per batch point
   Role role = Role::kInput;
+  support::DType type = support::DType::kFloat32;  ///< float32, int8, uint8 or int32 (kernelBufferType)
 };
 
-/// A batch dimension: the stages run `count` times, buffer b's start moving by stride[b] each time.
+/// Whether a loop kernel's buffer may hold `t`.
+bool kernelBufferType(support::DType t);
+
+/// A batch dimension: the stages run `count` times, buffer b's start moving by stride[b] elements each time.
 struct BatchDim {
   int64_t count = 1;
   std::vector<int64_t> stride;
@@ -58,13 +64,16 @@ struct StageCode {
 struct KernelCode {
   uint32_t step = 0;             ///< the bundle step it runs
   uint32_t fuses = 0;            ///< following steps it computes too (HostKernel::fuses)
-  Shape output;                  ///< the last step's output shape (float32)
+  Shape output;                  ///< the last step's output shape (its type: the output buffer's; float32 for a chain)
   std::vector<int64_t> sizes;    ///< per input the executor hands it: its element count, -1 for none
   std::string chain;             ///< a chain's symbol; empty for a loop kernel
   std::vector<KernelBuffer> buffers;  ///< a loop kernel's
   std::vector<BatchDim> batch;
   std::vector<StageCode> stages;
 };
+
+/// The type of a kernel's output: its output buffer's (float32 for a chain).
+support::DType kernelOutputType(const KernelCode& k);
 
 /// The generated code of a bundle's host steps.
 struct HostCode {
@@ -86,14 +95,31 @@ struct CpuFeature {
 const std::vector<CpuFeature>& x86Features();
 
 /// A loop kernel's stage function.
-using StageFn = void (*)(float* const* buffers, int64_t begin, int64_t end);
+using StageFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
 /// A chain's function.
 using ChainFn = void (*)(const float* const* inputs, float* out, int64_t n);
 
+/// The temporaries of a loop kernel, kept from one run to the next so that a
+/// run neither allocates nor touches fresh pages (a run holds it alone).
+class KernelScratch {
+ public:
+  /// Memory for temporary `i` of `bytes` bytes, 64-byte aligned, its contents left as they were.
+  void* at(size_t i, int64_t bytes);
+  std::mutex& mutex() { return mutex_; }
+
+ private:
+  struct Block {
+    std::unique_ptr<uint8_t[]> data;
+    int64_t bytes = 0;
+  };
+  std::vector<Block> blocks_;
+  std::mutex mutex_;
+};
+
 /// Runs a loop kernel: one pointer per buffer in `io` (null for temporaries,
-/// allocated here); parallel stages divide their loop over `pool` when given.
-void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const std::vector<float*>& io,
-                   support::ThreadPool* pool);
+/// taken from `scratch`); parallel stages divide their loop over `pool` when given.
+void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const std::vector<void*>& io,
+                   support::ThreadPool* pool, KernelScratch& scratch);
 
 /// The executor's kernels for `code`, each symbol's address from `resolve`
 /// (null: a located error); loop kernels share `pool` (may be null). `kind`

@@ -26,12 +26,13 @@ class CompiledKernel {
   /// Runs the kernel: `io` holds one pointer per buffer (null for the
   /// temporaries, which it allocates). Stages marked parallel divide their
   /// outer loop over `pool` when one is given.
-  void run(const std::vector<float*>& io, support::ThreadPool* pool) const { runLoopKernel(code_, fns_, io, pool); }
+  void run(const std::vector<void*>& io, support::ThreadPool* pool) const { runLoopKernel(code_, fns_, io, pool, *scratch_); }
   const std::vector<LoopBuffer>& buffers() const { return code_.buffers; }
 
  private:
   runtime::KernelCode code_;
   std::vector<runtime::StageFn> fns_;
+  std::shared_ptr<runtime::KernelScratch> scratch_ = std::make_shared<runtime::KernelScratch>();
 };
 
 }  // namespace accelc::compiler::host

@@ -40,6 +40,22 @@ const char* ewOpName(EwOp op) {
       return "Sqrt";
     case EwOp::kExp:
       return "Exp";
+    case EwOp::kAddSat:
+      return "AddSat";
+    case EwOp::kMulq:
+      return "Mulq";
+    case EwOp::kShrr:
+      return "Shrr";
+    case EwOp::kToFloat:
+      return "ToFloat";
+    case EwOp::kToInt:
+      return "ToInt";
+    case EwOp::kRound:
+      return "Round";
+    case EwOp::kXor:
+      return "Xor";
+    case EwOp::kDot4:
+      return "Dot4";
   }
   return "?";
 }
@@ -56,6 +72,11 @@ int ewArity(EwOp op) {
     case EwOp::kPow:
     case EwOp::kMin:
     case EwOp::kMax:
+    case EwOp::kAddSat:
+    case EwOp::kMulq:
+    case EwOp::kShrr:
+    case EwOp::kXor:
+    case EwOp::kDot4:
       return 2;
     case EwOp::kRelu:
     case EwOp::kClip:
@@ -64,9 +85,17 @@ int ewArity(EwOp op) {
     case EwOp::kErf:
     case EwOp::kSqrt:
     case EwOp::kExp:
+    case EwOp::kToFloat:
+    case EwOp::kToInt:
+    case EwOp::kRound:
       return 1;
   }
   return 0;
+}
+
+bool ewIntegerOp(EwOp op) {
+  return op == EwOp::kAddSat || op == EwOp::kMulq || op == EwOp::kShrr || op == EwOp::kToFloat ||
+         op == EwOp::kToInt || op == EwOp::kRound || op == EwOp::kXor || op == EwOp::kDot4;
 }
 
 support::Status EwKernel::validate(const std::string& name) const {
@@ -74,6 +103,7 @@ support::Status EwKernel::validate(const std::string& name) const {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const EwNode& n = nodes[i];
     const std::string at = "node " + std::to_string(i) + " (" + ewOpName(n.op) + ")";
+    if (ewIntegerOp(n.op)) return error(Location::node(name, name), at + " exists in loop kernels only");
     if (n.op == EwOp::kInput && (n.input < 0 || n.input >= numInputs))
       return error(Location::node(name, name), at + " reads input " + std::to_string(n.input) + " of " +
                                                    std::to_string(numInputs));

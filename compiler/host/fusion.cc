@@ -111,10 +111,13 @@ std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g,
   return k;
 }
 
-void fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip) {
+bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip) {
   LoopKernel& k = plan.kernel;
   int out = 0;
   while (k.buffers[static_cast<size_t>(out)].role != LoopBuffer::Role::kOutput) ++out;
+  if (k.buffers[static_cast<size_t>(out)].type != support::DType::kFloat32) return false;
+  for (size_t i = 0; i + 1 < k.stages.size(); ++i)
+    if (k.stages[i].out == out) return false;  // a Concat's parts: the chain would see only the last
   // New buffers go before the output: every index from it on moves up.
   const int added = static_cast<int>(sizes.size() - skip);
   auto moved = [&](int buffer) { return buffer >= out ? buffer + added : buffer; };
@@ -152,6 +155,7 @@ void fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
     }
   }
   s.epilogue = std::move(e);
+  return true;
 }
 
 }  // namespace accelc::compiler::host

@@ -44,7 +44,9 @@ std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g,
 /// plan's own inputs (not read by the chain), and each other input i becomes
 /// a new buffer of sizes[i] elements (the output's count, read where the
 /// output is written, or one element), placed before the output buffer.
-void fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip);
+/// False (and `plan` unchanged) unless the last stage alone writes the
+/// output, in float32.
+bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip);
 
 }  // namespace accelc::compiler::host
 

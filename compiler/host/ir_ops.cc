@@ -19,9 +19,119 @@ llvm::Value* libm(llvm::IRBuilder<>& b, llvm::Module& m, const char* name, llvm:
   return r;
 }
 
+/// isa::arith::mulq lane by lane: the high half of 2ab rounded (ties up).
+/// (ab + nudge) / 2^31 truncated, with the nudge of either sign, is
+/// (ab + 2^30) >> 31 for every ab: one 64-bit product and a shift, no
+/// division. INT32_MIN squared saturates.
+llvm::Value* mulq(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
+  llvm::Type* t = x->getType();
+  llvm::Type* w = t->getWithNewBitWidth(64);
+  llvm::Value* ab = b.CreateMul(b.CreateSExt(x, w), b.CreateSExt(y, w));
+  llvm::Value* q = b.CreateTrunc(b.CreateAShr(b.CreateAdd(ab, llvm::ConstantInt::get(w, int64_t{1} << 30)),
+                                              llvm::ConstantInt::get(w, 31)), t);
+  llvm::Value* minimum = llvm::ConstantInt::get(t, static_cast<uint64_t>(INT32_MIN), true);
+  llvm::Value* both = b.CreateAnd(b.CreateICmpEQ(x, minimum), b.CreateICmpEQ(y, minimum));
+  return b.CreateSelect(both, llvm::ConstantInt::get(t, INT32_MAX), q);
+}
+
+/// isa::arith::shrRoundAway lane by lane, in 32 bits: x shifted right by s
+/// (clamped to [0, 31]) rounds to nearest, ties away from zero, which is the
+/// floor plus one where the bits shifted out exceed half (or reach it, for x
+/// >= 0): floor + (rem > (mask >> 1) + (x < 0)), mask = 2^s - 1.
+llvm::Value* shrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* s) {
+  llvm::Type* t = x->getType();
+  auto c = [&](int64_t v) { return llvm::ConstantInt::get(t, static_cast<uint64_t>(v), true); };
+  llvm::Value* n = b.CreateSelect(b.CreateICmpSLT(s, c(0)), c(0), s);
+  n = b.CreateSelect(b.CreateICmpSGT(n, c(31)), c(31), n);
+  llvm::Value* mask = b.CreateSub(b.CreateShl(c(1), n), c(1));
+  llvm::Value* rem = b.CreateAnd(x, mask);
+  llvm::Value* threshold = b.CreateAdd(b.CreateAShr(mask, c(1)), b.CreateZExt(b.CreateICmpSLT(x, c(0)), t));
+  return b.CreateAdd(b.CreateAShr(x, n), b.CreateZExt(b.CreateICmpSGT(rem, threshold), t));
+}
+
+/// The 4-byte dot product lane by lane without x86's instruction: byte t of
+/// `x` unsigned times byte t of `y` signed, summed (it cannot overflow).
+llvm::Value* dot4(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
+  llvm::Type* t = x->getType();
+  auto k = [&](int64_t v) { return llvm::ConstantInt::get(t, static_cast<uint64_t>(v)); };
+  llvm::Value* sum = nullptr;
+  for (int i = 0; i < 4; ++i) {
+    llvm::Value* u = b.CreateAnd(b.CreateLShr(x, k(8 * i)), k(0xff));
+    llvm::Value* s = b.CreateAShr(b.CreateShl(y, k(24 - 8 * i)), k(24));
+    llvm::Value* p = b.CreateMul(u, s);
+    sum = sum ? b.CreateAdd(sum, p) : p;
+  }
+  return sum;
+}
+
+/// float -> int32 toward zero, saturating, NaN to 0 (llvm.fptosi.sat's
+/// meaning, which LLVM 14 scalarizes on x86): the value is first brought
+/// into range, then converted with the vector instruction.
+llvm::Value* toInt(llvm::IRBuilder<>& b, llvm::Type* t, llvm::Value* x) {
+  llvm::Type* ft = x->getType();
+  auto f = [&](double v) { return llvm::ConstantFP::get(ft, v); };
+  const double two31 = 2147483648.0;
+  llvm::Value* high = b.CreateFCmpOGE(x, f(two31));
+  llvm::Value* v = b.CreateSelect(b.CreateFCmpOLT(x, f(-two31)), f(-two31), x);
+  v = b.CreateSelect(b.CreateOr(high, b.CreateFCmpUNO(x, x)), f(0.0), v);
+  return b.CreateSelect(high, llvm::ConstantInt::get(t, INT32_MAX), b.CreateFPToSI(v, t));
+}
+
+/// An int32 operation (Add, Sub and Mul wrap), or null when `op` has no int32 form.
+llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x) {
+  auto k = [&](int64_t v) { return llvm::ConstantInt::get(t, static_cast<uint64_t>(v), true); };
+  switch (op) {
+    case EwOp::kConst:
+      return k(x.ivalue);
+    case EwOp::kAdd:
+      return b.CreateAdd(x.a, x.b);
+    case EwOp::kSub:
+      return b.CreateSub(x.a, x.b);
+    case EwOp::kMul:
+      return b.CreateMul(x.a, x.b);
+    case EwOp::kMin:
+      return b.CreateSelect(b.CreateICmpSLT(x.b, x.a), x.b, x.a);
+    case EwOp::kMax:
+      return b.CreateSelect(b.CreateICmpSLT(x.a, x.b), x.b, x.a);
+    case EwOp::kRelu:
+      return b.CreateSelect(b.CreateICmpSGT(x.a, k(0)), x.a, k(0));
+    case EwOp::kClip: {
+      const int64_t lo = static_cast<int64_t>(x.lo), hi = static_cast<int64_t>(x.hi);
+      llvm::Value* v = b.CreateSelect(b.CreateICmpSLT(x.a, k(lo)), k(lo), x.a);
+      return b.CreateSelect(b.CreateICmpSLT(k(hi), v), k(hi), v);
+    }
+    case EwOp::kAddSat:
+      return b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, x.a, x.b);
+    case EwOp::kMulq:
+      return mulq(b, x.a, x.b);
+    case EwOp::kShrr:
+      return shrr(b, x.a, x.b);
+    case EwOp::kXor:
+      return b.CreateXor(x.a, x.b);
+    case EwOp::kDot4:
+      return dot4(b, x.a, x.b);
+    case EwOp::kToInt:
+      return toInt(b, t, x.a);
+    case EwOp::kInput:
+    case EwOp::kDiv:
+    case EwOp::kPow:
+    case EwOp::kSigmoid:
+    case EwOp::kTanh:
+    case EwOp::kErf:
+    case EwOp::kSqrt:
+    case EwOp::kExp:
+    case EwOp::kToFloat:
+    case EwOp::kRound:
+      return nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type* t, const IrOperands& x) {
+  if (t->isIntOrIntVectorTy())
+    if (llvm::Value* v = intOp(b, op, t, x)) return v;
   auto splat = [&](float v) { return llvm::ConstantFP::get(t, static_cast<double>(v)); };
   switch (op) {
     case EwOp::kInput:
@@ -60,6 +170,17 @@ llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type
       return libm(b, m, "tanhf", x.a);
     case EwOp::kErf:
       return libm(b, m, "erff", x.a);
+    case EwOp::kToFloat:
+      return b.CreateSIToFP(x.a, t);
+    case EwOp::kRound:
+      return b.CreateUnaryIntrinsic(llvm::Intrinsic::nearbyint, x.a);
+    case EwOp::kAddSat:
+    case EwOp::kMulq:
+    case EwOp::kShrr:
+    case EwOp::kToInt:
+    case EwOp::kXor:
+    case EwOp::kDot4:
+      return x.a;  // int32 results: intOp made them
   }
   return x.a;
 }

@@ -15,13 +15,16 @@ namespace accelc::compiler::host {
 struct IrOperands {
   llvm::Value* a = nullptr;
   llvm::Value* b = nullptr;
-  float value = 0.0f;          ///< kConst
+  float value = 0.0f;          ///< kConst (float)
+  int32_t ivalue = 0;          ///< kConst (int32)
   float lo = 0.0f, hi = 0.0f;  ///< kClip
 };
 
-/// `op` on values of type `t` (float or a vector of floats), rounding as the
+/// `op` yielding type `t` (float, int32, or a vector of them), rounding as the
 /// reference kernel does; exp, pow, tanh and erf call the C library, lane by
-/// lane on a vector. kInput has no meaning here and yields `a`.
+/// lane on a vector. On int32 operands the operations are loop_ir.h's (Add,
+/// Sub and Mul wrap; AddSat, Mulq and Shrr are isa/arith.h's). kInput has no
+/// meaning here and yields `a`.
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type* t, const IrOperands& x);
 
 }  // namespace accelc::compiler::host

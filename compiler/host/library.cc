@@ -102,7 +102,9 @@ support::Expected<LibraryTarget> x86Target(const std::string& cpu) {
   for (const runtime::CpuFeature& f : runtime::x86Features())
     if (tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + f.llvm)) t.features.push_back(f.cpuinfo);
   const bool avx512 = tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
-  t.shape = CpuShape{avx512 ? 16 : 8, avx512 ? 32 : 16};
+  auto has = [&](const char* f) { return tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + f); };
+  const bool vnni = avx512 ? has("avx512vnni") : has("avxvnni") || (has("avx512vnni") && has("avx512vl"));
+  t.shape = CpuShape{avx512 ? 16 : 8, avx512 ? 32 : 16, vnni};
   t.llvmFeatures = features.getString();
   return t;
 }

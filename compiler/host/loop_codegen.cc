@@ -9,9 +9,12 @@
 //   tile:   the unrolled spatial points and the vector lanes, emitted
 //           straight-line at each innermost iteration.
 // The accumulators live in allocas that LLVM's SROA turns into registers.
+// Values are float or int32 vectors (loop_ir.h): 8-bit loads widen as they
+// are read and narrow as they are stored, so the arithmetic is all 32-bit.
 #include "compiler/host/loop_codegen.h"
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 
 #include <functional>
 
@@ -31,12 +34,12 @@ class StageBuilder {
 
   void build(const std::string& symbol) {
     llvm::LLVMContext& c = m_.getContext();
-    llvm::Type* f32 = b_.getFloatTy();
-    llvm::PointerType* fp = llvm::PointerType::getUnqual(f32);
     llvm::Type* i64 = b_.getInt64Ty();
-    // The body takes each buffer as its own noalias pointer; the exported
-    // wrapper unpacks the array and is inlined over it.
-    std::vector<llvm::Type*> params(k_.buffers.size(), fp);
+    llvm::PointerType* bytePtr = b_.getInt8PtrTy();
+    // The body takes each buffer as its own noalias pointer of its element
+    // type; the exported wrapper unpacks the array and is inlined over it.
+    std::vector<llvm::Type*> params;
+    for (size_t i = 0; i < k_.buffers.size(); ++i) params.push_back(elemType(static_cast<int>(i))->getPointerTo());
     params.push_back(i64), params.push_back(i64);
     auto* implTy = llvm::FunctionType::get(b_.getVoidTy(), params, false);
     llvm::Function* impl = llvm::Function::Create(implTy, llvm::Function::InternalLinkage, symbol + ".body", m_);
@@ -53,12 +56,13 @@ class StageBuilder {
     emitOuter(0);
     b_.CreateRetVoid();
 
-    auto* wrapTy = llvm::FunctionType::get(b_.getVoidTy(), {llvm::PointerType::getUnqual(fp), i64, i64}, false);
+    auto* wrapTy = llvm::FunctionType::get(b_.getVoidTy(), {llvm::PointerType::getUnqual(bytePtr), i64, i64}, false);
     llvm::Function* wrap = llvm::Function::Create(wrapTy, llvm::Function::ExternalLinkage, symbol, m_);
     b_.SetInsertPoint(llvm::BasicBlock::Create(c, "entry", wrap));
     std::vector<llvm::Value*> args;
     for (size_t i = 0; i < k_.buffers.size(); ++i)
-      args.push_back(b_.CreateLoad(fp, b_.CreateConstGEP1_64(fp, wrap->getArg(0), i)));
+      args.push_back(b_.CreateBitCast(b_.CreateLoad(bytePtr, b_.CreateConstGEP1_64(bytePtr, wrap->getArg(0), i)),
+                                      params[i]));
     args.push_back(wrap->getArg(1)), args.push_back(wrap->getArg(2));
     b_.CreateCall(impl, args);
     b_.CreateRetVoid();
@@ -66,6 +70,29 @@ class StageBuilder {
 
  private:
   const Loop& loop(int id) const { return sc_.loops[static_cast<size_t>(id)]; }
+
+  /// A buffer's element type in memory.
+  llvm::Type* elemType(int buffer) {
+    const support::DType t = k_.buffers[static_cast<size_t>(buffer)].type;  // validate() admits these four
+    if (t == support::DType::kInt8 || t == support::DType::kUint8) return b_.getInt8Ty();
+    return t == support::DType::kInt32 ? b_.getInt32Ty() : b_.getFloatTy();
+  }
+  llvm::Align alignOf(int buffer) { return llvm::Align(static_cast<uint64_t>(support::dtypeBytes(k_.buffers[static_cast<size_t>(buffer)].type))); }
+  /// `t`, or a vector of `width_` of them.
+  llvm::Type* lanesOf(llvm::Type* t) {
+    return width_ > 1 ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(t, static_cast<unsigned>(width_))) : t;
+  }
+  /// A value read from `buffer` as the arithmetic's type: 8-bit integers widened to int32.
+  llvm::Value* widen(llvm::Value* v, int buffer) {
+    if (!v->getType()->getScalarType()->isIntegerTy(8)) return v;
+    llvm::Type* to = v->getType()->getWithNewBitWidth(32);
+    return k_.buffers[static_cast<size_t>(buffer)].type == support::DType::kUint8 ? b_.CreateZExt(v, to) : b_.CreateSExt(v, to);
+  }
+  /// A constant of vector type `t` (float or int32 lanes; ints from `v` as it stands).
+  static llvm::Constant* constOf(llvm::Type* t, float v) {
+    if (t->isIntOrIntVectorTy()) return llvm::ConstantInt::get(t, static_cast<uint64_t>(static_cast<int64_t>(v)), true);
+    return llvm::ConstantFP::get(t, static_cast<double>(v));
+  }
   bool isReduce(int id) const { return s_.axes[static_cast<size_t>(loop(id).axis)].reduce; }
 
   void setup() {
@@ -78,8 +105,12 @@ class StageBuilder {
       if (isReduce(sc_.order[i])) memFold_.push_back(sc_.order[i]);
     width_ = sc_.vector >= 0 ? sc_.vectorWidth : 1;
     vaxis_ = sc_.vector >= 0 ? loop(sc_.vector).axis : -1;
-    vt_ = width_ > 1 ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(b_.getFloatTy(), static_cast<unsigned>(width_)))
-                     : b_.getFloatTy();
+    vt_ = lanesOf(b_.getFloatTy());
+    vti_ = lanesOf(b_.getInt32Ty());
+    const bool integer = integerStage(k_, s_);
+    accT_ = integer ? vti_ : vt_;
+    valueInt_ = integerNodes(k_, s_.value, false);
+    epilogueInt_ = integerNodes(k_, s_.epilogue, integer);
     var_.assign(sc_.loops.size(), nullptr);
     off_.assign(sc_.loops.size(), nullptr);
     trip_.assign(sc_.loops.size(), nullptr);
@@ -207,8 +238,13 @@ class StageBuilder {
 
   llvm::Value* padOf(float v) { return llvm::ConstantFP::get(vt_, static_cast<double>(v)); }
 
-  llvm::Value* load(const LoopNode& n, const TilePoint& p) {
-    llvm::Type* f32 = b_.getFloatTy();
+  llvm::Value* load(const LoopNode& n, const TilePoint& p) { return widen(loadRaw(n, p), n.buffer); }
+
+  /// The load's lanes in the buffer's element type (`pad` where the bounds fail).
+  llvm::Value* loadRaw(const LoopNode& n, const TilePoint& p) {
+    llvm::Type* et = elemType(n.buffer);
+    llvm::Type* lt = lanesOf(et);
+    const llvm::Align al = alignOf(n.buffer);
     llvm::Value* base = bufs_[static_cast<size_t>(n.buffer)];
     llvm::Value* idx = affine(n.at, p);
     llvm::Value *sc = nullptr, *vc = nullptr;
@@ -216,36 +252,37 @@ class StageBuilder {
     const int64_t kv = vectorCoef(n.at);
     if (kv == 0) {  // one element for every lane: load it where the scalar bounds hold
       if (sc) idx = b_.CreateSelect(sc, idx, b_.getInt64(0));
-      llvm::Value* v = b_.CreateAlignedLoad(f32, b_.CreateGEP(f32, base, idx), llvm::Align(4));
-      if (sc) v = b_.CreateSelect(sc, v, llvm::ConstantFP::get(f32, static_cast<double>(n.pad)));
+      llvm::Value* v = b_.CreateAlignedLoad(et, b_.CreateGEP(et, base, idx), al);
+      if (sc) v = b_.CreateSelect(sc, v, constOf(et, n.pad));
       if (width_ == 1) return v;
       v = b_.CreateVectorSplat(static_cast<unsigned>(width_), v);
-      return vc ? b_.CreateSelect(vc, v, padOf(n.pad)) : v;
+      return vc ? b_.CreateSelect(vc, v, constOf(lt, n.pad)) : v;
     }
     if (laneMask_) vc = both(b_, vc, laneMask_);
     llvm::Value* mask = vc;
     if (sc) mask = both(b_, mask, b_.CreateVectorSplat(static_cast<unsigned>(width_), sc));
     if (kv == 1) {
-      llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(f32, base, idx), vt_->getPointerTo());
-      if (!mask) return b_.CreateAlignedLoad(vt_, ptr, llvm::Align(4));
-      return b_.CreateMaskedLoad(vt_, ptr, llvm::Align(4), mask, padOf(n.pad));
+      llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(et, base, idx), lt->getPointerTo());
+      if (!mask) return b_.CreateAlignedLoad(lt, ptr, al);
+      return b_.CreateMaskedLoad(lt, ptr, al, mask, constOf(lt, n.pad));
     }
-    if (kv >= 2 && kv <= 4) return stridedLoad(base, idx, kv, mask, n.pad);
+    if (kv >= 2 && kv <= 4) return stridedLoad(n.buffer, base, idx, kv, mask, n.pad);
     llvm::Value* lanesIdx = b_.CreateAdd(b_.CreateVectorSplat(static_cast<unsigned>(width_), idx),
                                          b_.CreateMul(lanes64_, b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.getInt64(static_cast<uint64_t>(kv)))));
-    llvm::Value* ptrs = b_.CreateGEP(f32, base, lanesIdx);
+    llvm::Value* ptrs = b_.CreateGEP(et, base, lanesIdx);
     if (!mask) mask = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(width_)));
-    return b_.CreateMaskedGather(vt_, ptrs, llvm::Align(4), mask, padOf(n.pad));
+    return b_.CreateMaskedGather(lt, ptrs, al, mask, constOf(lt, n.pad));
   }
 
-  /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous floats
+  /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous elements
   /// and a shuffle that keeps every kv-th: far cheaper than a gather. Only
   /// the kept lanes are enabled (where `mask` allows), so nothing past the
   /// last of them is read.
-  llvm::Value* stridedLoad(llvm::Value* base, llvm::Value* idx, int64_t kv, llvm::Value* mask, float pad) {
+  llvm::Value* stridedLoad(int buffer, llvm::Value* base, llvm::Value* idx, int64_t kv, llvm::Value* mask, float pad) {
     const unsigned w = static_cast<unsigned>(width_), wide = static_cast<unsigned>(kv) * w;
-    llvm::Type* wt = llvm::FixedVectorType::get(b_.getFloatTy(), wide);
-    llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(b_.getFloatTy(), base, idx), wt->getPointerTo());
+    llvm::Type* et = elemType(buffer);
+    llvm::Type* wt = llvm::FixedVectorType::get(et, wide);
+    llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(et, base, idx), wt->getPointerTo());
     std::vector<int> spread(wide), keep(w);
     for (unsigned j = 0; j < wide; ++j) spread[j] = j % kv ? static_cast<int>(w) : static_cast<int>(j / kv);
     for (unsigned l = 0; l < w; ++l) keep[l] = static_cast<int>(l * kv);
@@ -253,8 +290,7 @@ class StageBuilder {
     llvm::Value* narrow = mask ? mask : llvm::ConstantInt::getTrue(maskTy);
     // Wide lane j takes narrow lane j / kv when kv divides j, else lane w of the all-false second operand.
     llvm::Value* wideMask = b_.CreateShuffleVector(narrow, llvm::Constant::getNullValue(maskTy), spread);
-    llvm::Value* v = b_.CreateMaskedLoad(wt, ptr, llvm::Align(4), wideMask,
-                                         llvm::ConstantFP::get(wt, static_cast<double>(pad)));
+    llvm::Value* v = b_.CreateMaskedLoad(wt, ptr, alignOf(buffer), wideMask, constOf(wt, pad));
     return b_.CreateShuffleVector(v, keep);
   }
 
@@ -267,8 +303,9 @@ class StageBuilder {
     return cond ? b_.CreateSelect(cond, one, zero) : one;
   }
 
-  /// The nodes of `e` at point `p`, up to (not including) node `upto`.
-  std::vector<llvm::Value*> eval(const LoopExpr& e, const TilePoint& p, size_t upto, llvm::Value* acc) {
+  /// The nodes of `e` (their types `integer`) at point `p`, up to (not including) node `upto`.
+  std::vector<llvm::Value*> eval(const LoopExpr& e, const std::vector<bool>& integer, const TilePoint& p, size_t upto,
+                                 llvm::Value* acc) {
     std::vector<llvm::Value*> v(upto);
     for (size_t i = 0; i < upto; ++i) {
       const LoopNode& n = e.nodes[i];
@@ -285,8 +322,8 @@ class StageBuilder {
         case LoopNode::Kind::kOp: {
           IrOperands x;
           x.a = n.a >= 0 ? v[static_cast<size_t>(n.a)] : nullptr, x.b = n.b >= 0 ? v[static_cast<size_t>(n.b)] : nullptr;
-          x.value = n.value, x.lo = n.lo, x.hi = n.hi;
-          v[i] = emitEwOp(b_, m_, n.op, vt_, x);
+          x.value = n.value, x.ivalue = n.ivalue, x.lo = n.lo, x.hi = n.hi;
+          v[i] = emitEwOp(b_, m_, n.op, integer[i] ? vti_ : vt_, x);
           break;
         }
       }
@@ -299,18 +336,24 @@ class StageBuilder {
     const LoopExpr& e = s_.value;
     const LoopNode& root = e.nodes.back();
     const bool product = root.kind == LoopNode::Kind::kOp && root.op == EwOp::kMul;
-    if (s_.reduce == Reduce::kSum && product) {
-      std::vector<llvm::Value*> v = eval(e, p, e.nodes.size() - 1, nullptr);
+    const bool integer = accT_ == vti_;
+    if (s_.reduce == Reduce::kSum && integer && sc_.vnni && root.kind == LoopNode::Kind::kOp && root.op == EwOp::kDot4) {
+      std::vector<llvm::Value*> v = eval(e, valueInt_, p, e.nodes.size() - 1, nullptr);
+      const llvm::Intrinsic::ID id = width_ == 16 ? llvm::Intrinsic::x86_avx512_vpdpbusd_512 : llvm::Intrinsic::x86_avx512_vpdpbusd_256;
+      return b_.CreateIntrinsic(id, {}, {acc, v[static_cast<size_t>(root.a)], v[static_cast<size_t>(root.b)]});
+    }
+    if (s_.reduce == Reduce::kSum && product && !integer) {
+      std::vector<llvm::Value*> v = eval(e, valueInt_, p, e.nodes.size() - 1, nullptr);
       return b_.CreateIntrinsic(llvm::Intrinsic::fma, {vt_}, {v[static_cast<size_t>(root.a)], v[static_cast<size_t>(root.b)], acc});
     }
-    llvm::Value* x = eval(e, p, e.nodes.size(), nullptr).back();
+    llvm::Value* x = eval(e, valueInt_, p, e.nodes.size(), nullptr).back();
     switch (s_.reduce) {
       case Reduce::kNone:
         return x;
-      case Reduce::kSum:
-        return b_.CreateFAdd(acc, x);
+      case Reduce::kSum:  // an int32 sum wraps
+        return integer ? b_.CreateAdd(acc, x) : b_.CreateFAdd(acc, x);
       case Reduce::kMax:
-        return b_.CreateSelect(b_.CreateFCmpOGT(x, acc), x, acc);
+        return b_.CreateSelect(integer ? b_.CreateICmpSGT(x, acc) : b_.CreateFCmpOGT(x, acc), x, acc);
     }
     return x;
   }
@@ -318,7 +361,7 @@ class StageBuilder {
   void emitInner(size_t pos, std::vector<llvm::AllocaInst*>& acc) {
     if (pos == tile_) {
       for (size_t t = 0; t < points_.size(); ++t)
-        b_.CreateStore(fold(b_.CreateLoad(vt_, acc[t]), points_[t]), acc[t]);
+        b_.CreateStore(fold(b_.CreateLoad(accT_, acc[t]), points_[t]), acc[t]);
       return;
     }
     emitLoop(sc_.order[pos], false, [&] { emitInner(pos + 1, acc); });
@@ -336,37 +379,42 @@ class StageBuilder {
   }
 
   llvm::Value* outPtr(const TilePoint& p) {
-    llvm::Value* at = b_.CreateGEP(b_.getFloatTy(), bufs_[static_cast<size_t>(s_.out)], affine(s_.outAt, p));
-    return b_.CreateBitCast(at, vt_->getPointerTo());
+    llvm::Type* et = elemType(s_.out);
+    llvm::Value* at = b_.CreateGEP(et, bufs_[static_cast<size_t>(s_.out)], affine(s_.outAt, p));
+    return b_.CreateBitCast(at, lanesOf(et)->getPointerTo());
   }
 
+  /// A folded value so far, read back from the output (a reduction folding in memory).
   llvm::Value* loadOut(const TilePoint& p) {
-    if (laneMask_) return b_.CreateMaskedLoad(vt_, outPtr(p), llvm::Align(4), laneMask_, padOf(0.0f));
-    return b_.CreateAlignedLoad(vt_, outPtr(p), llvm::Align(4));
+    llvm::Type* lt = lanesOf(elemType(s_.out));
+    if (laneMask_) return widen(b_.CreateMaskedLoad(lt, outPtr(p), alignOf(s_.out), laneMask_, constOf(lt, 0.0f)), s_.out);
+    return widen(b_.CreateAlignedLoad(lt, outPtr(p), alignOf(s_.out)), s_.out);
   }
 
   void emitTile() {
     std::vector<llvm::AllocaInst*> acc;
     {
       llvm::IRBuilder<> entry(entry_, entry_->begin());
-      for (size_t t = 0; t < points_.size(); ++t) acc.push_back(entry.CreateAlloca(vt_));
+      for (size_t t = 0; t < points_.size(); ++t) acc.push_back(entry.CreateAlloca(accT_));
     }
     llvm::Value* first = atEdge(false);
     for (size_t t = 0; t < points_.size(); ++t) {
-      llvm::Value* init = padOf(s_.init);
+      llvm::Value* init = constOf(accT_, s_.init);
       if (first) init = b_.CreateSelect(first, init, loadOut(points_[t]));
       b_.CreateStore(init, acc[t]);
     }
     emitInner(outerEnd_, acc);
     llvm::Value* last = atEdge(true);
     for (size_t t = 0; t < points_.size(); ++t) {
-      llvm::Value* v = b_.CreateLoad(vt_, acc[t]);
+      llvm::Value* v = b_.CreateLoad(accT_, acc[t]);
       if (!s_.epilogue.nodes.empty()) {
-        llvm::Value* done = eval(s_.epilogue, points_[t], s_.epilogue.nodes.size(), v).back();
+        llvm::Value* done = eval(s_.epilogue, epilogueInt_, points_[t], s_.epilogue.nodes.size(), v).back();
         v = last ? b_.CreateSelect(last, done, v) : done;
       }
-      if (laneMask_) b_.CreateMaskedStore(v, outPtr(points_[t]), llvm::Align(4), laneMask_);
-      else b_.CreateAlignedStore(v, outPtr(points_[t]), llvm::Align(4));
+      llvm::Type* lt = lanesOf(elemType(s_.out));
+      if (v->getType() != lt) v = b_.CreateTrunc(v, lt);  // an 8-bit output keeps the low bits
+      if (laneMask_) b_.CreateMaskedStore(v, outPtr(points_[t]), alignOf(s_.out), laneMask_);
+      else b_.CreateAlignedStore(v, outPtr(points_[t]), alignOf(s_.out));
     }
   }
 
@@ -382,7 +430,8 @@ class StageBuilder {
   size_t tile_ = 0, outerEnd_ = 0;  ///< order positions: the tile's first loop, the end of the outer region
   std::vector<int> memFold_;        ///< reduction loops of the outer region
   int width_ = 1, vaxis_ = -1;
-  llvm::Type* vt_ = nullptr;
+  llvm::Type *vt_ = nullptr, *vti_ = nullptr, *accT_ = nullptr;  ///< float lanes, int32 lanes, the fold's
+  std::vector<bool> valueInt_, epilogueInt_;                     ///< per node: int32
   llvm::Value *lanes32_ = nullptr, *lanes64_ = nullptr, *laneMask_ = nullptr;
   std::vector<llvm::Value*> var_, off_, trip_;  ///< per loop, while inside it: index, axis offset, trip count
   std::vector<llvm::Value*> remaining_;        ///< per axis: values the current reduction tile covers

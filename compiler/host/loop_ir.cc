@@ -34,6 +34,12 @@ int LoopExpr::constant(float v) {
   return add(std::move(n));
 }
 
+int LoopExpr::intConstant(int32_t v) {
+  LoopNode n;
+  n.op = EwOp::kConst, n.integer = true, n.ivalue = v;
+  return add(std::move(n));
+}
+
 int LoopExpr::op(EwOp o, int a, int b) {
   LoopNode n;
   n.op = o, n.a = a, n.b = b;
@@ -46,9 +52,46 @@ int LoopExpr::clip(int a, float lo, float hi) {
   return add(std::move(n));
 }
 
-int LoopKernel::addBuffer(std::string n, int64_t elements, LoopBuffer::Role role) {
-  buffers.push_back({std::move(n), elements, role});
+int LoopKernel::addBuffer(std::string n, int64_t elements, LoopBuffer::Role role, support::DType type) {
+  buffers.push_back({std::move(n), elements, role, type});
   return static_cast<int>(buffers.size()) - 1;
+}
+
+namespace {
+
+bool integerBuffer(const LoopKernel& k, int b) {
+  return b >= 0 && static_cast<size_t>(b) < k.buffers.size() && k.buffers[static_cast<size_t>(b)].type != support::DType::kFloat32;
+}
+
+}  // namespace
+
+std::vector<bool> integerNodes(const LoopKernel& k, const LoopExpr& e, bool accInteger) {
+  std::vector<bool> t(e.nodes.size(), false);
+  for (size_t i = 0; i < e.nodes.size(); ++i) {
+    const LoopNode& n = e.nodes[i];
+    auto operand = [&](int j) { return j >= 0 && static_cast<size_t>(j) < i && t[static_cast<size_t>(j)]; };
+    switch (n.kind) {
+      case LoopNode::Kind::kLoad:
+        t[i] = integerBuffer(k, n.buffer);
+        break;
+      case LoopNode::Kind::kInBounds:
+        break;
+      case LoopNode::Kind::kAcc:
+        t[i] = accInteger;
+        break;
+      case LoopNode::Kind::kOp:
+        t[i] = n.op == EwOp::kConst ? n.integer
+               : n.op == EwOp::kToInt ? true
+               : n.op == EwOp::kToFloat || n.op == EwOp::kRound ? false
+                                                                : operand(n.a);
+        break;
+    }
+  }
+  return t;
+}
+
+bool integerStage(const LoopKernel& k, const LoopStage& s) {
+  return !s.value.nodes.empty() && integerNodes(k, s.value, false).back();
 }
 
 namespace {
@@ -106,6 +149,54 @@ Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, boo
   return Status::ok();
 }
 
+/// The operand types `n` needs, given its operands' (true: int32).
+std::string typeProblem(const LoopNode& n, bool a, bool b) {
+  const bool two = ewArity(n.op) == 2;
+  switch (n.op) {
+    case EwOp::kAddSat:
+    case EwOp::kMulq:
+    case EwOp::kShrr:
+    case EwOp::kToFloat:
+    case EwOp::kXor:
+    case EwOp::kDot4:
+      return a && (!two || b) ? "" : "takes int32 operands";
+    case EwOp::kToInt:
+    case EwOp::kRound:
+    case EwOp::kDiv:
+    case EwOp::kPow:
+    case EwOp::kSigmoid:
+    case EwOp::kTanh:
+    case EwOp::kErf:
+    case EwOp::kSqrt:
+    case EwOp::kExp:
+      return !a && (!two || !b) ? "" : "takes float operands";
+    case EwOp::kInput:
+    case EwOp::kConst:
+      return "";
+    case EwOp::kAdd:
+    case EwOp::kSub:
+    case EwOp::kMul:
+    case EwOp::kMin:
+    case EwOp::kMax:
+    case EwOp::kRelu:
+    case EwOp::kClip:
+      return !two || a == b ? "" : "mixes float and int32 operands";
+  }
+  return "";
+}
+
+Status checkTypes(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, bool epilogue, const Location& at) {
+  const std::vector<bool> t = integerNodes(k, e, integerStage(k, s));
+  const std::string where = "stage '" + s.name + "': " + (epilogue ? "epilogue" : "value");
+  for (size_t i = 0; i < e.nodes.size(); ++i) {
+    const LoopNode& n = e.nodes[i];
+    if (n.kind != LoopNode::Kind::kOp || n.op == EwOp::kConst) continue;
+    const std::string p = typeProblem(n, t[static_cast<size_t>(n.a)], n.b >= 0 && t[static_cast<size_t>(n.b)]);
+    if (!p.empty()) return error(at, where + " node " + std::to_string(i) + " (" + ewOpName(n.op) + ") " + p);
+  }
+  return Status::ok();
+}
+
 Status checkStage(const LoopKernel& k, const LoopStage& s, const Location& at) {
   const std::string where = "stage '" + s.name + "'";
   if (s.axes.empty()) return error(at, where + " has no axes");
@@ -128,7 +219,16 @@ Status checkStage(const LoopKernel& k, const LoopStage& s, const Location& at) {
                          k.buffers[static_cast<size_t>(s.out)].name + "', which holds " +
                          std::to_string(k.buffers[static_cast<size_t>(s.out)].elements));
   ACCELC_TRY(checkExpr(k, s, s.value, false, at));
-  return checkExpr(k, s, s.epilogue, true, at);
+  ACCELC_TRY(checkExpr(k, s, s.epilogue, true, at));
+  ACCELC_TRY(checkTypes(k, s, s.value, false, at));
+  ACCELC_TRY(checkTypes(k, s, s.epilogue, true, at));
+  const bool acc = integerStage(k, s);
+  const bool stored = s.epilogue.nodes.empty() ? acc : integerNodes(k, s.epilogue, acc).back();
+  if (stored != integerBuffer(k, s.out))
+    return error(at, where + " stores " + (stored ? "int32" : "float") + " values into " +
+                         support::dtypeName(k.buffers[static_cast<size_t>(s.out)].type) + " buffer '" +
+                         k.buffers[static_cast<size_t>(s.out)].name + "'");
+  return Status::ok();
 }
 
 }  // namespace
@@ -136,8 +236,12 @@ Status checkStage(const LoopKernel& k, const LoopStage& s, const Location& at) {
 Status LoopKernel::validate(const std::string& where) const {
   const Location at = Location::node(where, name);
   if (stages.empty()) return error(at, "the kernel has no stages");
-  for (const LoopBuffer& b : buffers)
+  for (const LoopBuffer& b : buffers) {
     if (b.elements < 1) return error(at, "buffer '" + b.name + "' holds no elements");
+    if (!runtime::kernelBufferType(b.type))
+      return error(at, "buffer '" + b.name + "' holds " + support::dtypeName(b.type) +
+                           "; loop kernels hold float32, int8, uint8 or int32");
+  }
   for (const BatchDim& d : batch) {
     if (d.count < 1) return error(at, "a batch dimension of count " + std::to_string(d.count));
     if (d.stride.size() != buffers.size()) return error(at, "a batch dimension needs one stride per buffer");
@@ -224,6 +328,8 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
       return error(at, "the vector loop's axis must be contiguous in the output");
   }
   if (parallel && isReduce(order[0])) return error(at, "a thread pool can only divide a spatial loop");
+  if (vnni && (vector < 0 || (vectorWidth != 8 && vectorWidth != 16)))
+    return error(at, "vpdpbusd folds vectors of 8 or 16 lanes");
   // Reduction loops outside a spatial loop fold in memory: that loop's tiles must not overlap.
   size_t outerEnd = 0;  // after the last spatial loop outside the tile
   for (size_t i = 0; i < tile; ++i)

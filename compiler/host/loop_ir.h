@@ -1,7 +1,7 @@
 // compiler/host/loop_ir.h — the loop-level tensor IR of generated host
 // kernels, and their schedules as data.
 //
-// A LoopKernel is a list of stages over flat float32 buffers. Each stage is a
+// A LoopKernel is a list of stages over flat, typed buffers. Each stage is a
 // loop nest over named axes: spatial axes pick an output element, reduction
 // axes fold values into it (a sum or a max). Every buffer access is affine in
 // the axes, `c + Σ coef·axis` elements from the buffer's start, and a load may
@@ -19,6 +19,14 @@
 // vectorizes the innermost spatial loop, and names the loop that a thread pool
 // divides. Reduction loops placed outside spatial loops accumulate in the
 // output buffer, which is how a schedule blocks a long reduction for the cache.
+//
+// Values are float32 or int32. A load of a float32 buffer is float; a load of
+// an int8, uint8 or int32 buffer is int32 (extended), and a store into an
+// 8-bit buffer keeps the low bits (an epilogue clamps first). On int32 values
+// Add, Sub and Mul wrap, Min, Max, Relu and Clip compare, and the integer ops'
+// arithmetic (AddSat, Mulq, Shrr) is isa/arith.h's; ToFloat, ToInt and Round
+// convert. A stage folds in its value's type: an int32 sum wraps, as the
+// accelerator's accumulators do.
 //
 // A kernel runs its stages in order, once per point of its batch dimensions:
 // each batch dimension moves every buffer's start by its stride, so a batch of
@@ -60,7 +68,9 @@ struct LoopNode {
   Kind kind = Kind::kOp;
   EwOp op = EwOp::kConst;      ///< kOp
   int a = -1, b = -1;          ///< kOp operands
-  float value = 0.0f;          ///< kOp kConst
+  float value = 0.0f;          ///< kOp kConst (float)
+  bool integer = false;        ///< kOp kConst: an int32 constant, `ivalue`
+  int32_t ivalue = 0;          ///< kOp kConst (int32)
   float lo = 0.0f, hi = 0.0f;  ///< kOp kClip
   int buffer = -1;             ///< kLoad
   Affine at;                   ///< kLoad
@@ -79,6 +89,7 @@ struct LoopExpr {
   int inBounds(std::vector<Bound> bounds);
   int acc();
   int constant(float v);
+  int intConstant(int32_t v);
   int op(EwOp op, int a, int b = -1);
   int clip(int a, float lo, float hi);
 };
@@ -98,7 +109,7 @@ struct LoopStage {
   int out = -1;          ///< the buffer written
   Affine outAt;          ///< where a spatial point's value goes (no reduction axis in it)
   Reduce reduce = Reduce::kNone;
-  float init = 0.0f;     ///< the fold's start (kSum, kMax)
+  float init = 0.0f;     ///< the fold's start (kSum, kMax); an int32 fold starts from it converted
   LoopExpr value;        ///< per iteration; kSum of a product multiplies and adds as one fma
   LoopExpr epilogue;     ///< per spatial point over kAcc; empty: the folded value itself
 };
@@ -113,10 +124,17 @@ struct LoopKernel {
   std::vector<LoopBuffer> buffers;
   std::vector<LoopStage> stages;
   std::vector<BatchDim> batch;  ///< outermost first
-  int addBuffer(std::string name, int64_t elements, LoopBuffer::Role role);
+  int addBuffer(std::string name, int64_t elements, LoopBuffer::Role role,
+                support::DType type = support::DType::kFloat32);
   /// Ok when every index, operand and extent is in range and every access stays inside its buffer; else why not.
   support::Status validate(const std::string& where) const;
 };
+
+/// Per node of `e`, whether its value is int32 (else float32); `accInteger`
+/// is the type of the epilogue's folded value.
+std::vector<bool> integerNodes(const LoopKernel& k, const LoopExpr& e, bool accInteger);
+/// Whether stage `s` folds int32 values (its value expression's last node is int32).
+bool integerStage(const LoopKernel& k, const LoopStage& s);
 
 /// One loop of a scheduled stage: a piece of an axis.
 struct Loop {
@@ -135,6 +153,7 @@ struct StageSchedule {
   int vector = -1;         ///< the vectorized loop (innermost, spatial; its range is the vector width), -1 none
   int vectorWidth = 1;
   bool parallel = false;   ///< a thread pool divides order[0]'s iterations (spatial)
+  bool vnni = false;       ///< a sum of Dot4 folds with x86's vpdpbusd (the code then needs the CPU to have it)
 
   /// The identity schedule of `s`: its axes in order, nothing split.
   static StageSchedule identity(const LoopStage& s);

@@ -15,6 +15,7 @@
 #include <iterator>
 #include <limits>
 
+#include "compiler/host/plan_util.h"
 #include "runtime/geometry.h"
 
 namespace accelc::compiler::host {
@@ -24,206 +25,18 @@ namespace {
 using runtime::Shape;
 using Role = LoopBuffer::Role;
 
-/// An affine expression from (axis, coefficient) pairs.
-Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms) {
-  Affine a;
-  a.c = c;
-  for (const auto& [axis, k] : terms) {
-    if (a.coef.size() <= static_cast<size_t>(axis)) a.coef.resize(static_cast<size_t>(axis) + 1, 0);
-    a.coef[static_cast<size_t>(axis)] += k;
-  }
-  return a;
-}
-
-int64_t elements(const Shape& s) { return support::shapeElements(s); }
-
-/// Rows a split of `extent` into tiles of `t` computes: a tile wider than the extent shrinks to it.
-int64_t paddedRows(int64_t extent, int64_t t) { return extent <= t ? extent : (extent + t - 1) / t * t; }
-/// Columns the vector tiles of `t` columns compute, masked lanes included.
-int64_t paddedColumns(int64_t extent, int64_t t, int64_t w) {
-  return extent <= t ? (extent + w - 1) / w * w : (extent + t - 1) / t * t;
-}
-
-/// The register tile of a product: mr rows by nv vectors. Each candidate fits
-/// the register file (mr·nv accumulators, nv loads, a broadcast); the one
-/// computing the least padded work wins, weighted by how well it kept the FMA
-/// units busy in bench/host_kernels_bench (fewer loads per fma is better).
-std::pair<int, int> productTile(int64_t m, int64_t n, const CpuShape& cpu) {
-  struct Tile {
-    int mr, nv;
-    double weight;
-  };
-  static const Tile wide[] = {{8, 3, 1.0}, {12, 2, 1.1}, {6, 2, 1.25}, {4, 4, 1.15}, {8, 2, 1.2}, {4, 2, 1.4}};
-  static const Tile narrow[] = {{6, 2, 1.0}, {4, 3, 1.05}, {4, 2, 1.2}, {2, 4, 1.3}};
-  const bool big = cpu.registers >= 32;
-  const Tile* first = big ? std::begin(wide) : std::begin(narrow);
-  const Tile* last = big ? std::end(wide) : std::end(narrow);
-  double best = 0;
-  std::pair<int, int> pick{first->mr, first->nv};
-  for (const Tile* t = first; t != last; ++t) {
-    const double work = static_cast<double>(paddedRows(m, t->mr)) *
-                        static_cast<double>(paddedColumns(n, int64_t{t->nv} * cpu.vectorWidth, cpu.vectorWidth)) * t->weight;
-    if (t == first || work < best) best = work, pick = {t->mr, t->nv};
-  }
-  return pick;
-}
-
-/// The register-tiled product schedule over spatial axes m and n and reduction axis k.
-StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu) {
-  StageSchedule sc = StageSchedule::identity(s);
-  const auto [mr, nv] = productTile(s.axes[static_cast<size_t>(m)].extent, s.axes[static_cast<size_t>(n)].extent, cpu);
-  const int w = cpu.vectorWidth;
-  const int nIn = sc.split(n, nv * w);
-  const int nVec = sc.split(nIn, w);
-  const int mIn = sc.split(m, mr);
-  sc.loops[static_cast<size_t>(nIn)].unroll = sc.loops[static_cast<size_t>(mIn)].unroll = true;
-  sc.vector = nVec, sc.vectorWidth = w;
-  // n blocks outermost keep a panel of B in cache; with fewer n blocks than
-  // m blocks (a short row), the m blocks go outermost so that threads share them.
-  const int64_t nBlocks = sc.loops[static_cast<size_t>(n)].iterations(), mBlocks = sc.loops[static_cast<size_t>(m)].iterations();
-  sc.order = nBlocks < 4 && mBlocks > nBlocks ? std::vector<int>{m, n, k, mIn, nIn, nVec} : std::vector<int>{n, m, k, mIn, nIn, nVec};
-  for (size_t id = 0; id < s.axes.size(); ++id)  // any other (batch) axes go outermost
-    if (static_cast<int>(id) != m && static_cast<int>(id) != n && static_cast<int>(id) != k)
-      sc.order.insert(sc.order.begin(), static_cast<int>(id));
-  sc.parallel = true;
-  return sc;
-}
-
-/// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
-/// none, -1) by `ur`, the reduction loops sitting between them and the tile.
-StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu) {
-  StageSchedule sc = StageSchedule::identity(s);
-  // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost.
-  int width = cpu.vectorWidth;
-  while (width > 4 && s.axes[static_cast<size_t>(v)].extent <= width / 2) width /= 2;
-  const int vIn = sc.split(v, width);
-  sc.vector = vIn, sc.vectorWidth = width;
-  int uIn = -1;
-  if (u >= 0) {
-    uIn = sc.split(u, ur);
-    sc.loops[static_cast<size_t>(uIn)].unroll = true;
-  }
-  std::vector<int> spatial, reduce;
-  for (int id : sc.order) {
-    if (id == vIn || id == uIn) continue;
-    (s.axes[static_cast<size_t>(sc.loops[static_cast<size_t>(id)].axis)].reduce ? reduce : spatial).push_back(id);
-  }
-  sc.order = spatial;
-  sc.order.insert(sc.order.end(), reduce.begin(), reduce.end());
-  if (uIn >= 0) sc.order.push_back(uIn);
-  sc.order.push_back(vIn);
-  sc.parallel = true;
-  return sc;
-}
-
-/// Bounds 0 <= e < size for an input coordinate.
-Bound inside(Affine e, int64_t size) { return {std::move(e), 0, size}; }
-
-/// Depthwise: out[c·mg + j][oh][ow] = Σ_{kh,kw} x[c][iy][ix] · w[c·mg + j][kh][kw] (+ bias).
-KernelPlan depthwise(const runtime::ConvGeometry& g, bool bias, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "depthwise";
-  const int64_t mg = g.m / g.group, plane = g.oh * g.ow;
-  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput);
-  const int w = k.addBuffer("w", g.m * g.kh * g.kw, Role::kInput);
-  const int b = bias ? k.addBuffer("b", g.m, Role::kInput) : -1;
-  const int y = k.addBuffer("y", g.m * plane, Role::kOutput);
-  k.batch.push_back({g.n, {g.c * g.h * g.w, 0, g.m * plane}});
-  if (bias) k.batch[0].stride = {g.c * g.h * g.w, 0, 0, g.m * plane};
-  LoopStage s;
-  s.name = "depthwise";
-  enum { C, J, OH, OW, KH, KW };
-  s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"kw", g.kw, true}};
-  s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
-  s.reduce = Reduce::kSum;
-  const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
-  const int xv = s.value.load(x, aff(-g.pt * g.w - g.pl, {{C, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
-                              {inside(iy, g.h), inside(ix, g.w)});
-  const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * g.kw}, {J, g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
-  s.value.op(EwOp::kMul, xv, wv);
-  if (bias) s.epilogue.op(EwOp::kAdd, s.epilogue.acc(), s.epilogue.load(b, aff(0, {{C, mg}, {J, 1}})));
-  k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, OW, OH, 4, cpu));
-  return p;
-}
-
-/// Grouped or dense: per (image, group), col = im2col(x) and y = w · col + bias.
-KernelPlan im2colProduct(const runtime::ConvGeometry& g, bool bias, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "conv";
-  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw;
-  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0;
-  const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput);
-  const int w = k.addBuffer("w", mg * kk, Role::kInput);
-  const int b = bias ? k.addBuffer("b", mg, Role::kInput) : -1;
-  const int y = k.addBuffer("y", mg * plane, Role::kOutput);
-  const int col = direct ? x : k.addBuffer("col", kk * plane, Role::kTemp);
-  // Strides per buffer: x, w, (b), y, (col).
-  auto strides = [&](int64_t xs, int64_t ws, int64_t bs, int64_t ys) {
-    std::vector<int64_t> v = {xs, ws};
-    if (bias) v.push_back(bs);
-    v.push_back(ys);
-    if (!direct) v.push_back(0);
-    return v;
-  };
-  k.batch.push_back({g.n, strides(g.c * g.h * g.w, 0, 0, g.m * plane)});
-  k.batch.push_back({g.group, strides(cg * g.h * g.w, mg * kk, mg, mg * plane)});
-  if (!direct) {
-    LoopStage s;
-    s.name = "im2col";
-    enum { CI, KH, KW, OH, OW };
-    s.axes = {{"ci", cg}, {"kh", g.kh}, {"kw", g.kw}, {"oh", g.oh}, {"ow", g.ow}};
-    s.out = col, s.outAt = aff(0, {{CI, g.kh * g.kw * plane}, {KH, g.kw * plane}, {KW, plane}, {OH, g.ow}, {OW, 1}});
-    const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
-    s.value.load(x, aff(-g.pt * g.w - g.pl, {{CI, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
-                 {inside(iy, g.h), inside(ix, g.w)});
-    k.stages.push_back(s);
-    p.schedule.stages.push_back(rowSchedule(s, OW, -1, 1, cpu));
-  }
-  LoopStage s;
-  s.name = "product";
-  enum { M, P, K };
-  s.axes = {{"m", mg}, {"p", plane}, {"k", kk, true}};
-  s.out = y, s.outAt = aff(0, {{M, plane}, {P, 1}});
-  s.reduce = Reduce::kSum;
-  s.value.op(EwOp::kMul, s.value.load(w, aff(0, {{M, kk}, {K, 1}})), s.value.load(col, aff(0, {{K, plane}, {P, 1}})));
-  if (bias) s.epilogue.op(EwOp::kAdd, s.epilogue.acc(), s.epilogue.load(b, aff(0, {{M, 1}})));
-  k.stages.push_back(s);
-  p.schedule.stages.push_back(productSchedule(s, M, P, K, cpu));
-  return p;
-}
-
-/// One product stage y[m][n] = Σ_k a·b; `aAt` and `bAt` index A and B by (m, k) and (k, n).
-LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, int64_t n, int64_t kk) {
-  LoopStage s;
-  s.name = "product";
-  s.axes = {{"m", m}, {"n", n}, {"k", kk, true}};
-  s.out = y, s.outAt = aff(0, {{0, n}, {1, 1}});
-  s.reduce = Reduce::kSum;
-  s.value.op(EwOp::kMul, s.value.load(a, std::move(aAt)), s.value.load(b, std::move(bAt)));
-  return s;
-}
-
-/// A stage copying B [N][K] into bt [K][N].
-LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
-  LoopStage s;
-  s.name = "transpose";
-  s.axes = {{"k", kk}, {"n", n}};
-  s.out = bt, s.outAt = aff(0, {{0, n}, {1, 1}});
-  s.value.load(b, aff(0, {{1, kk}, {0, 1}}));
-  return s;
-}
-
 }  // namespace
 
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const Shape& x, const Shape& w, bool bias,
                                    const CpuShape& cpu) {
   runtime::ConvGeometry g;
   if (!runtime::convGeometry(a, x, w, g).empty() || g.n < 1) return std::nullopt;
-  if (g.c == g.group) return depthwise(g, bias, cpu);
-  return im2colProduct(g, bias, cpu);
+  ConvForm f;
+  if (bias) {
+    f.perChannel = {{"b", support::DType::kFloat32}};
+    f.epilogue = [](LoopExpr& e, int acc, const std::vector<int>& ch) { e.op(EwOp::kAdd, acc, ch[0]); };
+  }
+  return g.c == g.group ? depthwiseConv(g, f, cpu) : im2colProduct(g, f, cpu);
 }
 
 std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, const Shape& B, const Shape* C,
@@ -535,8 +348,11 @@ std::optional<KernelPlan> reduceMeanPlan(const runtime::ReduceAttrs& a, const Sh
 }
 
 std::optional<KernelPlan> poolPlan(runtime::OpKind kind, const runtime::PoolAttrs& attrs, const Shape& x,
-                                   const CpuShape& cpu) {
+                                   const CpuShape& cpu, support::DType type) {
   if (x.size() != 3 && x.size() != 4) return std::nullopt;
+  if (type != support::DType::kFloat32 &&
+      (kind != runtime::OpKind::kMaxPool || (type != support::DType::kInt8 && type != support::DType::kUint8)))
+    return std::nullopt;
   const bool twoD = x.size() == 4;
   runtime::PoolAttrs a = attrs;
   if (kind == runtime::OpKind::kGlobalAveragePool) {
@@ -554,7 +370,7 @@ std::optional<KernelPlan> poolPlan(runtime::OpKind kind, const runtime::PoolAttr
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = isMax ? "maxpool" : "avgpool";
-  const int ix = k.addBuffer("x", planes * in, Role::kInput), iy = k.addBuffer("y", planes * plane, Role::kOutput);
+  const int ix = k.addBuffer("x", planes * in, Role::kInput, type), iy = k.addBuffer("y", planes * plane, Role::kOutput, type);
   const int cnt = isMax ? -1 : k.addBuffer("count", plane, Role::kTemp);
   enum { P, OH, OW, KH, KW };
   const Affine y0 = aff(-py.pb, {{OH, py.s}, {KH, py.d}}), x0 = aff(-px.pb, {{OW, px.s}, {KW, px.d}});
@@ -574,7 +390,10 @@ std::optional<KernelPlan> poolPlan(runtime::OpKind kind, const runtime::PoolAttr
   s.name = k.name;
   s.axes = {{"p", planes}, {"oh", py.out}, {"ow", px.out}, {"kh", py.k, true}, {"kw", px.k, true}};
   s.out = iy, s.outAt = aff(0, {{P, plane}, {OH, px.out}, {OW, 1}});
-  const float lowest = std::numeric_limits<float>::lowest();
+  // The type's lowest value: what padding reads as, and what a window wholly in the padding gives.
+  const float lowest = type == support::DType::kInt8    ? -128.0f
+                       : type == support::DType::kUint8 ? 0.0f
+                                                        : std::numeric_limits<float>::lowest();
   s.reduce = isMax ? Reduce::kMax : Reduce::kSum;
   s.init = isMax ? lowest : 0.0f;
   s.value.load(ix, aff(-py.pb * px.in - px.pb, {{P, in}, {OH, py.s * px.in}, {KH, py.d * px.in}, {OW, px.s}, {KW, px.d}}),

@@ -35,6 +35,7 @@ namespace accelc::compiler::host {
 struct CpuShape {
   int vectorWidth = 8;  ///< floats per vector register (16 with AVX-512)
   int registers = 16;   ///< vector registers (32 with AVX-512)
+  bool vnni = false;    ///< x86's vpdpbusd at this vector width (AVX512-VNNI; AVX-VNNI at 8 lanes)
 };
 
 /// A kernel and its schedule.
@@ -64,9 +65,10 @@ std::optional<KernelPlan> layerNormPlan(const runtime::NormAttrs& a, const runti
                                         const CpuShape& cpu);
 /// ReduceMean over the attribute's axes (not axes given as an input).
 std::optional<KernelPlan> reduceMeanPlan(const runtime::ReduceAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
-/// MaxPool, AveragePool or GlobalAveragePool (`a` is ignored for the last).
+/// MaxPool, AveragePool or GlobalAveragePool (`a` is ignored for the last);
+/// MaxPool over int8 or uint8 too (`type`).
 std::optional<KernelPlan> poolPlan(runtime::OpKind k, const runtime::PoolAttrs& a, const runtime::Shape& x,
-                                   const CpuShape& cpu);
+                                   const CpuShape& cpu, support::DType type = support::DType::kFloat32);
 
 }  // namespace accelc::compiler::host
 

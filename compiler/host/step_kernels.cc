@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "compiler/host/compiled_kernel.h"
+#include "compiler/host/int_kernels.h"
 #include "runtime/host_code.h"
 #include "compiler/host/fusion.h"
 
@@ -96,6 +97,65 @@ bool broadcasts(const runtime::Shape& in, const runtime::Shape& out) {
   return true;
 }
 
+/// Whether every slot in `in` from `first` on is present and of type `t`.
+bool allOf(const std::vector<const runtime::TensorSlot*>& in, size_t first, support::DType t) {
+  for (size_t i = first; i < in.size(); ++i)
+    if (!in[i] || in[i]->dtype != t) return false;
+  return true;
+}
+
+/// The kernels of the integer ops, quantization and copies, which check their
+/// own types (the buffers take the slots' types); nullopt for any other op.
+std::optional<KernelPlan> typedPlan(const runtime::Step& s, const std::vector<const runtime::TensorSlot*>& in,
+                                    const runtime::TensorSlot& out, const CpuShape& cpu) {
+  using support::DType;
+  const runtime::Shape& x = in[0]->shape;
+  const DType xt = in[0]->dtype;
+  const OpKind op = s.op;
+  if (op == OpKind::kQConv || op == OpKind::kQGemm) {
+    if (in.size() != 5 || xt != DType::kInt8 || !in[1] || in[1]->dtype != DType::kInt8 ||
+        !allOf(in, 2, DType::kInt32) || out.dtype != DType::kInt8)
+      return std::nullopt;
+    return qconvPlan(op, std::get<runtime::QConvAttrs>(s.attrs), x, in[1]->shape, cpu);
+  }
+  if (op == OpKind::kQAdd) {
+    if (!allOf(in, 0, DType::kInt8) || in.size() != 2 || in[1]->shape != x || out.dtype != DType::kInt8)
+      return std::nullopt;
+    return qaddPlan(std::get<runtime::QAddAttrs>(s.attrs), x, cpu);
+  }
+  if (op == OpKind::kQAveragePool || op == OpKind::kIm2col) {
+    if (xt != DType::kInt8 || out.dtype != DType::kInt8) return std::nullopt;
+    if (op == OpKind::kIm2col) return im2colPlan(std::get<runtime::Im2colAttrs>(s.attrs), x, cpu);
+    return qavgpoolPlan(std::get<runtime::QPoolAttrs>(s.attrs), x, cpu);
+  }
+  const bool zp = in.size() > 2 && in[2];
+  if (op == OpKind::kQuantizeLinear) {
+    if (xt != DType::kFloat32 || !in[1] || in[1]->dtype != DType::kFloat32 ||
+        (zp && (in[2]->dtype != out.dtype || in[2]->shape != in[1]->shape)))
+      return std::nullopt;
+    return quantizePlan(std::get<runtime::AxisAttrs>(s.attrs), x, in[1]->shape,
+                        zp ? std::optional<DType>(out.dtype) : std::nullopt, cpu);
+  }
+  if (op == OpKind::kDequantizeLinear) {
+    if (!in[1] || in[1]->dtype != DType::kFloat32 || (zp && (in[2]->dtype != xt || in[2]->shape != in[1]->shape)) ||
+        out.dtype != DType::kFloat32)
+      return std::nullopt;
+    return dequantizePlan(std::get<runtime::AxisAttrs>(s.attrs), x, xt, in[1]->shape, zp, cpu);
+  }
+  if (out.dtype != xt) return std::nullopt;
+  if (op == OpKind::kMaxPool && xt != DType::kFloat32 && in.size() == 1)
+    return poolPlan(op, std::get<runtime::PoolAttrs>(s.attrs), x, cpu, xt);
+  if ((op == OpKind::kFlatten || op == OpKind::kIdentity) && in.size() == 1)
+    return copyPlan(support::shapeElements(x), xt, cpu);
+  if (op == OpKind::kTranspose) return transposePlan(std::get<runtime::PermAttrs>(s.attrs), x, xt, cpu);
+  if (op == OpKind::kConcat && allOf(in, 0, xt)) {
+    std::vector<runtime::Shape> shapes;
+    for (const runtime::TensorSlot* t : in) shapes.push_back(t->shape);
+    return concatPlan(std::get<runtime::AxisAttrs>(s.attrs), shapes, xt, cpu);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step& s) {
@@ -126,33 +186,34 @@ std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step&
 
 std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step& s, const CpuShape& cpu) {
   if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return std::nullopt;
-  std::vector<const runtime::Shape*> in;
+  std::vector<const runtime::TensorSlot*> in;
   for (int t : s.inputs) {
-    if (t < 0) {
-      in.push_back(nullptr);
-      continue;
-    }
-    const runtime::TensorSlot& slot = b.tensors[static_cast<size_t>(t)];
-    if (slot.dtype != support::DType::kFloat32 || slot.blocked) return std::nullopt;
-    in.push_back(&slot.shape);
+    in.push_back(t < 0 ? nullptr : &b.tensors[static_cast<size_t>(t)]);
+    if (in.back() && in.back()->blocked) return std::nullopt;
   }
   const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
-  if (out.dtype != support::DType::kFloat32 || out.blocked || in.empty() || !in[0]) return std::nullopt;
+  if (out.blocked || in.empty() || !in[0]) return std::nullopt;
+  if (std::optional<KernelPlan> p = typedPlan(s, in, out, cpu)) return p;
+  for (const runtime::TensorSlot* t : in)
+    if (t && t->dtype != support::DType::kFloat32) return std::nullopt;
+  if (out.dtype != support::DType::kFloat32) return std::nullopt;
   auto has = [&](size_t i) { return i < in.size() && in[i]; };
+  const runtime::Shape& x = in[0]->shape;
   const bool two = has(1);
   if (s.op == OpKind::kConv && two)
-    return convPlan(std::get<runtime::ConvAttrs>(s.attrs), *in[0], *in[1], has(2), cpu);
+    return convPlan(std::get<runtime::ConvAttrs>(s.attrs), x, in[1]->shape, has(2), cpu);
   if (s.op == OpKind::kGemm && two)
-    return gemmPlan(std::get<runtime::GemmAttrs>(s.attrs), *in[0], *in[1], has(2) ? in[2] : nullptr, out.shape, cpu);
-  if (s.op == OpKind::kMatMul && two) return matmulPlan(*in[0], *in[1], out.shape, cpu);
+    return gemmPlan(std::get<runtime::GemmAttrs>(s.attrs), x, in[1]->shape, has(2) ? &in[2]->shape : nullptr, out.shape,
+                    cpu);
+  if (s.op == OpKind::kMatMul && two) return matmulPlan(x, in[1]->shape, out.shape, cpu);
   if (s.op == OpKind::kMaxPool || s.op == OpKind::kAveragePool)
-    return poolPlan(s.op, std::get<runtime::PoolAttrs>(s.attrs), *in[0], cpu);
-  if (s.op == OpKind::kGlobalAveragePool) return poolPlan(s.op, runtime::PoolAttrs{}, *in[0], cpu);
-  if (s.op == OpKind::kSoftmax) return softmaxPlan(std::get<runtime::SoftmaxAttrs>(s.attrs), *in[0], cpu);
+    return poolPlan(s.op, std::get<runtime::PoolAttrs>(s.attrs), x, cpu);
+  if (s.op == OpKind::kGlobalAveragePool) return poolPlan(s.op, runtime::PoolAttrs{}, x, cpu);
+  if (s.op == OpKind::kSoftmax) return softmaxPlan(std::get<runtime::SoftmaxAttrs>(s.attrs), x, cpu);
   if (s.op == OpKind::kLayerNormalization && two)
-    return layerNormPlan(std::get<runtime::NormAttrs>(s.attrs), *in[0], has(2), cpu);
+    return layerNormPlan(std::get<runtime::NormAttrs>(s.attrs), x, has(2), cpu);
   if (s.op == OpKind::kReduceMean && in.size() == 1)
-    return reduceMeanPlan(std::get<runtime::ReduceAttrs>(s.attrs), *in[0], cpu);
+    return reduceMeanPlan(std::get<runtime::ReduceAttrs>(s.attrs), x, cpu);
   return std::nullopt;  // no loop kernel for this op
 }
 
@@ -206,7 +267,7 @@ struct CodeMaker {
         if (!chain) return false;
         size_t own = 0;
         for (int t : s.inputs) own += t >= 0;
-        fuseEpilogue(*plan, *chain, present, own);
+        if (!fuseEpilogue(*plan, *chain, present, own)) return false;
       }
     }
     if (!plan) return false;
@@ -239,7 +300,12 @@ support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const
   return std::move(maker.code);
 }
 
-CpuShape jitCpuShape(const HostJit& jit) { return {jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16}; }
+CpuShape jitCpuShape(const HostJit& jit) {
+  const std::string& f = jit.features();
+  auto has = [&](const char* name) { return f.find(std::string("+") + name) != std::string::npos; };
+  const bool vnni = jit.usesAvx512() ? has("avx512vnni") : has("avxvnni") || (has("avx512vnni") && has("avx512vl"));
+  return {jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16, vnni};
+}
 
 std::string jitKind(const HostJit& jit) { return std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : ""); }
 

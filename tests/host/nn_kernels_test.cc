@@ -68,7 +68,7 @@ Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const T
   EXPECT_TRUE(k.isOk()) << k.status().str();
   Tensor out(support::DType::kFloat32, outShape);
   if (!k) return out;
-  std::vector<float*> io;
+  std::vector<void*> io;
   for (const Tensor* t : in)
     if (t) io.push_back(const_cast<float*>(t->data<float>()));
   io.push_back(out.data<float>());

@@ -1,0 +1,367 @@
+// compiler/host/int_kernels.cc — the integer ops, quantization and copies as
+// loop kernels (see int_kernels.h).
+//
+// Each expression follows its reference kernel step by step, in the same
+// order and at the same widths: the requantization is
+// clamp(zp +sat shrr(mulq(acc, mult), shift), lo, hi) as in isa/arith.h, and
+// QuantizeLinear divides, clamps to ±512, rounds half to even and adds the
+// zero point as runtime/kernels/quantize.cc does. Sums that the reference
+// computes with saturating additions are wrapping sums here only where the
+// shapes bound them below 2^31 (the pool's window limit).
+#include "compiler/host/int_kernels.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "compiler/host/plan_util.h"
+#include "runtime/geometry.h"
+
+namespace accelc::compiler::host {
+
+namespace {
+
+using runtime::Shape;
+using support::DType;
+using Role = LoopBuffer::Role;
+
+/// clamp(zp +sat shrr(mulq(v, mult), shift), max(lo, -128), min(hi, 127)): the requantization to int8.
+int requantize(LoopExpr& e, int v, int mult, int shift, int64_t zp, int64_t lo, int64_t hi) {
+  const int scaled = e.op(EwOp::kShrr, e.op(EwOp::kMulq, v, mult), shift);
+  const int q = e.op(EwOp::kAddSat, e.intConstant(static_cast<int32_t>(zp)), scaled);
+  return e.clip(q, static_cast<float>(std::max<int64_t>(lo, -128)), static_cast<float>(std::min<int64_t>(hi, 127)));
+}
+
+/// The int8 form of QConv: int8 data, pad_value outside the input, and the
+/// requantization of acc + bias per output channel.
+ConvForm qconvForm(const runtime::QConvAttrs& a, const CpuShape& cpu) {
+  ConvForm f;
+  f.data = f.out = DType::kInt8;
+  f.pad = static_cast<float>(a.padValue);
+  f.vnni = cpu.vnni;
+  f.perChannel = {{"bias", DType::kInt32}, {"mult", DType::kInt32}, {"shift", DType::kInt32}};
+  f.epilogue = [a](LoopExpr& e, int acc, const std::vector<int>& ch) {
+    requantize(e, e.op(EwOp::kAdd, acc, ch[0]), ch[1], ch[2], a.zeroPoint, a.lo, a.hi);
+  };
+  return f;
+}
+
+/// QGemm: y[n][m] = requantize(Σ_k x[n][k]·w[m][k] + bias[m]), m in vector
+/// lanes: the weights transposed into a temporary, or with VNNI both operands
+/// packed into 4-byte words (x's offset into unsigned bytes, which the
+/// epilogue takes back as 128·Σ_k w[m][k]).
+KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "qgemm";
+  const int64_t kq = (kk + 3) / 4;
+  const int x = k.addBuffer("x", n * kk, Role::kInput, DType::kInt8);
+  const int w = k.addBuffer("w", m * kk, Role::kInput, DType::kInt8);
+  const int bias = k.addBuffer("bias", m, Role::kInput, DType::kInt32);
+  const int mult = k.addBuffer("mult", m, Role::kInput, DType::kInt32);
+  const int shift = k.addBuffer("shift", m, Role::kInput, DType::kInt32);
+  const int y = k.addBuffer("y", n * m, Role::kOutput, DType::kInt8);
+  auto add = [&](LoopStage s, StageSchedule sc) { k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc)); };
+  LoopStage s;
+  int comp = -1;
+  if (cpu.vnni) {
+    const int x4 = k.addBuffer("x4", n * kq, Role::kTemp, DType::kInt32);
+    const int w4 = k.addBuffer("w4", m * kq, Role::kTemp, DType::kInt32);
+    const int w4t = k.addBuffer("w4t", kq * m, Role::kTemp, DType::kInt32);
+    comp = k.addBuffer("comp", m, Role::kTemp, DType::kInt32);
+    // x's bytes offset by 128 (the unsigned operand), w's its own; w's words
+    // then transposed (one gather a vector) so that m runs in vector lanes.
+    for (const WordPack& wp : {WordPack{"pack_rows", x, x4, n, kk, kq, 1, 1, kk, false},
+                               WordPack{"pack_weights", w, w4, m, kk, kq, 1, 1, kk, true}}) {
+      LoopStage ps = packStage(wp);
+      add(ps, packSchedule(ps, cpu));
+    }
+    LoopStage ts = transposeStage(w4, w4t, m, kq);
+    add(ts, rowSchedule(ts, 1, -1, 1, cpu));
+    PlannedStage sums = wordSumStage(w4t, comp, m, kq, 1, m, 0x80808080u, 1, cpu);
+    add(sums.stage, sums.schedule);
+    s = productStage(x4, aff(0, {{0, kq}, {2, 1}}), w4t, aff(0, {{2, m}, {1, 1}}), y, n, m, kq);
+    s.value.nodes.back().op = EwOp::kDot4;  // x's unsigned bytes by w's signed ones
+  } else {
+    const int wt = k.addBuffer("wt", kk * m, Role::kTemp, DType::kInt8);
+    LoopStage ts = transposeStage(w, wt, m, kk);
+    add(ts, rowSchedule(ts, 1, -1, 1, cpu));
+    s = productStage(x, aff(0, {{0, kk}, {2, 1}}), wt, aff(0, {{2, m}, {1, 1}}), y, n, m, kk);
+  }
+  LoopExpr& e = s.epilogue;
+  const Affine perM = aff(0, {{1, 1}});
+  int v = e.acc();
+  if (comp >= 0) v = e.op(EwOp::kSub, v, e.load(comp, perM));
+  v = e.op(EwOp::kAdd, v, e.load(bias, perM));
+  requantize(e, v, e.load(mult, perM), e.load(shift, perM), a.zeroPoint, a.lo, a.hi);
+  StageSchedule sc = productSchedule(s, 0, 1, 2, cpu);
+  sc.vnni = cpu.vnni;
+  add(s, sc);
+  return p;
+}
+
+/// [outer][dim][inner] around `axis` of `x` (a per-tensor parameter: dim 1, every element in inner).
+struct AxisSplit {
+  int64_t outer = 1, dim = 1, inner = 1;
+};
+
+std::optional<AxisSplit> axisSplit(const Shape& x, const Shape& scale, int64_t axis) {
+  AxisSplit s;
+  const int64_t n = elements(x);
+  if (elements(scale) == 1 && scale.size() <= 1) {
+    s.inner = n;
+    return s;
+  }
+  const int64_t r = static_cast<int64_t>(x.size());
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r || scale.size() != 1 || scale[0] != x[static_cast<size_t>(axis)]) return std::nullopt;
+  s.dim = x[static_cast<size_t>(axis)];
+  for (int64_t d = axis + 1; d < r; ++d) s.inner *= x[static_cast<size_t>(d)];
+  s.outer = n / std::max<int64_t>(1, s.dim * s.inner);
+  return s;
+}
+
+/// A stage over [outer][dim][inner] writing `out` element by element; its
+/// value is filled in by the caller (loads at at(), parameters at param()).
+struct AxisStage {
+  LoopStage s;
+  AxisSplit sp;
+  enum { O, A, I };
+  AxisStage(const AxisSplit& split, int out) : sp(split) {
+    s.name = "elements";
+    s.axes = {{"o", sp.outer}, {"a", sp.dim}, {"i", sp.inner}};
+    s.out = out, s.outAt = at();
+  }
+  Affine at() const { return aff(0, {{O, sp.dim * sp.inner}, {A, sp.inner}, {I, 1}}); }
+  Affine param() const { return aff(0, {{A, 1}}); }
+  /// Rows of `inner` in vector lanes, or of `dim` when inner is 1.
+  StageSchedule schedule(const CpuShape& cpu) const { return rowSchedule(s, sp.inner > 1 ? I : A, -1, 1, cpu); }
+};
+
+}  // namespace
+
+std::optional<KernelPlan> qconvPlan(runtime::OpKind kind, const runtime::QConvAttrs& a, const Shape& x, const Shape& w,
+                                    const CpuShape& cpu) {
+  if (kind == runtime::OpKind::kQGemm) {
+    if (x.size() != 2 || w.size() != 2 || x[1] != w[1] || x[0] < 1 || w[0] < 1 || x[1] < 1) return std::nullopt;
+    return qgemm(a, x[0], w[0], x[1], cpu);
+  }
+  runtime::ConvAttrs ca;
+  ca.strides = a.strides, ca.pads = a.pads, ca.group = a.group;
+  runtime::ConvGeometry g;
+  if (x.size() != 4 || !runtime::convGeometry(ca, x, w, g).empty() || g.n < 1) return std::nullopt;
+  const ConvForm f = qconvForm(a, cpu);
+  // Depthwise sums of at most 1024 int8 products are exact in float (ConvForm).
+  return g.c == g.group && g.kh * g.kw <= 1024 ? depthwiseConv(g, f, cpu) : im2colProduct(g, f, cpu);
+}
+
+std::optional<KernelPlan> qaddPlan(const runtime::QAddAttrs& a, const Shape& x, const CpuShape& cpu) {
+  const int64_t n = elements(x);
+  if (n < 1) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "qadd";
+  const int ia = k.addBuffer("a", n, Role::kInput, DType::kInt8), ib = k.addBuffer("b", n, Role::kInput, DType::kInt8);
+  const int y = k.addBuffer("y", n, Role::kOutput, DType::kInt8);
+  AxisStage st(AxisSplit{1, 1, n}, y);
+  LoopExpr& e = st.s.value;
+  // mulq((x - zero)·2^8, mult) per input, their saturating sum, then shrr, + zp and the clamp.
+  auto term = [&](int buffer, int64_t zero, int64_t mult) {
+    const int centered = e.op(EwOp::kSub, e.load(buffer, st.at()), e.intConstant(static_cast<int32_t>(zero)));
+    return e.op(EwOp::kMulq, e.op(EwOp::kMul, centered, e.intConstant(1 << 8)), e.intConstant(static_cast<int32_t>(mult)));
+  };
+  const int sum = e.op(EwOp::kAddSat, term(ia, a.zeroA, a.multA), term(ib, a.zeroB, a.multB));
+  const int scaled = e.op(EwOp::kShrr, sum, e.intConstant(static_cast<int32_t>(std::clamp<int64_t>(a.shift, -1, 32))));
+  const int q = e.op(EwOp::kAddSat, e.intConstant(static_cast<int32_t>(a.zeroPoint)), scaled);
+  e.clip(q, static_cast<float>(std::max<int64_t>(a.lo, -128)), static_cast<float>(std::min<int64_t>(a.hi, 127)));
+  k.stages.push_back(st.s);
+  p.schedule.stages.push_back(st.schedule(cpu));
+  return p;
+}
+
+std::optional<KernelPlan> qavgpoolPlan(const runtime::QPoolAttrs& a, const Shape& x, const CpuShape& cpu) {
+  if (x.size() != 4 || a.kernelShape.size() != 2 || (!a.strides.empty() && a.strides.size() != 2)) return std::nullopt;
+  const int64_t kh = a.kernelShape[0], kw = a.kernelShape[1];
+  const int64_t sh = a.strides.empty() ? 1 : a.strides[0], sw = a.strides.empty() ? 1 : a.strides[1];
+  const int64_t h = x[2], w = x[3];
+  // Up to 2^16 taps of |x - zero| <= 255 the wrapping sum never leaves int32, so it is the reference's saturating one.
+  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || kh > h || kw > w || kh * kw > (int64_t{1} << 16) || x[0] * x[1] < 1)
+    return std::nullopt;
+  const int64_t oh = (h - kh) / sh + 1, ow = (w - kw) / sw + 1, planes = x[0] * x[1];
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "qavgpool";
+  const int ix = k.addBuffer("x", planes * h * w, Role::kInput, DType::kInt8);
+  const int y = k.addBuffer("y", planes * oh * ow, Role::kOutput, DType::kInt8);
+  LoopStage s;
+  s.name = "qavgpool";
+  enum { P, I, J, U, V };
+  s.axes = {{"p", planes}, {"i", oh}, {"j", ow}, {"u", kh, true}, {"v", kw, true}};
+  s.out = y, s.outAt = aff(0, {{P, oh * ow}, {I, ow}, {J, 1}});
+  s.reduce = Reduce::kSum;
+  s.value.load(ix, aff(0, {{P, h * w}, {I, sh * w}, {U, w}, {J, sw}, {V, 1}}));
+  LoopExpr& e = s.epilogue;
+  int v = e.op(EwOp::kAdd, e.acc(), e.intConstant(static_cast<int32_t>(-kh * kw * a.zeroX)));
+  for (int d = 0; d < 8; ++d) v = e.op(EwOp::kAddSat, v, v);  // ·2^8, saturating as the reference doubles
+  requantize(e, v, e.intConstant(static_cast<int32_t>(a.mult)), e.intConstant(static_cast<int32_t>(std::clamp<int64_t>(a.shift, -1, 32))),
+             a.zeroPoint, a.lo, a.hi);
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, J, I, 4, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> im2colPlan(const runtime::Im2colAttrs& a, const Shape& x, const CpuShape& cpu) {
+  const runtime::Ints& pads = a.pads;
+  if (x.size() != 4 || a.kernelShape.size() != 2 || !(a.strides.empty() || a.strides.size() == 2) ||
+      !(pads.empty() || pads.size() == 4))
+    return std::nullopt;
+  runtime::ConvGeometry g;
+  g.n = x[0], g.c = x[1], g.h = x[2], g.w = x[3], g.kh = a.kernelShape[0], g.kw = a.kernelShape[1];
+  g.sh = a.strides.empty() ? 1 : a.strides[0], g.sw = a.strides.empty() ? 1 : a.strides[1];
+  if (!pads.empty()) g.pt = pads[0], g.pl = pads[1], g.pb = pads[2], g.pr = pads[3];
+  if (g.kh < 1 || g.kw < 1 || g.sh < 1 || g.sw < 1 || g.pt < 0 || g.pl < 0 || g.pb < 0 || g.pr < 0 ||
+      g.h + g.pt + g.pb < g.kh || g.w + g.pl + g.pr < g.kw || g.n * g.c < 1)
+    return std::nullopt;
+  g.oh = (g.h + g.pt + g.pb - g.kh) / g.sh + 1, g.ow = (g.w + g.pl + g.pr - g.kw) / g.sw + 1;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "im2col";
+  const int64_t in = g.c * g.h * g.w, out = g.c * g.kh * g.kw * g.oh * g.ow;
+  const int ix = k.addBuffer("x", in, Role::kInput, DType::kInt8);
+  const int y = k.addBuffer("y", out, Role::kOutput, DType::kInt8);
+  k.batch.push_back({g.n, {in, out}});
+  k.stages.push_back(im2colStage(g, g.c, ix, y, static_cast<float>(a.padValue)));
+  p.schedule.stages.push_back(rowSchedule(k.stages.back(), 4, -1, 1, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> quantizePlan(const runtime::AxisAttrs& a, const Shape& x, const Shape& scale,
+                                       std::optional<DType> zeroPoint, const CpuShape& cpu) {
+  const DType to = zeroPoint.value_or(DType::kUint8);
+  const std::optional<AxisSplit> sp = axisSplit(x, scale, a.axis);
+  if (!sp || elements(x) < 1 || (to != DType::kInt8 && to != DType::kUint8)) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "quantize";
+  const int ix = k.addBuffer("x", elements(x), Role::kInput);
+  const int is = k.addBuffer("scale", sp->dim, Role::kInput);
+  const int iz = zeroPoint ? k.addBuffer("zero_point", sp->dim, Role::kInput, to) : -1;
+  const int y = k.addBuffer("y", elements(x), Role::kOutput, to);
+  AxisStage st(*sp, y);
+  LoopExpr& e = st.s.value;
+  const int q = e.clip(e.op(EwOp::kDiv, e.load(ix, st.at()), e.load(is, st.param())), -512.0f, 512.0f);
+  const int r = e.op(EwOp::kToInt, e.op(EwOp::kRound, q));  // NaN passes the clamp and becomes 0
+  const int v = e.op(EwOp::kAdd, r, iz >= 0 ? e.load(iz, st.param()) : e.intConstant(0));
+  e.clip(v, to == DType::kInt8 ? -128.0f : 0.0f, to == DType::kInt8 ? 127.0f : 255.0f);
+  k.stages.push_back(st.s);
+  p.schedule.stages.push_back(st.schedule(cpu));
+  return p;
+}
+
+std::optional<KernelPlan> dequantizePlan(const runtime::AxisAttrs& a, const Shape& x, DType type, const Shape& scale,
+                                         bool zeroPoint, const CpuShape& cpu) {
+  const std::optional<AxisSplit> sp = axisSplit(x, scale, a.axis);
+  if (!sp || elements(x) < 1 || (type != DType::kInt8 && type != DType::kUint8)) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "dequantize";
+  const int ix = k.addBuffer("x", elements(x), Role::kInput, type);
+  const int is = k.addBuffer("scale", sp->dim, Role::kInput);
+  const int iz = zeroPoint ? k.addBuffer("zero_point", sp->dim, Role::kInput, type) : -1;
+  const int y = k.addBuffer("y", elements(x), Role::kOutput);
+  AxisStage st(*sp, y);
+  LoopExpr& e = st.s.value;
+  // (x - zp) is exact in float, and so is its product with the scale before the one rounding the reference makes.
+  int v = e.load(ix, st.at());
+  if (iz >= 0) v = e.op(EwOp::kSub, v, e.load(iz, st.param()));
+  e.op(EwOp::kMul, e.op(EwOp::kToFloat, v), e.load(is, st.param()));
+  k.stages.push_back(st.s);
+  p.schedule.stages.push_back(st.schedule(cpu));
+  return p;
+}
+
+std::optional<KernelPlan> copyPlan(int64_t n, DType type, const CpuShape& cpu) {
+  if (n < 1 || !runtime::kernelBufferType(type)) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "copy";
+  const int ix = k.addBuffer("x", n, Role::kInput, type), y = k.addBuffer("y", n, Role::kOutput, type);
+  AxisStage st(AxisSplit{1, 1, n}, y);
+  st.s.value.load(ix, st.at());
+  k.stages.push_back(st.s);
+  p.schedule.stages.push_back(st.schedule(cpu));
+  return p;
+}
+
+std::optional<KernelPlan> transposePlan(const runtime::PermAttrs& a, const Shape& x, DType type, const CpuShape& cpu) {
+  const size_t r = x.size();
+  runtime::Ints perm = a.perm;
+  if (perm.empty())
+    for (size_t i = r; i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+  runtime::Ints sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  runtime::Ints identity(r);
+  std::iota(identity.begin(), identity.end(), 0);
+  if (r == 0 || sorted != identity || elements(x) < 1 || !runtime::kernelBufferType(type)) return std::nullopt;
+  std::vector<int64_t> inStride(r, 1);
+  for (size_t d = r - 1; d-- > 0;) inStride[d] = inStride[d + 1] * x[d + 1];
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "transpose";
+  const int ix = k.addBuffer("x", elements(x), Role::kInput, type), y = k.addBuffer("y", elements(x), Role::kOutput, type);
+  LoopStage s;
+  s.name = "transpose";
+  Affine in, out;
+  int64_t outStride = 1;
+  for (size_t d = r; d-- > 0;) {  // output axis d walks input axis perm[d]
+    const size_t from = static_cast<size_t>(perm[d]);
+    s.axes.insert(s.axes.begin(), LoopAxis{"d" + std::to_string(d), x[from]});
+    in.coef.insert(in.coef.begin(), inStride[from]);
+    out.coef.insert(out.coef.begin(), outStride);
+    outStride *= x[from];
+  }
+  s.out = y, s.outAt = out;
+  s.value.load(ix, in);
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vector<Shape>& inputs, DType type,
+                                     const CpuShape& cpu) {
+  if (inputs.empty() || !runtime::kernelBufferType(type)) return std::nullopt;
+  const int64_t r = static_cast<int64_t>(inputs[0].size());
+  const int64_t axis = a.axis < 0 ? a.axis + r : a.axis;
+  if (axis < 0 || axis >= r) return std::nullopt;
+  int64_t outer = 1, inner = 1, total = 0;
+  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : inner) *= d == axis ? 1 : inputs[0][static_cast<size_t>(d)];
+  for (const Shape& in : inputs) {
+    if (static_cast<int64_t>(in.size()) != r) return std::nullopt;
+    for (int64_t d = 0; d < r; ++d)
+      if (d != axis && in[static_cast<size_t>(d)] != inputs[0][static_cast<size_t>(d)]) return std::nullopt;
+    total += in[static_cast<size_t>(axis)];
+  }
+  if (outer * inner * total < 1) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "concat";
+  std::vector<int> in;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    in.push_back(k.addBuffer("x" + std::to_string(i), std::max<int64_t>(1, elements(inputs[i])), Role::kInput, type));
+  const int y = k.addBuffer("y", outer * total * inner, Role::kOutput, type);
+  int64_t at = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {  // one stage per input, writing its slab of the output
+    const int64_t n = inputs[i][static_cast<size_t>(axis)];
+    if (n == 0) continue;
+    LoopStage s;
+    s.name = "part" + std::to_string(i);
+    s.axes = {{"o", outer}, {"a", n}, {"i", inner}};
+    s.out = y, s.outAt = aff(at * inner, {{0, total * inner}, {1, inner}, {2, 1}});
+    s.value.load(in[i], aff(0, {{0, n * inner}, {1, inner}, {2, 1}}));
+    k.stages.push_back(s);
+    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
+    at += n;
+  }
+  return p;
+}
+
+}  // namespace accelc::compiler::host

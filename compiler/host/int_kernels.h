@@ -1,0 +1,58 @@
+// compiler/host/int_kernels.h — loop kernels of the integer ops, of
+// QuantizeLinear and DequantizeLinear, and of the ops that only move data.
+//
+// Each builder computes exactly what the op's reference kernel computes
+// (runtime/kernels/qops.cc, quantize.cc, data_ops.cc): the integer ops'
+// arithmetic is isa/arith.h's (loop_ir.h's AddSat, Mulq, Shrr; int32 sums
+// wrap), so their outputs are the reference's bits. Like nn_kernels.h, a
+// builder returns nullopt for shapes or types it does not cover, and the step
+// keeps its reference kernel:
+// - QConv (grouped: im2col and an int32 product; depthwise: direct, summed
+//   in float where that is exact) and QGemm (the weights transposed into a
+//   temporary), the requantization in the product's epilogue; where the CPU
+//   has VNNI (CpuShape::vnni), the products run over 4-byte words with vpdpbusd;
+// - QAdd, flat; QAveragePool, a window of at most 65536 taps;
+// - Im2col, the copy the accelerator's first convolution reads;
+// - QuantizeLinear of float32 to int8 or uint8 and DequantizeLinear of int8
+//   or uint8 to float32, per tensor or per axis;
+// - Reshape, Flatten, Squeeze, Unsqueeze and Identity (one flat copy),
+//   Transpose and Concat, over float32, int8, uint8 or int32.
+// Buffers come in the step's order: inputs, the output, then temporaries.
+#ifndef ACCELC_COMPILER_HOST_INT_KERNELS_H_
+#define ACCELC_COMPILER_HOST_INT_KERNELS_H_
+
+#include <optional>
+#include <vector>
+
+#include "compiler/host/nn_kernels.h"
+#include "runtime/attrs.h"
+#include "runtime/ops.h"
+#include "runtime/tensor.h"
+
+namespace accelc::compiler::host {
+
+/// QConv (x [N,C,H,W], w [M,C/G,KH,KW]) or QGemm (x [N,K], w [M,K]); bias, mult and shift int32 [M].
+std::optional<KernelPlan> qconvPlan(runtime::OpKind k, const runtime::QConvAttrs& a, const runtime::Shape& x,
+                                    const runtime::Shape& w, const CpuShape& cpu);
+std::optional<KernelPlan> qaddPlan(const runtime::QAddAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
+std::optional<KernelPlan> qavgpoolPlan(const runtime::QPoolAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
+std::optional<KernelPlan> im2colPlan(const runtime::Im2colAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
+
+/// QuantizeLinear of float32 x; `zeroPoint` is the zero point's type, or
+/// nullopt when it is omitted (the output is then uint8).
+std::optional<KernelPlan> quantizePlan(const runtime::AxisAttrs& a, const runtime::Shape& x, const runtime::Shape& scale,
+                                       std::optional<support::DType> zeroPoint, const CpuShape& cpu);
+/// DequantizeLinear of int8 or uint8 x (`type`), with or without a zero point.
+std::optional<KernelPlan> dequantizePlan(const runtime::AxisAttrs& a, const runtime::Shape& x, support::DType type,
+                                         const runtime::Shape& scale, bool zeroPoint, const CpuShape& cpu);
+
+/// A flat copy of `elements` values of `type` (Reshape and its kin).
+std::optional<KernelPlan> copyPlan(int64_t elements, support::DType type, const CpuShape& cpu);
+std::optional<KernelPlan> transposePlan(const runtime::PermAttrs& a, const runtime::Shape& x, support::DType type,
+                                        const CpuShape& cpu);
+std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vector<runtime::Shape>& inputs,
+                                     support::DType type, const CpuShape& cpu);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_INT_KERNELS_H_

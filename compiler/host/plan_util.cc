@@ -1,0 +1,312 @@
+// compiler/host/plan_util.cc — the pieces the loop kernels' builders share.
+#include "compiler/host/plan_util.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace accelc::compiler::host {
+
+using Role = LoopBuffer::Role;
+
+namespace {
+
+/// Rows a split of `extent` into tiles of `t` computes: a tile wider than the extent shrinks to it.
+int64_t paddedRows(int64_t extent, int64_t t) { return extent <= t ? extent : (extent + t - 1) / t * t; }
+/// Columns the vector tiles of `t` columns compute, masked lanes included.
+int64_t paddedColumns(int64_t extent, int64_t t, int64_t w) {
+  return extent <= t ? (extent + w - 1) / w * w : (extent + t - 1) / t * t;
+}
+
+/// The register tile of a product: mr rows by nv vectors. Each candidate fits
+/// the register file (mr·nv accumulators, nv loads, a broadcast); the one
+/// computing the least padded work wins, weighted by how well it kept the FMA
+/// units busy in bench/host_kernels_bench (fewer loads per fma is better).
+std::pair<int, int> productTile(int64_t m, int64_t n, const CpuShape& cpu) {
+  struct Tile {
+    int mr, nv;
+    double weight;
+  };
+  static const Tile wide[] = {{8, 3, 1.0}, {12, 2, 1.1}, {6, 2, 1.25}, {4, 4, 1.15}, {8, 2, 1.2}, {4, 2, 1.4}};
+  static const Tile narrow[] = {{6, 2, 1.0}, {4, 3, 1.05}, {4, 2, 1.2}, {2, 4, 1.3}};
+  const bool big = cpu.registers >= 32;
+  const Tile* first = big ? std::begin(wide) : std::begin(narrow);
+  const Tile* last = big ? std::end(wide) : std::end(narrow);
+  double best = 0;
+  std::pair<int, int> pick{first->mr, first->nv};
+  for (const Tile* t = first; t != last; ++t) {
+    const double work = static_cast<double>(paddedRows(m, t->mr)) *
+                        static_cast<double>(paddedColumns(n, int64_t{t->nv} * cpu.vectorWidth, cpu.vectorWidth)) * t->weight;
+    if (t == first || work < best) best = work, pick = {t->mr, t->nv};
+  }
+  return pick;
+}
+
+}  // namespace
+
+/// An affine expression from (axis, coefficient) pairs.
+Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms) {
+  Affine a;
+  a.c = c;
+  for (const auto& [axis, k] : terms) {
+    if (a.coef.size() <= static_cast<size_t>(axis)) a.coef.resize(static_cast<size_t>(axis) + 1, 0);
+    a.coef[static_cast<size_t>(axis)] += k;
+  }
+  return a;
+}
+
+int64_t elements(const runtime::Shape& s) { return support::shapeElements(s); }
+
+/// The register-tiled product schedule over spatial axes m and n and reduction axis k.
+StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu) {
+  StageSchedule sc = StageSchedule::identity(s);
+  const auto [mr, nv] = productTile(s.axes[static_cast<size_t>(m)].extent, s.axes[static_cast<size_t>(n)].extent, cpu);
+  const int w = cpu.vectorWidth;
+  const int nIn = sc.split(n, nv * w);
+  const int nVec = sc.split(nIn, w);
+  const int mIn = sc.split(m, mr);
+  sc.loops[static_cast<size_t>(nIn)].unroll = sc.loops[static_cast<size_t>(mIn)].unroll = true;
+  sc.vector = nVec, sc.vectorWidth = w;
+  // n blocks outermost keep a panel of B in cache; with fewer n blocks than
+  // m blocks (a short row), the m blocks go outermost so that threads share them.
+  const int64_t nBlocks = sc.loops[static_cast<size_t>(n)].iterations(), mBlocks = sc.loops[static_cast<size_t>(m)].iterations();
+  sc.order = nBlocks < 4 && mBlocks > nBlocks ? std::vector<int>{m, n, k, mIn, nIn, nVec} : std::vector<int>{n, m, k, mIn, nIn, nVec};
+  for (size_t id = 0; id < s.axes.size(); ++id)  // any other (batch) axes go outermost
+    if (static_cast<int>(id) != m && static_cast<int>(id) != n && static_cast<int>(id) != k)
+      sc.order.insert(sc.order.begin(), static_cast<int>(id));
+  sc.parallel = true;
+  return sc;
+}
+
+/// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
+/// none, -1) by `ur`, the reduction loops sitting between them and the tile.
+StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu) {
+  StageSchedule sc = StageSchedule::identity(s);
+  // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost.
+  int width = cpu.vectorWidth;
+  while (width > 4 && s.axes[static_cast<size_t>(v)].extent <= width / 2) width /= 2;
+  const int vIn = sc.split(v, width);
+  sc.vector = vIn, sc.vectorWidth = width;
+  int uIn = -1;
+  if (u >= 0) {
+    uIn = sc.split(u, ur);
+    sc.loops[static_cast<size_t>(uIn)].unroll = true;
+  }
+  std::vector<int> spatial, reduce;
+  for (int id : sc.order) {
+    if (id == vIn || id == uIn) continue;
+    (s.axes[static_cast<size_t>(sc.loops[static_cast<size_t>(id)].axis)].reduce ? reduce : spatial).push_back(id);
+  }
+  sc.order = spatial;
+  sc.order.insert(sc.order.end(), reduce.begin(), reduce.end());
+  if (uIn >= 0) sc.order.push_back(uIn);
+  sc.order.push_back(vIn);
+  sc.parallel = true;
+  return sc;
+}
+
+/// Bounds 0 <= e < size for an input coordinate.
+Bound inside(Affine e, int64_t size) { return {std::move(e), 0, size}; }
+
+
+/// One product stage y[m][n] = Σ_k a·b; `aAt` and `bAt` index A and B by (m, k) and (k, n).
+LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, int64_t n, int64_t kk) {
+  LoopStage s;
+  s.name = "product";
+  s.axes = {{"m", m}, {"n", n}, {"k", kk, true}};
+  s.out = y, s.outAt = aff(0, {{0, n}, {1, 1}});
+  s.reduce = Reduce::kSum;
+  s.value.op(EwOp::kMul, s.value.load(a, std::move(aAt)), s.value.load(b, std::move(bAt)));
+  return s;
+}
+
+/// A stage copying B [N][K] into bt [K][N].
+LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
+  LoopStage s;
+  s.name = "transpose";
+  s.axes = {{"k", kk}, {"n", n}};
+  s.out = bt, s.outAt = aff(0, {{0, n}, {1, 1}});
+  s.value.load(b, aff(0, {{1, kk}, {0, 1}}));
+  return s;
+}
+
+
+/// Depthwise: out[c·mg + j][oh][ow] = Σ_{kh,kw} x[c][iy][ix] · w[c·mg + j][kh][kw], then the form's epilogue.
+KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "depthwise";
+  const int64_t mg = g.m / g.group, plane = g.oh * g.ow;
+  const int64_t xn = g.c * g.h * g.w, wn = g.m * g.kh * g.kw;
+  int x = k.addBuffer("x", xn, Role::kInput, f.data);
+  int w = k.addBuffer("w", wn, Role::kInput, f.data);
+  std::vector<int> channel;
+  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
+  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
+  // Integers are converted to float once, then summed exactly in float (ConvForm).
+  const bool floatSum = f.data != support::DType::kFloat32;
+  if (floatSum)
+    for (int* in : {&x, &w}) {
+      const int64_t n = *in == x ? xn : wn;
+      const int to = k.addBuffer(*in == x ? "xf" : "wf", n, Role::kTemp);
+      LoopStage c;
+      c.name = "to_float";
+      c.axes = {{"i", n}};
+      c.out = to, c.outAt = aff(0, {{0, 1}});
+      c.value.op(EwOp::kToFloat, c.value.load(*in, aff(0, {{0, 1}})));
+      k.stages.push_back(c);
+      p.schedule.stages.push_back(rowSchedule(c, 0, -1, 1, cpu));
+      *in = to;
+    }
+  std::vector<int64_t> strides = {xn, 0};
+  strides.insert(strides.end(), channel.size(), 0);
+  strides.push_back(g.m * plane);
+  strides.resize(k.buffers.size(), 0);
+  k.batch.push_back({g.n, strides});
+  LoopStage s;
+  s.name = "depthwise";
+  enum { C, J, OH, OW, KH, KW };
+  s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"kw", g.kw, true}};
+  s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
+  s.reduce = Reduce::kSum;
+  const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
+  const int xv = s.value.load(x, aff(-g.pt * g.w - g.pl, {{C, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
+                              {inside(iy, g.h), inside(ix, g.w)}, f.pad);
+  const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * g.kw}, {J, g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
+  s.value.op(EwOp::kMul, xv, wv);
+  if (f.epilogue) {
+    const int acc = floatSum ? s.epilogue.op(EwOp::kToInt, s.epilogue.acc()) : s.epilogue.acc();
+    std::vector<int> loads;
+    for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{C, mg}, {J, 1}})));
+    f.epilogue(s.epilogue, acc, loads);
+  }
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, OW, OH, 4, cpu));
+  return p;
+}
+
+LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col, float pad) {
+  const int64_t plane = g.oh * g.ow;
+  LoopStage s;
+  s.name = "im2col";
+  enum { CI, KH, KW, OH, OW };
+  s.axes = {{"ci", channels}, {"kh", g.kh}, {"kw", g.kw}, {"oh", g.oh}, {"ow", g.ow}};
+  s.out = col, s.outAt = aff(0, {{CI, g.kh * g.kw * plane}, {KH, g.kw * plane}, {KW, plane}, {OH, g.ow}, {OW, 1}});
+  const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
+  s.value.load(x, aff(-g.pt * g.w - g.pl, {{CI, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
+               {inside(iy, g.h), inside(ix, g.w)}, pad);
+  return s;
+}
+
+int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes) {
+  int word = -1;
+  for (int t = 0; t < 4; ++t) {  // (v + 128)·2^(8t): an unsigned byte in place; the sum's top byte wraps into int32
+    const int v = e.op(EwOp::kMul, e.op(EwOp::kAdd, load(t), e.intConstant(128)), e.intConstant(static_cast<int32_t>(1u << (8 * t))));
+    word = word < 0 ? v : e.op(EwOp::kAdd, word, v);
+  }
+  return signedBytes ? e.op(EwOp::kXor, word, e.intConstant(static_cast<int32_t>(0x80808080u))) : word;
+}
+
+LoopStage packStage(const WordPack& w) {
+  LoopStage s;
+  s.name = w.name;
+  enum { R, Q };
+  s.axes = {{"r", w.rows}, {"q", (w.kk + 3) / 4}};
+  s.out = w.dst, s.outAt = aff(0, {{R, w.dstRow}, {Q, w.dstK}});
+  const float pad = w.signedBytes ? 0.0f : -128.0f;
+  packWord(s.value, [&](int t) {
+    return s.value.load(w.src, aff(t * w.srcK, {{R, w.srcRow}, {Q, 4 * w.srcK}}), {Bound{aff(t, {{Q, 4}}), 0, w.kk}}, pad);
+  }, w.signedBytes);
+  return s;
+}
+
+StageSchedule packSchedule(const LoopStage& s, const CpuShape& cpu) {
+  return rowSchedule(s, s.outAt.coefOf(1) == 1 ? 1 : 0, -1, 1, cpu);
+}
+
+PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t rowStride, int64_t qStride,
+                          uint32_t bytes, int32_t factor, const CpuShape& cpu) {
+  LoopStage s;
+  s.name = "offset_sums";
+  s.axes = {{"r", rows}, {"q", kq, true}};
+  s.out = out, s.outAt = aff(0, {{0, 1}});
+  s.reduce = Reduce::kSum;
+  s.value.op(EwOp::kDot4, s.value.intConstant(static_cast<int32_t>(bytes)), s.value.load(words, aff(0, {{0, rowStride}, {1, qStride}})));
+  if (factor != 1) s.epilogue.op(EwOp::kMul, s.epilogue.acc(), s.epilogue.intConstant(factor));
+  StageSchedule sc = rowSchedule(s, 0, -1, 1, cpu);
+  sc.vnni = cpu.vnni && sc.vectorWidth >= 8;
+  return {s, sc};
+}
+
+/// Grouped or dense: per (image, group), col = im2col(x) and y = w · col,
+/// then the form's epilogue. With `vnni`, the product runs over 4-byte words:
+/// w's rows and col's columns packed, w's bytes offset by 128 into
+/// vpdpbusd's unsigned operand, which the epilogue takes back as
+/// 128·Σ_k col[k][p].
+KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "conv";
+  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw, kq = (kk + 3) / 4;
+  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0;
+  const bool vnni = f.vnni && f.data == support::DType::kInt8;
+  const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput, f.data);
+  const int w = k.addBuffer("w", mg * kk, Role::kInput, f.data);
+  std::vector<int> channel;
+  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, mg, Role::kInput, type));
+  const int y = k.addBuffer("y", mg * plane, Role::kOutput, f.out);
+  const int col = direct ? x : k.addBuffer("col", kk * plane, Role::kTemp, f.data);
+  const int col4 = vnni ? k.addBuffer("col4", kq * plane, Role::kTemp, support::DType::kInt32) : -1;
+  const int w4 = vnni ? k.addBuffer("w4", mg * kq, Role::kTemp, support::DType::kInt32) : -1;
+  const int comp = vnni ? k.addBuffer("comp", plane, Role::kTemp, support::DType::kInt32) : -1;
+  // Strides per buffer: x, w, the per-channel inputs, y; temporaries stay put.
+  auto strides = [&](int64_t xs, int64_t ws, int64_t cs, int64_t ys) {
+    std::vector<int64_t> v = {xs, ws};
+    v.insert(v.end(), channel.size(), cs);
+    v.push_back(ys);
+    v.resize(k.buffers.size(), 0);
+    return v;
+  };
+  k.batch.push_back({g.n, strides(g.c * g.h * g.w, 0, 0, g.m * plane)});
+  k.batch.push_back({g.group, strides(cg * g.h * g.w, mg * kk, mg, mg * plane)});
+  auto add = [&](LoopStage s, StageSchedule sc) { k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc)); };
+  if (!direct) {
+    LoopStage s = im2colStage(g, cg, x, col, f.pad);
+    add(s, rowSchedule(s, 4, -1, 1, cpu));
+  }
+  LoopStage s;
+  s.name = "product";
+  enum { M, P, K };
+  s.out = y, s.outAt = aff(0, {{M, plane}, {P, 1}});
+  s.reduce = Reduce::kSum;
+  int acc = -1;
+  if (vnni) {
+    // The weights are the unsigned operand (offset by 128) and the columns the
+    // signed one, so the offset's sums run along the columns, in vector lanes.
+    for (const WordPack& wp : {WordPack{"pack_columns", col, col4, plane, 1, 1, plane, plane, kk, true},
+                               WordPack{"pack_weights", w, w4, mg, kk, kq, 1, 1, kk, false}}) {
+      LoopStage ps = packStage(wp);
+      add(ps, packSchedule(ps, cpu));
+    }
+    PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, plane, 0x01010101u, 128, cpu);
+    add(sums.stage, sums.schedule);
+    s.axes = {{"m", mg}, {"p", plane}, {"k", kq, true}};
+    const int a = s.value.load(w4, aff(0, {{M, kq}, {K, 1}})), b = s.value.load(col4, aff(0, {{K, plane}, {P, 1}}));
+    s.value.op(EwOp::kDot4, a, b);
+    acc = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
+  } else {
+    s.axes = {{"m", mg}, {"p", plane}, {"k", kk, true}};
+    s.value.op(EwOp::kMul, s.value.load(w, aff(0, {{M, kk}, {K, 1}})), s.value.load(col, aff(0, {{K, plane}, {P, 1}})));
+  }
+  if (f.epilogue) {
+    if (acc < 0) acc = s.epilogue.acc();
+    std::vector<int> loads;
+    for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
+    f.epilogue(s.epilogue, acc, loads);
+  }
+  StageSchedule sc = productSchedule(s, M, P, K, cpu);
+  sc.vnni = vnni && cpu.vnni;
+  add(s, sc);
+  return p;
+}
+
+}  // namespace accelc::compiler::host

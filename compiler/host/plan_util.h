@@ -1,0 +1,96 @@
+// compiler/host/plan_util.h — the pieces the loop kernels' builders share:
+// affine expressions, bounds, the product and transpose stages, and the two
+// schedule shapes (the register-tiled product, and rows in vector lanes).
+#ifndef ACCELC_COMPILER_HOST_PLAN_UTIL_H_
+#define ACCELC_COMPILER_HOST_PLAN_UTIL_H_
+
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/host/loop_ir.h"
+#include "compiler/host/nn_kernels.h"
+#include "runtime/geometry.h"
+#include "runtime/tensor.h"
+
+namespace accelc::compiler::host {
+
+/// An affine expression from (axis, coefficient) pairs.
+Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms);
+int64_t elements(const runtime::Shape& s);
+/// Bounds 0 <= e < size for an input coordinate.
+Bound inside(Affine e, int64_t size);
+
+/// The register-tiled product schedule over spatial axes m and n and
+/// reduction axis k: an MR x NV-vector block of the output in registers
+/// across the k loop, n blocks outermost, divided by a thread pool.
+StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu);
+/// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
+/// none, -1) by `ur`, the reduction loops sitting between them and the tile.
+StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu);
+
+/// One product stage y[m][n] = Σ_k a·b; `aAt` and `bAt` index A and B by (m, k) and (k, n).
+LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, int64_t n, int64_t kk);
+/// A stage copying B [N][K] into bt [K][N].
+LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk);
+
+/// The im2col copy of `channels` channels of x into col [channels·KH·KW][OH·OW]
+/// (axes ci, kh, kw, oh, ow; `pad` outside the input), as the Im2col op lays it out.
+LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col, float pad);
+
+/// What a convolution's im2col-and-product form computes in: the element
+/// type of x, w and the im2col copy (float32 or int8), the output's, the
+/// value padding reads as, the inputs after w that hold one value per output
+/// channel, and the epilogue over the folded value and those inputs' loads
+/// (none: the folded value itself).
+struct ConvForm {
+  support::DType data = support::DType::kFloat32, out = support::DType::kFloat32;
+  float pad = 0.0f;
+  bool vnni = false;  ///< int8: the product over 4-byte words (vpdpbusd where the CPU has it)
+  std::vector<std::pair<std::string, support::DType>> perChannel;
+  std::function<void(LoopExpr& e, int acc, const std::vector<int>& channel)> epilogue;
+};
+/// A grouped or dense convolution: per (image, group) an im2col copy (none
+/// for a 1x1 convolution without stride or padding) and a register-tiled
+/// product of the weights and the copy.
+KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
+/// A depthwise convolution (one input channel per group) as one direct stage
+/// over the output rows, the row in vector lanes. Integer data is summed in
+/// float, where every partial sum of at most 1024 int8 products is exact; the
+/// epilogue gets it back as int32 (callers keep KH·KW within that).
+KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
+
+/// The word of four bytes, byte t from `load(t)` (an int32 node of int8
+/// values): Σ_t (v_t + 128)·2^(8t), the values offset into unsigned bytes,
+/// or with `signedBytes` those bytes xor 0x80, the values' own bytes.
+int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes);
+
+/// Packs the k axis of an int8 matrix into 4-byte words: dst[r·dstRow +
+/// q·dstK] = the word of src[r·srcRow + (4q + t)·srcK] for t < 4, bytes past
+/// k = kk reading `pad` (0 for the signed operand, -128 for the unsigned one:
+/// either way a zero byte, so a word's padding adds nothing).
+struct WordPack {
+  std::string name;
+  int src, dst;
+  int64_t rows, srcRow, dstRow, srcK, dstK, kk;
+  bool signedBytes;
+};
+LoopStage packStage(const WordPack& w);
+/// The packing's schedule: vector lanes along the packed words' contiguous axis.
+StageSchedule packSchedule(const LoopStage& s, const CpuShape& cpu);
+/// out[r] = factor · Σ_q Dot4(bytes, words[r·rowStride + q·qStride]) over q < kq,
+/// r in vector lanes (vpdpbusd where the CPU has it): the sums that undo the
+/// unsigned operand's offset of 128 (bytes 0x80808080 against the signed
+/// weights, or 0x01010101 and factor 128 against the signed activations).
+struct PlannedStage {
+  LoopStage stage;
+  StageSchedule schedule;
+};
+PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t rowStride, int64_t qStride,
+                               uint32_t bytes, int32_t factor, const CpuShape& cpu);
+
+}  // namespace accelc::compiler::host
+
+#endif  // ACCELC_COMPILER_HOST_PLAN_UTIL_H_

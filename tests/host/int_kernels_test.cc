@@ -1,0 +1,366 @@
+// tests/host/int_kernels_test.cc — the generated kernels of the integer ops,
+// QuantizeLinear, DequantizeLinear and the copies against the runtime's
+// reference kernels, bit for bit, over grids of shapes and attributes (odd
+// sizes, sizes that do not divide the vector, 1-element dimensions, every
+// attribute case); each with AVX-512 off, and on where this CPU has it, on
+// one thread and on a pool of three. The integer arithmetic the kernels are
+// built from (AddSat, Mulq, Shrr, the conversions) is checked on its own
+// against isa/arith.h at the values where it saturates, wraps or rounds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "compiler/host/compiled_kernel.h"
+#include "compiler/host/int_kernels.h"
+#include "compiler/host/nn_kernels.h"
+#include "compiler/host/step_kernels.h"
+#include "isa/arith.h"
+#include "runtime/ops.h"
+
+namespace accelc::compiler::host {
+namespace {
+
+using runtime::OpKind;
+using runtime::Shape;
+using runtime::Tensor;
+using support::DType;
+
+/// The JITs under test: AVX-512 off, and on where the CPU has it.
+std::vector<std::unique_ptr<HostJit>>& jits() {
+  static std::vector<std::unique_ptr<HostJit>> all = [] {
+    std::vector<std::unique_ptr<HostJit>> v;
+    for (bool avx512 : {false, true}) {
+      auto jit = HostJit::create(HostJit::Options{avx512});
+      EXPECT_TRUE(jit.isOk()) << jit.status().str();
+      if (jit && (!avx512 || (*jit)->usesAvx512())) v.push_back(std::move(*jit));
+    }
+    return v;
+  }();
+  return all;
+}
+
+/// Random values of `t`: int8 and uint8 over their whole range, int32 in [lo, hi], float32 in [-4, 4).
+Tensor randomTensor(DType t, const Shape& s, uint64_t seed, int64_t lo = -1000, int64_t hi = 1000) {
+  Tensor x(t, s);
+  std::mt19937_64 g(seed);
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    if (t == DType::kFloat32) x.data<float>()[i] = std::uniform_real_distribution<float>(-4.0f, 4.0f)(g);
+    else if (t == DType::kInt32) x.data<int32_t>()[i] = static_cast<int32_t>(std::uniform_int_distribution<int64_t>(lo, hi)(g));
+    else x.bytes()[static_cast<size_t>(i)] = static_cast<uint8_t>(g());
+  }
+  return x;
+}
+
+Tensor reference(OpKind k, const runtime::Attrs& attrs, const std::vector<const Tensor*>& in) {
+  std::vector<Tensor> out(1);
+  support::Status st = runtime::runOp(k, attrs, in, out, support::Location());
+  EXPECT_TRUE(st.isOk()) << st.str();
+  return out[0];
+}
+
+/// Runs `plan` with the present inputs `in` into a tensor like `want`.
+Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const Tensor*>& in, const Tensor& want,
+                 support::ThreadPool* pool) {
+  auto k = CompiledKernel::compile(jit, plan.kernel, plan.schedule, "test");
+  EXPECT_TRUE(k.isOk()) << k.status().str();
+  Tensor out(want.dtype(), want.shape());
+  if (!k) return out;
+  std::vector<void*> io;
+  for (const Tensor* t : in)
+    if (t) io.push_back(const_cast<uint8_t*>(t->bytes().data()));
+  io.push_back(out.bytes().data());
+  io.resize(k->buffers().size(), nullptr);
+  k->run(io, pool);
+  return out;
+}
+
+/// Counts the elements whose bits differ from the reference's; the first few are reported.
+void expectSame(const Tensor& got, const Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.numel(), want.numel()) << what;
+  const int eb = support::dtypeBytes(want.dtype());
+  int bad = 0;
+  for (int64_t i = 0; i < want.numel(); ++i)
+    if (std::memcmp(&got.bytes()[static_cast<size_t>(i * eb)], &want.bytes()[static_cast<size_t>(i * eb)], static_cast<size_t>(eb)) &&
+        bad++ < 3)
+      ADD_FAILURE() << what << ": element " << i << " is " << got.at(i) << ", the reference " << want.at(i);
+  EXPECT_EQ(bad, 0) << what << ": " << bad << " of " << want.numel() << " elements differ";
+}
+
+/// Checks a plan against the reference on `in`, on every JIT, with and
+/// without a pool; where the JIT has VNNI, the plan without it too (the
+/// products' int32 form, which the CPUs without it run).
+void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in,
+           const std::function<std::optional<KernelPlan>(const CpuShape&)>& plan, const std::string& what) {
+  std::vector<const Tensor*> ptrs;
+  for (const Tensor& t : in) ptrs.push_back(&t);
+  const Tensor want = reference(op, attrs, ptrs);
+  support::ThreadPool pool(3);
+  for (auto& jit : jits()) {
+    std::vector<CpuShape> shapes = {jitCpuShape(*jit)};
+    if (shapes[0].vnni) shapes.push_back(CpuShape{shapes[0].vectorWidth, shapes[0].registers, false});
+    for (const CpuShape& cpu : shapes) {
+      std::optional<KernelPlan> p = plan(cpu);
+      ASSERT_TRUE(p.has_value()) << what << ": no kernel";
+      const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2") + (cpu.vnni ? " vnni" : "");
+      expectSame(generated(*jit, *p, ptrs, want, nullptr), want, tag);
+      expectSame(generated(*jit, *p, ptrs, want, &pool), want, tag + " 3 threads");
+    }
+  }
+}
+
+/// One int32 stage y = f(a, b) over `n` elements, for the arithmetic checks.
+KernelPlan binaryInt(EwOp op, int64_t n, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "arith";
+  const int a = k.addBuffer("a", n, LoopBuffer::Role::kInput, DType::kInt32);
+  const int b = k.addBuffer("b", n, LoopBuffer::Role::kInput, DType::kInt32);
+  const int y = k.addBuffer("y", n, LoopBuffer::Role::kOutput, DType::kInt32);
+  LoopStage s;
+  s.name = "arith";
+  s.axes = {{"i", n}};
+  s.out = y, s.outAt.coef = {1};
+  Affine at;
+  at.coef = {1};
+  s.value.op(op, s.value.load(a, at), s.value.load(b, at));
+  k.stages.push_back(s);
+  StageSchedule sc = StageSchedule::identity(s);
+  sc.vector = sc.split(0, cpu.vectorWidth), sc.vectorWidth = cpu.vectorWidth;
+  p.schedule.stages.push_back(sc);
+  return p;
+}
+
+TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
+  const int32_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+  const std::vector<int32_t> values = {0, 1, -1, 2, -2, 3, 127, -128, 255, 1 << 30, -(1 << 30), (1 << 30) + 1,
+                                       hi, lo, hi - 1, lo + 1, 12345678, -12345678, 5, -5, 31, 32, 33, -31};
+  std::vector<int32_t> as, bs;
+  for (int32_t a : values)
+    for (int32_t b : values) as.push_back(a), bs.push_back(b);
+  const int64_t n = static_cast<int64_t>(as.size());
+  const Tensor ta = Tensor::of<int32_t>({n}, as), tb = Tensor::of<int32_t>({n}, bs);
+  const std::pair<EwOp, int32_t (*)(int32_t, int32_t)> ops[] = {
+      {EwOp::kAddSat, isa::arith::addSat},
+      {EwOp::kMulq, isa::arith::mulq},
+      {EwOp::kShrr, [](int32_t a, int32_t b) { return isa::arith::shrRoundAway(a, b); }},
+      {EwOp::kAdd, isa::arith::gemmAccumulate},
+      {EwOp::kMul, isa::arith::mulWrap},
+      {EwOp::kXor, [](int32_t a, int32_t b) { return a ^ b; }},
+      {EwOp::kDot4, [](int32_t a, int32_t b) {  // vpdpbusd's 4-byte dot product: unsigned bytes of a, signed of b
+         int32_t sum = 0;
+         for (int t = 0; t < 4; ++t)
+           sum += static_cast<int32_t>((static_cast<uint32_t>(a) >> (8 * t)) & 0xff) *
+                  static_cast<int8_t>(static_cast<uint32_t>(b) >> (8 * t));
+         return sum;
+       }}};
+  for (const auto& [op, f] : ops) {
+    std::vector<int32_t> want;
+    for (int64_t i = 0; i < n; ++i) want.push_back(f(as[static_cast<size_t>(i)], bs[static_cast<size_t>(i)]));
+    for (auto& jit : jits()) {
+      const Tensor got = generated(*jit, binaryInt(op, n, jitCpuShape(*jit)), {&ta, &tb}, Tensor::of<int32_t>({n}, want), nullptr);
+      expectSame(got, Tensor::of<int32_t>({n}, want), std::string(ewOpName(op)) + (jit->usesAvx512() ? " avx512" : ""));
+    }
+  }
+}
+
+TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
+  struct Case {
+    Shape x, w;
+    runtime::Ints strides, pads;
+    int64_t group, padValue, zeroPoint, lo, hi;
+    int64_t biasLo, biasHi;  ///< the bias range: the widest makes the accumulation wrap
+  };
+  const int64_t big = std::numeric_limits<int32_t>::max();
+  const Case cases[] = {
+      {{1, 3, 9, 11}, {5, 3, 3, 3}, {}, {1, 1, 1, 1}, 1, -3, 4, -128, 127, -5000, 5000},     // dense, padded, odd
+      {{2, 8, 14, 14}, {16, 8, 3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 0, -7, -7, 127, -5000, 5000},  // stride 2, ReLU clamp
+      {{1, 32, 5, 5}, {13, 32, 1, 1}, {}, {}, 1, 0, 0, -128, 127, -big, big},                 // 1x1 in place, wrapping
+      {{1, 6, 10, 10}, {8, 3, 3, 3}, {}, {0, 1, 2, 0}, 2, 9, 1, -100, 100, -5000, 5000},      // grouped, uneven pads
+      {{1, 8, 12, 12}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, 8, -128, 3, -128, 127, -5000, 5000},   // depthwise
+      {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, 8, 5, 0, 0, 6, -5000, 5000},       // depthwise 5x5 s2, ReLU6-like
+      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, 1, 0, 0, -128, 127, -5000, 5000},                  // one element
+      {{1, 64, 14, 14}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, 1, 0, -2, -128, 127, -50000, 50000},  // a ResNet layer
+  };
+  uint64_t seed = 1;
+  for (const Case& c : cases) {
+    runtime::QConvAttrs a;
+    a.strides = c.strides, a.pads = c.pads, a.group = c.group, a.padValue = c.padValue, a.zeroPoint = c.zeroPoint;
+    a.lo = c.lo, a.hi = c.hi;
+    const int64_t m = c.w[0];
+    std::vector<Tensor> in = {randomTensor(DType::kInt8, c.x, seed++), randomTensor(DType::kInt8, c.w, seed++),
+                              randomTensor(DType::kInt32, {m}, seed++, c.biasLo, c.biasHi),
+                              randomTensor(DType::kInt32, {m}, seed++, 1 << 29, big),  // Q31 multipliers
+                              randomTensor(DType::kInt32, {m}, seed++, -2, 40)};       // shifts, clamped to [0, 31]
+    const std::string what = "QConv x" + support::shapeStr(c.x) + " w" + support::shapeStr(c.w);
+    check(OpKind::kQConv, a, in, [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQConv, a, c.x, c.w, cpu); }, what);
+  }
+  for (const auto& [n, m, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1000, 512}, {3, 17, 33}, {5, 1, 1}, {8, 64, 300}}) {
+    runtime::QConvAttrs a;
+    a.zeroPoint = -1;
+    std::vector<Tensor> in = {randomTensor(DType::kInt8, {n, k}, seed++), randomTensor(DType::kInt8, {m, k}, seed++),
+                              randomTensor(DType::kInt32, {m}, seed++), randomTensor(DType::kInt32, {m}, seed++, 1 << 29, big),
+                              randomTensor(DType::kInt32, {m}, seed++, 0, 31)};
+    const std::string what = "QGemm " + std::to_string(n) + "x" + std::to_string(m) + "x" + std::to_string(k);
+    check(OpKind::kQGemm, a, in, [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQGemm, a, {n, k}, {m, k}, cpu); }, what);
+  }
+}
+
+TEST(IntKernels, QAddAndQAveragePoolAreTheReferenceBitForBit) {
+  uint64_t seed = 100;
+  for (const Shape& s : {Shape{1, 64, 56, 56}, Shape{1, 3, 7, 9}, Shape{1}, Shape{2, 17}}) {
+    for (const int64_t shift : {int64_t{0}, int64_t{9}, int64_t{20}, int64_t{40}}) {
+      runtime::QAddAttrs a;
+      a.zeroA = -3, a.multA = 1518500250, a.zeroB = 7, a.multB = 2147483647, a.shift = shift, a.zeroPoint = 2;
+      a.lo = shift == 9 ? 2 : -128;  // a fused ReLU
+      const std::vector<Tensor> in = {randomTensor(DType::kInt8, s, seed++), randomTensor(DType::kInt8, s, seed++)};
+      check(OpKind::kQAdd, a, in, [&](const CpuShape& cpu) { return qaddPlan(a, s, cpu); },
+            "QAdd " + support::shapeStr(s) + " shift " + std::to_string(shift));
+    }
+  }
+  struct Pool {
+    Shape x;
+    runtime::Ints k, strides;
+  };
+  for (const Pool& p : {Pool{{1, 512, 7, 7}, {7, 7}, {}}, Pool{{1, 5, 9, 11}, {2, 2}, {2, 2}}, Pool{{2, 3, 10, 10}, {3, 3}, {1, 1}},
+                        Pool{{1, 1, 1, 1}, {1, 1}, {}}, Pool{{1, 4, 8, 13}, {3, 2}, {3, 1}}}) {
+    runtime::QPoolAttrs a;
+    a.kernelShape = p.k, a.strides = p.strides, a.zeroX = -5, a.mult = 1717986918, a.shift = 14, a.zeroPoint = 3;
+    const std::vector<Tensor> in = {randomTensor(DType::kInt8, p.x, seed++)};
+    check(OpKind::kQAveragePool, a, in, [&](const CpuShape& cpu) { return qavgpoolPlan(a, p.x, cpu); },
+          "QAveragePool " + support::shapeStr(p.x));
+  }
+}
+
+TEST(IntKernels, Int8MaxPoolsAreTheReferenceBitForBit) {
+  uint64_t seed = 150;
+  struct Case {
+    Shape x;
+    runtime::Ints k, strides, pads;
+  };
+  for (const DType t : {DType::kInt8, DType::kUint8})
+    for (const Case& c : {Case{{1, 64, 112, 112}, {3, 3}, {2, 2}, {1, 1, 1, 1}}, Case{{2, 3, 9, 11}, {2, 2}, {2, 2}, {}},
+                          Case{{1, 5, 7, 7}, {3, 2}, {1, 3}, {2, 0, 2, 1}}, Case{{1, 1, 1, 1}, {1, 1}, {}, {}}}) {
+      runtime::PoolAttrs a;
+      a.kernelShape = c.k, a.strides = c.strides, a.pads = c.pads;
+      check(OpKind::kMaxPool, a, {randomTensor(t, c.x, seed++)},
+            [&](const CpuShape& cpu) { return poolPlan(OpKind::kMaxPool, a, c.x, cpu, t); },
+            std::string("MaxPool ") + support::dtypeName(t) + " " + support::shapeStr(c.x));
+    }
+}
+
+TEST(IntKernels, Im2colIsTheReferenceBitForBit) {
+  struct Case {
+    Shape x;
+    runtime::Ints k, strides, pads;
+    int64_t pad;
+  };
+  uint64_t seed = 200;
+  for (const Case& c : {Case{{1, 3, 224, 224}, {7, 7}, {2, 2}, {3, 3, 3, 3}, -128}, Case{{2, 5, 9, 11}, {3, 3}, {}, {1, 1, 1, 1}, 7},
+                        Case{{1, 2, 8, 8}, {2, 3}, {3, 2}, {0, 1, 2, 0}, 0}, Case{{1, 1, 1, 1}, {1, 1}, {}, {}, 0}}) {
+    runtime::Im2colAttrs a;
+    a.kernelShape = c.k, a.strides = c.strides, a.pads = c.pads, a.padValue = c.pad;
+    check(OpKind::kIm2col, a, {randomTensor(DType::kInt8, c.x, seed++)},
+          [&](const CpuShape& cpu) { return im2colPlan(a, c.x, cpu); }, "Im2col " + support::shapeStr(c.x));
+  }
+}
+
+/// Float inputs with the values where quantization rounds or saturates: ties, ±0, NaN, ±inf, huge values.
+Tensor quantizeInput(const Shape& s, uint64_t seed) {
+  Tensor x = randomTensor(DType::kFloat32, s, seed);
+  const float edges[] = {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(),
+                         std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 1e30f, -1e30f,
+                         127.5f, -128.5f, 255.5f, 3.0e-39f};
+  for (size_t i = 0; i < std::size(edges) && static_cast<int64_t>(i) < x.numel(); ++i)
+    x.data<float>()[i * 3 % static_cast<size_t>(x.numel())] = edges[i];
+  return x;
+}
+
+TEST(IntKernels, QuantizeAndDequantizeAreTheReferenceBitForBit) {
+  uint64_t seed = 300;
+  struct Case {
+    Shape x;
+    int64_t axis;
+    bool perAxis;
+  };
+  for (const Case& c : {Case{{1, 3, 224, 224}, 1, false}, Case{{2, 5, 3, 7}, 1, true}, Case{{4, 9}, -1, true},
+                        Case{{1}, 0, false}, Case{{3, 1, 5}, 0, true}}) {
+    runtime::AxisAttrs a;
+    a.axis = c.axis;
+    const int64_t r = static_cast<int64_t>(c.x.size());
+    const Shape ps = c.perAxis ? Shape{c.x[static_cast<size_t>(c.axis < 0 ? c.axis + r : c.axis)]} : Shape{};
+    Tensor scale(DType::kFloat32, ps);
+    for (int64_t i = 0; i < scale.numel(); ++i) scale.data<float>()[i] = 0.013f * static_cast<float>(i + 1) + 0.0071f;
+    for (const std::optional<DType> zt : {std::optional<DType>(DType::kInt8), std::optional<DType>(DType::kUint8),
+                                          std::optional<DType>()}) {
+      const std::string what = support::shapeStr(c.x) + (c.perAxis ? " per axis" : " per tensor") +
+                               (zt ? std::string(" ") + support::dtypeName(*zt) : std::string(" no zero point"));
+      std::vector<Tensor> in = {quantizeInput(c.x, seed++), scale};
+      if (zt) in.push_back(randomTensor(*zt, ps, seed++));
+      check(OpKind::kQuantizeLinear, a, in, [&](const CpuShape& cpu) { return quantizePlan(a, c.x, ps, zt, cpu); },
+            "QuantizeLinear " + what);
+      const DType xt = zt.value_or(DType::kInt8);
+      std::vector<Tensor> dq = {randomTensor(xt, c.x, seed++), scale};
+      if (zt) dq.push_back(in[2]);
+      check(OpKind::kDequantizeLinear, a, dq,
+            [&](const CpuShape& cpu) { return dequantizePlan(a, c.x, xt, ps, zt.has_value(), cpu); }, "DequantizeLinear " + what);
+    }
+  }
+}
+
+TEST(IntKernels, CopiesAreTheReferenceBitForBit) {
+  uint64_t seed = 400;
+  for (const DType t : {DType::kFloat32, DType::kInt8, DType::kUint8, DType::kInt32}) {
+    const std::string type = support::dtypeName(t);
+    for (const auto& [x, perm] : {std::pair<Shape, runtime::Ints>{{2, 3, 4, 5}, {0, 2, 3, 1}}, {{7, 9}, {}}, {{1, 16, 2, 3}, {3, 1, 0, 2}},
+                                  {{5}, {0}}, {{4, 6, 3}, {1, 0, 2}}}) {
+      runtime::PermAttrs a;
+      a.perm = perm;
+      check(OpKind::kTranspose, a, {randomTensor(t, x, seed++)}, [&](const CpuShape& cpu) { return transposePlan(a, x, t, cpu); },
+            "Transpose " + type + " " + support::shapeStr(x));
+    }
+    for (const auto& [shapes, axis] : {std::pair<std::vector<Shape>, int64_t>{{{1, 3, 5, 5}, {1, 7, 5, 5}, {1, 1, 5, 5}}, 1},
+                                       {{{2, 3}, {4, 3}}, 0}, {{{3, 2}, {3, 1}, {3, 5}}, -1}, {{{1, 16, 1, 1}}, 1}}) {
+      runtime::AxisAttrs a;
+      a.axis = axis;
+      std::vector<Tensor> in;
+      for (const Shape& s : shapes) in.push_back(randomTensor(t, s, seed++));
+      check(OpKind::kConcat, a, in, [&](const CpuShape& cpu) { return concatPlan(a, shapes, t, cpu); },
+            "Concat " + type + " axis " + std::to_string(axis));
+    }
+    runtime::AxisAttrs flat;
+    flat.axis = 1;
+    const Shape fx{2, 3, 5, 7};
+    check(OpKind::kFlatten, flat, {randomTensor(t, fx, seed++)},
+          [&](const CpuShape& cpu) { return copyPlan(support::shapeElements(fx), t, cpu); }, "Flatten " + type);
+  }
+}
+
+TEST(IntKernels, ALoopKernelMixingTypesIsALocatedError) {
+  LoopKernel k;
+  k.name = "mixed";
+  const int a = k.addBuffer("a", 4, LoopBuffer::Role::kInput, DType::kInt8);
+  const int y = k.addBuffer("y", 4, LoopBuffer::Role::kOutput);
+  LoopStage s;
+  s.name = "bad";
+  s.axes = {{"i", 4}};
+  s.out = y, s.outAt.coef = {1};
+  Affine at;
+  at.coef = {1};
+  s.value.load(a, at);  // an int32 value stored into a float32 buffer
+  k.stages.push_back(s);
+  support::Status st = k.validate("model.onnx");
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.str().find("stage 'bad' stores int32 values into float32 buffer 'y'"), std::string::npos) << st.str();
+  k.stages[0].value.nodes.clear();
+  const int l = k.stages[0].value.load(a, at);
+  k.stages[0].value.op(EwOp::kToFloat, k.stages[0].value.op(EwOp::kSqrt, l));
+  st = k.validate("model.onnx");
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.str().find("node 1 (Sqrt) takes float operands"), std::string::npos) << st.str();
+}
+
+}  // namespace
+}  // namespace accelc::compiler::host
