@@ -8,11 +8,14 @@ namespace {
 using support::error;
 using support::Location;
 
+/// Runs the stages at every batch point from dimension `dim` on; `once`
+/// stages run only where `first` holds (the first point of the first run).
 void runBatch(const KernelCode& k, const std::vector<StageFn>& fns, size_t dim, std::vector<void*>& ptrs,
-              support::ThreadPool* pool) {
+              support::ThreadPool* pool, bool first) {
   if (dim == k.batch.size()) {
     for (size_t i = 0; i < fns.size(); ++i) {
       const StageCode& s = k.stages[i];
+      if (s.once && !first) continue;
       const StageFn fn = fns[i];
       if (s.parallel && pool && s.iterations > 1)
         pool->parallelFor(s.iterations, [&](int64_t b, int64_t e) { fn(ptrs.data(), b, e); });
@@ -26,7 +29,7 @@ void runBatch(const KernelCode& k, const std::vector<StageFn>& fns, size_t dim, 
   for (int64_t i = 0; i < d.count; ++i) {
     for (size_t b = 0; b < ptrs.size(); ++b)
       ptrs[b] = static_cast<char*>(base[b]) + i * d.stride[b] * support::dtypeBytes(k.buffers[b].type);
-    runBatch(k, fns, dim + 1, ptrs, pool);
+    runBatch(k, fns, dim + 1, ptrs, pool, first && i == 0);
   }
   ptrs = base;
 }
@@ -134,7 +137,8 @@ void runLoopKernel(const KernelCode& k, const std::vector<StageFn>& fns, const s
   for (size_t b = 0; b < k.buffers.size(); ++b)
     if (k.buffers[b].role == KernelBuffer::Role::kTemp)
       ptrs[b] = scratch.at(b, k.buffers[b].elements * support::dtypeBytes(k.buffers[b].type));
-  runBatch(k, fns, 0, ptrs, pool);
+  runBatch(k, fns, 0, ptrs, pool, !scratch.primed);
+  scratch.primed = true;
 }
 
 namespace {
@@ -165,7 +169,8 @@ void writeKernel(support::ByteWriter& w, const KernelCode& k) {
   w.u64(k.batch.size());
   for (const BatchDim& d : k.batch) w.i64(d.count), writeShape(w, d.stride);
   w.u64(k.stages.size());
-  for (const StageCode& s : k.stages) w.str(s.symbol), w.i64(s.iterations), w.u8(s.parallel);
+  for (const StageCode& s : k.stages)
+    w.str(s.symbol), w.i64(s.iterations), w.u8(static_cast<uint8_t>((s.parallel ? 1 : 0) | (s.once ? 2 : 0)));
 }
 
 support::Status readKernel(support::ByteReader& r, KernelCode& k) {
@@ -202,8 +207,9 @@ support::Status readKernel(support::ByteReader& r, KernelCode& k) {
     StageCode s;
     ACCELC_ASSIGN_OR_RETURN(s.symbol, r.str("stage symbol"));
     ACCELC_ASSIGN_OR_RETURN(uint64_t it, r.le(8, "stage iterations"));
-    ACCELC_ASSIGN_OR_RETURN(uint64_t par, r.le(1, "stage parallel"));
-    s.iterations = static_cast<int64_t>(it), s.parallel = par != 0;
+    ACCELC_ASSIGN_OR_RETURN(uint64_t flags, r.le(1, "stage flags"));
+    if (flags > 3) return r.bad("stage flags " + std::to_string(flags));
+    s.iterations = static_cast<int64_t>(it), s.parallel = (flags & 1) != 0, s.once = (flags & 2) != 0;
     if (s.iterations < 1) return r.bad("stage iterations");
     k.stages.push_back(std::move(s));
   }

@@ -58,6 +58,7 @@ struct StageCode {
   std::string symbol;
   int64_t iterations = 1;  ///< of its outer loop: run as [0, iterations)
   bool parallel = false;   ///< divided among the thread pool
+  bool once = false;       ///< run on the kernel's first run, at its first batch point, only (a temporary from constants)
 };
 
 /// One host kernel: the step it runs and the steps fused into it.
@@ -106,6 +107,8 @@ class KernelScratch {
   /// Memory for temporary `i` of `bytes` bytes, 64-byte aligned, its contents left as they were.
   void* at(size_t i, int64_t bytes);
   std::mutex& mutex() { return mutex_; }
+  /// Whether a run has finished with it: the temporaries of `once` stages hold their values.
+  bool primed = false;
 
  private:
   struct Block {

@@ -14,7 +14,7 @@ runtime::KernelCode loopKernelCode(const LoopKernel& k, const KernelSchedule& s,
     double work = 1;
     for (const LoopAxis& a : k.stages[i].axes) work *= static_cast<double>(a.extent);
     code.stages.push_back({prefix + "_s" + std::to_string(i), s.stages[i].outerIterations(k.stages[i]),
-                           s.stages[i].parallel && work >= kParallelWork});
+                           s.stages[i].parallel && work >= kParallelWork, k.stages[i].constant});
   }
   return code;
 }

@@ -33,8 +33,9 @@ int requantize(LoopExpr& e, int v, int mult, int shift, int64_t zp, int64_t lo, 
 
 /// The int8 form of QConv: int8 data, pad_value outside the input, and the
 /// requantization of acc + bias per output channel.
-ConvForm qconvForm(const runtime::QConvAttrs& a, const CpuShape& cpu) {
+ConvForm qconvForm(const runtime::QConvAttrs& a, const CpuShape& cpu, bool constWeights) {
   ConvForm f;
+  f.constWeights = constWeights;
   f.data = f.out = DType::kInt8;
   f.pad = static_cast<float>(a.padValue);
   f.vnni = cpu.vnni;
@@ -49,7 +50,7 @@ ConvForm qconvForm(const runtime::QConvAttrs& a, const CpuShape& cpu) {
 /// lanes: the weights transposed into a temporary, or with VNNI both operands
 /// packed into 4-byte words (x's offset into unsigned bytes, which the
 /// epilogue takes back as 128·Σ_k w[m][k]).
-KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu) {
+KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu, bool constWeights) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "qgemm";
@@ -60,7 +61,12 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
   const int mult = k.addBuffer("mult", m, Role::kInput, DType::kInt32);
   const int shift = k.addBuffer("shift", m, Role::kInput, DType::kInt32);
   const int y = k.addBuffer("y", n * m, Role::kOutput, DType::kInt8);
+  // The stages of w alone (packing, transposing, its sums) run once when w is constant.
   auto add = [&](LoopStage s, StageSchedule sc) { k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc)); };
+  auto addOfW = [&](LoopStage s, StageSchedule sc) {
+    s.constant = constWeights;
+    add(std::move(s), std::move(sc));
+  };
   LoopStage s;
   int comp = -1;
   if (cpu.vnni) {
@@ -73,18 +79,19 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
     for (const WordPack& wp : {WordPack{"pack_rows", x, x4, n, kk, kq, 1, 1, kk, false},
                                WordPack{"pack_weights", w, w4, m, kk, kq, 1, 1, kk, true}}) {
       LoopStage ps = packStage(wp);
-      add(ps, packSchedule(ps, cpu));
+      if (wp.src == w) addOfW(ps, packSchedule(ps, cpu));
+      else add(ps, packSchedule(ps, cpu));
     }
     LoopStage ts = transposeStage(w4, w4t, m, kq);
-    add(ts, rowSchedule(ts, 1, -1, 1, cpu));
+    addOfW(ts, rowSchedule(ts, 1, -1, 1, cpu));
     PlannedStage sums = wordSumStage(w4t, comp, m, kq, 1, m, 0x80808080u, 1, cpu);
-    add(sums.stage, sums.schedule);
+    addOfW(sums.stage, sums.schedule);
     s = productStage(x4, aff(0, {{0, kq}, {2, 1}}), w4t, aff(0, {{2, m}, {1, 1}}), y, n, m, kq);
     s.value.nodes.back().op = EwOp::kDot4;  // x's unsigned bytes by w's signed ones
   } else {
     const int wt = k.addBuffer("wt", kk * m, Role::kTemp, DType::kInt8);
     LoopStage ts = transposeStage(w, wt, m, kk);
-    add(ts, rowSchedule(ts, 1, -1, 1, cpu));
+    addOfW(ts, rowSchedule(ts, 1, -1, 1, cpu));
     s = productStage(x, aff(0, {{0, kk}, {2, 1}}), wt, aff(0, {{2, m}, {1, 1}}), y, n, m, kk);
   }
   LoopExpr& e = s.epilogue;
@@ -140,16 +147,16 @@ struct AxisStage {
 }  // namespace
 
 std::optional<KernelPlan> qconvPlan(runtime::OpKind kind, const runtime::QConvAttrs& a, const Shape& x, const Shape& w,
-                                    const CpuShape& cpu) {
+                                    const CpuShape& cpu, bool constWeights) {
   if (kind == runtime::OpKind::kQGemm) {
     if (x.size() != 2 || w.size() != 2 || x[1] != w[1] || x[0] < 1 || w[0] < 1 || x[1] < 1) return std::nullopt;
-    return qgemm(a, x[0], w[0], x[1], cpu);
+    return qgemm(a, x[0], w[0], x[1], cpu, constWeights);
   }
   runtime::ConvAttrs ca;
   ca.strides = a.strides, ca.pads = a.pads, ca.group = a.group;
   runtime::ConvGeometry g;
   if (x.size() != 4 || !runtime::convGeometry(ca, x, w, g).empty() || g.n < 1) return std::nullopt;
-  const ConvForm f = qconvForm(a, cpu);
+  const ConvForm f = qconvForm(a, cpu, constWeights);
   // Depthwise sums of at most 1024 int8 products are exact in float (ConvForm).
   return g.c == g.group && g.kh * g.kw <= 1024 ? depthwiseConv(g, f, cpu) : im2colProduct(g, f, cpu);
 }

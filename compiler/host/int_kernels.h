@@ -32,8 +32,10 @@
 namespace accelc::compiler::host {
 
 /// QConv (x [N,C,H,W], w [M,C/G,KH,KW]) or QGemm (x [N,K], w [M,K]); bias, mult and shift int32 [M].
+/// With `constWeights` (w is a constant of the bundle), what depends on w
+/// alone (its packed or transposed form) is computed on the first run only.
 std::optional<KernelPlan> qconvPlan(runtime::OpKind k, const runtime::QConvAttrs& a, const runtime::Shape& x,
-                                    const runtime::Shape& w, const CpuShape& cpu);
+                                    const runtime::Shape& w, const CpuShape& cpu, bool constWeights = false);
 std::optional<KernelPlan> qaddPlan(const runtime::QAddAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
 std::optional<KernelPlan> qavgpoolPlan(const runtime::QPoolAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
 std::optional<KernelPlan> im2colPlan(const runtime::Im2colAttrs& a, const runtime::Shape& x, const CpuShape& cpu);

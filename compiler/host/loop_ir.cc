@@ -213,6 +213,9 @@ Status checkStage(const LoopKernel& k, const LoopStage& s, const Location& at) {
   for (size_t a = 0; a < s.axes.size(); ++a)
     if (s.axes[a].reduce && s.outAt.coefOf(a) != 0)
       return error(at, where + "'s output depends on reduction axis '" + s.axes[a].name + "'");
+  if (s.constant && k.buffers[static_cast<size_t>(s.out)].role != LoopBuffer::Role::kTemp)
+    return error(at, where + " is computed once but writes '" + k.buffers[static_cast<size_t>(s.out)].name +
+                         "', which is not a temporary");
   const auto [lo, hi] = rangeOf(s.outAt, s.axes);
   if (lo < 0 || hi >= k.buffers[static_cast<size_t>(s.out)].elements)
     return error(at, where + " writes elements " + std::to_string(lo) + " to " + std::to_string(hi) + " of '" +

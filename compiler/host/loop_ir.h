@@ -112,6 +112,10 @@ struct LoopStage {
   float init = 0.0f;     ///< the fold's start (kSum, kMax); an int32 fold starts from it converted
   LoopExpr value;        ///< per iteration; kSum of a product multiplies and adds as one fma
   LoopExpr epilogue;     ///< per spatial point over kAcc; empty: the folded value itself
+  /// Its output (a temporary) depends only on inputs that never change, such as
+  /// a bundle's constant weights, and is the same at every batch point: it is
+  /// computed on the kernel's first run and kept for the runs after.
+  bool constant = false;
 };
 
 /// A kernel's flat float32 buffers and batch dimensions are the runtime's

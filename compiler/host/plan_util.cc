@@ -153,6 +153,7 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
       c.axes = {{"i", n}};
       c.out = to, c.outAt = aff(0, {{0, 1}});
       c.value.op(EwOp::kToFloat, c.value.load(*in, aff(0, {{0, 1}})));
+      c.constant = f.constWeights && *in == w;
       k.stages.push_back(c);
       p.schedule.stages.push_back(rowSchedule(c, 0, -1, 1, cpu));
       *in = to;
@@ -285,6 +286,7 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
     for (const WordPack& wp : {WordPack{"pack_columns", col, col4, plane, 1, 1, plane, plane, kk, true},
                                WordPack{"pack_weights", w, w4, mg, kk, kq, 1, 1, kk, false}}) {
       LoopStage ps = packStage(wp);
+      ps.constant = wp.src == w && f.constWeights && g.group == 1;  // one group: the same words at every batch point
       add(ps, packSchedule(ps, cpu));
     }
     PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, plane, 0x01010101u, 128, cpu);

@@ -49,6 +49,7 @@ struct ConvForm {
   support::DType data = support::DType::kFloat32, out = support::DType::kFloat32;
   float pad = 0.0f;
   bool vnni = false;  ///< int8: the product over 4-byte words (vpdpbusd where the CPU has it)
+  bool constWeights = false;  ///< w never changes: what is computed from it alone is computed once (LoopStage::constant)
   std::vector<std::pair<std::string, support::DType>> perChannel;
   std::function<void(LoopExpr& e, int acc, const std::vector<int>& channel)> epilogue;
 };

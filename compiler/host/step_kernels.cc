@@ -97,6 +97,16 @@ bool broadcasts(const runtime::Shape& in, const runtime::Shape& out) {
   return true;
 }
 
+/// Whether slot `id` holds a constant: a value no step writes and no input of the bundle.
+bool constantSlot(const runtime::Bundle& b, int id) {
+  for (int in : b.inputs)
+    if (in == id) return false;
+  for (const runtime::Step& s : b.steps)
+    for (int out : s.outputs)
+      if (out == id) return false;
+  return true;
+}
+
 /// Whether every slot in `in` from `first` on is present and of type `t`.
 bool allOf(const std::vector<const runtime::TensorSlot*>& in, size_t first, support::DType t) {
   for (size_t i = first; i < in.size(); ++i)
@@ -106,8 +116,9 @@ bool allOf(const std::vector<const runtime::TensorSlot*>& in, size_t first, supp
 
 /// The kernels of the integer ops, quantization and copies, which check their
 /// own types (the buffers take the slots' types); nullopt for any other op.
-std::optional<KernelPlan> typedPlan(const runtime::Step& s, const std::vector<const runtime::TensorSlot*>& in,
-                                    const runtime::TensorSlot& out, const CpuShape& cpu) {
+std::optional<KernelPlan> typedPlan(const runtime::Bundle& b, const runtime::Step& s,
+                                    const std::vector<const runtime::TensorSlot*>& in, const runtime::TensorSlot& out,
+                                    const CpuShape& cpu) {
   using support::DType;
   const runtime::Shape& x = in[0]->shape;
   const DType xt = in[0]->dtype;
@@ -116,7 +127,7 @@ std::optional<KernelPlan> typedPlan(const runtime::Step& s, const std::vector<co
     if (in.size() != 5 || xt != DType::kInt8 || !in[1] || in[1]->dtype != DType::kInt8 ||
         !allOf(in, 2, DType::kInt32) || out.dtype != DType::kInt8)
       return std::nullopt;
-    return qconvPlan(op, std::get<runtime::QConvAttrs>(s.attrs), x, in[1]->shape, cpu);
+    return qconvPlan(op, std::get<runtime::QConvAttrs>(s.attrs), x, in[1]->shape, cpu, constantSlot(b, s.inputs[1]));
   }
   if (op == OpKind::kQAdd) {
     if (!allOf(in, 0, DType::kInt8) || in.size() != 2 || in[1]->shape != x || out.dtype != DType::kInt8)
@@ -193,7 +204,7 @@ std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step
   }
   const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
   if (out.blocked || in.empty() || !in[0]) return std::nullopt;
-  if (std::optional<KernelPlan> p = typedPlan(s, in, out, cpu)) return p;
+  if (std::optional<KernelPlan> p = typedPlan(b, s, in, out, cpu)) return p;
   for (const runtime::TensorSlot* t : in)
     if (t && t->dtype != support::DType::kFloat32) return std::nullopt;
   if (out.dtype != support::DType::kFloat32) return std::nullopt;

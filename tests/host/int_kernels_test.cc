@@ -8,6 +8,7 @@
 // against isa/arith.h at the values where it saturates, wraps or rounds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -205,6 +206,43 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
                               randomTensor(DType::kInt32, {m}, seed++, 0, 31)};
     const std::string what = "QGemm " + std::to_string(n) + "x" + std::to_string(m) + "x" + std::to_string(k);
     check(OpKind::kQGemm, a, in, [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQGemm, a, {n, k}, {m, k}, cpu); }, what);
+  }
+}
+
+TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {
+  // Two runs of one compiled kernel with the same weights and new activations: the
+  // second skips the stages of the weights alone and must still give the reference's bits.
+  uint64_t seed = 50;
+  struct Case {
+    OpKind op;
+    Shape x, w;
+  };
+  for (const Case& c : {Case{OpKind::kQConv, {2, 16, 9, 9}, {24, 16, 3, 3}}, Case{OpKind::kQConv, {1, 8, 7, 7}, {8, 1, 3, 3}},
+                        Case{OpKind::kQGemm, {3, 70}, {33, 70}}}) {
+    runtime::QConvAttrs a;
+    if (c.op == OpKind::kQConv) a.pads = {1, 1, 1, 1}, a.group = c.w[1] == 1 ? c.x[1] : 1;
+    const int64_t m = c.w[0];
+    const Tensor w = randomTensor(DType::kInt8, c.w, seed++), bias = randomTensor(DType::kInt32, {m}, seed++);
+    const Tensor mult = randomTensor(DType::kInt32, {m}, seed++, 1 << 29, 1 << 30), shift = randomTensor(DType::kInt32, {m}, seed++, 5, 12);
+    for (auto& jit : jits()) {
+      std::optional<KernelPlan> p = qconvPlan(c.op, a, c.x, c.w, jitCpuShape(*jit), true);
+      ASSERT_TRUE(p.has_value());
+      ASSERT_TRUE(std::any_of(p->kernel.stages.begin(), p->kernel.stages.end(), [](const LoopStage& s) { return s.constant; }))
+          << "no stage of the weights alone in " << p->kernel.name;
+      auto k = CompiledKernel::compile(*jit, p->kernel, p->schedule, "test");
+      ASSERT_TRUE(k.isOk()) << k.status().str();
+      for (int run = 0; run < 2; ++run) {
+        const Tensor x = randomTensor(DType::kInt8, c.x, seed++);
+        const Tensor want = reference(c.op, a, {&x, &w, &bias, &mult, &shift});
+        Tensor got(DType::kInt8, want.shape());
+        std::vector<void*> io;
+        for (const Tensor* t : {&x, &w, &bias, &mult, &shift}) io.push_back(const_cast<uint8_t*>(t->bytes().data()));
+        io.push_back(got.bytes().data());
+        io.resize(k->buffers().size(), nullptr);
+        k->run(io, nullptr);
+        expectSame(got, want, p->kernel.name + " run " + std::to_string(run + 1));
+      }
+    }
   }
 }
 
