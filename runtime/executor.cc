@@ -135,7 +135,14 @@ Status Executor::hostKernelStep(size_t i, const HostKernel& k) {
     ptrs.push_back(t);
   }
   const Step& end = b_.steps[last];
+  // A host-resident output hands its memory from the last run to the kernel, which may write into it
+  // instead of allocating (and touching) a new tensor: every slot is written once per run, so its old
+  // value is dead here.
   std::vector<Tensor> out(end.outputs.size());
+  for (size_t n = 0; n < out.size(); ++n) {
+    std::optional<Tensor>& old = resident_[static_cast<size_t>(end.outputs[n])];
+    if (onHost_[static_cast<size_t>(end.outputs[n])] && old) out[n] = std::move(*old), old.reset();
+  }
   ACCELC_TRY(k.run(ptrs, out));
   for (size_t n = 0; n < out.size(); ++n) ACCELC_TRY(writeSlot(end.outputs[n], std::move(out[n])));
   stats_.stepKernel[i] = k.kind;

@@ -53,10 +53,17 @@ support::Status checkInputs(const std::vector<const Tensor*>& inputs, const Kern
 }
 
 
+/// `given` when it already has the type and shape (the caller's memory from an
+/// earlier run), else a new tensor.
+Tensor reuse(Tensor& given, support::DType type, const Shape& shape) {
+  if (given.dtype() == type && given.shape() == shape) return std::move(given);
+  return Tensor(type, shape);
+}
+
 HostKernel chainKernel(ChainFn fn, const KernelCode& k, const std::string& kind, const std::string& where) {
   HostKernel h{kind, [fn, k, where](const std::vector<const Tensor*>& inputs, std::vector<Tensor>& outputs) -> support::Status {
                  ACCELC_TRY(checkInputs(inputs, k, where));
-                 Tensor out(support::DType::kFloat32, k.output);
+                 Tensor out = reuse(outputs[0], support::DType::kFloat32, k.output);
                  std::vector<const float*> ptrs;  // the chain numbers the present inputs
                  for (const Tensor* t : inputs)
                    if (t) ptrs.push_back(t->data<float>());
@@ -74,7 +81,7 @@ HostKernel loopKernel(std::vector<StageFn> fns, const KernelCode& k, const std::
   HostKernel h{kind, [fns = std::move(fns), k, where, pool, scratch](const std::vector<const Tensor*>& inputs,
                                                                      std::vector<Tensor>& outputs) -> support::Status {
                  ACCELC_TRY(checkInputs(inputs, k, where));
-                 Tensor out(kernelOutputType(k), k.output);
+                 Tensor out = reuse(outputs[0], kernelOutputType(k), k.output);
                  std::vector<void*> io;
                  for (const Tensor* t : inputs)
                    if (t) io.push_back(const_cast<uint8_t*>(t->bytes().data()));  // the kernel only reads its inputs

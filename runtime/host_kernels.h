@@ -25,7 +25,9 @@ namespace accelc::runtime {
 /// the inputs of all of them, in step order, with null for an omitted input
 /// and for every value one of those steps computes, and writes the outputs
 /// of the last; the values computed in between are never stored, so nothing
-/// outside those steps may read them.
+/// outside those steps may read them. An output may arrive holding a tensor
+/// from an earlier run, whose memory the kernel may reuse when its type and
+/// shape fit (its contents mean nothing).
 struct HostKernel {
   std::string kind;  ///< what runs it, for reports ("jit x86-64")
   std::function<support::Status(const std::vector<const Tensor*>& inputs, std::vector<Tensor>& outputs)> run;
