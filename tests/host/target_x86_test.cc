@@ -4,8 +4,10 @@
 // transformer encoder (seeded random weights, exported by
 // models/zoo/export_zoo.py into the build tree). Every convolution, matrix
 // product and pool must run on a generated kernel, and the outputs agree with
-// onnxruntime's within 1e-4 (relative above 1, absolute below). Heavy: a few
-// seconds per model.
+// onnxruntime's within 1e-4 (relative above 1, absolute below). Quantized
+// with --quantize, and on the accelerator with their host steps generated,
+// the models give the bits of the same bundle on reference kernels. Heavy: a
+// few seconds per model.
 #include <gtest/gtest.h>
 
 #include "compiler/frontend/compile_model.h"
@@ -60,6 +62,66 @@ void expectMatchesOnnxruntime(const ZooModel& m) {
   Tensor mine = (*ours)[0];
   mine.reshape(theirs.shape());
   EXPECT_LE(worst(mine, theirs), 1e-4);
+}
+
+/// Runs `b` on fsim with `kernels` (none: every host step on its reference kernel); the outputs and the steps' kernels.
+std::pair<std::vector<Tensor>, std::vector<std::string>> runOn(const runtime::Bundle& b, runtime::HostKernels kernels,
+                                                               const std::string& name, const Tensor& input) {
+  runtime::FsimDevice memory(testing::presetTarget("vta-default"));
+  auto ex = runtime::Executor::create(b, memory, name, std::move(kernels));
+  EXPECT_TRUE(ex.isOk()) << ex.status().str();
+  if (!ex) return {};
+  auto out = (*ex)->run({input});
+  EXPECT_TRUE(out.isOk()) << out.diag().str();
+  if (!out) return {};
+  return {*out, (*ex)->stats().stepKernel};
+}
+
+/// `m` compiled as `o` asks gives the same bits with its host steps generated as on their reference kernels;
+/// every step of an integer op, quantization or copy runs on a generated kernel.
+void expectGeneratedIntegerStepsAreExact(const ZooModel& m, CompileOptions o) {
+  ASSERT_TRUE(exported(m)) << testing::readFile(m.log());
+  o.calibrate = m.input();
+  auto b = compileModel(m.model(), testing::presetTarget("vta-default"), o);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  auto jit = host::HostJit::create();
+  ASSERT_TRUE(jit.isOk()) << jit.status().str();
+  auto kernels = host::generatedHostKernels(*b, **jit, m.name, std::make_shared<support::ThreadPool>(2));
+  ASSERT_TRUE(kernels.isOk()) << kernels.status().str();
+  const Tensor input = load(m.input());
+  const auto [ours, used] = runOn(*b, std::move(*kernels), m.name, input);
+  const auto [reference, _] = runOn(*b, {}, m.name, input);
+  ASSERT_EQ(ours.size(), reference.size());
+  for (size_t i = 0; i < ours.size(); ++i) EXPECT_EQ(ours[i].bytes(), reference[i].bytes()) << m.name << " output " << i;
+  int host = 0, generated = 0;
+  for (size_t i = 0; i < b->steps.size(); ++i) {
+    if (b->steps[i].kind != runtime::Step::Kind::kHost) continue;
+    ++host, generated += used[i] != runtime::kReferenceKernel;
+    const runtime::OpKind k = b->steps[i].op;
+    using runtime::OpKind;
+    if (k == OpKind::kQConv || k == OpKind::kQGemm || k == OpKind::kQAdd || k == OpKind::kQuantizeLinear ||
+        k == OpKind::kDequantizeLinear || k == OpKind::kIm2col || k == OpKind::kFlatten) {
+      EXPECT_NE(used[i], runtime::kReferenceKernel) << b->steps[i].name << " ran on its reference kernel";
+    }
+  }
+  std::printf("%s: %d of %d host steps on generated kernels, the reference kernels' bits\n", m.name.c_str(), generated, host);
+}
+
+TEST(TargetX86Test, QuantizedResNet18OnTheHostIsTheReferenceBitForBit) {
+  CompileOptions o;
+  o.hostTarget = "x86", o.quantize = true;
+  expectGeneratedIntegerStepsAreExact({"resnet18", "logits"}, o);
+}
+
+TEST(TargetX86Test, QuantizedMobileNetV2OnTheHostIsTheReferenceBitForBit) {
+  CompileOptions o;
+  o.hostTarget = "x86", o.quantize = true;
+  expectGeneratedIntegerStepsAreExact({"mobilenet_v2", "logits"}, o);
+}
+
+TEST(TargetX86Test, AcceleratorBundlesHostStepsAreTheReferenceBitForBit) {
+  expectGeneratedIntegerStepsAreExact({"resnet18", "logits"}, CompileOptions{});
+  expectGeneratedIntegerStepsAreExact({"mobilenet_v2", "logits"}, CompileOptions{});
 }
 
 TEST(TargetX86Test, ResNet18MatchesOnnxruntime) { expectMatchesOnnxruntime({"resnet18", "logits"}); }
