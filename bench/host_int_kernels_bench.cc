@@ -11,7 +11,8 @@
 // layout it picks (as a compiler that keeps oneDNN's layouts between layers
 // would) and the weights reordered once outside the timing. Ours read NCHW
 // and OIHW and requantize exactly as isa/arith.h says (oneDNN rounds in
-// float, so the outputs are not compared with it).
+// float, so the outputs are not compared with it); their weights are a
+// bundle's constants, packed on the first (warm-up) run as in a bundle.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -156,7 +157,7 @@ int run(int threads) {
     Tensor want;
     const double refMs = referenceMs(runtime::OpKind::kQConv, a, in, want);
     const double dn = dnnlInt8(eng, strm, r.c, r.h, r.m, r.k, r.stride, r.group);
-    const auto [ms, same] = ours(**jit, compiler::host::qconvPlan(runtime::OpKind::kQConv, a, x.shape(), w.shape(), cpu), in, want, &pool);
+    const auto [ms, same] = ours(**jit, compiler::host::qconvPlan(runtime::OpKind::kQConv, a, x.shape(), w.shape(), cpu, true), in, want, &pool);
     const double oh = static_cast<double>(want.dim(2));
     row(r.name, 2.0 * r.m * oh * oh * (r.c / r.group) * r.k * r.k * 1e-9, dn, ms, same, refMs);
   }
@@ -170,7 +171,7 @@ int run(int threads) {
     Tensor want;
     const double refMs = referenceMs(runtime::OpKind::kQGemm, a, in, want);
     const double dn = dnnlMatmulInt8(eng, strm, m, k, n);
-    const auto [ms, same] = ours(**jit, compiler::host::qconvPlan(runtime::OpKind::kQGemm, a, x.shape(), w.shape(), cpu), in, want, &pool);
+    const auto [ms, same] = ours(**jit, compiler::host::qconvPlan(runtime::OpKind::kQGemm, a, x.shape(), w.shape(), cpu, true), in, want, &pool);
     row("qgemm " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n), 2.0 * m * k * n * 1e-9, dn, ms, same,
         refMs);
   }
