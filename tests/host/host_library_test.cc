@@ -123,9 +123,83 @@ std::string harness(const Cross& c) {
   return std::system(cmd.c_str()) == 0 ? bin : "";
 }
 
-void writeFloats(const std::string& path, const Tensor& t) {
+/// A tensor's bytes, raw, as the harness reads an input.
+void writeRaw(const std::string& path, const Tensor& t) {
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(t.bytes().data()), static_cast<std::streamsize>(t.bytes().size()));
+}
+
+/// The cross toolchains with the qemu-user that runs their programs, as present on this machine.
+std::vector<Cross> crossToolchains() {
+  std::vector<Cross> found;
+  for (const Cross& c : {Cross{"aarch64", "aarch64-linux-gnu-g++", "qemu-aarch64", "/usr/aarch64-linux-gnu"},
+                         Cross{"armv7", "arm-linux-gnueabihf-g++", "qemu-arm", "/usr/arm-linux-gnueabihf"}}) {
+    if (onPath(c.gxx) && onPath(c.qemu)) found.push_back(c);
+    else std::printf("%s: %s or %s is missing (scripts/bootstrap.sh installs them); not run\n", c.arch.c_str(), c.gxx.c_str(), c.qemu.c_str());
+  }
+  return found;
+}
+
+/// `code` as the harness reads it, in a file of its own.
+std::string writeCode(const runtime::HostCode& code, const std::string& path) {
+  support::ByteWriter w;
+  runtime::writeHostCode(w, code);
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(w.data().data()), static_cast<std::streamsize>(w.data().size()));
+  return path;
+}
+
+TEST(HostLibraryTest, ArmIntegerKernelsGiveTheReferencesBitsUnderQemu) {
+  using runtime::OpKind;
+  using support::DType;
+  const isa::Target t = testing::presetTarget("tiny");
+  runtime::QConvAttrs qc;
+  qc.pads = {1, 1, 1, 1}, qc.padValue = -3, qc.zeroPoint = 2;
+  runtime::QAddAttrs qa;
+  qa.zeroA = 2, qa.multA = 1518500250, qa.zeroB = -1, qa.multB = 1073741824, qa.shift = 9, qa.lo = 0;
+  const std::vector<testing::HostSlot> slots = {
+      {"x", {1, 8, 9, 9}, DType::kInt8},  {"w", {16, 8, 3, 3}, DType::kInt8}, {"bias", {16}, DType::kInt32},
+      {"mult", {16}, DType::kInt32},      {"shift", {16}, DType::kInt32},     {"skip", {1, 16, 9, 9}, DType::kInt8},
+      {"y", {1, 16, 9, 9}, DType::kInt8}, {"z", {1, 16, 9, 9}, DType::kInt8}};
+  const runtime::Bundle b = testing::hostOnlyBundle(
+      t, slots, {0, 1, 2, 3, 4, 5}, {7},
+      {testing::hostStep("/qconv", OpKind::kQConv, qc, {0, 1, 2, 3, 4}, {6}),
+       testing::hostStep("/qadd", OpKind::kQAdd, qa, {6, 5}, {7})});
+  std::mt19937 g(3);
+  std::vector<Tensor> in;
+  for (int id : b.inputs) {
+    const runtime::TensorSlot& s = b.tensors[static_cast<size_t>(id)];
+    Tensor x(s.dtype, s.shape);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      if (s.dtype == DType::kInt8) x.data<int8_t>()[i] = static_cast<int8_t>(g());
+      else x.data<int32_t>()[i] = s.name == "mult" ? (1 << 30) + static_cast<int32_t>(g() % 99999)
+                                  : s.name == "shift" ? static_cast<int32_t>(g() % 12)
+                                                      : static_cast<int32_t>(g() % 20001) - 10000;
+    }
+    in.push_back(std::move(x));
+  }
+  std::vector<Tensor> y(1), z(1);
+  ASSERT_TRUE(runtime::runOp(OpKind::kQConv, qc, {&in[0], &in[1], &in[2], &in[3], &in[4]}, y, {}).isOk());
+  ASSERT_TRUE(runtime::runOp(OpKind::kQAdd, qa, {&y[0], &in[5]}, z, {}).isOk());
+  const std::string dir = testing::tempDir();
+  for (size_t i = 0; i < in.size(); ++i) writeRaw(dir + "/cross_int" + std::to_string(i), in[i]);
+  writeRaw(dir + "/cross_int_y", y[0]);
+  const std::vector<Cross> crosses = crossToolchains();
+  for (const Cross& c : crosses) {
+    const std::string bin = harness(c);
+    ASSERT_FALSE(bin.empty()) << c.arch << ": the test program does not build";
+    auto code = compileHostCode(b, *libraryTarget(c.arch, ""), "host.acx");
+    ASSERT_TRUE(code.isOk()) << code.status().str();
+    ASSERT_EQ(code->kernels.size(), 2u) << c.arch << ": the QConv and the QAdd each get a kernel";
+    const std::string run = c.qemu + " -L " + c.sysroot + " " + bin + " " + writeCode(*code, dir + "/cross_int_code." + c.arch);
+    const std::string out = dir + "/cross_int_out." + c.arch;
+    std::string args;
+    for (size_t i = 0; i < 5; ++i) args += " " + dir + "/cross_int" + std::to_string(i);
+    ASSERT_EQ(std::system((run + " 0 " + out + "0" + args).c_str()), 0) << c.arch;
+    ASSERT_EQ(std::system((run + " 1 " + out + "1 " + dir + "/cross_int_y " + dir + "/cross_int5").c_str()), 0) << c.arch;
+    EXPECT_EQ(testing::readFile(out + "0"), std::string(y[0].bytes().begin(), y[0].bytes().end())) << c.arch << ": QConv";
+    EXPECT_EQ(testing::readFile(out + "1"), std::string(z[0].bytes().begin(), z[0].bytes().end())) << c.arch << ": QAdd";
+  }
+  if (crosses.empty()) GTEST_SKIP() << "no cross toolchain with qemu-user on this machine";
 }
 
 TEST(HostLibraryTest, ArmLibrariesRunUnderQemuAsTheX86OnesDo) {
@@ -149,16 +223,10 @@ TEST(HostLibraryTest, ArmLibrariesRunUnderQemuAsTheX86OnesDo) {
   std::vector<Tensor> terms(1);
   ASSERT_TRUE(runtime::runOp(OpKind::kConv, b.steps[0].attrs, {&abs[0], &abs[1], &abs[2]}, terms, {}).isOk());
   const std::string dir = testing::tempDir();
-  for (size_t i = 0; i < 4; ++i) writeFloats(dir + "/cross_in" + std::to_string(i) + ".f32", in[i]);
-  writeFloats(dir + "/cross_conv.f32", conv[0]);
-  int ran = 0;
-  for (const Cross& c : {Cross{"aarch64", "aarch64-linux-gnu-g++", "qemu-aarch64", "/usr/aarch64-linux-gnu"},
-                         Cross{"armv7", "arm-linux-gnueabihf-g++", "qemu-arm", "/usr/arm-linux-gnueabihf"}}) {
-    if (!onPath(c.gxx) || !onPath(c.qemu)) {
-      std::printf("%s: %s or %s is missing (scripts/bootstrap.sh installs them); not run\n", c.arch.c_str(),
-                  c.gxx.c_str(), c.qemu.c_str());
-      continue;
-    }
+  for (size_t i = 0; i < 4; ++i) writeRaw(dir + "/cross_in" + std::to_string(i) + ".f32", in[i]);
+  writeRaw(dir + "/cross_conv.f32", conv[0]);
+  const std::vector<Cross> crosses = crossToolchains();
+  for (const Cross& c : crosses) {
     const std::string bin = harness(c);
     ASSERT_FALSE(bin.empty()) << c.arch << ": the test program does not build";
     auto target = libraryTarget(c.arch, "");
@@ -169,12 +237,7 @@ TEST(HostLibraryTest, ArmLibrariesRunUnderQemuAsTheX86OnesDo) {
     auto here = runtime::loadHostLibrary(*code, nullptr, "host.acx");
     ASSERT_FALSE(here.isOk());
     EXPECT_NE(here.status().str().find("built for " + target->triple), std::string::npos) << here.status().str();
-    support::ByteWriter w;
-    runtime::writeHostCode(w, *code);
-    const std::string codeFile = dir + "/cross_code." + c.arch;
-    std::ofstream(codeFile, std::ios::binary)
-        .write(reinterpret_cast<const char*>(w.data().data()), static_cast<std::streamsize>(w.data().size()));
-    const std::string run = c.qemu + " -L " + c.sysroot + " " + bin + " " + codeFile;
+    const std::string run = c.qemu + " -L " + c.sysroot + " " + bin + " " + writeCode(*code, dir + "/cross_code." + c.arch);
     const std::string out = dir + "/cross_out." + c.arch;
     ASSERT_EQ(std::system((run + " 0 " + out + "0 " + dir + "/cross_in0.f32 " + dir + "/cross_in1.f32 " + dir +
                            "/cross_in2.f32 " + dir + "/cross_in3.f32").c_str()),
@@ -194,9 +257,8 @@ TEST(HostLibraryTest, ArmLibrariesRunUnderQemuAsTheX86OnesDo) {
     EXPECT_EQ(bad, 0) << c.arch << ": outputs outside the float tolerance of x86-64's";
     // A max pool rounds nothing: the same bits.
     EXPECT_EQ(pool, std::string(pooled[0].bytes().begin(), pooled[0].bytes().end())) << c.arch;
-    ++ran;
   }
-  if (ran == 0) GTEST_SKIP() << "no cross toolchain with qemu-user on this machine";
+  if (crosses.empty()) GTEST_SKIP() << "no cross toolchain with qemu-user on this machine";
 }
 
 }  // namespace

@@ -16,10 +16,11 @@
 
 namespace accelc::testing {
 
-/// One float32 slot of a host-only bundle.
+/// One slot of a host-only bundle.
 struct HostSlot {
   std::string name;
   runtime::Shape shape;
+  support::DType type = support::DType::kFloat32;
 };
 
 inline runtime::Step hostStep(const std::string& name, runtime::OpKind op, runtime::Attrs attrs, std::vector<int> in,
@@ -34,7 +35,7 @@ inline runtime::Bundle hostOnlyBundle(const isa::Target& t, const std::vector<Ho
   b.hash = t.hash, b.hwspecYaml = t.spec.canonicalYaml(), b.isaYaml = t.isa.yamlText;
   for (const HostSlot& h : slots) {
     runtime::TensorSlot s;
-    s.name = h.name, s.shape = h.shape, s.addr = b.window;
+    s.name = h.name, s.shape = h.shape, s.dtype = h.type, s.addr = b.window;
     b.window += (s.bytes() + 4095) / 4096 * 4096;
     b.tensors.push_back(s);
   }

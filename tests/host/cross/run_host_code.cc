@@ -2,13 +2,14 @@
 // code loader, cross-built for AArch64 and ARMv7 and run under qemu-user by
 // tests/host/cross_test.cc.
 //
-//   run_host_code CODE.bin K OUT.f32 IN.f32...
+//   run_host_code CODE.bin K OUT IN...
 //
 // Reads a bundle's host code (the `host` section's bytes, runtime/host_code.h),
 // loads its library with runtime::loadHostLibrary (without the CPU check:
 // under qemu-user /proc/cpuinfo is the host machine's), runs kernel K on the
-// float32 inputs (one file per input the kernel takes, raw little-endian) on
-// two threads, and writes its output. Exit status 1 with a message on error.
+// inputs (one file per input the kernel takes, raw little-endian, of the
+// type its buffer holds: float32 for a chain) on two threads, and writes its
+// output. Exit status 1 with a message on error.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -34,7 +35,7 @@ int fail(const std::string& why) {
 
 int main(int argc, char** argv) {
   using namespace accelc;
-  if (argc < 4) return fail("usage: run_host_code CODE.bin K OUT.f32 IN.f32...");
+  if (argc < 4) return fail("usage: run_host_code CODE.bin K OUT IN...");
   const std::vector<uint8_t> bytes = readFile(argv[1]);
   support::ByteReader r(bytes, argv[1]);
   runtime::HostCode code;
@@ -47,7 +48,11 @@ int main(int argc, char** argv) {
   std::vector<runtime::Tensor> in;
   std::vector<const runtime::Tensor*> ptrs;
   int file = 4;
-  for (int64_t n : kc.sizes) in.emplace_back(support::DType::kFloat32, runtime::Shape{n < 0 ? 0 : n});
+  size_t present = 0;  // a loop kernel's present inputs are its first buffers
+  for (int64_t n : kc.sizes) {
+    const bool typed = kc.chain.empty() && n >= 0 && present < kc.buffers.size();
+    in.emplace_back(typed ? kc.buffers[present++].type : support::DType::kFloat32, runtime::Shape{n < 0 ? 0 : n});
+  }
   for (size_t i = 0; i < kc.sizes.size(); ++i) {
     if (kc.sizes[i] < 0) {
       ptrs.push_back(nullptr);
