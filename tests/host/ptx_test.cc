@@ -3,7 +3,8 @@
 // test is skipped, saying so): convolutions (dense, strided, grouped,
 // depthwise), products (transposed, batched), pools, normalizations and
 // broadcasting chains that call exp, tanh, erf and pow (libdevice's, linked
-// in). This machine has no GPU, so the kernels are assembled, not run.
+// in), and the integer ops' kernels. This machine has no GPU, so the kernels
+// are assembled, not run.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -11,6 +12,7 @@
 #include <fstream>
 
 #include "compiler/host/ptx.h"
+#include "compiler/host/int_kernels.h"
 #include "compiler/host/nn_kernels.h"
 #include "tests/test_util.h"
 
@@ -56,6 +58,19 @@ std::vector<std::pair<std::string, KernelPlan>> plans() {
   chain.binary(EwOp::kAdd, chain.binary(EwOp::kMul, chain.unary(EwOp::kTanh, a), chain.unary(EwOp::kErf, b)),
                chain.binary(EwOp::kPow, chain.unary(EwOp::kExp, a), b));
   p.push_back({"chain", *broadcastPlan(chain, {{1, 8, 5, 5}, {1, 8, 1, 1}}, {1, 8, 5, 5}, gpu)});
+  // The integer ops: int8 and int32 buffers, Mulq and Shrr, the int32 products (VNNI is x86's).
+  runtime::QConvAttrs q;
+  q.pads = {1, 1, 1, 1}, q.padValue = -2;
+  p.push_back({"qconv", *qconvPlan(OpKind::kQConv, q, {1, 8, 9, 9}, {16, 8, 3, 3}, gpu, true)});
+  p.push_back({"qgemm", *qconvPlan(OpKind::kQGemm, q, {2, 64}, {10, 64}, gpu)});
+  runtime::QAddAttrs qa;
+  qa.multA = qa.multB = 1 << 30, qa.shift = 9;
+  p.push_back({"qadd", *qaddPlan(qa, {1, 8, 5, 5}, gpu)});
+  runtime::AxisAttrs axis;
+  axis.axis = 1;
+  p.push_back({"quantize", *quantizePlan(axis, {1, 8, 5, 5}, {8}, support::DType::kInt8, gpu)});
+  p.push_back({"dequantize", *dequantizePlan(axis, {1, 8, 5, 5}, support::DType::kUint8, {8}, true, gpu)});
+  p.push_back({"transpose", *transposePlan(runtime::PermAttrs{{0, 2, 3, 1}}, {1, 8, 5, 5}, support::DType::kInt8, gpu)});
   return p;
 }
 
