@@ -1,6 +1,7 @@
 // bench/host_kernels_bench.cc — the generated float32 loop kernels
-// (compiler/host/nn_kernels.h) beside oneDNN and the reference kernels, in one
-// run: 3x3 convolutions of ResNet's layer shapes, depthwise convolutions of
+// (compiler/host/nn_kernels.h) beside oneDNN, Halide's Adams2019-scheduled
+// pipelines (bench/halide_peer.h) and the reference kernels, in one run: 3x3
+// convolutions of ResNet's layer shapes, depthwise convolutions of
 // MobileNet's, and matrix products; one thread unless --threads N; the
 // median of 20 runs after a warm-up.
 //
@@ -19,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/halide_peer.h"
 #include "bench/timing.h"
 #include "compiler/host/compiled_kernel.h"
 #include "compiler/host/nn_kernels.h"
@@ -122,7 +124,7 @@ int run(int threads) {
   dnnl::stream strm(eng);
   std::printf("float32, %d thread(s), CPU %s%s; times are medians of 20 runs in ms\n", threads, (*jit)->cpu().c_str(),
               (*jit)->usesAvx512() ? " with AVX-512" : "");
-  std::printf("%-34s %9s %9s %9s %8s %9s\n", "kernel", "GFLOP", "oneDNN", "accelc", "ratio", "reference");
+  std::printf("%-34s %9s %9s %9s %9s %8s %9s\n", "kernel", "GFLOP", "oneDNN", "Halide", "accelc", "ratio", "reference");
   const ConvRow convs[] = {
       {"conv3x3 64->64 @56 (layer1)", 64, 56, 64, 3, 1, 1},   {"conv3x3 128->128 @28 (layer2)", 128, 28, 128, 3, 1, 1},
       {"conv3x3 256->256 @14 (layer3)", 256, 14, 256, 3, 1, 1}, {"conv3x3 512->512 @7 (layer4)", 512, 7, 512, 3, 1, 1},
@@ -140,6 +142,8 @@ int run(int threads) {
     const double refMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     Tensor y1(support::DType::kFloat32, ref[0].shape()), y2(support::DType::kFloat32, ref[0].shape());
     const double dn = dnnlConv(eng, strm, r, x, w, b, y1);
+    Tensor y3(support::DType::kFloat32, ref[0].shape());
+    const double hl = bench::halideConv(x, w, b, r.stride, r.group, threads, y3);
     auto plan = compiler::host::convPlan(a, x.shape(), w.shape(), true, cpu);
     const double us = ours(**jit, *plan,
                            {const_cast<float*>(x.data<float>()), const_cast<float*>(w.data<float>()),
@@ -147,8 +151,8 @@ int run(int threads) {
                            &pool);
     const double oh = ref[0].dim(2);
     const double gflop = 2.0 * r.m * oh * oh * (r.c / r.group) * r.k * r.k * 1e-9;
-    std::printf("%-34s %9.3f %9.3f %9.3f %7.2fx %9.1f   (max |diff| %.1e vs oneDNN, %.1e vs reference)\n", r.name,
-                gflop, dn, us, us / dn, refMs, maxDiff(y1, y2), maxDiff(ref[0], y2));
+    std::printf("%-34s %9.3f %9.3f %9.3f %9.3f %7.2fx %9.1f   (max |diff| %.1e vs oneDNN, %.1e vs Halide, %.1e vs reference)\n",
+                r.name, gflop, dn, hl, us, us / dn, refMs, maxDiff(y1, y2), maxDiff(y3, y2), maxDiff(ref[0], y2));
   }
   const int64_t mats[][3] = {{1, 512, 1000}, {128, 768, 768}, {512, 512, 512}, {196, 1152, 256}};
   for (const auto& mk : mats) {
@@ -160,11 +164,14 @@ int run(int threads) {
     (void)runtime::runOp(runtime::OpKind::kMatMul, runtime::NoAttrs{}, {&A, &B}, ref, support::Location());
     const double refMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const double dn = dnnlMatmul(eng, strm, m, k, n, A, B, y1);
+    Tensor y3(support::DType::kFloat32, {m, n});
+    const double hl = bench::halideMatmul(A, B, threads, y3);
     auto plan = compiler::host::matmulPlan(A.shape(), B.shape(), {m, n}, cpu);
     const double us = ours(**jit, *plan, {const_cast<float*>(A.data<float>()), const_cast<float*>(B.data<float>()), y2.data<float>()}, &pool);
     const std::string name = "matmul " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
-    std::printf("%-34s %9.3f %9.3f %9.3f %7.2fx %9.1f   (max |diff| %.1e vs oneDNN, %.1e vs reference)\n", name.c_str(),
-                2.0 * m * k * n * 1e-9, dn, us, us / dn, refMs, maxDiff(y1, y2), maxDiff(ref[0], y2));
+    std::printf("%-34s %9.3f %9.3f %9.3f %9.3f %7.2fx %9.1f   (max |diff| %.1e vs oneDNN, %.1e vs Halide, %.1e vs reference)\n",
+                name.c_str(), 2.0 * m * k * n * 1e-9, dn, hl, us, us / dn, refMs, maxDiff(y1, y2), maxDiff(y3, y2),
+                maxDiff(ref[0], y2));
   }
   return 0;
 }
@@ -176,5 +183,6 @@ int main(int argc, char** argv) {
   int threads = 1;
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--threads") == 0) threads = std::max(1, std::atoi(argv[i + 1]));
+  ::setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);  // Halide's thread pool, read when it starts
   return accelc::run(threads);
 }

@@ -1,4 +1,5 @@
-// compiler/host/plan_util.cc — the pieces the loop kernels' builders share.
+// compiler/host/plan_util.cc — the pieces the loop kernels' builders share
+// (their contracts in plan_util.h).
 #include "compiler/host/plan_util.h"
 
 #include <algorithm>
@@ -43,7 +44,6 @@ std::pair<int, int> productTile(int64_t m, int64_t n, const CpuShape& cpu) {
 
 }  // namespace
 
-/// An affine expression from (axis, coefficient) pairs.
 Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms) {
   Affine a;
   a.c = c;
@@ -56,7 +56,6 @@ Affine aff(int64_t c, std::initializer_list<std::pair<int, int64_t>> terms) {
 
 int64_t elements(const runtime::Shape& s) { return support::shapeElements(s); }
 
-/// The register-tiled product schedule over spatial axes m and n and reduction axis k.
 StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu) {
   StageSchedule sc = StageSchedule::identity(s);
   const auto [mr, nv] = productTile(s.axes[static_cast<size_t>(m)].extent, s.axes[static_cast<size_t>(n)].extent, cpu);
@@ -77,8 +76,6 @@ StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const Cpu
   return sc;
 }
 
-/// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
-/// none, -1) by `ur`, the reduction loops sitting between them and the tile.
 StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu) {
   StageSchedule sc = StageSchedule::identity(s);
   // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost.
@@ -104,11 +101,8 @@ StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const Cp
   return sc;
 }
 
-/// Bounds 0 <= e < size for an input coordinate.
 Bound inside(Affine e, int64_t size) { return {std::move(e), 0, size}; }
 
-
-/// One product stage y[m][n] = Σ_k a·b; `aAt` and `bAt` index A and B by (m, k) and (k, n).
 LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, int64_t n, int64_t kk) {
   LoopStage s;
   s.name = "product";
@@ -119,7 +113,6 @@ LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, i
   return s;
 }
 
-/// A stage copying B [N][K] into bt [K][N].
 LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
   LoopStage s;
   s.name = "transpose";
@@ -128,7 +121,6 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
   s.value.load(b, aff(0, {{1, kk}, {0, 1}}));
   return s;
 }
-
 
 /// Depthwise: out[c·mg + j][oh][ow] = Σ_{kh,kw} x[c][iy][ix] · w[c·mg + j][kh][kw], then the form's epilogue.
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
