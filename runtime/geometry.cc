@@ -70,4 +70,28 @@ std::string poolAxis(const PoolAttrs& a, int64_t in, size_t i, size_t sp, PoolAx
   return "";
 }
 
+std::string sliceGeometry(const Shape& x, const Ints& starts, const Ints& ends, Ints axes, Ints steps, SliceGeometry& g) {
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    return "Slice starts, ends, axes and steps differ in length";
+  const int64_t r = static_cast<int64_t>(x.size());
+  g.begin.assign(x.size(), 0), g.step.assign(x.size(), 1), g.out = x;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t ax = axes[i] < 0 ? axes[i] + r : axes[i];
+    if (ax < 0 || ax >= r || steps[i] == 0) return "Slice axis out of range or step 0";
+    const int64_t d = x[static_cast<size_t>(ax)], s = steps[i];
+    auto clampIdx = [&](int64_t v, bool isEnd) {  // ONNX: negative steps clamp starts to [0, d-1], ends to [-1, d-1]
+      if (v < 0) v += d;
+      if (s > 0) return std::clamp<int64_t>(v, 0, d);
+      return d == 0 ? int64_t{isEnd ? -1 : 0} : std::clamp<int64_t>(v, isEnd ? -1 : 0, d - 1);
+    };
+    const int64_t b = clampIdx(starts[i], false), e = clampIdx(ends[i], true);
+    g.begin[static_cast<size_t>(ax)] = b, g.step[static_cast<size_t>(ax)] = s;
+    g.out[static_cast<size_t>(ax)] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / -s);
+  }
+  return "";
+}
+
 }  // namespace accelc::runtime

@@ -36,6 +36,16 @@ struct PoolAxis {
 /// Fills spatial axis `i` of `sp` from the attributes, for an input of size `in` on it.
 std::string poolAxis(const PoolAttrs& a, int64_t in, size_t i, size_t sp, PoolAxis& x);
 
+/// The elements a Slice reads: out[i] = x[begin + Σ_d i_d · step_d] per axis,
+/// from ONNX's starts, ends, axes (empty: 0, 1, ...) and steps (empty: 1s),
+/// negative indices counting from the end and clamped as ONNX says.
+struct SliceGeometry {
+  Ints begin, step;  ///< per axis of x
+  Shape out;
+};
+/// Fills `g` for x of shape `x`; "" when the arguments fit, else what is wrong.
+std::string sliceGeometry(const Shape& x, const Ints& starts, const Ints& ends, Ints axes, Ints steps, SliceGeometry& g);
+
 }  // namespace accelc::runtime
 
 #endif  // ACCELC_RUNTIME_GEOMETRY_H_

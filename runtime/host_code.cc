@@ -122,7 +122,7 @@ support::DType kernelOutputType(const KernelCode& k) {
 
 bool kernelBufferType(support::DType t) {
   return t == support::DType::kFloat32 || t == support::DType::kInt8 || t == support::DType::kUint8 ||
-         t == support::DType::kInt32;
+         t == support::DType::kInt32 || t == support::DType::kInt64;
 }
 
 void* KernelScratch::at(size_t i, int64_t bytes) {

@@ -16,7 +16,8 @@
 //   its output, then temporaries the runner allocates), once per point of its
 //   batch dimensions; a parallel stage's [0, iterations) is divided among a
 //   thread pool. Each buffer has an element type: float32, or int8, uint8 or
-//   int32 for the integer ops, Quantize/DequantizeLinear and copies.
+//   int32 for the integer ops, Quantize/DequantizeLinear and copies (int64
+//   for inputs handed over but never read).
 #ifndef ACCELC_RUNTIME_HOST_CODE_H_
 #define ACCELC_RUNTIME_HOST_CODE_H_
 
@@ -41,10 +42,12 @@ struct KernelBuffer {
   std::string name;
   int64_t elements = 0;  ///< per batch point
   Role role = Role::kInput;
-  support::DType type = support::DType::kFloat32;  ///< float32, int8, uint8 or int32 (kernelBufferType)
+  support::DType type = support::DType::kFloat32;  ///< float32, int8, uint8 or int32; int64 unread (kernelBufferType)
 };
 
-/// Whether a loop kernel's buffer may hold `t`.
+/// Whether a loop kernel's buffer may hold `t`: float32, int8, uint8, int32,
+/// or int64 for an input the kernel never reads (a Reshape's shape, a Slice's
+/// starts and ends, which the compiler read already).
 bool kernelBufferType(support::DType t);
 
 /// A batch dimension: the stages run `count` times, buffer b's start moving by stride[b] elements each time.

@@ -106,6 +106,12 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
   return p;
 }
 
+/// Inputs handed over and never read (int64), of these element counts.
+void addUnread(LoopKernel& k, const std::vector<int64_t>& unread) {
+  for (size_t i = 0; i < unread.size(); ++i)
+    k.addBuffer("unread" + std::to_string(i), std::max<int64_t>(1, unread[i]), Role::kInput, DType::kInt64);
+}
+
 /// [outer][dim][inner] around `axis` of `x` (a per-tensor parameter: dim 1, every element in inner).
 struct AxisSplit {
   int64_t outer = 1, dim = 1, inner = 1;
@@ -286,16 +292,48 @@ std::optional<KernelPlan> dequantizePlan(const runtime::AxisAttrs& a, const Shap
   return p;
 }
 
-std::optional<KernelPlan> copyPlan(int64_t n, DType type, const CpuShape& cpu) {
-  if (n < 1 || !runtime::kernelBufferType(type)) return std::nullopt;
+std::optional<KernelPlan> copyPlan(int64_t n, DType type, const CpuShape& cpu, const std::vector<int64_t>& unread) {
+  if (n < 1 || !runtime::kernelBufferType(type) || type == DType::kInt64) return std::nullopt;
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "copy";
-  const int ix = k.addBuffer("x", n, Role::kInput, type), y = k.addBuffer("y", n, Role::kOutput, type);
+  const int ix = k.addBuffer("x", n, Role::kInput, type);
+  addUnread(k, unread);
+  const int y = k.addBuffer("y", n, Role::kOutput, type);
   AxisStage st(AxisSplit{1, 1, n}, y);
   st.s.value.load(ix, st.at());
   k.stages.push_back(st.s);
   p.schedule.stages.push_back(st.schedule(cpu));
+  return p;
+}
+
+std::optional<KernelPlan> slicePlan(const runtime::SliceGeometry& g, const Shape& x, DType type,
+                                    const std::vector<int64_t>& unread, const CpuShape& cpu) {
+  const size_t r = x.size();
+  if (r == 0 || elements(g.out) < 1 || !runtime::kernelBufferType(type) || type == DType::kInt64) return std::nullopt;
+  std::vector<int64_t> inStride(r, 1);
+  for (size_t d = r - 1; d-- > 0;) inStride[d] = inStride[d + 1] * x[d + 1];
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "slice";
+  const int ix = k.addBuffer("x", elements(x), Role::kInput, type);
+  addUnread(k, unread);
+  const int y = k.addBuffer("y", elements(g.out), Role::kOutput, type);
+  LoopStage s;
+  s.name = "slice";
+  Affine in, out;
+  int64_t outStride = 1;
+  for (size_t d = r; d-- > 0;) {  // output axis d reads x from begin[d] by step[d] (negative: backwards)
+    s.axes.insert(s.axes.begin(), LoopAxis{"d" + std::to_string(d), g.out[d]});
+    in.c += g.begin[d] * inStride[d];
+    in.coef.insert(in.coef.begin(), g.step[d] * inStride[d]);
+    out.coef.insert(out.coef.begin(), outStride);
+    outStride *= g.out[d];
+  }
+  s.out = y, s.outAt = out;
+  s.value.load(ix, in);
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu));
   return p;
 }
 

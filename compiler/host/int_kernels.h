@@ -15,8 +15,9 @@
 // - Im2col, the copy the accelerator's first convolution reads;
 // - QuantizeLinear of float32 to int8 or uint8 and DequantizeLinear of int8
 //   or uint8 to float32, per tensor or per axis;
-// - Reshape, Flatten, Squeeze, Unsqueeze and Identity (one flat copy),
-//   Transpose and Concat, over float32, int8, uint8 or int32.
+// - Reshape, Flatten and Identity (one flat copy), Transpose, Concat and
+//   Slice (with constant starts, ends, axes and steps), over float32, int8,
+//   uint8 or int32.
 // Buffers come in the step's order: inputs, the output, then temporaries.
 #ifndef ACCELC_COMPILER_HOST_INT_KERNELS_H_
 #define ACCELC_COMPILER_HOST_INT_KERNELS_H_
@@ -26,6 +27,7 @@
 
 #include "compiler/host/nn_kernels.h"
 #include "runtime/attrs.h"
+#include "runtime/geometry.h"
 #include "runtime/ops.h"
 #include "runtime/tensor.h"
 
@@ -48,8 +50,14 @@ std::optional<KernelPlan> quantizePlan(const runtime::AxisAttrs& a, const runtim
 std::optional<KernelPlan> dequantizePlan(const runtime::AxisAttrs& a, const runtime::Shape& x, support::DType type,
                                          const runtime::Shape& scale, bool zeroPoint, const CpuShape& cpu);
 
-/// A flat copy of `elements` values of `type` (Reshape and its kin).
-std::optional<KernelPlan> copyPlan(int64_t elements, support::DType type, const CpuShape& cpu);
+/// A flat copy of `elements` values of `type` (Reshape and its kin); `unread`
+/// more inputs (a Reshape's shape: their element counts) are handed over and not read.
+std::optional<KernelPlan> copyPlan(int64_t elements, support::DType type, const CpuShape& cpu,
+                                   const std::vector<int64_t>& unread = {});
+/// A Slice of x (`type`) whose starts, ends, axes and steps the compiler knew
+/// (`g`); those inputs (`unread`, their element counts) are handed over and not read.
+std::optional<KernelPlan> slicePlan(const runtime::SliceGeometry& g, const runtime::Shape& x, support::DType type,
+                                    const std::vector<int64_t>& unread, const CpuShape& cpu);
 std::optional<KernelPlan> transposePlan(const runtime::PermAttrs& a, const runtime::Shape& x, support::DType type,
                                         const CpuShape& cpu);
 std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vector<runtime::Shape>& inputs,

@@ -73,8 +73,9 @@ class StageBuilder {
 
   /// A buffer's element type in memory.
   llvm::Type* elemType(int buffer) {
-    const support::DType t = k_.buffers[static_cast<size_t>(buffer)].type;  // validate() admits these four
+    const support::DType t = k_.buffers[static_cast<size_t>(buffer)].type;  // validate() admits these five
     if (t == support::DType::kInt8 || t == support::DType::kUint8) return b_.getInt8Ty();
+    if (t == support::DType::kInt64) return b_.getInt64Ty();  // passed by, never loaded
     return t == support::DType::kInt32 ? b_.getInt32Ty() : b_.getFloatTy();
   }
   llvm::Align alignOf(int buffer) { return llvm::Align(static_cast<uint64_t>(support::dtypeBytes(k_.buffers[static_cast<size_t>(buffer)].type))); }

@@ -119,6 +119,9 @@ Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, boo
       case LoopNode::Kind::kLoad: {
         if (n.buffer < 0 || n.buffer >= static_cast<int>(k.buffers.size()))
           return error(at, node + " loads buffer " + std::to_string(n.buffer) + ", which does not exist");
+        if (k.buffers[static_cast<size_t>(n.buffer)].type == support::DType::kInt64)
+          return error(at, node + " loads int64 buffer '" + k.buffers[static_cast<size_t>(n.buffer)].name +
+                               "'; a kernel only passes int64 inputs by");
         if (epilogue)
           for (size_t a = 0; a < s.axes.size(); ++a)
             if (s.axes[a].reduce && n.at.coefOf(a) != 0)
@@ -213,6 +216,8 @@ Status checkStage(const LoopKernel& k, const LoopStage& s, const Location& at) {
   for (size_t a = 0; a < s.axes.size(); ++a)
     if (s.axes[a].reduce && s.outAt.coefOf(a) != 0)
       return error(at, where + "'s output depends on reduction axis '" + s.axes[a].name + "'");
+  if (k.buffers[static_cast<size_t>(s.out)].type == support::DType::kInt64)
+    return error(at, where + " writes int64 buffer '" + k.buffers[static_cast<size_t>(s.out)].name + "'");
   if (s.constant && k.buffers[static_cast<size_t>(s.out)].role != LoopBuffer::Role::kTemp)
     return error(at, where + " is computed once but writes '" + k.buffers[static_cast<size_t>(s.out)].name +
                          "', which is not a temporary");
@@ -243,7 +248,7 @@ Status LoopKernel::validate(const std::string& where) const {
     if (b.elements < 1) return error(at, "buffer '" + b.name + "' holds no elements");
     if (!runtime::kernelBufferType(b.type))
       return error(at, "buffer '" + b.name + "' holds " + support::dtypeName(b.type) +
-                           "; loop kernels hold float32, int8, uint8 or int32");
+                           "; loop kernels hold float32, int8, uint8 or int32 (int64 unread)");
   }
   for (const BatchDim& d : batch) {
     if (d.count < 1) return error(at, "a batch dimension of count " + std::to_string(d.count));

@@ -2,6 +2,7 @@
 #include "compiler/host/step_kernels.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -107,6 +108,36 @@ bool constantSlot(const runtime::Bundle& b, int id) {
   return true;
 }
 
+/// The int64 values of constant slot `id` (bundle constants hold them at its address), or nullopt.
+std::optional<runtime::Ints> constantInts(const runtime::Bundle& b, int id) {
+  const runtime::TensorSlot& s = b.tensors[static_cast<size_t>(id)];
+  if (s.dtype != support::DType::kInt64 || s.blocked || !constantSlot(b, id)) return std::nullopt;
+  for (const runtime::ConstantData& c : b.constants)
+    if (c.addr <= s.addr && s.addr + s.bytes() <= c.addr + c.bytes.size()) {
+      runtime::Ints v(static_cast<size_t>(support::shapeElements(s.shape)));
+      std::memcpy(v.data(), c.bytes.data() + (s.addr - c.addr), v.size() * sizeof(int64_t));
+      return v;
+    }
+  return std::nullopt;
+}
+
+/// A Slice whose starts, ends, axes and steps are constants of the bundle, as a copy.
+std::optional<KernelPlan> slice(const runtime::Bundle& b, const runtime::Step& s,
+                                const std::vector<const runtime::TensorSlot*>& in, const CpuShape& cpu) {
+  std::vector<runtime::Ints> args(4);  // starts, ends, axes, steps (the last two may be omitted)
+  std::vector<int64_t> unread;
+  for (size_t i = 1; i < in.size() && i < 5; ++i) {
+    if (!in[i]) continue;
+    std::optional<runtime::Ints> v = constantInts(b, s.inputs[i]);
+    if (!v) return std::nullopt;
+    args[i - 1] = *v, unread.push_back(support::shapeElements(in[i]->shape));
+  }
+  if (in.size() < 3 || !in[1] || !in[2]) return std::nullopt;
+  runtime::SliceGeometry g;
+  if (!runtime::sliceGeometry(in[0]->shape, args[0], args[1], args[2], args[3], g).empty()) return std::nullopt;
+  return slicePlan(g, in[0]->shape, in[0]->dtype, unread, cpu);
+}
+
 /// Whether every slot in `in` from `first` on is present and of type `t`.
 bool allOf(const std::vector<const runtime::TensorSlot*>& in, size_t first, support::DType t) {
   for (size_t i = first; i < in.size(); ++i)
@@ -158,6 +189,9 @@ std::optional<KernelPlan> typedPlan(const runtime::Bundle& b, const runtime::Ste
     return poolPlan(op, std::get<runtime::PoolAttrs>(s.attrs), x, cpu, xt);
   if ((op == OpKind::kFlatten || op == OpKind::kIdentity) && in.size() == 1)
     return copyPlan(support::shapeElements(x), xt, cpu);
+  if (op == OpKind::kReshape && in.size() == 2 && in[1] && in[1]->dtype == DType::kInt64)
+    return copyPlan(support::shapeElements(x), xt, cpu, {support::shapeElements(in[1]->shape)});
+  if (op == OpKind::kSlice) return slice(b, s, in, cpu);
   if (op == OpKind::kTranspose) return transposePlan(std::get<runtime::PermAttrs>(s.attrs), x, xt, cpu);
   if (op == OpKind::kConcat && allOf(in, 0, xt)) {
     std::vector<runtime::Shape> shapes;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "runtime/geometry.h"
 #include "runtime/internal/kernels.h"
 
 namespace accelc::runtime::kernels {
@@ -199,35 +200,18 @@ Status split(const SplitAttrs& a, Ctx& c) {
 
 Status slice(Ctx& c) {
   const Tensor& x = c.in(0);
-  const Ints starts = intsOf(c.in(1)), ends = intsOf(c.in(2));
-  Ints axes = c.has(3) ? intsOf(c.in(3)) : Ints{};
-  Ints steps = c.has(4) ? intsOf(c.in(4)) : Ints(starts.size(), 1);
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    return c.fail("Slice starts, ends, axes and steps differ in length");
-  const int64_t r = x.rank();
-  Ints begin(r, 0), step(r, 1);
-  Shape shape = x.shape();
-  for (size_t i = 0; i < axes.size(); ++i) {
-    int64_t ax = axes[i];
-    if (!normAxis(ax, r) || steps[i] == 0) return c.fail("Slice axis out of range or step 0");
-    const int64_t d = x.dim(ax), s = steps[i];
-    auto clampIdx = [&](int64_t v, bool isEnd) {  // ONNX: negative steps clamp starts to [0, d-1], ends to [-1, d-1]
-      if (v < 0) v += d;
-      if (s > 0) return std::clamp<int64_t>(v, 0, d);
-      return d == 0 ? int64_t{isEnd ? -1 : 0} : std::clamp<int64_t>(v, isEnd ? -1 : 0, d - 1);
-    };
-    const int64_t b = clampIdx(starts[i], false), e = clampIdx(ends[i], true);
-    begin[ax] = b, step[ax] = s;
-    shape[ax] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / -s);
-  }
-  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), shape));
+  SliceGeometry g;
+  if (std::string why = sliceGeometry(x.shape(), intsOf(c.in(1)), intsOf(c.in(2)), c.has(3) ? intsOf(c.in(3)) : Ints{},
+                                      c.has(4) ? intsOf(c.in(4)) : Ints{}, g);
+      !why.empty())
+    return c.fail(why);
+  ACCELC_ASSIGN_OR_RETURN(Tensor out, c.alloc(x.dtype(), g.out));
   const Shape inSt = stridesOf(x.shape());
+  const int64_t r = x.rank();
   Shape stride(r);
   int64_t base = 0;
-  for (int64_t d = 0; d < r; ++d) stride[d] = step[d] * inSt[d], base += begin[d] * inSt[d];
-  stridedCopy(x.bytes().data(), base, shape, stride, support::dtypeBytes(x.dtype()), out.bytes().data());
+  for (int64_t d = 0; d < r; ++d) stride[d] = g.step[d] * inSt[d], base += g.begin[d] * inSt[d];
+  stridedCopy(x.bytes().data(), base, g.out, stride, support::dtypeBytes(x.dtype()), out.bytes().data());
   c.out(0) = std::move(out);
   return Status::ok();
 }

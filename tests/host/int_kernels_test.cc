@@ -368,6 +368,34 @@ TEST(IntKernels, CopiesAreTheReferenceBitForBit) {
       check(OpKind::kConcat, a, in, [&](const CpuShape& cpu) { return concatPlan(a, shapes, t, cpu); },
             "Concat " + type + " axis " + std::to_string(axis));
     }
+    struct SliceCase {
+      Shape x;
+      runtime::Ints starts, ends, axes, steps;
+    };
+    for (const SliceCase& c : {SliceCase{{2, 6, 5}, {0, 1}, {1, 5}, {0, 1}, {}}, SliceCase{{4, 9}, {-1, 8}, {-100, 0}, {1, -1}, {-1, -2}},
+                               SliceCase{{3, 7, 8}, {2}, {1000}, {-1}, {3}}, SliceCase{{10}, {1}, {9}, {}, {2}},
+                               SliceCase{{1, 12, 4, 4}, {4}, {8}, {1}, {1}}}) {
+      std::vector<Tensor> in = {randomTensor(t, c.x, seed++), Tensor::of<int64_t>({static_cast<int64_t>(c.starts.size())}, c.starts),
+                                Tensor::of<int64_t>({static_cast<int64_t>(c.ends.size())}, c.ends)};
+      std::vector<int64_t> unread = {static_cast<int64_t>(c.starts.size()), static_cast<int64_t>(c.ends.size())};
+      if (!c.axes.empty() || !c.steps.empty()) {
+        const runtime::Ints axes = c.axes.empty() ? runtime::Ints{0} : c.axes;  // the reference needs axes to take steps
+        in.push_back(Tensor::of<int64_t>({static_cast<int64_t>(axes.size())}, axes));
+        unread.push_back(static_cast<int64_t>(axes.size()));
+        if (!c.steps.empty()) {
+          in.push_back(Tensor::of<int64_t>({static_cast<int64_t>(c.steps.size())}, c.steps));
+          unread.push_back(static_cast<int64_t>(c.steps.size()));
+        }
+      }
+      runtime::SliceGeometry g;
+      ASSERT_EQ(runtime::sliceGeometry(c.x, c.starts, c.ends, c.axes.empty() && !c.steps.empty() ? runtime::Ints{0} : c.axes, c.steps, g), "");
+      check(OpKind::kSlice, runtime::NoAttrs{}, in, [&](const CpuShape& cpu) { return slicePlan(g, c.x, t, unread, cpu); },
+            "Slice " + type + " " + support::shapeStr(c.x) + " to " + support::shapeStr(g.out));
+    }
+    runtime::ReshapeAttrs reshape;
+    const Shape rx{2, 3, 5, 7};
+    check(OpKind::kReshape, reshape, {randomTensor(t, rx, seed++), Tensor::of<int64_t>({2}, {6, 35})},
+          [&](const CpuShape& cpu) { return copyPlan(support::shapeElements(rx), t, cpu, {2}); }, "Reshape " + type);
     runtime::AxisAttrs flat;
     flat.axis = 1;
     const Shape fx{2, 3, 5, 7};
