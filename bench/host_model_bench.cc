@@ -80,7 +80,7 @@ void printSlowest(const runtime::Bundle& b, const runtime::RunStats& st, int n) 
   }
 }
 
-int slowest = -1;  ///< --slowest N: per model, the time by op and the N slowest steps
+int slowest = -1;  ///< --slowest N: per model and thread count, the time by op and the N slowest steps
 
 int benchModel(const std::string& name, const isa::Target& t) {
   const std::string model = bench::zooModel(name), input = bench::kZoo + "/" + name + "_input.npy";
@@ -124,7 +124,7 @@ int benchModel(const std::string& name, const isa::Target& t) {
     std::printf("%-22s %7d %10.1f %8.1f %10.2f %10.2f %7.2fx %6zu/%-4zu %10.1e\n", name.c_str(), threads, compileMs,
                 jitMs, ms[ms.size() / 2], ort, ort > 0 ? ms[ms.size() / 2] / ort : 0.0, generated, b->steps.size(),
                 diff);
-    if (slowest >= 0 && threads == 1) printSlowest(*b, (*ex)->stats(), slowest);
+    if (slowest >= 0) printSlowest(*b, (*ex)->stats(), slowest);
   }
   return 0;
 }

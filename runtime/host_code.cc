@@ -52,7 +52,6 @@ support::Status checkInputs(const std::vector<const Tensor*>& inputs, const Kern
   return error(Location::file(where), "the generated kernel expects inputs of the compiled types and shapes");
 }
 
-
 /// `given` when it already has the type and shape (the caller's memory from an
 /// earlier run), else a new tensor.
 Tensor reuse(Tensor& given, support::DType type, const Shape& shape) {
