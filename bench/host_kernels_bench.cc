@@ -180,9 +180,7 @@ int run(int threads) {
 }  // namespace accelc
 
 int main(int argc, char** argv) {
-  int threads = 1;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--threads") == 0) threads = std::max(1, std::atoi(argv[i + 1]));
+  const int threads = accelc::bench::threadsOption(argc, argv);
   ::setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);  // Halide's thread pool, read when it starts
   return accelc::run(threads);
 }

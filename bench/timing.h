@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -21,6 +23,14 @@ inline double medianMs(const std::function<void()>& f, int runs = 20) {
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+/// The `--threads N` option of a bench's command line (at least 1; 1 when absent).
+inline int threadsOption(int argc, char** argv) {
+  int threads = 1;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--threads") == 0) threads = std::max(1, std::atoi(argv[i + 1]));
+  return threads;
 }
 
 }  // namespace accelc::bench

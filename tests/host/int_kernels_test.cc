@@ -19,6 +19,7 @@
 #include "compiler/host/step_kernels.h"
 #include "isa/arith.h"
 #include "runtime/ops.h"
+#include "tests/host/jit_util.h"
 
 namespace accelc::compiler::host {
 namespace {
@@ -27,20 +28,6 @@ using runtime::OpKind;
 using runtime::Shape;
 using runtime::Tensor;
 using support::DType;
-
-/// The JITs under test: AVX-512 off, and on where the CPU has it.
-std::vector<std::unique_ptr<HostJit>>& jits() {
-  static std::vector<std::unique_ptr<HostJit>> all = [] {
-    std::vector<std::unique_ptr<HostJit>> v;
-    for (bool avx512 : {false, true}) {
-      auto jit = HostJit::create(HostJit::Options{avx512});
-      EXPECT_TRUE(jit.isOk()) << jit.status().str();
-      if (jit && (!avx512 || (*jit)->usesAvx512())) v.push_back(std::move(*jit));
-    }
-    return v;
-  }();
-  return all;
-}
 
 /// Random values of `t`: int8 and uint8 over their whole range, int32 in [lo, hi], float32 in [-4, 4).
 Tensor randomTensor(DType t, const Shape& s, uint64_t seed, int64_t lo = -1000, int64_t hi = 1000) {
@@ -99,7 +86,7 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in
   for (const Tensor& t : in) ptrs.push_back(&t);
   const Tensor want = reference(op, attrs, ptrs);
   support::ThreadPool pool(3);
-  for (auto& jit : jits()) {
+  for (auto& jit : testing::hostJits()) {
     std::vector<CpuShape> shapes = {jitCpuShape(*jit)};
     if (shapes[0].vnni) shapes.push_back(CpuShape{shapes[0].vectorWidth, shapes[0].registers, false});
     for (const CpuShape& cpu : shapes) {
@@ -160,7 +147,7 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
   for (const auto& [op, f] : ops) {
     std::vector<int32_t> want;
     for (int64_t i = 0; i < n; ++i) want.push_back(f(as[static_cast<size_t>(i)], bs[static_cast<size_t>(i)]));
-    for (auto& jit : jits()) {
+    for (auto& jit : testing::hostJits()) {
       const Tensor got = generated(*jit, binaryInt(op, n, jitCpuShape(*jit)), {&ta, &tb}, Tensor::of<int32_t>({n}, want), nullptr);
       expectSame(got, Tensor::of<int32_t>({n}, want), std::string(ewOpName(op)) + (jit->usesAvx512() ? " avx512" : ""));
     }
@@ -224,7 +211,7 @@ TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {
     const int64_t m = c.w[0];
     const Tensor w = randomTensor(DType::kInt8, c.w, seed++), bias = randomTensor(DType::kInt32, {m}, seed++);
     const Tensor mult = randomTensor(DType::kInt32, {m}, seed++, 1 << 29, 1 << 30), shift = randomTensor(DType::kInt32, {m}, seed++, 5, 12);
-    for (auto& jit : jits()) {
+    for (auto& jit : testing::hostJits()) {
       std::optional<KernelPlan> p = qconvPlan(c.op, a, c.x, c.w, jitCpuShape(*jit), true);
       ASSERT_TRUE(p.has_value());
       ASSERT_TRUE(std::any_of(p->kernel.stages.begin(), p->kernel.stages.end(), [](const LoopStage& s) { return s.constant; }))

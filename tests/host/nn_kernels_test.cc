@@ -17,6 +17,7 @@
 #include "compiler/host/nn_kernels.h"
 #include "compiler/host/step_kernels.h"
 #include "runtime/ops.h"
+#include "tests/host/jit_util.h"
 
 namespace accelc::compiler::host {
 namespace {
@@ -45,21 +46,6 @@ Tensor reference(OpKind k, const runtime::Attrs& attrs, const std::vector<const 
   EXPECT_TRUE(st.isOk()) << st.str();
   return out[0];
 }
-
-/// The JITs under test: AVX-512 off, and on where the CPU has it.
-std::vector<std::unique_ptr<HostJit>>& jits() {
-  static std::vector<std::unique_ptr<HostJit>> all = [] {
-    std::vector<std::unique_ptr<HostJit>> v;
-    for (bool avx512 : {false, true}) {
-      auto jit = HostJit::create(HostJit::Options{avx512});
-      EXPECT_TRUE(jit.isOk()) << jit.status().str();
-      if (jit && (!avx512 || (*jit)->usesAvx512())) v.push_back(std::move(*jit));
-    }
-    return v;
-  }();
-  return all;
-}
-
 
 /// Runs `plan` on `in` (inputs in buffer order; null for an omitted one) into `out`'s shape.
 Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const Tensor*>& in, const Shape& outShape,
@@ -104,7 +90,7 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Shape>& sha
   for (size_t i = 0; i < in.size(); ++i) ptrs.push_back(&in[i]), absPtrs.push_back(&abs[i]);
   const Tensor want = reference(op, attrs, ptrs), terms = reference(op, termsAttrs ? *termsAttrs : attrs, absPtrs);
   support::ThreadPool pool(3);
-  for (auto& jit : jits()) {
+  for (auto& jit : testing::hostJits()) {
     std::optional<KernelPlan> p = plan(jitCpuShape(*jit));
     ASSERT_TRUE(p.has_value()) << what << ": no kernel";
     const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2");
@@ -233,7 +219,7 @@ TEST(NnKernels, NormalizationsMatchTheReference) {
     a.axis = c.axis, a.legacy = c.legacy;
     const Tensor x = randomTensor(c.x, 3);
     const Tensor want = reference(OpKind::kSoftmax, a, {&x});
-    for (auto& jit : jits()) {
+    for (auto& jit : testing::hostJits()) {
       auto p = softmaxPlan(a, c.x, jitCpuShape(*jit));
       ASSERT_TRUE(p.has_value());
       expectClose(generated(*jit, *p, {&x}, want.shape(), nullptr), want, want,
@@ -259,7 +245,7 @@ TEST(NnKernels, NormalizationsMatchTheReference) {
             std::fabs(scale.data<float>()[j]) * (std::fabs(x.data<float>()[o * inner + j]) + std::fabs(mean)) * inv +
             std::fabs(bias.data<float>()[j]));
     }
-    for (auto& jit : jits()) {
+    for (auto& jit : testing::hostJits()) {
       auto p = layerNormPlan(a, shape, true, jitCpuShape(*jit));
       ASSERT_TRUE(p.has_value());
       expectClose(generated(*jit, *p, {&x, &scale, &bias}, want.shape(), nullptr), want, terms,
