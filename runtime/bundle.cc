@@ -453,7 +453,12 @@ Status validateBundle(const Bundle& b, const isa::Target& t, const std::string& 
   }
   for (const ConstantData& c : b.constants)
     if (!inWindow(c.addr, c.bytes.size())) return error(loc, "constant '" + c.name + "' lies outside the DRAM window");
-  if (const std::string problem = hostCodeProblem(b.host, b.steps.size()); !problem.empty())
+  std::vector<std::vector<Shape>> stepOutputs;
+  for (const Step& st : b.steps) {
+    stepOutputs.emplace_back();
+    for (int y : st.outputs) stepOutputs.back().push_back(b.tensors[static_cast<size_t>(y)].shape);
+  }
+  if (const std::string problem = hostCodeProblem(b.host, stepOutputs); !problem.empty())
     return error(Location::file(name + "[host]"), problem);
   for (size_t i = 0; i < b.programs.size(); ++i) {
     const isa::Program& p = b.programs[i];

@@ -96,16 +96,16 @@ struct DeviceBuffer {
 
 /// Runs loop kernel `k` (its stage functions `fns`) on the GPU.
 support::Status runOnGpu(const std::shared_ptr<Driver>& d, const KernelCode& k, const std::vector<void*>& fns,
-                         const std::vector<const Tensor*>& inputs, Tensor& out, const std::string& where) {
+                         const std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs, const std::string& where) {
   const Location at = Location::file(where);
   std::vector<std::unique_ptr<DeviceBuffer>> bufs;
   std::vector<const Tensor*> present;
   for (const Tensor* t : inputs)
     if (t) present.push_back(t);
-  size_t in = 0;
+  size_t in = 0, out = 0;
   for (const KernelBuffer& b : k.buffers) {
     const int64_t elements = b.role == KernelBuffer::Role::kInput ? present[in]->numel()
-                             : b.role == KernelBuffer::Role::kOutput ? out.numel()
+                             : b.role == KernelBuffer::Role::kOutput ? outs[out++].numel()
                                                                      : b.elements;
     const size_t bytes = static_cast<size_t>(elements * support::dtypeBytes(b.type));
     auto buf = std::make_unique<DeviceBuffer>();
@@ -144,10 +144,13 @@ support::Status runOnGpu(const std::shared_ptr<Driver>& d, const KernelCode& k, 
       if (CuResult r = d->synchronize(); r != 0) return error(at, "a kernel failed on the GPU: " + d->why(r));
     }
   }
-  for (size_t b = 0; b < bufs.size(); ++b)
-    if (k.buffers[b].role == KernelBuffer::Role::kOutput)
-      if (CuResult r = d->memcpyDtoH(out.bytes().data(), bufs[b]->ptr, out.bytes().size()); r != 0)
-        return error(at, "cannot copy the output from the GPU: " + d->why(r));
+  out = 0;
+  for (size_t b = 0; b < bufs.size(); ++b) {
+    if (k.buffers[b].role != KernelBuffer::Role::kOutput) continue;
+    Tensor& y = outs[out++];
+    if (CuResult r = d->memcpyDtoH(y.bytes().data(), bufs[b]->ptr, y.bytes().size()); r != 0)
+      return error(at, "cannot copy an output from the GPU: " + d->why(r));
+  }
   return support::Status::ok();
 }
 
@@ -174,9 +177,10 @@ support::Expected<HostKernels> loadCudaCode(const Bundle& b, const std::string& 
     }
     HostKernel h{"cuda " + code.cpu,
                  [d, k, fns, where](const std::vector<const Tensor*>& in, std::vector<Tensor>& out) -> support::Status {
-                   Tensor y(kernelOutputType(k), k.output);
+                   std::vector<Tensor> y;
+                   for (size_t i = 0; i < k.outputs.size(); ++i) y.emplace_back(kernelOutputType(k, i), k.outputs[i]);
                    ACCELC_TRY(runOnGpu(d, k, fns, in, y, where));
-                   out[0] = std::move(y);
+                   for (size_t i = 0; i < y.size(); ++i) out[i] = std::move(y[i]);
                    return support::Status::ok();
                  }};
     h.fuses = k.fuses;

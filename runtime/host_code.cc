@@ -62,7 +62,7 @@ Tensor reuse(Tensor& given, support::DType type, const Shape& shape) {
 HostKernel chainKernel(ChainFn fn, const KernelCode& k, const std::string& kind, const std::string& where) {
   HostKernel h{kind, [fn, k, where](const std::vector<const Tensor*>& inputs, std::vector<Tensor>& outputs) -> support::Status {
                  ACCELC_TRY(checkInputs(inputs, k, where));
-                 Tensor out = reuse(outputs[0], support::DType::kFloat32, k.output);
+                 Tensor out = reuse(outputs[0], support::DType::kFloat32, k.outputs[0]);
                  std::vector<const float*> ptrs;  // the chain numbers the present inputs
                  for (const Tensor* t : inputs)
                    if (t) ptrs.push_back(t->data<float>());
@@ -80,14 +80,16 @@ HostKernel loopKernel(std::vector<StageFn> fns, const KernelCode& k, const std::
   HostKernel h{kind, [fns = std::move(fns), k, where, pool, scratch](const std::vector<const Tensor*>& inputs,
                                                                      std::vector<Tensor>& outputs) -> support::Status {
                  ACCELC_TRY(checkInputs(inputs, k, where));
-                 Tensor out = reuse(outputs[0], kernelOutputType(k), k.output);
+                 std::vector<Tensor> out;
+                 for (size_t i = 0; i < k.outputs.size(); ++i)
+                   out.push_back(reuse(outputs[i], kernelOutputType(k, i), k.outputs[i]));
                  std::vector<void*> io;
                  for (const Tensor* t : inputs)
                    if (t) io.push_back(const_cast<uint8_t*>(t->bytes().data()));  // the kernel only reads its inputs
-                 io.push_back(out.bytes().data());
+                 for (Tensor& t : out) io.push_back(t.bytes().data());
                  io.resize(k.buffers.size(), nullptr);
                  runLoopKernel(k, fns, io, pool.get(), *scratch);
-                 outputs[0] = std::move(out);
+                 for (size_t i = 0; i < out.size(); ++i) outputs[i] = std::move(out[i]);
                  return support::Status::ok();
                }};
   h.fuses = k.fuses;
@@ -113,9 +115,9 @@ const std::vector<CpuFeature>& x86Features() {
   return kFeatures;
 }
 
-support::DType kernelOutputType(const KernelCode& k) {
+support::DType kernelOutputType(const KernelCode& k, size_t i) {
   for (const KernelBuffer& b : k.buffers)
-    if (b.role == KernelBuffer::Role::kOutput) return b.type;
+    if (b.role == KernelBuffer::Role::kOutput && i-- == 0) return b.type;
   return support::DType::kFloat32;
 }
 
@@ -166,7 +168,8 @@ support::Expected<std::vector<int64_t>> readShape(support::ByteReader& r, const 
 
 void writeKernel(support::ByteWriter& w, const KernelCode& k) {
   w.u32(k.step), w.u32(k.fuses);
-  writeShape(w, k.output);
+  w.u64(k.outputs.size());
+  for (const Shape& o : k.outputs) writeShape(w, o);
   writeShape(w, k.sizes);
   w.str(k.chain);
   w.u64(k.buffers.size());
@@ -183,7 +186,12 @@ support::Status readKernel(support::ByteReader& r, KernelCode& k) {
   ACCELC_ASSIGN_OR_RETURN(uint64_t step, r.le(4, "kernel step"));
   ACCELC_ASSIGN_OR_RETURN(uint64_t fuses, r.le(4, "kernel fuses"));
   k.step = static_cast<uint32_t>(step), k.fuses = static_cast<uint32_t>(fuses);
-  ACCELC_ASSIGN_OR_RETURN(k.output, readShape(r, "kernel output"));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t no, r.count("kernel outputs"));
+  if (no == 0) return r.bad("a kernel without outputs");
+  k.outputs.resize(no);
+  for (Shape& o : k.outputs) {
+    ACCELC_ASSIGN_OR_RETURN(o, readShape(r, "kernel output"));
+  }
   ACCELC_ASSIGN_OR_RETURN(k.sizes, readShape(r, "kernel inputs"));
   ACCELC_ASSIGN_OR_RETURN(k.chain, r.str("kernel chain"));
   ACCELC_ASSIGN_OR_RETURN(uint64_t nb, r.count("kernel buffers"));
@@ -253,10 +261,12 @@ support::Status readHostCode(support::ByteReader& r, HostCode& code) {
   return support::Status::ok();
 }
 
-std::string hostCodeProblem(const HostCode& code, size_t steps) {
+std::string hostCodeProblem(const HostCode& code, const std::vector<std::vector<Shape>>& stepOutputs) {
+  const size_t steps = stepOutputs.size();
   for (const KernelCode& k : code.kernels) {
     const std::string at = "host kernel of step " + std::to_string(k.step);
     if (static_cast<size_t>(k.step) + k.fuses >= steps) return at + ": past the bundle's " + std::to_string(steps) + " steps";
+    if (k.outputs != stepOutputs[k.step + k.fuses]) return at + ": its outputs are not its step's";
     if (k.chain.empty() == k.stages.empty()) return at + ": neither a chain nor a loop kernel";
     size_t inputs = 0, outputs = 0;
     for (const KernelBuffer& b : k.buffers) {
@@ -265,8 +275,9 @@ std::string hostCodeProblem(const HostCode& code, size_t steps) {
     }
     size_t present = 0;
     for (int64_t s : k.sizes) present += s >= 0;
-    if (k.chain.empty() && (outputs != 1 || inputs != present))
-      return at + ": its buffers do not match its " + std::to_string(present) + " inputs and one output";
+    if (k.chain.empty() ? outputs != k.outputs.size() || inputs != present : k.outputs.size() != 1)
+      return at + ": its buffers do not match its " + std::to_string(present) + " inputs and " +
+             std::to_string(k.outputs.size()) + " outputs";
     for (const BatchDim& d : k.batch)
       if (d.stride.size() != k.buffers.size() || d.count < 1) return at + ": a batch dimension does not fit its buffers";
   }

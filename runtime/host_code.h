@@ -13,7 +13,7 @@
 //   the output's n elements, inputs of n elements or one;
 // - a loop kernel: stages `void f(void* const* buffers, int64_t begin, int64_t
 //   end)` run in order over the kernel's buffers (the step's present inputs,
-//   its output, then temporaries the runner allocates), once per point of its
+//   its outputs, then temporaries the runner allocates), once per point of its
 //   batch dimensions; a parallel stage's [0, iterations) is divided among a
 //   thread pool. Each buffer has an element type: float32, or int8, uint8 or
 //   int32 for the integer ops, Quantize/DequantizeLinear and copies (int64
@@ -68,7 +68,7 @@ struct StageCode {
 struct KernelCode {
   uint32_t step = 0;             ///< the bundle step it runs
   uint32_t fuses = 0;            ///< following steps it computes too (HostKernel::fuses)
-  Shape output;                  ///< the last step's output shape (its type: the output buffer's; float32 for a chain)
+  std::vector<Shape> outputs;    ///< the last step's output shapes (their types: the output buffers'; a chain: one float32)
   std::vector<int64_t> sizes;    ///< per input the executor hands it: its element count, -1 for none
   std::string chain;             ///< a chain's symbol; empty for a loop kernel
   std::vector<KernelBuffer> buffers;  ///< a loop kernel's
@@ -76,8 +76,8 @@ struct KernelCode {
   std::vector<StageCode> stages;
 };
 
-/// The type of a kernel's output: its output buffer's (float32 for a chain).
-support::DType kernelOutputType(const KernelCode& k);
+/// The type of a kernel's output `i`: its i-th output buffer's (float32 for a chain).
+support::DType kernelOutputType(const KernelCode& k, size_t i = 0);
 
 /// The generated code of a bundle's host steps.
 struct HostCode {
@@ -139,9 +139,10 @@ support::Expected<HostKernels> hostKernelsOf(const HostCode& code,
 void writeHostCode(support::ByteWriter& w, const HostCode& code);
 support::Status readHostCode(support::ByteReader& r, HostCode& code);
 
-/// Problems of `code` against `b`'s steps (a kernel for a step that is not
-/// a host step, fused runs past the end); "" when it fits.
-std::string hostCodeProblem(const HostCode& code, size_t steps);
+/// Problems of `code` against a bundle's steps, given as the shapes of each
+/// step's outputs (fused runs past the end, outputs that are not the last
+/// fused step's, buffers that do not match); "" when it fits.
+std::string hostCodeProblem(const HostCode& code, const std::vector<std::vector<Shape>>& stepOutputs);
 
 }  // namespace accelc::runtime
 

@@ -107,9 +107,9 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
 }
 
 /// Inputs handed over and never read (int64), of these element counts.
-void addUnread(LoopKernel& k, const std::vector<int64_t>& unread) {
+void addUnread(LoopKernel& k, const std::vector<int64_t>& unread, DType type = DType::kInt64) {
   for (size_t i = 0; i < unread.size(); ++i)
-    k.addBuffer("unread" + std::to_string(i), std::max<int64_t>(1, unread[i]), Role::kInput, DType::kInt64);
+    k.addBuffer("unread" + std::to_string(i), std::max<int64_t>(1, unread[i]), Role::kInput, type);
 }
 
 /// [outer][dim][inner] around `axis` of `x` (a per-tensor parameter: dim 1, every element in inner).
@@ -405,6 +405,89 @@ std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vec
     k.stages.push_back(s);
     p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
     at += n;
+  }
+  return p;
+}
+
+std::optional<KernelPlan> splitPlan(int64_t axis, const Shape& x, const std::vector<Shape>& outputs, DType type,
+                                    const std::vector<int64_t>& unread, const CpuShape& cpu) {
+  const int64_t r = static_cast<int64_t>(x.size());
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r || outputs.empty() || !runtime::kernelBufferType(type) || type == DType::kInt64)
+    return std::nullopt;
+  int64_t outer = 1, inner = 1, total = 0;
+  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : inner) *= d == axis ? 1 : x[static_cast<size_t>(d)];
+  for (const Shape& y : outputs) {  // each part is x with a shorter axis; together they cover it
+    Shape want = x;
+    want[static_cast<size_t>(axis)] = y.size() == x.size() ? y[static_cast<size_t>(axis)] : -1;
+    if (y != want) return std::nullopt;
+    total += y[static_cast<size_t>(axis)];
+  }
+  if (total != x[static_cast<size_t>(axis)] || outer * inner * total < 1) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "split";
+  const int ix = k.addBuffer("x", elements(x), Role::kInput, type);
+  addUnread(k, unread);
+  std::vector<int> ys;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    ys.push_back(k.addBuffer("y" + std::to_string(i), std::max<int64_t>(1, elements(outputs[i])), Role::kOutput, type));
+  int64_t at = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {  // one stage per part, reading its slab of the input
+    const int64_t n = outputs[i][static_cast<size_t>(axis)];
+    if (n == 0) continue;
+    LoopStage s;
+    s.name = "part" + std::to_string(i);
+    s.axes = {{"o", outer}, {"a", n}, {"i", inner}};
+    s.out = ys[i], s.outAt = aff(0, {{0, n * inner}, {1, inner}, {2, 1}});
+    s.value.load(ix, aff(at * inner, {{0, total * inner}, {1, inner}, {2, 1}}));
+    k.stages.push_back(s);
+    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
+    at += n;
+  }
+  return p;
+}
+
+std::optional<KernelPlan> gatherPlan(int64_t axis, const Shape& x, const runtime::Ints& indices, int64_t indexElements,
+                                     DType indexType, DType type, const CpuShape& cpu) {
+  const int64_t r = static_cast<int64_t>(x.size());
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r || !runtime::kernelBufferType(type) || type == DType::kInt64) return std::nullopt;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : inner) *= d == axis ? 1 : x[static_cast<size_t>(d)];
+  const int64_t dim = x[static_cast<size_t>(axis)], n = static_cast<int64_t>(indices.size());
+  if (outer * n * inner < 1) return std::nullopt;
+  runtime::Ints at;
+  for (int64_t v : indices) {  // an index out of range is left to the reference kernel, which names it
+    if (v < -dim || v >= dim) return std::nullopt;
+    at.push_back(v < 0 ? v + dim : v);
+  }
+  // Runs of indices in arithmetic progression (a constant step, 0 included) are one affine stage each.
+  std::vector<std::pair<int64_t, int64_t>> runs;  // first position, count
+  for (int64_t j = 0; j < n;) {
+    int64_t e = j + 1;
+    while (e < n && (e == j + 1 || at[e] - at[e - 1] == at[j + 1] - at[j])) ++e;
+    runs.push_back({j, e - j});
+    j = e;
+  }
+  constexpr size_t kMaxRuns = 64;  // beyond that, a table lookup would serve better than stages
+  if (runs.size() > kMaxRuns) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "gather";
+  const int ix = k.addBuffer("x", elements(x), Role::kInput, type);
+  addUnread(k, {indexElements}, indexType);
+  const int y = k.addBuffer("y", outer * n * inner, Role::kOutput, type);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const auto [j, count] = runs[i];
+    const int64_t step = count > 1 ? at[j + 1] - at[j] : 0;
+    LoopStage s;
+    s.name = "run" + std::to_string(i);
+    s.axes = {{"o", outer}, {"j", count}, {"i", inner}};
+    s.out = y, s.outAt = aff(j * inner, {{0, n * inner}, {1, inner}, {2, 1}});
+    s.value.load(ix, aff(at[j] * inner, {{0, dim * inner}, {1, step * inner}, {2, 1}}));
+    k.stages.push_back(s);
+    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
   }
   return p;
 }

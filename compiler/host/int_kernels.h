@@ -60,6 +60,18 @@ std::optional<KernelPlan> slicePlan(const runtime::SliceGeometry& g, const runti
                                     const std::vector<int64_t>& unread, const CpuShape& cpu);
 std::optional<KernelPlan> transposePlan(const runtime::PermAttrs& a, const runtime::Shape& x, support::DType type,
                                         const CpuShape& cpu);
+/// A Split of x (`type`) along `axis` into parts of shapes `outputs`, which
+/// together cover the axis in order; `unread`: the sizes input (opset 13), not read.
+std::optional<KernelPlan> splitPlan(int64_t axis, const runtime::Shape& x, const std::vector<runtime::Shape>& outputs,
+                                    support::DType type, const std::vector<int64_t>& unread, const CpuShape& cpu);
+/// A Gather of x (`type`) along `axis` at `indices` the compiler knew (a
+/// constant of `indexElements` elements of `indexType`, handed over and not
+/// read): each run of indices in arithmetic progression is one strided copy.
+/// nullopt for an index out of range (the reference kernel reports it) or more
+/// than 64 runs.
+std::optional<KernelPlan> gatherPlan(int64_t axis, const runtime::Shape& x, const runtime::Ints& indices,
+                                     int64_t indexElements, support::DType indexType, support::DType type,
+                                     const CpuShape& cpu);
 std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vector<runtime::Shape>& inputs,
                                      support::DType type, const CpuShape& cpu);
 

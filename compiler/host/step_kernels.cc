@@ -108,14 +108,24 @@ bool constantSlot(const runtime::Bundle& b, int id) {
   return true;
 }
 
-/// The int64 values of constant slot `id` (bundle constants hold them at its address), or nullopt.
+/// The values of int64 or int32 constant slot `id` (bundle constants hold them at its address), or nullopt.
 std::optional<runtime::Ints> constantInts(const runtime::Bundle& b, int id) {
   const runtime::TensorSlot& s = b.tensors[static_cast<size_t>(id)];
-  if (s.dtype != support::DType::kInt64 || s.blocked || !constantSlot(b, id)) return std::nullopt;
+  const bool wide = s.dtype == support::DType::kInt64;
+  if ((!wide && s.dtype != support::DType::kInt32) || s.blocked || !constantSlot(b, id)) return std::nullopt;
   for (const runtime::ConstantData& c : b.constants)
     if (c.addr <= s.addr && s.addr + s.bytes() <= c.addr + c.bytes.size()) {
       runtime::Ints v(static_cast<size_t>(support::shapeElements(s.shape)));
-      std::memcpy(v.data(), c.bytes.data() + (s.addr - c.addr), v.size() * sizeof(int64_t));
+      const uint8_t* at = c.bytes.data() + (s.addr - c.addr);
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (wide) {
+          std::memcpy(&v[i], at + i * sizeof(int64_t), sizeof(int64_t));
+        } else {
+          int32_t w;
+          std::memcpy(&w, at + i * sizeof(int32_t), sizeof(int32_t));
+          v[i] = w;
+        }
+      }
       return v;
     }
   return std::nullopt;
@@ -129,13 +139,40 @@ std::optional<KernelPlan> slice(const runtime::Bundle& b, const runtime::Step& s
   for (size_t i = 1; i < in.size() && i < 5; ++i) {
     if (!in[i]) continue;
     std::optional<runtime::Ints> v = constantInts(b, s.inputs[i]);
-    if (!v) return std::nullopt;
+    if (!v || in[i]->dtype != support::DType::kInt64) return std::nullopt;
     args[i - 1] = *v, unread.push_back(support::shapeElements(in[i]->shape));
   }
   if (in.size() < 3 || !in[1] || !in[2]) return std::nullopt;
   runtime::SliceGeometry g;
   if (!runtime::sliceGeometry(in[0]->shape, args[0], args[1], args[2], args[3], g).empty()) return std::nullopt;
   return slicePlan(g, in[0]->shape, in[0]->dtype, unread, cpu);
+}
+
+/// A Split into the parts `outs`, whose shapes say where each begins (a sizes input, opset 13, is not read).
+std::optional<KernelPlan> split(const runtime::Bundle& b, const runtime::Step& s,
+                                const std::vector<const runtime::TensorSlot*>& in, const CpuShape& cpu) {
+  std::vector<runtime::Shape> outs;
+  for (int y : s.outputs) {
+    const runtime::TensorSlot& t = b.tensors[static_cast<size_t>(y)];
+    if (t.blocked || t.dtype != in[0]->dtype) return std::nullopt;
+    outs.push_back(t.shape);
+  }
+  std::vector<int64_t> unread;
+  if (in.size() > 1 && in[1]) {
+    if (in[1]->dtype != support::DType::kInt64) return std::nullopt;
+    unread.push_back(support::shapeElements(in[1]->shape));
+  }
+  return splitPlan(std::get<runtime::SplitAttrs>(s.attrs).axis, in[0]->shape, outs, in[0]->dtype, unread, cpu);
+}
+
+/// A Gather whose indices are a constant of the bundle, as strided copies.
+std::optional<KernelPlan> gather(const runtime::Bundle& b, const runtime::Step& s,
+                                 const std::vector<const runtime::TensorSlot*>& in, const CpuShape& cpu) {
+  if (in.size() != 2 || !in[1]) return std::nullopt;
+  std::optional<runtime::Ints> idx = constantInts(b, s.inputs[1]);
+  if (!idx) return std::nullopt;
+  return gatherPlan(std::get<runtime::AxisAttrs>(s.attrs).axis, in[0]->shape, *idx,
+                    support::shapeElements(in[1]->shape), in[1]->dtype, in[0]->dtype, cpu);
 }
 
 /// Whether every slot in `in` from `first` on is present and of type `t`.
@@ -192,6 +229,7 @@ std::optional<KernelPlan> typedPlan(const runtime::Bundle& b, const runtime::Ste
   if (op == OpKind::kReshape && in.size() == 2 && in[1] && in[1]->dtype == DType::kInt64)
     return copyPlan(support::shapeElements(x), xt, cpu, {support::shapeElements(in[1]->shape)});
   if (op == OpKind::kSlice) return slice(b, s, in, cpu);
+  if (op == OpKind::kGather) return gather(b, s, in, cpu);
   if (op == OpKind::kTranspose) return transposePlan(std::get<runtime::PermAttrs>(s.attrs), x, xt, cpu);
   if (op == OpKind::kConcat && allOf(in, 0, xt)) {
     std::vector<runtime::Shape> shapes;
@@ -230,14 +268,16 @@ std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step&
 }
 
 std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step& s, const CpuShape& cpu) {
-  if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return std::nullopt;
+  if (s.kind != runtime::Step::Kind::kHost || s.outputs.empty()) return std::nullopt;
   std::vector<const runtime::TensorSlot*> in;
   for (int t : s.inputs) {
     in.push_back(t < 0 ? nullptr : &b.tensors[static_cast<size_t>(t)]);
     if (in.back() && in.back()->blocked) return std::nullopt;
   }
+  if (in.empty() || !in[0]) return std::nullopt;
+  if (s.op == OpKind::kSplit) return split(b, s, in, cpu);  // the one op of several outputs
   const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
-  if (out.blocked || in.empty() || !in[0]) return std::nullopt;
+  if (s.outputs.size() != 1 || out.blocked) return std::nullopt;
   if (std::optional<KernelPlan> p = typedPlan(b, s, in, out, cpu)) return p;
   for (const runtime::TensorSlot* t : in)
     if (t && t->dtype != support::DType::kFloat32) return std::nullopt;
@@ -281,7 +321,7 @@ struct CodeMaker {
     const std::string where = name + ":" + s.name, symbol = "accelc_step" + std::to_string(g.first);
     runtime::KernelCode k;
     k.step = static_cast<uint32_t>(g.first), k.fuses = static_cast<uint32_t>(g.last - g.first);
-    k.output = b.tensors[static_cast<size_t>(b.steps[g.last].outputs[0])].shape;
+    for (int y : b.steps[g.last].outputs) k.outputs.push_back(b.tensors[static_cast<size_t>(y)].shape);
     const std::vector<int> ids = groupInputs(b, g);
     std::vector<int64_t> present;  // the present inputs' element counts
     for (int t : ids) {
@@ -292,7 +332,7 @@ struct CodeMaker {
     if (stepChain(b, s)) {
       std::optional<EwKernel> chain = groupChain(b, g, false);
       if (!chain) return false;
-      const int64_t n = support::shapeElements(k.output);
+      const int64_t n = support::shapeElements(k.outputs[0]);
       if (flatChains && std::all_of(present.begin(), present.end(), [&](int64_t m) { return m == n || m == 1; })) {
         for (EwNode& node : chain->nodes)  // one-element inputs broadcast on the flat path
           if (node.op == EwOp::kInput) node.scalar = present[static_cast<size_t>(node.input)] != n;
@@ -304,7 +344,7 @@ struct CodeMaker {
       std::vector<runtime::Shape> shapes;
       for (int t : ids)
         if (t >= 0) shapes.push_back(b.tensors[static_cast<size_t>(t)].shape);
-      plan = broadcastPlan(*chain, shapes, k.output, cpu);
+      plan = broadcastPlan(*chain, shapes, k.outputs[0], cpu);
     } else {
       plan = stepPlan(b, s, cpu);
       if (plan && g.last > g.first) {
@@ -333,7 +373,7 @@ support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const
   CodeMaker maker{b, module, name, EwSchedule{cpu.vectorWidth, 2}, cpu, flatChains, {}};
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
-    if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) continue;
+    if (s.kind != runtime::Step::Kind::kHost || s.outputs.empty()) continue;
     StepGroup g = fusedGroup(b, i);  // a fused run first; else the step alone
     ACCELC_ASSIGN_OR_RETURN(bool made, maker.make(g));
     if (!made && g.last > i) {

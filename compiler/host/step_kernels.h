@@ -3,12 +3,14 @@
 // A host step becomes one fused elementwise chain (elementwise.h) when it is a
 // float32 Add, Sub, Mul, Div, Pow, Relu, Sigmoid, Tanh, Erf, Sqrt or Gelu
 // (either form) whose every input has the output's element count or a single
-// element, and a loop kernel (nn_kernels.h) when it is a float32 Conv, Gemm,
-// MatMul, MaxPool, AveragePool or GlobalAveragePool that one covers; the JIT
-// compiles it, and the executor runs it in place of the reference kernel
-// (runtime/host_kernels.h). Every other host step keeps its reference kernel.
-// The chains compute what the reference kernels compute, bit for bit; the loop
-// kernels sum in another order (and with fma), within the float tolerance.
+// element, and a loop kernel when one covers it: the float ops of
+// nn_kernels.h, and the integer ops, quantization and copies of
+// int_kernels.h (Split, the one step of several outputs, among them). The JIT
+// or a library compiles it, and the executor runs it in place of the
+// reference kernel (runtime/host_kernels.h). Every other host step keeps its
+// reference kernel. The chains and the integer kernels compute what the
+// reference kernels compute, bit for bit; the float loop kernels sum in
+// another order (and with fma), within the float tolerance.
 #ifndef ACCELC_COMPILER_HOST_STEP_KERNELS_H_
 #define ACCELC_COMPILER_HOST_STEP_KERNELS_H_
 

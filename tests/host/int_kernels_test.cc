@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <tuple>
 
 #include "compiler/host/compiled_kernel.h"
 #include "compiler/host/int_kernels.h"
@@ -41,24 +42,26 @@ Tensor randomTensor(DType t, const Shape& s, uint64_t seed, int64_t lo = -1000, 
   return x;
 }
 
-Tensor reference(OpKind k, const runtime::Attrs& attrs, const std::vector<const Tensor*>& in) {
-  std::vector<Tensor> out(1);
+std::vector<Tensor> reference(OpKind k, const runtime::Attrs& attrs, const std::vector<const Tensor*>& in,
+                              size_t outputs = 1) {
+  std::vector<Tensor> out(outputs);
   support::Status st = runtime::runOp(k, attrs, in, out, support::Location());
   EXPECT_TRUE(st.isOk()) << st.str();
-  return out[0];
+  return out;
 }
 
-/// Runs `plan` with the present inputs `in` into a tensor like `want`.
-Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const Tensor*>& in, const Tensor& want,
-                 support::ThreadPool* pool) {
+/// Runs `plan` with the present inputs `in` into tensors like `want`.
+std::vector<Tensor> generated(HostJit& jit, const KernelPlan& plan, const std::vector<const Tensor*>& in,
+                              const std::vector<Tensor>& want, support::ThreadPool* pool) {
   auto k = CompiledKernel::compile(jit, plan.kernel, plan.schedule, "test");
   EXPECT_TRUE(k.isOk()) << k.status().str();
-  Tensor out(want.dtype(), want.shape());
+  std::vector<Tensor> out;
+  for (const Tensor& w : want) out.emplace_back(w.dtype(), w.shape());
   if (!k) return out;
   std::vector<void*> io;
   for (const Tensor* t : in)
     if (t) io.push_back(const_cast<uint8_t*>(t->bytes().data()));
-  io.push_back(out.bytes().data());
+  for (Tensor& t : out) io.push_back(t.bytes().data());
   io.resize(k->buffers().size(), nullptr);
   k->run(io, pool);
   return out;
@@ -81,10 +84,11 @@ void expectSame(const Tensor& got, const Tensor& want, const std::string& what) 
 /// without a pool; where the JIT has VNNI, the plan without it too (the
 /// products' int32 form, which the CPUs without it run).
 void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in,
-           const std::function<std::optional<KernelPlan>(const CpuShape&)>& plan, const std::string& what) {
+           const std::function<std::optional<KernelPlan>(const CpuShape&)>& plan, const std::string& what,
+           size_t outputs = 1) {
   std::vector<const Tensor*> ptrs;
   for (const Tensor& t : in) ptrs.push_back(&t);
-  const Tensor want = reference(op, attrs, ptrs);
+  const std::vector<Tensor> want = reference(op, attrs, ptrs, outputs);
   support::ThreadPool pool(3);
   for (auto& jit : testing::hostJits()) {
     std::vector<CpuShape> shapes = {jitCpuShape(*jit)};
@@ -93,8 +97,12 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in
       std::optional<KernelPlan> p = plan(cpu);
       ASSERT_TRUE(p.has_value()) << what << ": no kernel";
       const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2") + (cpu.vnni ? " vnni" : "");
-      expectSame(generated(*jit, *p, ptrs, want, nullptr), want, tag);
-      expectSame(generated(*jit, *p, ptrs, want, &pool), want, tag + " 3 threads");
+      const std::vector<Tensor> one = generated(*jit, *p, ptrs, want, nullptr), three = generated(*jit, *p, ptrs, want, &pool);
+      for (size_t i = 0; i < want.size(); ++i) {
+        const std::string part = want.size() > 1 ? " output " + std::to_string(i) : "";
+        expectSame(one[i], want[i], tag + part);
+        expectSame(three[i], want[i], tag + part + " 3 threads");
+      }
     }
   }
 }
@@ -148,7 +156,7 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
     std::vector<int32_t> want;
     for (int64_t i = 0; i < n; ++i) want.push_back(f(as[static_cast<size_t>(i)], bs[static_cast<size_t>(i)]));
     for (auto& jit : testing::hostJits()) {
-      const Tensor got = generated(*jit, binaryInt(op, n, jitCpuShape(*jit)), {&ta, &tb}, Tensor::of<int32_t>({n}, want), nullptr);
+      const Tensor got = generated(*jit, binaryInt(op, n, jitCpuShape(*jit)), {&ta, &tb}, {Tensor::of<int32_t>({n}, want)}, nullptr)[0];
       expectSame(got, Tensor::of<int32_t>({n}, want), std::string(ewOpName(op)) + (jit->usesAvx512() ? " avx512" : ""));
     }
   }
@@ -220,7 +228,7 @@ TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {
       ASSERT_TRUE(k.isOk()) << k.status().str();
       for (int run = 0; run < 2; ++run) {
         const Tensor x = randomTensor(DType::kInt8, c.x, seed++);
-        const Tensor want = reference(c.op, a, {&x, &w, &bias, &mult, &shift});
+        const Tensor want = reference(c.op, a, {&x, &w, &bias, &mult, &shift})[0];
         Tensor got(DType::kInt8, want.shape());
         std::vector<void*> io;
         for (const Tensor* t : {&x, &w, &bias, &mult, &shift}) io.push_back(const_cast<uint8_t*>(t->bytes().data()));
@@ -379,6 +387,32 @@ TEST(IntKernels, CopiesAreTheReferenceBitForBit) {
       check(OpKind::kSlice, runtime::NoAttrs{}, in, [&](const CpuShape& cpu) { return slicePlan(g, c.x, t, unread, cpu); },
             "Slice " + type + " " + support::shapeStr(c.x) + " to " + support::shapeStr(g.out));
     }
+    for (const auto& [x, parts, axis] : {std::tuple<Shape, runtime::Ints, int64_t>{{1, 12, 5, 5}, {4, 8}, 1},
+                                         {{7, 9}, {2, 0, 5}, 0}, {{2, 3, 10}, {1, 9}, -1}, {{1, 16, 1, 1}, {16}, 1}}) {
+      runtime::SplitAttrs a;
+      a.axis = axis, a.split = parts;
+      std::vector<Shape> outs;
+      for (int64_t n : parts) {
+        outs.push_back(x);
+        outs.back()[static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(x.size()) : axis)] = n;
+      }
+      check(OpKind::kSplit, a, {randomTensor(t, x, seed++)}, [&](const CpuShape& cpu) { return splitPlan(axis, x, outs, t, {}, cpu); },
+            "Split " + type + " " + support::shapeStr(x), parts.size());
+    }
+    // Gather at constant indices: runs in progression (rising, falling, repeated), negative indices, a scalar index.
+    for (const auto& [x, idx, idxShape, axis] :
+         {std::tuple<Shape, runtime::Ints, Shape, int64_t>{{2, 10, 3}, {0, 1, 2, 7, 5, 3, 3, 3, -1, 9}, {2, 5}, 1},
+          {{6, 5}, {-6, 5, 0}, {3}, 0}, {{1, 32, 128}, {0}, {}, 1}, {{4, 7}, {6, 0, 1, 2, 3}, {5}, -1}}) {
+      runtime::AxisAttrs a;
+      a.axis = axis;
+      for (const DType it : {DType::kInt64, DType::kInt32}) {
+        Tensor ti = it == DType::kInt64 ? Tensor::of<int64_t>(idxShape, idx)
+                                        : Tensor::of<int32_t>(idxShape, std::vector<int32_t>(idx.begin(), idx.end()));
+        check(OpKind::kGather, a, {randomTensor(t, x, seed++), ti},
+              [&](const CpuShape& cpu) { return gatherPlan(axis, x, idx, static_cast<int64_t>(idx.size()), it, t, cpu); },
+              "Gather " + type + " " + support::shapeStr(x) + " indices " + support::dtypeName(it));
+      }
+    }
     runtime::ReshapeAttrs reshape;
     const Shape rx{2, 3, 5, 7};
     check(OpKind::kReshape, reshape, {randomTensor(t, rx, seed++), Tensor::of<int64_t>({2}, {6, 35})},
@@ -389,6 +423,20 @@ TEST(IntKernels, CopiesAreTheReferenceBitForBit) {
     check(OpKind::kFlatten, flat, {randomTensor(t, fx, seed++)},
           [&](const CpuShape& cpu) { return copyPlan(support::shapeElements(fx), t, cpu); }, "Flatten " + type);
   }
+}
+
+TEST(IntKernels, SplitsAndGathersTheyCannotCopyAreLeftToTheReference) {
+  const CpuShape cpu{16, 32, false};
+  EXPECT_FALSE(gatherPlan(1, {2, 10}, {3, 10}, 2, DType::kInt64, DType::kInt8, cpu)) << "index 10 of 10";
+  EXPECT_FALSE(gatherPlan(1, {2, 10}, {-11}, 1, DType::kInt64, DType::kInt8, cpu)) << "index -11 of 10";
+  EXPECT_FALSE(gatherPlan(2, {2, 10}, {0}, 1, DType::kInt64, DType::kInt8, cpu)) << "axis 2 of rank 2";
+  runtime::Ints scattered;  // no three in progression: 65 runs of at most two
+  for (int64_t i = 0; i < 130; ++i) scattered.push_back((i * i * 7) % 1000);
+  EXPECT_FALSE(gatherPlan(0, {1000}, scattered, 130, DType::kInt64, DType::kFloat32, cpu));
+  EXPECT_TRUE(gatherPlan(0, {1000}, runtime::Ints(scattered.begin(), scattered.begin() + 100), 100, DType::kInt64,
+                         DType::kFloat32, cpu));
+  EXPECT_FALSE(splitPlan(1, {1, 12}, {{1, 4}, {1, 7}}, DType::kInt8, {}, cpu)) << "parts that do not cover the axis";
+  EXPECT_FALSE(splitPlan(1, {1, 12}, {{1, 4}, {2, 8}}, DType::kInt8, {}, cpu)) << "a part of another shape";
 }
 
 TEST(IntKernels, ALoopKernelMixingTypesIsALocatedError) {

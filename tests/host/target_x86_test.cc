@@ -136,6 +136,32 @@ TEST(TargetX86Test, ShuffleNetMatchesOnnxruntime) { expectMatchesOnnxruntime({"s
 
 TEST(TargetX86Test, InceptionV3MatchesOnnxruntime) { expectMatchesOnnxruntime({"inception_v3", "logits"}); }
 
+// models/forms/make_gathers.py: Gather at a scalar index and at indices in runs, and a Split, run as
+// generated copies; the output is onnxruntime's within the float rules.
+TEST(TargetX86Test, GathersAndSplitsRunAsGeneratedCopies) {
+  const std::string model = kSrc + "/models/forms/gathers.onnx", input = kSrc + "/models/forms/gathers_input.npy";
+  CompileOptions o;
+  o.hostTarget = "x86";
+  auto b = compileModel(model, testing::presetTarget("vta-default"), o);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  auto jit = host::HostJit::create();
+  ASSERT_TRUE(jit.isOk()) << jit.status().str();
+  auto kernels = host::generatedHostKernels(*b, **jit, "gathers");
+  ASSERT_TRUE(kernels.isOk()) << kernels.status().str();
+  const auto [out, used] = runOn(*b, std::move(*kernels), "gathers", load(input));
+  ASSERT_EQ(out.size(), 1u);
+  int copies = 0;
+  for (size_t i = 0; i < b->steps.size(); ++i) {
+    EXPECT_NE(used[i], runtime::kReferenceKernel) << b->steps[i].name << " ran on its reference kernel";
+    copies += b->steps[i].op == runtime::OpKind::kGather || b->steps[i].op == runtime::OpKind::kSplit;
+  }
+  EXPECT_EQ(copies, 3);
+  Tensor mine = out[0];
+  const Tensor theirs = ort(model, input, "out", "gathers");
+  mine.reshape(theirs.shape());
+  EXPECT_LE(worst(mine, theirs), 1e-5);
+}
+
 TEST(TargetX86Test, TransformerEncoderMatchesOnnxruntime) { expectMatchesOnnxruntime({"transformer_encoder", "out"}); }
 
 }  // namespace
