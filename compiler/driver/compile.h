@@ -10,7 +10,9 @@
 #ifndef ACCELC_COMPILER_DRIVER_COMPILE_H_
 #define ACCELC_COMPILER_DRIVER_COMPILE_H_
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,15 @@
 #include "support/status.h"
 
 namespace accelc::compiler {
+
+/// A host's estimated time for steps, for the placement by cost; the caller
+/// that knows the host's code sets it (compiler/host/host_cost.h).
+struct HostCost {
+  std::string host;  ///< how the reasons name it ("x86-64")
+  /// Seconds of one step of `kind` with `macs` product MACs reading and writing `bytes`.
+  std::function<double(runtime::OpKind kind, int64_t macs, int64_t bytes)> seconds;
+  double packBytesPerSecond = 0;  ///< packing to and unpacking from the accelerator's layout
+};
 
 /// Options of `accelc compile`.
 struct CompileOptions {
@@ -34,6 +45,10 @@ struct CompileOptions {
   /// calibration for a float model.
   std::string hostTarget;
   bool quantize = false;                ///< --quantize: int8 on the host too (with --target)
+  /// --placement cost: the host's estimated time for a step, by which the
+  /// partitioner weighs each region of accelerator layers (place_by_cost.h).
+  /// Unset (--placement accelerator): every node the accelerator can run goes there.
+  std::optional<HostCost> hostCost;
 };
 
 /// The host targets `--target` accepts, and whether `name` is one of them

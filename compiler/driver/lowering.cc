@@ -272,4 +272,21 @@ Expected<lower::PoolLayer> poolLayerOf(const Lowering& s, const Node& n) {
   return l;
 }
 
+// Float products count too, so that the report's accelerator share counts what stays on the host.
+int64_t nodeMacs(const Graph& g, const Node& n) {
+  const OpKind k = n.kind;
+  const bool product = k == OpKind::kQConv || k == OpKind::kQGemm || k == OpKind::kConv || k == OpKind::kGemm ||
+                       k == OpKind::kMatMul || k == OpKind::kQMatMul;
+  if (!product || n.inputs.size() < 2 || n.inputs[0] < 0 || n.inputs[1] < 0) return 0;
+  const Shape& y = g.values[n.outputs[0]].shape;
+  const Shape& a = g.values[n.inputs[0]].shape;
+  const Shape& w = g.values[n.inputs[1]].shape;
+  const int64_t out = support::shapeElements(y);
+  if (n.kind == OpKind::kQConv || n.kind == OpKind::kQGemm || n.kind == OpKind::kConv)
+    return w.empty() || w[0] == 0 ? 0 : out * support::shapeElements(w) / w[0];
+  if (n.kind == OpKind::kGemm) return a.size() == 2 ? out * a[std::get<runtime::GemmAttrs>(n.attrs).transA ? 0 : 1] : 0;
+  if (n.kind == OpKind::kMatMul || n.kind == OpKind::kQMatMul) return a.empty() ? 0 : out * a.back();
+  return 0;
+}
+
 }  // namespace accelc::compiler

@@ -68,6 +68,7 @@ struct View {
 struct Placement {
   Plan plan;        ///< what runs it
   std::string why;  ///< "accelerator: ..." or "host: ..."
+  int64_t cycles = 0;  ///< on the accelerator: its trial program's estimated cycles (lower/cost.h)
   bool onAccelerator() const { return !std::holds_alternative<HostPlan>(plan); }
 };
 
@@ -124,6 +125,8 @@ struct Lowering {
   bool atLeastZeroPoint(int v) const;
 };
 
+/// Multiply-accumulates of a convolution or matrix product, float or integer; 0 for any other node.
+int64_t nodeMacs(const Graph& g, const Node& n);
 /// Pads of a convolution: (top, left, bottom, right).
 Shape padsOf(const runtime::QConvAttrs& a);
 /// The accelerator convolution of QConv or QGemm `n`, its input with borders `bx`.

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "compiler/lower/add.h"
+#include "compiler/lower/cost.h"
 #include "compiler/passes/channel_slices.h"
 #include "compiler/passes/concat_chains.h"
 #include "compiler/passes/rewrite.h"
@@ -24,11 +25,18 @@ namespace {
 bool accept(Lowering& s, size_t i, const lower::Kernel& k, Plan plan, const std::string& why) {
   isa::ProgramBuilder trial(s.t);
   support::Status st = lower::emitKernel(k, s.t, {0, 0}, s.serialize, trial);
+  int64_t cycles = 0;
   if (st) {
     trial.text(k.uops.size() * s.t.uopBytes());
-    st = trial.finish(s.g.nodes[i].name).status();
+    support::Expected<isa::Program> program = trial.finish(s.g.nodes[i].name);
+    st = program.status();
+    if (program) {
+      support::Expected<int64_t> c = lower::estimateProgram(*program, s.t);
+      st = c.status(), cycles = c ? *c : 0;
+    }
   }
   Placement& p = s.placements[i];
+  p.cycles = cycles;
   p.plan = st ? std::move(plan) : Plan(HostPlan{});
   p.why = st ? "accelerator: " + why : "host: the lowered layer does not encode: " + st.diag().message;
   return st.isOk();
@@ -261,13 +269,17 @@ void dropHostChains(Lowering& s) {
 
 }  // namespace
 
-support::Status partition(Lowering& s) {
+support::Status partition(Lowering& s, const std::vector<std::string>& forced) {
   s.placements.assign(s.g.nodes.size(), Placement{HostPlan{}, "host: not an accelerator operator"});
   planViews(s);
   const bool square = s.hw.batch == 1 && s.hw.blockIn == s.hw.blockOut;
   for (size_t i = 0; i < s.g.nodes.size(); ++i) {
     const OpKind kind = s.g.nodes[i].kind;
-    if (kind == OpKind::kQAdd && square) {
+    if (i < forced.size() && !forced[i].empty()) {
+      s.placements[i].why = forced[i];
+      if (kind == OpKind::kSplit || kind == OpKind::kSlice)  // its parts are no views then
+        for (int y : s.g.nodes[i].outputs) s.views[y] = View{};
+    } else if (kind == OpKind::kQAdd && square) {
       placeAdd(s, i);
     } else if ((kind == OpKind::kMaxPool || kind == OpKind::kQAveragePool) && square) {
       placePool(s, i);

@@ -9,8 +9,9 @@ namespace accelc::compiler {
 /// Gives every node a placement: an accelerator plan when its kind has an
 /// accelerator form, the hwspec's GEMM shape suits it and its trial lowering
 /// (at address 0, on the trial borders) encodes in the ISA's fields;
-/// otherwise the host, with the reason.
-support::Status partition(Lowering& s);
+/// otherwise the host, with the reason. A node whose entry in `forced` is
+/// not empty stays on the host with that reason (the placement by cost).
+support::Status partition(Lowering& s, const std::vector<std::string>& forced = {});
 
 /// Places every node on the host with reason `why` (a whole model compiled for the host).
 void placeOnHost(Lowering& s, const std::string& why);

@@ -12,6 +12,7 @@
 #include "compiler/driver/lower_layers.h"
 #include "compiler/driver/move_clamps.h"
 #include "compiler/driver/partition.h"
+#include "compiler/driver/place_by_cost.h"
 #include "compiler/driver/pipeline_text.h"
 #include "compiler/driver/plan_dram.h"
 #include "compiler/graph/graph_text.h"
@@ -194,7 +195,8 @@ std::vector<PipelinePass> makePipeline() {
                [](CompileState& s) -> Status {
                  ACCELC_CHECK(s.t) << "the back end needs a target";
                  if (!s.lowering) s.lowering.emplace(s.graph, *s.t, s.o.serialize, s.log);
-                 if (s.o.hostTarget.empty()) ACCELC_TRY(partition(*s.lowering));
+                 if (s.o.hostTarget.empty())
+                   ACCELC_TRY(s.o.hostCost ? placeByCost(*s.lowering, *s.o.hostCost) : partition(*s.lowering));
                  else placeOnHost(*s.lowering, "host: --target " + s.o.hostTarget + " compiles the whole model for the host");
                  return checkPlacements(s, "partition");
                },

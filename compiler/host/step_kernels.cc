@@ -241,6 +241,18 @@ std::optional<KernelPlan> typedPlan(const runtime::Bundle& b, const runtime::Ste
 
 }  // namespace
 
+bool generatesKernel(OpKind k) {
+  if (binaryOp(k) || unaryOp(k)) return true;
+  for (OpKind g : {OpKind::kGelu, OpKind::kHardSigmoid, OpKind::kHardSwish, OpKind::kClip, OpKind::kConv,
+                   OpKind::kGemm, OpKind::kMatMul, OpKind::kMaxPool, OpKind::kAveragePool, OpKind::kGlobalAveragePool,
+                   OpKind::kSoftmax, OpKind::kLayerNormalization, OpKind::kReduceMean, OpKind::kQConv, OpKind::kQGemm,
+                   OpKind::kQAdd, OpKind::kQAveragePool, OpKind::kIm2col, OpKind::kQuantizeLinear,
+                   OpKind::kDequantizeLinear, OpKind::kFlatten, OpKind::kIdentity, OpKind::kReshape, OpKind::kSlice,
+                   OpKind::kGather, OpKind::kSplit, OpKind::kTranspose, OpKind::kConcat})
+    if (k == g) return true;
+  return false;
+}
+
 std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step& s) {
   if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return std::nullopt;
   const runtime::TensorSlot& out = b.tensors[static_cast<size_t>(s.outputs[0])];
@@ -383,6 +395,26 @@ support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const
     if (made) i = g.last;
   }
   return std::move(maker.code);
+}
+
+void noteHostKernels(runtime::Bundle& b) {
+  std::vector<std::string> note(b.steps.size());
+  for (const runtime::KernelCode& k : b.host.kernels) {
+    note[k.step] = "generated kernel (" + b.host.triple + ")";
+    for (uint32_t j = 1; j <= k.fuses; ++j)
+      note[k.step + j] = "fused into the generated kernel of '" + b.steps[k.step].name + "'";
+  }
+  const std::vector<size_t> steps = runtime::layerSteps(b);
+  for (size_t i = 0; i < b.layers.size() && i < steps.size(); ++i) {
+    const runtime::Step& s = b.steps[steps[i]];
+    if (s.kind != runtime::Step::Kind::kHost) continue;
+    const std::string op = runtime::opInfo(s.op).name;
+    const std::string& n = note[steps[i]];
+    b.layers[i].why += "; " + (!n.empty() ? n
+                               : generatesKernel(s.op)
+                                   ? "reference kernel: this " + op + "'s types, shapes or attributes have no generated form"
+                                   : "reference kernel: no generated kernel for " + op);
+  }
 }
 
 CpuShape jitCpuShape(const HostJit& jit) {

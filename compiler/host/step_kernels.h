@@ -25,6 +25,15 @@
 
 namespace accelc::compiler::host {
 
+/// Whether op `k` has a generated kernel in some form (each step's own form
+/// decides: stepChain, stepPlan).
+bool generatesKernel(runtime::OpKind k);
+
+/// Adds to the reason of each of `b`'s host layers what runs it under
+/// `b.host`: its generated kernel, the kernel it is fused into, or its
+/// reference kernel and why.
+void noteHostKernels(runtime::Bundle& b);
+
 /// The chain of host step `s` of `b`, when it has one.
 std::optional<EwKernel> stepChain(const runtime::Bundle& b, const runtime::Step& s);
 

@@ -17,6 +17,7 @@
 
 #include "compiler/frontend/compile_model.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/host/host_cost.h"
 #include "compiler/engine/reference.h"
 #include "runtime/executor.h"
 #include "runtime/sim_devices/make_device.h"
@@ -170,6 +171,84 @@ TEST_P(FormsTest, ChannelShufflesRunAsPermutingConvolutionsOrFoldIntoTheirReader
   }
   EXPECT_EQ(permuting, (std::vector<std::string>{"/Slice", "/Slice_1", "/Reshape_5"}));
   expectBitExactOnEveryLevel(*b, t, kForms + "shuffle_calib.npy");
+}
+
+/// The attention block compiled for `t` with `--placement cost` against `host`.
+support::Expected<runtime::Bundle> compileByCost(const isa::Target& t, HostCost host) {
+  CompileOptions o;
+  o.calibrate = kForms + "attention_calib.npy";
+  o.hostCost = std::move(host);
+  return compileModel(kForms + "attention.onnx", t, o);
+}
+
+/// Runs `b` on fsim: bit-exact with the reference engine on its integer graph.
+void expectBitExactOnFsim(const runtime::Bundle& b, const isa::Target& t) {
+  const Tensor x = load(kForms + "attention_calib.npy");
+  auto g = parseGraph(b.graphText, "graph");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  auto want = runReferenceBatched(*g, {x});
+  ASSERT_TRUE(want.isOk()) << want.diag().str();
+  auto fsim = runtime::makeDevice(runtime::Engine::kFsim, t);
+  ASSERT_TRUE(fsim.isOk());
+  auto got = runOn(b, **fsim, x);
+  ASSERT_TRUE(got.isOk()) << got.diag().str();
+  EXPECT_EQ(got->bytes(), (*want)[0].bytes()) << "fsim against the reference integer graph";
+}
+
+// --placement cost weighs each region of accelerator layers against the host: a host too slow for anything
+// keeps the capability placement, one that costs nothing takes every layer, and against the boards' Cortex-A9
+// each layer runs where its region's estimate is lower, the matrix products on the accelerator. Every weighed
+// layer gives both estimates; each bundle keeps the integer graph's bits.
+TEST_P(FormsTest, PlacementByCostMovesARegionToTheHostOnlyWhenTheHostIsFaster) {
+  const isa::Target t = testing::presetTarget(GetParam());
+  auto capability = compileForm("attention.onnx", "attention_calib.npy", t);
+  ASSERT_TRUE(capability.isOk()) << capability.diag().str();
+  auto slow = compileByCost(t, {"slow", [](OpKind, int64_t, int64_t) { return 1.0; }, 1e12});
+  ASSERT_TRUE(slow.isOk()) << slow.diag().str();
+  ASSERT_EQ(slow->layers.size(), capability->layers.size());
+  for (size_t i = 0; i < slow->layers.size(); ++i) {
+    const runtime::LayerInfo &l = slow->layers[i], &c = capability->layers[i];
+    EXPECT_EQ(l.where, c.where) << l.name << ": " << l.why;
+    if (l.where == "accelerator") {
+      EXPECT_EQ(l.why.rfind(c.why + "; by cost: its region of ", 0), 0u) << l.why;
+      EXPECT_NE(l.why.find("on the slow host against"), std::string::npos) << l.why;
+    }
+  }
+  auto free = compileByCost(t, {"free", [](OpKind, int64_t, int64_t) { return 0.0; }, 1e9});
+  ASSERT_TRUE(free.isOk()) << free.diag().str();
+  for (const runtime::LayerInfo& l : free->layers) {
+    EXPECT_EQ(l.where, "host") << l.name << ": " << l.why;
+    if (l.name.find("MatMul") != std::string::npos && l.name.find(':') == std::string::npos) {
+      EXPECT_EQ(l.why.rfind("host: by cost: its region of ", 0), 0u) << l.why;
+    }
+  }
+  expectBitExactOnFsim(*free, t);
+  auto speed = host::hostSpeed("armv7");
+  ASSERT_TRUE(speed.isOk());
+  auto a9 = compileByCost(t, {speed->name,
+                              [s = *speed](OpKind k, int64_t macs, int64_t bytes) {
+                                return host::hostSeconds(s, k, macs, bytes, true);
+                              },
+                              speed->packBytes});
+  ASSERT_TRUE(a9.isOk()) << a9.diag().str();
+  int weighed = 0;
+  for (const runtime::LayerInfo& l : a9->layers) {  // each weighed layer runs where its estimate is lower
+    const size_t about = l.why.find("takes about "), against = l.why.find(" host against ");
+    if (about == std::string::npos) continue;
+    ASSERT_NE(against, std::string::npos) << l.why;
+    const double host = std::stod(l.why.substr(about + 12)), accel = std::stod(l.why.substr(against + 14));
+    EXPECT_EQ(l.where, host < accel ? "host" : "accelerator") << l.name << ": " << l.why;
+    ++weighed;
+  }
+  EXPECT_GE(weighed, 6);
+  int products = 0;
+  for (const runtime::LayerInfo& l : a9->layers) {
+    if (l.name.find("MatMul") == std::string::npos || l.name.find(':') != std::string::npos) continue;
+    EXPECT_EQ(l.where, "accelerator") << l.name << ": " << l.why;
+    products += l.why.find("on the ARMv7 Cortex-A9 host against") != std::string::npos;
+  }
+  EXPECT_EQ(products, 6);
+  expectBitExactOnFsim(*a9, t);
 }
 
 ACCELC_INSTANTIATE_FOR_PRESETS(FormsTest);

@@ -11,6 +11,7 @@
 #include "compiler/driver/pipeline.h"
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/compile_model.h"
+#include "compiler/host/host_cost.h"
 #include "compiler/host/library.h"
 #include "compiler/host/step_kernels.h"
 #include "compiler/graph/graph_text.h"
@@ -110,7 +111,8 @@ Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, 
 }
 
 struct CompileArgs {
-  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, host = "x86", cpu = "native";
+  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, host = "x86", cpu = "native",
+                                                                            placement = "accelerator";
   std::vector<std::string> shapes;
   double percentile = 100.0;
   bool report = false, serialize = false, quantize = false, noHostCode = false;
@@ -119,6 +121,7 @@ struct CompileArgs {
 /// Compiles `b`'s host steps for `t` into the library the bundle carries.
 Status addHostCode(runtime::Bundle& b, const compiler::host::LibraryTarget& t, const std::string& name) {
   ACCELC_ASSIGN_OR_RETURN(b.host, compiler::host::compileHostCode(b, t, name));
+  compiler::host::noteHostKernels(b);
   if (b.host.kernels.empty()) return Status::ok();
   std::string features;
   for (const std::string& f : b.host.features) features += (features.empty() ? "" : " ") + f;
@@ -139,6 +142,14 @@ Status compileCmd(const CompileArgs& a) {
                           compiler::host::libraryTarget(a.target.empty() ? a.host : a.target, a.cpu));
   compiler::CompileOptions o;
   o.hostTarget = a.target, o.quantize = a.quantize;
+  if (a.placement == "cost") {
+    ACCELC_ASSIGN_OR_RETURN(compiler::host::HostSpeed speed, compiler::host::hostSpeed(a.host));
+    o.hostCost = compiler::HostCost{speed.name,
+                                    [speed](runtime::OpKind k, int64_t macs, int64_t bytes) {
+                                      return compiler::host::hostSeconds(speed, k, macs, bytes, true);
+                                    },
+                                    speed.packBytes};
+  }
   for (const std::string& s : a.shapes) {
     size_t eq = s.find('=');
     auto dims = eq == std::string::npos ? std::nullopt : support::parseShape(s.substr(eq + 1));
@@ -306,6 +317,12 @@ void registerCompile(CLI::App& app, int& rc) {
                   "the host an accelerator bundle's host steps run on: x86, aarch64 (MPSoC boards) or armv7 "
                   "(Zynq-7000 boards such as PYNQ-Z1)")
       ->check(CLI::IsMember({"x86", "aarch64", "armv7"}))
+      ->capture_default_str();
+  cmd->add_option("--placement", a->placement,
+                  "accelerator: every layer the accelerator can run goes there; cost: a region of accelerator layers "
+                  "goes to the host (--host) when the host's estimated time beats the accelerator's at the hwspec's "
+                  "clock with the packing around it (each layer's reason gives both estimates)")
+      ->check(CLI::IsMember({"accelerator", "cost"}))
       ->capture_default_str();
   cmd->add_flag("--quantize", a->quantize, "with --target: int8 on the host too (calibrated with --calibrate)");
   cmd->add_option("--cpu", a->cpu,
