@@ -362,6 +362,10 @@ TEST(CliTest, CompileRunAndReportABundle) {
   Result j = sh("report " + acx + " --json --measure");
   ASSERT_EQ(j.rc, 0) << j.out;
   EXPECT_NE(j.out.find("\"host_ms\": "), std::string::npos) << j.out;
+  // Each host layer's reason ends with what runs it.
+  EXPECT_NE(j.out.find("\"why\": \"host: not an accelerator operator; generated kernel (x86_64-pc-linux-gnu)\""),
+            std::string::npos)
+      << j.out;
   EXPECT_NE(j.out.find("\"total_roofline_cycles\": "), std::string::npos) << j.out;
   // Bounds below the measured cycles: the roofline, then the datapath (it adds the ALU's cycles).
   auto number = [&](const std::string& key) {
@@ -372,6 +376,42 @@ TEST(CliTest, CompileRunAndReportABundle) {
   EXPECT_GT(roofline, 0);
   EXPECT_LE(roofline, datapath);
   EXPECT_LE(datapath, number("accelerator_measured_cycles"));
+}
+
+// --placement cost: against PYNQ-Z1's Cortex-A9 the convolutions stay on the accelerator, against this
+// machine's x86-64 they move to the host; each weighed layer says both estimates, and both bundles classify the
+// test digits as the capability placement's bundle does.
+TEST(CliTest, PlacementByCostWeighsTheAcceleratorAgainstTheHost) {
+  const std::string model = kSrc + "/models/digits/digits_int8.onnx";
+  const std::string in = " --input input=" + kSrc + "/models/digits/test_x.npy --labels " + kSrc + "/models/digits/test_y.npy";
+  auto top1 = [](const std::string& out) {
+    std::smatch m;
+    return std::regex_search(out, m, std::regex("top-1 accuracy \\([a-z]+\\): ([0-9.]+)%")) ? m[1].str() : "none";
+  };
+  Result base = sh("compile " + model + " --hw vta-default -o " + kTmp + "/digits-capability.acx");
+  ASSERT_EQ(base.rc, 0) << base.out;
+  Result baseRun = sh("run " + kTmp + "/digits-capability.acx --engine fsim" + in);
+  ASSERT_EQ(baseRun.rc, 0) << baseRun.out;
+  for (const std::string host : {"armv7", "x86"}) {
+    const std::string acx = kTmp + "/digits-cost-" + host + ".acx";
+    Result c = sh("compile " + model + " --hw vta-default --placement cost --host " + host + " -o " + acx);
+    ASSERT_EQ(c.rc, 0) << c.out;
+    EXPECT_NE(c.out.find(host == "x86" ? "(0 on the accelerator)" : "(4 on the accelerator)"), std::string::npos) << c.out;
+    Result j = sh("report " + acx + " --json");
+    ASSERT_EQ(j.rc, 0) << j.out;
+    const std::string weighed = host == "x86" ? "\"host: by cost: its region of 3 layers takes about "
+                                              : "; by cost: its region of 3 layers takes about ";
+    EXPECT_NE(j.out.find(weighed), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find(host == "x86" ? " on the x86-64 host against " : " on the ARMv7 Cortex-A9 host against "),
+              std::string::npos)
+        << j.out;
+    Result r = sh("run " + acx + " --engine fsim --host-code jit" + in);  // the armv7 bundle's code is ARM's
+    ASSERT_EQ(r.rc, 0) << r.out;
+    EXPECT_EQ(top1(r.out), top1(baseRun.out)) << r.out;
+  }
+  Result bad = sh("compile " + model + " --placement fastest -o " + kTmp + "/x.acx");
+  EXPECT_NE(bad.rc, 0);
+  EXPECT_NE(bad.out.find("--placement: fastest not in {accelerator,cost}"), std::string::npos) << bad.out;
 }
 
 TEST(CliTest, TargetX86CompilesTheWholeModelForTheHost) {
