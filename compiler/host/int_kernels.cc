@@ -11,10 +11,13 @@
 #include "compiler/host/int_kernels.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "compiler/host/plan_util.h"
 #include "runtime/geometry.h"
+#include "isa/arith.h"
+#include "runtime/ops.h"
 
 namespace accelc::compiler::host {
 
@@ -24,11 +27,15 @@ using runtime::Shape;
 using support::DType;
 using Role = LoopBuffer::Role;
 
+/// clamp(zp +sat shrr(v, shift), max(lo, -128), min(hi, 127)): the last steps to int8.
+int finish(LoopExpr& e, int v, int shift, int64_t zp, int64_t lo, int64_t hi) {
+  const int q = e.op(EwOp::kAddSat, e.intConstant(static_cast<int32_t>(zp)), e.op(EwOp::kShrr, v, shift));
+  return e.clip(q, static_cast<float>(std::max<int64_t>(lo, -128)), static_cast<float>(std::min<int64_t>(hi, 127)));
+}
+
 /// clamp(zp +sat shrr(mulq(v, mult), shift), max(lo, -128), min(hi, 127)): the requantization to int8.
 int requantize(LoopExpr& e, int v, int mult, int shift, int64_t zp, int64_t lo, int64_t hi) {
-  const int scaled = e.op(EwOp::kShrr, e.op(EwOp::kMulq, v, mult), shift);
-  const int q = e.op(EwOp::kAddSat, e.intConstant(static_cast<int32_t>(zp)), scaled);
-  return e.clip(q, static_cast<float>(std::max<int64_t>(lo, -128)), static_cast<float>(std::min<int64_t>(hi, 127)));
+  return finish(e, e.op(EwOp::kMulq, v, mult), shift, zp, lo, hi);
 }
 
 /// The int8 form of QConv: int8 data, pad_value outside the input, and the
@@ -188,6 +195,164 @@ std::optional<KernelPlan> qaddPlan(const runtime::QAddAttrs& a, const Shape& x, 
   e.clip(q, static_cast<float>(std::max<int64_t>(a.lo, -128)), static_cast<float>(std::min<int64_t>(a.hi, 127)));
   k.stages.push_back(st.s);
   p.schedule.stages.push_back(st.schedule(cpu));
+  return p;
+}
+
+namespace {
+
+int32_t i32(int64_t v) { return static_cast<int32_t>(v); }
+
+/// (x - zero)·2^8 of an int8 load: the rescaled ops' centered input.
+int centered256(LoopExpr& e, int x, int64_t zero) {
+  return e.op(EwOp::kMul, e.op(EwOp::kSub, x, e.intConstant(i32(zero))), e.intConstant(1 << 8));
+}
+
+/// One int8 input to one int8 output of its shape, element by element: `value` gives the stored value of the load.
+KernelPlan unaryInt8(const std::string& name, int64_t n, const std::function<void(LoopExpr&, int)>& value,
+                     const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = name;
+  const int ix = k.addBuffer("x", n, Role::kInput, DType::kInt8);
+  const int y = k.addBuffer("y", n, Role::kOutput, DType::kInt8);
+  AxisStage st(AxisSplit{1, 1, n}, y);
+  value(st.s.value, st.s.value.load(ix, st.at()));
+  k.stages.push_back(st.s);
+  p.schedule.stages.push_back(st.schedule(cpu));
+  return p;
+}
+
+/// Row-major strides of `s` as seen from an output of rank `r` under numpy's broadcast (0 on a broadcast axis).
+std::vector<int64_t> broadcastCoefs(const Shape& s, size_t r) {
+  std::vector<int64_t> c(r, 0);
+  int64_t stride = 1;
+  for (size_t d = 0; d < s.size(); ++d) {
+    const size_t from = s.size() - 1 - d, to = r - 1 - d;
+    if (s[from] != 1) c[to] = stride;
+    stride *= s[from];
+  }
+  return c;
+}
+
+}  // namespace
+
+std::optional<KernelPlan> qrescalePlan(const runtime::QRescaleAttrs& a, const Shape& x, const CpuShape& cpu) {
+  if (elements(x) < 1 || !runtime::attrsProblem(a).empty()) return std::nullopt;  // the reference names the problem
+  return unaryInt8("qrescale", elements(x), [&](LoopExpr& e, int v) {
+    const int r = e.op(EwOp::kMulq, centered256(e, v, a.zeroX), e.intConstant(i32(a.mult)));
+    finish(e, e.op(EwOp::kAddSat, r, e.intConstant(i32(a.offset))), e.intConstant(i32(a.shift)), a.zeroPoint, a.lo, a.hi);
+  }, cpu);
+}
+
+std::optional<KernelPlan> qhardswishPlan(const runtime::QHardSwishAttrs& a, const Shape& x, const CpuShape& cpu) {
+  if (elements(x) < 1 || !runtime::attrsProblem(a).empty()) return std::nullopt;
+  return unaryInt8("qhardswish", elements(x), [&](LoopExpr& e, int v) {
+    const int d = e.op(EwOp::kSub, v, e.intConstant(i32(a.zeroX)));
+    const int g = e.op(EwOp::kAddSat, e.op(EwOp::kMulq, e.op(EwOp::kMul, d, e.intConstant(1 << 8)), e.intConstant(i32(a.multH))),
+                       e.intConstant(i32(a.offsetH)));
+    const int gate = e.op(EwOp::kShrr, g, e.intConstant(i32(a.shiftH)));
+    const int h = e.op(EwOp::kMin, e.op(EwOp::kMax, gate, e.intConstant(0)), e.intConstant(i32(a.oneH)));
+    requantize(e, e.op(EwOp::kMul, d, h), e.intConstant(i32(a.mult)), e.intConstant(i32(a.shift)), a.zeroPoint, a.lo,
+               a.hi);
+  }, cpu);
+}
+
+std::optional<KernelPlan> qmulPlan(const runtime::QMulAttrs& a, const Shape& sa, const Shape& sb, const Shape& out,
+                                   const CpuShape& cpu) {
+  const size_t r = out.size();
+  if (r == 0 || elements(out) < 1 || sa.size() > r || sb.size() > r || !runtime::attrsProblem(a).empty())
+    return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "qmul";
+  const int ia = k.addBuffer("a", std::max<int64_t>(1, elements(sa)), Role::kInput, DType::kInt8);
+  const int ib = k.addBuffer("b", std::max<int64_t>(1, elements(sb)), Role::kInput, DType::kInt8);
+  const int y = k.addBuffer("y", elements(out), Role::kOutput, DType::kInt8);
+  LoopStage s;
+  s.name = "qmul";
+  Affine at;
+  at.coef.assign(r, 0);
+  for (size_t d = r, stride = 1; d-- > 0;) {
+    s.axes.insert(s.axes.begin(), LoopAxis{"d" + std::to_string(d), out[d]});
+    at.coef[d] = static_cast<int64_t>(stride), stride *= static_cast<size_t>(out[d]);
+  }
+  s.out = y, s.outAt = at;
+  LoopExpr& e = s.value;
+  Affine atA, atB;
+  atA.coef = broadcastCoefs(sa, r), atB.coef = broadcastCoefs(sb, r);
+  const int da = e.op(EwOp::kSub, e.load(ia, atA), e.intConstant(i32(a.zeroA)));
+  const int db = e.op(EwOp::kSub, e.load(ib, atB), e.intConstant(i32(a.zeroB)));
+  requantize(e, e.op(EwOp::kMul, da, db), e.intConstant(i32(a.mult)), e.intConstant(i32(a.shift)), a.zeroPoint, a.lo,
+             a.hi);
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> qmatmulPlan(const runtime::QMulAttrs& a, const Shape& sa, const Shape& sb,
+                                      const CpuShape& cpu) {
+  if (sa.size() < 2 || sb.size() < 2 || sa.back() != sb[sb.size() - 2] || !runtime::attrsProblem(a).empty())
+    return std::nullopt;
+  const int64_t m = sa[sa.size() - 2], kk = sa.back(), n = sb.back();
+  const Shape ba(sa.begin(), sa.end() - 2), bb(sb.begin(), sb.end() - 2);
+  const size_t r = std::max(ba.size(), bb.size());
+  Shape batch(r, 1);
+  for (size_t d = 0; d < r; ++d) {  // numpy's broadcast of the batch dimensions
+    const int64_t x = d + ba.size() >= r ? ba[d + ba.size() - r] : 1, y = d + bb.size() >= r ? bb[d + bb.size() - r] : 1;
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    batch[d] = std::max(x, y);
+  }
+  if (m < 1 || n < 1 || kk < 1 || elements(batch) < 1) return std::nullopt;
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "qmatmul";
+  const int ia = k.addBuffer("a", m * kk, Role::kInput, DType::kInt8);
+  const int ib = k.addBuffer("b", kk * n, Role::kInput, DType::kInt8);
+  const int y = k.addBuffer("y", m * n, Role::kOutput, DType::kInt8);
+  // Each batch point moves a, b and y by a matrix; a broadcast operand stays (buffer sizes are per point).
+  const std::vector<int64_t> ca = broadcastCoefs(ba, r), cb = broadcastCoefs(bb, r);
+  int64_t ystride = m * n;
+  for (size_t d = r; d-- > 0;) {
+    k.batch.insert(k.batch.begin(), BatchDim{batch[d], {ca[d] * m * kk, cb[d] * kk * n, ystride}});
+    ystride *= batch[d];
+  }
+  // Σ_k (a - zero_a)·(b - zero_b), a wrapping int32 sum as gemmAccumulate's, requantized as QMul's.
+  LoopStage s = productStage(ia, aff(0, {{0, kk}, {2, 1}}), ib, aff(0, {{2, n}, {1, 1}}), y, m, n, kk);
+  LoopExpr v;
+  const int da = v.op(EwOp::kSub, v.load(ia, aff(0, {{0, kk}, {2, 1}})), v.intConstant(i32(a.zeroA)));
+  const int db = v.op(EwOp::kSub, v.load(ib, aff(0, {{2, n}, {1, 1}})), v.intConstant(i32(a.zeroB)));
+  v.op(EwOp::kMul, da, db);
+  s.value = std::move(v);
+  requantize(s.epilogue, s.epilogue.acc(), s.epilogue.intConstant(i32(a.mult)), s.epilogue.intConstant(i32(a.shift)),
+             a.zeroPoint, a.lo, a.hi);
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(productSchedule(s, 0, 1, 2, cpu));
+  return p;
+}
+
+std::optional<KernelPlan> qconcatPlan(const runtime::QConcatAttrs& a, const std::vector<Shape>& inputs,
+                                      const CpuShape& cpu) {
+  const size_t n = inputs.size();
+  if (n == 0 || a.zeros.size() != n || a.mults.size() != n || a.shift < 0 || a.shift > 31 || a.zeroPoint < -128 ||
+      a.zeroPoint > 127)
+    return std::nullopt;
+  for (size_t i = 0; i < n; ++i)
+    if (a.zeros[i] < -128 || a.zeros[i] > 127 || a.mults[i] < 0 || a.mults[i] > isa::arith::kInt32Max)
+      return std::nullopt;
+  runtime::AxisAttrs axis;
+  axis.axis = a.axis;
+  std::optional<KernelPlan> p = concatPlan(axis, inputs, DType::kInt8, cpu);
+  if (!p) return std::nullopt;
+  p->kernel.name = "qconcat";
+  // concatPlan's stage per non-empty input loads it as its value: rescale that value.
+  size_t stage = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (elements(inputs[i]) == 0) continue;
+    LoopExpr& e = p->kernel.stages[stage++].value;
+    const int load = static_cast<int>(e.nodes.size()) - 1;  // before any node is added
+    const int x = centered256(e, load, a.zeros[i]), mult = e.intConstant(i32(a.mults[i]));
+    requantize(e, x, mult, e.intConstant(i32(a.shift)), a.zeroPoint, -128, 127);
+  }
   return p;
 }
 

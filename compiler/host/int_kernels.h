@@ -50,6 +50,23 @@ std::optional<KernelPlan> quantizePlan(const runtime::AxisAttrs& a, const runtim
 std::optional<KernelPlan> dequantizePlan(const runtime::AxisAttrs& a, const runtime::Shape& x, support::DType type,
                                          const runtime::Shape& scale, bool zeroPoint, const CpuShape& cpu);
 
+/// QClip and QHardSigmoid (one rescale with an offset, then a clamp), QHardSwish,
+/// QMul of two int8 tensors under numpy's broadcast into `out`, and QConcat
+/// (each input rescaled as it is copied), each bit for bit the reference's
+/// (runtime/kernels/qelementwise.cc); nullopt for attributes the reference
+/// refuses, which it reports.
+std::optional<KernelPlan> qrescalePlan(const runtime::QRescaleAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
+std::optional<KernelPlan> qhardswishPlan(const runtime::QHardSwishAttrs& a, const runtime::Shape& x, const CpuShape& cpu);
+std::optional<KernelPlan> qmulPlan(const runtime::QMulAttrs& a, const runtime::Shape& sa, const runtime::Shape& sb,
+                                   const runtime::Shape& out, const CpuShape& cpu);
+std::optional<KernelPlan> qconcatPlan(const runtime::QConcatAttrs& a, const std::vector<runtime::Shape>& inputs,
+                                      const CpuShape& cpu);
+/// QMatMul of int8 a [..., M, K] by int8 b [..., K, N], batch dimensions
+/// broadcast as numpy's matmul: a wrapping int32 sum of (a - zero_a)(b - zero_b),
+/// requantized as QMul's.
+std::optional<KernelPlan> qmatmulPlan(const runtime::QMulAttrs& a, const runtime::Shape& sa, const runtime::Shape& sb,
+                                      const CpuShape& cpu);
+
 /// A flat copy of `elements` values of `type` (Reshape and its kin); `unread`
 /// more inputs (a Reshape's shape: their element counts) are handed over and not read.
 std::optional<KernelPlan> copyPlan(int64_t elements, support::DType type, const CpuShape& cpu,

@@ -207,6 +207,27 @@ std::optional<KernelPlan> typedPlan(const runtime::Bundle& b, const runtime::Ste
     if (op == OpKind::kIm2col) return im2colPlan(std::get<runtime::Im2colAttrs>(s.attrs), x, cpu);
     return qavgpoolPlan(std::get<runtime::QPoolAttrs>(s.attrs), x, cpu);
   }
+  if ((op == OpKind::kQClip || op == OpKind::kQHardSigmoid || op == OpKind::kQHardSwish) && in.size() == 1) {
+    if (xt != DType::kInt8 || out.dtype != DType::kInt8) return std::nullopt;
+    if (op == OpKind::kQHardSwish) return qhardswishPlan(std::get<runtime::QHardSwishAttrs>(s.attrs), x, cpu);
+    return qrescalePlan(std::get<runtime::QRescaleAttrs>(s.attrs), x, cpu);
+  }
+  if (op == OpKind::kQMul) {
+    if (in.size() != 2 || !allOf(in, 0, DType::kInt8) || out.dtype != DType::kInt8 || !broadcasts(x, out.shape) ||
+        !broadcasts(in[1]->shape, out.shape))
+      return std::nullopt;
+    return qmulPlan(std::get<runtime::QMulAttrs>(s.attrs), x, in[1]->shape, out.shape, cpu);
+  }
+  if (op == OpKind::kQMatMul) {
+    if (in.size() != 2 || !allOf(in, 0, DType::kInt8) || out.dtype != DType::kInt8) return std::nullopt;
+    return qmatmulPlan(std::get<runtime::QMulAttrs>(s.attrs), x, in[1]->shape, cpu);
+  }
+  if (op == OpKind::kQConcat) {
+    if (!allOf(in, 0, DType::kInt8) || out.dtype != DType::kInt8) return std::nullopt;
+    std::vector<runtime::Shape> shapes;
+    for (const runtime::TensorSlot* t : in) shapes.push_back(t->shape);
+    return qconcatPlan(std::get<runtime::QConcatAttrs>(s.attrs), shapes, cpu);
+  }
   const bool zp = in.size() > 2 && in[2];
   if (op == OpKind::kQuantizeLinear) {
     if (xt != DType::kFloat32 || !in[1] || in[1]->dtype != DType::kFloat32 ||
@@ -246,7 +267,8 @@ bool generatesKernel(OpKind k) {
   for (OpKind g : {OpKind::kGelu, OpKind::kHardSigmoid, OpKind::kHardSwish, OpKind::kClip, OpKind::kConv,
                    OpKind::kGemm, OpKind::kMatMul, OpKind::kMaxPool, OpKind::kAveragePool, OpKind::kGlobalAveragePool,
                    OpKind::kSoftmax, OpKind::kLayerNormalization, OpKind::kReduceMean, OpKind::kQConv, OpKind::kQGemm,
-                   OpKind::kQAdd, OpKind::kQAveragePool, OpKind::kIm2col, OpKind::kQuantizeLinear,
+                   OpKind::kQAdd, OpKind::kQAveragePool, OpKind::kQClip, OpKind::kQHardSigmoid, OpKind::kQHardSwish,
+                   OpKind::kQMul, OpKind::kQMatMul, OpKind::kQConcat, OpKind::kIm2col, OpKind::kQuantizeLinear,
                    OpKind::kDequantizeLinear, OpKind::kFlatten, OpKind::kIdentity, OpKind::kReshape, OpKind::kSlice,
                    OpKind::kGather, OpKind::kSplit, OpKind::kTranspose, OpKind::kConcat})
     if (k == g) return true;

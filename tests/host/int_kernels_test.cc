@@ -267,6 +267,63 @@ TEST(IntKernels, QAddAndQAveragePoolAreTheReferenceBitForBit) {
   }
 }
 
+// The integer ops beyond convolutions (runtime/kernels/qelementwise.cc): every int8 value through QClip,
+// QHardSigmoid and QHardSwish at ordinary and saturating attributes; QMul under broadcasts (a squeeze-and-
+// excitation gate, a row, a scalar, both sides); QConcat rescaling each input (one copied unchanged).
+TEST(IntKernels, TheElementwiseIntegerOpsAreTheReferenceBitForBit) {
+  uint64_t seed = 700;
+  std::vector<int8_t> every;
+  for (int v = -128; v < 128; ++v) every.push_back(static_cast<int8_t>(v));
+  const std::vector<Tensor> xs = {Tensor::of<int8_t>({256}, every), randomTensor(DType::kInt8, {1, 3, 11, 13}, seed++)};
+  struct Rescale {
+    OpKind op;
+    runtime::QRescaleAttrs a;
+  };
+  for (const Rescale& r : {Rescale{OpKind::kQClip, {-5, 2147483647, 8, 0, 3, -20, 100}},
+                           Rescale{OpKind::kQHardSigmoid, {7, 1518500250, 15, 1 << 20, -128, -128, 127}},
+                           Rescale{OpKind::kQHardSigmoid, {0, 2147483647, 31, 2147483647, 127, -128, 127}},
+                           Rescale{OpKind::kQClip, {-128, 0, 0, -2147483647 - 1, -7, -128, 127}}})
+    for (const Tensor& x : xs)
+      check(r.op, r.a, {x}, [&](const CpuShape& cpu) { return qrescalePlan(r.a, x.shape(), cpu); },
+            std::string(runtime::opInfo(r.op).name) + " " + support::shapeStr(x.shape()) + " shift " + std::to_string(r.a.shift));
+  for (const runtime::QHardSwishAttrs& a : {runtime::QHardSwishAttrs{-3, 1431655765, 3 << 20, 10, 1 << 12, 1073741824, 12, -10, -128, 127},
+                                            runtime::QHardSwishAttrs{127, 2147483647, 2147483647, 0, 1 << 23, 2147483647, 31, 127, 0, 127}})
+    for (const Tensor& x : xs)
+      check(OpKind::kQHardSwish, a, {x}, [&](const CpuShape& cpu) { return qhardswishPlan(a, x.shape(), cpu); },
+            "QHardSwish " + support::shapeStr(x.shape()) + " shift " + std::to_string(a.shift));
+  struct Mul {
+    Shape a, b, out;
+  };
+  for (const Mul& m : {Mul{{1, 8, 5, 7}, {1, 8, 1, 1}, {1, 8, 5, 7}}, Mul{{2, 3}, {3}, {2, 3}}, Mul{{37}, {1}, {37}},
+                       Mul{{1, 1, 5}, {3, 1, 5}, {3, 1, 5}}}) {
+    runtime::QMulAttrs a{-3, 5, 1518500250, 7, 1, 1, 127};  // clamped at its zero point, as a fused ReLU
+    const std::vector<Tensor> in = {randomTensor(DType::kInt8, m.a, seed++), randomTensor(DType::kInt8, m.b, seed++)};
+    check(OpKind::kQMul, a, in, [&](const CpuShape& cpu) { return qmulPlan(a, m.a, m.b, m.out, cpu); },
+          "QMul " + support::shapeStr(m.a) + " by " + support::shapeStr(m.b));
+  }
+  for (const auto& [shapes, axis] : {std::pair<std::vector<Shape>, int64_t>{{{1, 3, 4, 4}, {1, 5, 4, 4}, {1, 1, 4, 4}}, 1},
+                                     {{{2, 3}, {2, 1}}, -1}}) {
+    runtime::QConcatAttrs a;
+    a.axis = axis, a.shift = 7, a.zeroPoint = 2;
+    a.zeros = {2, -3, 5}, a.mults = {int64_t{1} << 30, 1518500250, 2147483647};  // the first copied unchanged
+    a.zeros.resize(shapes.size()), a.mults.resize(shapes.size());
+    std::vector<Tensor> in;
+    for (const Shape& sh : shapes) in.push_back(randomTensor(DType::kInt8, sh, seed++));
+    check(OpKind::kQConcat, a, in, [&](const CpuShape& cpu) { return qconcatPlan(a, shapes, cpu); },
+          "QConcat axis " + std::to_string(axis));
+  }
+  // QMatMul: Q·Kᵀ's and attention·V's shapes (heads as a batch), a batch broadcast, odd sizes.
+  for (const auto& [sa, sb] : {std::pair<Shape, Shape>{{4, 32, 32}, {4, 32, 32}}, {{1, 2, 20, 20}, {1, 2, 20, 20}},
+                               {{3, 5, 7}, {7, 9}}, {{2, 1, 3, 17}, {1, 4, 17, 5}}, {{1, 1}, {1, 1}}}) {
+    runtime::QMulAttrs a{-3, 5, 1518500250, 11, 1, -128, 127};
+    const std::vector<Tensor> in = {randomTensor(DType::kInt8, sa, seed++), randomTensor(DType::kInt8, sb, seed++)};
+    check(OpKind::kQMatMul, a, in, [&](const CpuShape& cpu) { return qmatmulPlan(a, sa, sb, cpu); },
+          "QMatMul " + support::shapeStr(sa) + " by " + support::shapeStr(sb));
+  }
+  runtime::QRescaleAttrs bad{0, 1 << 20, 32, 0, 0, -128, 127};  // shift 32: the reference refuses it, naming it
+  EXPECT_FALSE(qrescalePlan(bad, {4}, CpuShape{16, 32, false}));
+}
+
 TEST(IntKernels, Int8MaxPoolsAreTheReferenceBitForBit) {
   uint64_t seed = 150;
   struct Case {

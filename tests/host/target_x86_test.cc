@@ -100,7 +100,8 @@ void expectGeneratedIntegerStepsAreExact(const ZooModel& m, CompileOptions o) {
     const runtime::OpKind k = b->steps[i].op;
     using runtime::OpKind;
     if (k == OpKind::kQConv || k == OpKind::kQGemm || k == OpKind::kQAdd || k == OpKind::kQuantizeLinear ||
-        k == OpKind::kDequantizeLinear || k == OpKind::kIm2col || k == OpKind::kFlatten) {
+        k == OpKind::kDequantizeLinear || k == OpKind::kIm2col || k == OpKind::kFlatten || k == OpKind::kQHardSwish ||
+        k == OpKind::kQHardSigmoid || k == OpKind::kQMul || k == OpKind::kQClip || k == OpKind::kQConcat) {
       EXPECT_NE(used[i], runtime::kReferenceKernel) << b->steps[i].name << " ran on its reference kernel";
     }
   }
@@ -117,6 +118,14 @@ TEST(TargetX86Test, QuantizedMobileNetV2OnTheHostIsTheReferenceBitForBit) {
   CompileOptions o;
   o.hostTarget = "x86", o.quantize = true;
   expectGeneratedIntegerStepsAreExact({"mobilenet_v2", "logits"}, o);
+}
+
+// QHardSwish, QHardSigmoid and QMul (the squeeze-and-excitation gate), and SqueezeNet's QConcats.
+TEST(TargetX86Test, QuantizedMobileNetV3AndSqueezeNetOnTheHostAreTheReferenceBitForBit) {
+  CompileOptions o;
+  o.hostTarget = "x86", o.quantize = true;
+  expectGeneratedIntegerStepsAreExact({"mobilenet_v3_small", "logits"}, o);
+  expectGeneratedIntegerStepsAreExact({"squeezenet1_0", "logits"}, o);
 }
 
 TEST(TargetX86Test, AcceleratorBundlesHostStepsAreTheReferenceBitForBit) {
