@@ -75,38 +75,52 @@ Expected<const Tensor*> Executor::slotTensor(int id, Tensor& local) {
   return &local;
 }
 
-Expected<Tensor> Executor::readSlot(int id) {
+Expected<Tensor> Executor::readSlot(int id, Tensor reuse) {
   if (onHost_[static_cast<size_t>(id)]) {
     Tensor local;
     ACCELC_ASSIGN_OR_RETURN(const Tensor* t, slotTensor(id, local));
     return *t;
   }
   const TensorSlot& s = b_.tensors[id];
+  if (s.blocked) {
+    bytes_.resize(static_cast<size_t>(s.bytes()));
+    ACCELC_TRY(d_.read(s.addr, bytes_.data(), bytes_.size()));
+    return fromBlockedShape(unpackBlocked(bytes_.data(), *s.blocked, std::move(reuse)), s.form, s.shape);
+  }
   std::vector<uint8_t> bytes(s.bytes());
   ACCELC_TRY(d_.read(s.addr, bytes.data(), bytes.size()));
-  if (s.blocked) return fromBlockedShape(unpackBlocked(bytes.data(), *s.blocked), s.form, s.shape);
   Tensor t(s.dtype, s.shape);
   t.bytes() = std::move(bytes);
   return t;
 }
 
-Status Executor::writeSlot(int id, Tensor t) {
+Status Executor::checkSlot(int id, const Tensor& t) const {
   const TensorSlot& s = b_.tensors[id];
   if (t.dtype() != s.dtype || support::shapeElements(t.shape()) != support::shapeElements(s.shape))
     return error(Location::node(name_, s.name), std::string("step produced ") + support::dtypeName(t.dtype()) + " " +
                                                     support::shapeStr(t.shape()) + " for a slot of " +
                                                     support::dtypeName(s.dtype) + " " + support::shapeStr(s.shape));
+  return Status::ok();
+}
+
+Status Executor::writeSlot(int id, Tensor t) {
+  ACCELC_TRY(checkSlot(id, t));
+  const TensorSlot& s = b_.tensors[id];
   if (onHost_[static_cast<size_t>(id)]) {
     t.reshape(s.shape);
     t.quant = QuantParams{};  // what a round trip through the device keeps: the slot's shape and bytes
     resident_[static_cast<size_t>(id)] = std::move(t);
     return Status::ok();
   }
+  return writeDeviceSlot(id, t);
+}
+
+Status Executor::writeDeviceSlot(int id, const Tensor& t) {
+  const TensorSlot& s = b_.tensors[id];
   if (!s.blocked) return d_.write(s.addr, t.bytes().data(), t.bytes().size());
-  std::vector<uint8_t> packed = s.form == BlockedForm::kImage
-                                    ? packBlocked(t, *s.blocked)
-                                    : packBlocked(toBlockedShape(t, s.shape, s.form, s.blocked->block), *s.blocked);
-  return d_.write(s.addr, packed.data(), packed.size());
+  if (s.form == BlockedForm::kImage) packBlockedInto(t, *s.blocked, bytes_);
+  else packBlockedInto(toBlockedShape(t, s.shape, s.form, s.blocked->block), *s.blocked, bytes_);
+  return d_.write(s.addr, bytes_.data(), bytes_.size());
 }
 
 void Executor::account(size_t i, const RunResult& r) {
@@ -161,8 +175,20 @@ Expected<size_t> Executor::step(size_t i) {
     }
     case Step::Kind::kPack:
     case Step::Kind::kUnpack: {
-      ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(s.inputs[0]));
+      // A host-resident input is packed where it lies, and an unpacked output takes the memory of its last
+      // run's tensor: neither copies nor touches fresh pages.
       ++stats_.packSteps;
+      const size_t y = static_cast<size_t>(s.outputs[0]);
+      if (onHost_[static_cast<size_t>(s.inputs[0])] && !onHost_[y]) {
+        Tensor local;
+        ACCELC_ASSIGN_OR_RETURN(const Tensor* t, slotTensor(s.inputs[0], local));
+        ACCELC_TRY(checkSlot(s.outputs[0], *t));
+        ACCELC_TRY(writeDeviceSlot(s.outputs[0], *t));
+        return size_t{1};
+      }
+      Tensor old;
+      if (onHost_[y] && resident_[y]) old = std::move(*resident_[y]), resident_[y].reset();
+      ACCELC_ASSIGN_OR_RETURN(Tensor t, readSlot(s.inputs[0], std::move(old)));
       ACCELC_TRY(writeSlot(s.outputs[0], std::move(t)));
       return size_t{1};
     }

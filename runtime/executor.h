@@ -51,8 +51,13 @@ class Executor {
   Executor(const Bundle& b, Device& d, std::string name, HostKernels host)
       : b_(b), d_(d), name_(std::move(name)), host_(std::move(host)) {}
   support::Status load();
-  support::Expected<Tensor> readSlot(int id);
+  /// Slot `id`'s value; a blocked slot is unpacked into `reuse`'s memory when it fits.
+  support::Expected<Tensor> readSlot(int id, Tensor reuse = Tensor());
   support::Status writeSlot(int id, Tensor t);
+  /// Ok when `t` has slot `id`'s type and element count; else a located error.
+  support::Status checkSlot(int id, const Tensor& t) const;
+  /// Writes `t` into device slot `id` (packed when blocked) without taking it.
+  support::Status writeDeviceSlot(int id, const Tensor& t);
   /// Slot `id` as a tensor: in place when it lives in host memory, else read into `local`.
   support::Expected<const Tensor*> slotTensor(int id, Tensor& local);
   /// Runs step `i`, adding what it measured to the statistics; returns how
@@ -71,6 +76,7 @@ class Executor {
   std::vector<std::optional<Tensor>> resident_;  ///< per slot: its tensor when it lives in host memory (else nullopt)
   std::vector<bool> onHost_;                     ///< per slot: it lives in host memory
   std::map<size_t, std::vector<int>> kernelInputs_;  ///< per host kernel's step: the slots it receives (fusedStepInputs)
+  std::vector<uint8_t> bytes_;  ///< packed bytes on their way to or from the device, kept from run to run
 };
 
 }  // namespace accelc::runtime

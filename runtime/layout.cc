@@ -57,8 +57,8 @@ Tensor toBlockedShape(const Tensor& t, const Shape& shape, BlockedForm f, int64_
   return out;
 }
 
-Tensor fromBlockedShape(const Tensor& nchw, BlockedForm f, const Shape& shape) {
-  if (f == BlockedForm::kImage) return nchw;
+Tensor fromBlockedShape(Tensor nchw, BlockedForm f, const Shape& shape) {
+  if (f == BlockedForm::kImage) return nchw;  // the same tensor, moved
   const Matrices m(shape);
   Tensor out(support::DType::kInt8, shape);
   const int8_t* src = nchw.data<int8_t>();
@@ -126,15 +126,22 @@ void forEachTile(const BlockedLayout& l, F tile) {
 }  // namespace
 
 std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l) {
-  std::vector<uint8_t> out(static_cast<size_t>(l.bytes()), static_cast<uint8_t>(l.fill));
-  forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
-    transposeTile(t.bytes().data() + plain, l.h * l.w, out.data() + entry, l.block, lanes, cols);
-  });
+  std::vector<uint8_t> out;
+  packBlockedInto(t, l, out);
   return out;
 }
 
-Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l) {
-  Tensor t(support::DType::kInt8, {l.n, l.c, l.h, l.w});
+void packBlockedInto(const Tensor& t, const BlockedLayout& l, std::vector<uint8_t>& out) {
+  out.assign(static_cast<size_t>(l.bytes()), static_cast<uint8_t>(l.fill));  // keeps out's capacity
+  forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
+    transposeTile(t.bytes().data() + plain, l.h * l.w, out.data() + entry, l.block, lanes, cols);
+  });
+}
+
+Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l, Tensor reuse) {
+  const Shape shape{l.n, l.c, l.h, l.w};
+  Tensor t = reuse.dtype() == support::DType::kInt8 && reuse.shape() == shape ? std::move(reuse)
+                                                                                : Tensor(support::DType::kInt8, shape);
   forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
     transposeTile(data + entry, l.block, t.bytes().data() + plain, l.h * l.w, cols, lanes);
   });

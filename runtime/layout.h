@@ -71,12 +71,15 @@ std::optional<Shape> blockedShape(const Shape& shape, BlockedForm f, int64_t blo
 /// another shape), as the [N, C, H, W] tensor form `f` stores (what packBlocked takes).
 Tensor toBlockedShape(const Tensor& t, const Shape& shape, BlockedForm f, int64_t block);
 /// The inverse of toBlockedShape: the logical int8 tensor of `shape` that [N, C, H, W] `nchw` holds.
-Tensor fromBlockedShape(const Tensor& nchw, BlockedForm f, const Shape& shape);
+Tensor fromBlockedShape(Tensor nchw, BlockedForm f, const Shape& shape);
 
 /// Packs an int8 [N, C, H, W] tensor into `l` (bytes() bytes).
 std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l);
-/// Unpacks bytes in layout `l` into an int8 [N, C, H, W] tensor.
-Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l);
+/// The same into `out`, whose memory is reused (a run packs into the pages of the last).
+void packBlockedInto(const Tensor& t, const BlockedLayout& l, std::vector<uint8_t>& out);
+/// Unpacks bytes in layout `l` into an int8 [N, C, H, W] tensor: `reuse`'s
+/// memory when it already has that type and shape, else a new tensor.
+Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l, Tensor reuse = Tensor());
 
 }  // namespace accelc::runtime
 
