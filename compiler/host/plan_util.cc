@@ -190,6 +190,43 @@ LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, i
   return s;
 }
 
+namespace {
+
+/// The words of the windows straight from x, k ordered (kh, kw, input channel):
+/// col4[((kh·KW + kw)·CQ + cq)·plane + p] packs x[4cq + t] at the window's tap, `pad` outside.
+LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col4, float pad) {
+  const int64_t plane = g.oh * g.ow, cq = channels / 4;
+  LoopStage s;
+  s.name = "pack_windows";
+  enum { KH, KW, CQ, OH, OW };
+  s.axes = {{"kh", g.kh}, {"kw", g.kw}, {"cq", cq}, {"oh", g.oh}, {"ow", g.ow}};
+  s.out = col4, s.outAt = aff(0, {{KH, g.kw * cq * plane}, {KW, cq * plane}, {CQ, plane}, {OH, g.ow}, {OW, 1}});
+  const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
+  packWord(s.value, [&](int t) {
+    return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, 4 * g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w},
+                                                                 {OW, g.sw}, {KW, g.dw}}),
+                        {inside(iy, g.h), inside(ix, g.w)}, pad);
+  }, true);
+  return s;
+}
+
+/// The weights' words in windowWordsStage's k order, as vpdpbusd's unsigned operand:
+/// w4[m·kq + (kh·KW + kw)·CQ + cq] packs w[m][4cq + t][kh][kw].
+LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channels, int64_t mg, int w, int w4) {
+  const int64_t cq = channels / 4, taps = g.kh * g.kw, kk = channels * taps;
+  LoopStage s;
+  s.name = "pack_weights";
+  enum { M, KH, KW, CQ };
+  s.axes = {{"m", mg}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}};
+  s.out = w4, s.outAt = aff(0, {{M, kk / 4}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
+  packWord(s.value, [&](int t) {
+    return s.value.load(w, aff(t * taps, {{M, kk}, {CQ, 4 * taps}, {KH, g.kw}, {KW, 1}}));
+  }, false);
+  return s;
+}
+
+}  // namespace
+
 int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes) {
   int word = -1;
   for (int t = 0; t < 4; ++t) {  // (v + 128)·2^(8t): an unsigned byte in place; the sum's top byte wraps into int32
@@ -242,12 +279,14 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw, kq = (kk + 3) / 4;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0;
   const bool vnni = f.vnni && f.data == support::DType::kInt8;
+  // With VNNI and whole words of input channels, the windows are packed straight from x (no im2col pass).
+  const bool windows = vnni && !direct && cg % 4 == 0;
   const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput, f.data);
   const int w = k.addBuffer("w", mg * kk, Role::kInput, f.data);
   std::vector<int> channel;
   for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, mg, Role::kInput, type));
   const int y = k.addBuffer("y", mg * plane, Role::kOutput, f.out);
-  const int col = direct ? x : k.addBuffer("col", kk * plane, Role::kTemp, f.data);
+  const int col = direct ? x : windows ? -1 : k.addBuffer("col", kk * plane, Role::kTemp, f.data);
   const int col4 = vnni ? k.addBuffer("col4", kq * plane, Role::kTemp, support::DType::kInt32) : -1;
   const int w4 = vnni ? k.addBuffer("w4", mg * kq, Role::kTemp, support::DType::kInt32) : -1;
   const int comp = vnni ? k.addBuffer("comp", plane, Role::kTemp, support::DType::kInt32) : -1;
@@ -262,7 +301,7 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   k.batch.push_back({g.n, strides(g.c * g.h * g.w, 0, 0, g.m * plane)});
   k.batch.push_back({g.group, strides(cg * g.h * g.w, mg * kk, mg, mg * plane)});
   auto add = [&](LoopStage s, StageSchedule sc) { k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc)); };
-  if (!direct) {
+  if (!direct && !windows) {
     LoopStage s = im2colStage(g, cg, x, col, f.pad);
     add(s, rowSchedule(s, 4, -1, 1, cpu));
   }
@@ -272,15 +311,23 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   s.out = y, s.outAt = aff(0, {{M, plane}, {P, 1}});
   s.reduce = Reduce::kSum;
   int acc = -1;
-  if (vnni) {
-    // The weights are the unsigned operand (offset by 128) and the columns the
-    // signed one, so the offset's sums run along the columns, in vector lanes.
+  if (windows) {
+    LoopStage cs = windowWordsStage(g, cg, x, col4, f.pad);
+    add(cs, rowSchedule(cs, 4, -1, 1, cpu));
+    LoopStage ws = windowWeightWordsStage(g, cg, mg, w, w4);
+    ws.constant = f.constWeights && g.group == 1;  // one group: the same words at every batch point
+    add(ws, rowSchedule(ws, 3, -1, 1, cpu));
+  } else if (vnni) {
     for (const WordPack& wp : {WordPack{"pack_columns", col, col4, plane, 1, 1, plane, plane, kk, true},
                                WordPack{"pack_weights", w, w4, mg, kk, kq, 1, 1, kk, false}}) {
       LoopStage ps = packStage(wp);
       ps.constant = wp.src == w && f.constWeights && g.group == 1;  // one group: the same words at every batch point
       add(ps, packSchedule(ps, cpu));
     }
+  }
+  if (vnni) {
+    // The weights are the unsigned operand (offset by 128) and the columns the
+    // signed one, so the offset's sums run along the columns, in vector lanes.
     PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, plane, 0x01010101u, 128, cpu);
     add(sums.stage, sums.schedule);
     s.axes = {{"m", mg}, {"p", plane}, {"k", kq, true}};

@@ -179,6 +179,8 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, 8, 5, 0, 0, 6, -5000, 5000},       // depthwise 5x5 s2, ReLU6-like
       {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, 1, 0, 0, -128, 127, -5000, 5000},                  // one element
       {{1, 64, 14, 14}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, 1, 0, -2, -128, 127, -50000, 50000},  // a ResNet layer
+      // groups of 4 channels (words packed from the windows with VNNI), uneven pads filled with pad_value
+      {{2, 8, 9, 9}, {6, 4, 3, 3}, {1, 2}, {2, 0, 1, 1}, 2, -9, 5, -128, 127, -5000, 5000},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
