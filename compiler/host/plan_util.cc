@@ -134,22 +134,33 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   std::vector<int> channel;
   for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
   const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
-  // Integers are converted to float once, then summed exactly in float (ConvForm).
+  // Integers are converted to float once, then summed exactly in float (ConvForm). The input is converted
+  // into a padded image (pad_value around it, as far as the windows reach), so that the sum's loads need no
+  // bounds: every tap is a plain vector load.
   const bool floatSum = f.data != support::DType::kFloat32;
-  if (floatSum)
-    for (int* in : {&x, &w}) {
-      const int64_t n = *in == x ? xn : wn;
-      const int to = k.addBuffer(*in == x ? "xf" : "wf", n, Role::kTemp);
-      LoopStage c;
-      c.name = "to_float";
-      c.axes = {{"i", n}};
-      c.out = to, c.outAt = aff(0, {{0, 1}});
-      c.value.op(EwOp::kToFloat, c.value.load(*in, aff(0, {{0, 1}})));
-      c.constant = f.constWeights && *in == w;
-      k.stages.push_back(c);
-      p.schedule.stages.push_back(rowSchedule(c, 0, -1, 1, cpu));
-      *in = to;
-    }
+  const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wp = (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+  if (floatSum) {
+    const int xf = k.addBuffer("xf", g.c * hp * wp, Role::kTemp), wf = k.addBuffer("wf", wn, Role::kTemp);
+    LoopStage c;
+    c.name = "to_float_padded";
+    enum { CC, YY, XX };
+    c.axes = {{"c", g.c}, {"y", hp}, {"x", wp}};
+    c.out = xf, c.outAt = aff(0, {{CC, hp * wp}, {YY, wp}, {XX, 1}});
+    c.value.op(EwOp::kToFloat, c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
+                                             {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)},
+                                             f.pad));
+    k.stages.push_back(c);
+    p.schedule.stages.push_back(rowSchedule(c, XX, -1, 1, cpu));
+    LoopStage cw;
+    cw.name = "to_float";
+    cw.axes = {{"i", wn}};
+    cw.out = wf, cw.outAt = aff(0, {{0, 1}});
+    cw.value.op(EwOp::kToFloat, cw.value.load(w, aff(0, {{0, 1}})));
+    cw.constant = f.constWeights;
+    k.stages.push_back(cw);
+    p.schedule.stages.push_back(rowSchedule(cw, 0, -1, 1, cpu));
+    x = xf, w = wf;
+  }
   std::vector<int64_t> strides = {xn, 0};
   strides.insert(strides.end(), channel.size(), 0);
   strides.push_back(g.m * plane);
@@ -162,8 +173,10 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
   s.reduce = Reduce::kSum;
   const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
-  const int xv = s.value.load(x, aff(-g.pt * g.w - g.pl, {{C, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
-                              {inside(iy, g.h), inside(ix, g.w)}, f.pad);
+  const int xv = floatSum ? s.value.load(x, aff(0, {{C, hp * wp}, {OH, g.sh * wp}, {KH, g.dh * wp}, {OW, g.sw}, {KW, g.dw}}))
+                          : s.value.load(x, aff(-g.pt * g.w - g.pl, {{C, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w},
+                                                                     {OW, g.sw}, {KW, g.dw}}),
+                                         {inside(iy, g.h), inside(ix, g.w)}, f.pad);
   const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * g.kw}, {J, g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
   s.value.op(EwOp::kMul, xv, wv);
   if (f.epilogue) {
