@@ -166,6 +166,13 @@ Expected<NpyArray> readNpy(const std::string& path) {
   return parseNpy(file, path);
 }
 
+std::string npyFileName(const std::string& name) {
+  std::string safe = name;
+  for (char& c : safe)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
+  return safe + ".npy";
+}
+
 Status writeNpy(const std::string& path, const NpyArray& a) {
   std::string shape = "(";
   for (int64_t d : a.shape) shape += std::to_string(d) + (a.shape.size() == 1 ? "," : ", ");

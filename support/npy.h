@@ -25,6 +25,10 @@ Expected<NpyArray> readNpy(const std::string& path);
 Expected<NpyArray> parseNpy(const std::vector<uint8_t>& file, const std::string& path);
 /// Writes `a` as a version 1.0 .npy file.
 Status writeNpy(const std::string& path, const NpyArray& a);
+/// The file a tensor named `name` is written to: NAME.npy, every character
+/// but letters, digits, '_', '-' and '.' replaced by '_' (names such as
+/// "/fc/Gemm:0" make no path).
+std::string npyFileName(const std::string& name);
 
 }  // namespace accelc::support
 

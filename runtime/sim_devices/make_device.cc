@@ -1,6 +1,7 @@
 // runtime/sim_devices/make_device.cc — engines by name, and their devices.
 #include "runtime/sim_devices/make_device.h"
 
+#include "runtime/deploy_device.h"
 #include "runtime/fsim_device.h"
 #include "runtime/sim_devices/cycle_device.h"
 #include "runtime/sim_devices/hls_device.h"
@@ -29,7 +30,8 @@ std::vector<std::string> engineNames() {
 support::Expected<Engine> parseEngine(const std::string& name) {
   for (Engine e : {Engine::kFsim, Engine::kCycle, Engine::kRtl, Engine::kHls})
     if (name == engineName(e)) return e;
-  return support::error(support::Location(), "unknown engine '" + name + "': expected fsim, cycle, rtl or hls");
+  return support::error(support::Location(),
+                        "unknown engine '" + name + "': expected fsim, cycle, rtl, hls, board:NAME or virtual:NAME");
 }
 
 support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::Target& t, const DeviceOptions& o) {
@@ -56,6 +58,16 @@ support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::
     }
   }
   return support::error(support::Location(), "unknown engine");
+}
+
+support::Expected<std::unique_ptr<Device>> makeNamedDevice(const std::string& name, const isa::Target& t,
+                                                           const DeviceOptions& o) {
+  if (name != engineName(Engine::kFsim) && isDeployDeviceName(name)) {
+    if (o.trace || !o.vcd.empty()) return support::error(support::Location(), "device '" + name + "' records no trace");
+    return makeDeployDevice(name, t, simulator::FsimOptions{o.checkRaces, o.limits, o.checkDefined});
+  }
+  ACCELC_ASSIGN_OR_RETURN(Engine e, parseEngine(name));
+  return makeDevice(e, t, o);
 }
 
 }  // namespace accelc::runtime

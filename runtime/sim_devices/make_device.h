@@ -1,6 +1,7 @@
 // runtime/sim_devices/make_device.h — the one factory over every engine that
 // runs accelerator programs: the functional simulator, the SystemC cycle
-// model, the verilated RTL and the HLS C++ in C-simulation. The CLI, the tests and the benches make their
+// model, the verilated RTL and the HLS C++ in C-simulation, and by name the
+// deploy runtime's board devices (runtime/deploy_device.h). The CLI, the tests and the benches make their
 // devices here; what an engine can do beyond running (a trace, waveforms) is
 // asked for in DeviceOptions, never reached by a cast.
 #ifndef ACCELC_RUNTIME_SIM_DEVICES_MAKE_DEVICE_H_
@@ -42,6 +43,12 @@ struct DeviceOptions {
 /// cannot do, or when the engine cannot be had in this process (the cycle
 /// model holds one hwspec per process).
 support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::Target& t, const DeviceOptions& o = {});
+
+/// The device named `name`: an engine's ("fsim", "cycle", "rtl", "hls") or a
+/// deploy device of runtime/deploy_device.h ("board:NAME", "virtual:NAME"),
+/// which take no options but fsim's.
+support::Expected<std::unique_ptr<Device>> makeNamedDevice(const std::string& name, const isa::Target& t,
+                                                           const DeviceOptions& o = {});
 
 }  // namespace accelc::runtime
 

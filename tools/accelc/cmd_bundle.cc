@@ -18,6 +18,7 @@
 #include "compiler/report/report.h"
 #include "isa/disassembler.h"
 #include "runtime/cuda_code.h"
+#include "runtime/deploy_device.h"
 #include "runtime/executor.h"
 #include "runtime/host_library.h"
 #include "runtime/sim_devices/make_device.h"
@@ -267,8 +268,10 @@ Status runBundle(const std::string& path, const BundleRunOptions& opt) {
     reportProgress(o.limits, engine);
     // A bundle without accelerator steps keeps only constants in the device's
     // memory (fsim's, which runs nothing here).
-    ACCELC_ASSIGN_OR_RETURN(runtime::Engine e, engineFor(engine == "host" ? "fsim" : engine, trace, "", o));
-    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(e, t, o));
+    const std::string name = engine == "host" ? "fsim" : engine;
+    if (name == "fsim" || !runtime::isDeployDeviceName(name)) ACCELC_TRY(engineFor(name, trace, "", o).status());
+    else if (!trace.empty()) return support::error(support::Location(), "--trace needs --engine cycle");
+    ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeNamedDevice(name, t, o));
     std::unique_ptr<compiler::host::HostJit> jit;  // holds the kernels' code for the run
     ACCELC_ASSIGN_OR_RETURN(runtime::HostKernels host, hostKernelsFor(b, path, hostCode, opt.threads, jit));
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executor> ex,
@@ -282,10 +285,7 @@ Status runBundle(const std::string& path, const BundleRunOptions& opt) {
     const std::string& name = b.tensors[b.outputs[i]].name;
     std::cout << "output " << name << " " << support::dtypeName(outs[i].dtype()) << " " << support::shapeStr(outs[i].shape());
     if (!outDir.empty()) {
-      std::string safe = name;
-      for (char& c : safe)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
-      const std::string file = outDir + "/" + safe + ".npy";
+      const std::string file = outDir + "/" + support::npyFileName(name);
       ACCELC_TRY(support::writeNpy(file, {outs[i].dtype(), outs[i].shape(), outs[i].bytes()}));
       std::cout << " -> " << file;
     }

@@ -84,13 +84,10 @@ Status runModel(const RunArgs& a) {
   if (!a.outDir.empty()) ::mkdir(a.outDir.c_str(), 0755);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const std::string& name = g.values[g.outputs[i]].name;
-    std::string safe = name;
-    for (char& c : safe)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
     std::cout << "output " << name << " " << support::dtypeName(outputs[i].dtype()) << " "
               << support::shapeStr(outputs[i].shape());
     if (!a.outDir.empty()) {
-      std::string file = a.outDir + "/" + safe + ".npy";
+      std::string file = a.outDir + "/" + support::npyFileName(name);
       ACCELC_TRY(support::writeNpy(file, {outputs[i].dtype(), outputs[i].shape(), outputs[i].bytes()}));
       std::cout << " -> " << file;
     }
@@ -141,9 +138,14 @@ void registerRun(CLI::App& app, int& rc) {
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("model", a->model, "ONNX model (.onnx) or compiled bundle (.acx)")->required();
   cmd->add_option("--engine", a->engine,
-                  "engine: ref (reference), or fsim, cycle, rtl (verilated) or hls (HLS C-simulation) for a bundle; "
-                  "a bundle compiled with --target runs on the host without it")
-      ->check(CLI::IsMember({"ref", "fsim", "cycle", "rtl", "hls"}));
+                  "engine: ref (reference), or fsim, cycle, rtl (verilated), hls (HLS C-simulation), board:NAME or "
+                  "virtual:NAME (the deploy runtime's devices, as accelc-run names them) for a bundle; a bundle "
+                  "compiled with --target runs on the host without it")
+      ->check([](const std::string& v) {
+        const bool ok = v == "ref" || v == "fsim" || v == "cycle" || v == "rtl" || v == "hls" ||
+                        v.rfind("board:", 0) == 0 || v.rfind("virtual:", 0) == 0;
+        return ok ? std::string() : "expected ref, fsim, cycle, rtl, hls, board:NAME or virtual:NAME";
+      });
   cmd->add_option("--threads", a->threads, "a bundle's generated host kernels run on N threads (default: one per core)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--input", a->inputs, "NAME=FILE.npy, one per model input");

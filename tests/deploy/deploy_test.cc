@@ -1,0 +1,212 @@
+// tests/deploy/deploy_test.cc — the deploy runtime: its C API in-process, a C
+// program over the public header alone, and accelc-run, each against
+// `accelc run` on the same bundle bit for bit; errors as codes with their
+// messages, the session usable after them; and what accelc-run links.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runtime/include/accelc_runtime.h"
+#include "support/npy.h"
+#include "tests/test_util.h"
+
+namespace {
+
+const std::string kSrc = ACCELC_SOURCE_DIR, kTmp = ACCELC_TEMP_DIR, kAccelc = ACCELC_BINARY;
+const std::string kRun = ACCELC_RUN_BINARY, kCProgram = ACCELC_C_PROGRAM;
+const std::string kInput = kSrc + "/models/digits/input.npy";
+
+struct Out {
+  int rc;
+  std::string text;
+};
+
+Out sh(const std::string& cmd) {
+  const std::string log = kTmp + "/deploy_test.log";
+  const int rc = std::system((cmd + " > " + log + " 2>&1").c_str());
+  return {WEXITSTATUS(rc), accelc::testing::readFile(log)};
+}
+
+/// digits compiled for vta-default (once per process), and `accelc run --engine fsim`'s logits for input.npy.
+struct Digits {
+  std::string bundle = kTmp + "/deploy_digits.acx", outDir = kTmp + "/deploy_ref";
+  std::vector<uint8_t> logits;  ///< the float32 bytes accelc run wrote
+};
+
+const Digits& digits() {
+  static const Digits d = [] {
+    Digits x;
+    Out c = sh(kAccelc + " compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default -o " + x.bundle);
+    EXPECT_EQ(c.rc, 0) << c.text;
+    Out r = sh(kAccelc + " run " + x.bundle + " --engine fsim --input input=" + kInput + " --output " + x.outDir);
+    EXPECT_EQ(r.rc, 0) << r.text;
+    auto y = accelc::support::readNpy(x.outDir + "/logits.npy");
+    EXPECT_TRUE(y.isOk());
+    if (y) x.logits = y->data;
+    return x;
+  }();
+  return d;
+}
+
+std::vector<float> inputFloats() {
+  auto a = accelc::support::readNpy(kInput);
+  EXPECT_TRUE(a.isOk());
+  std::vector<float> v(a->data.size() / sizeof(float));
+  std::memcpy(v.data(), a->data.data(), a->data.size());
+  return v;
+}
+
+TEST(DeployTest, TheCApiRunsDigitsOnFsimBitForBitAsAccelcRun) {
+  const Digits& d = digits();
+  accelc_bundle* b = nullptr;
+  ASSERT_EQ(accelc_bundle_open(d.bundle.c_str(), &b), ACCELC_OK) << accelc_last_error();
+  ASSERT_EQ(accelc_bundle_input_count(b), 1);
+  ASSERT_EQ(accelc_bundle_output_count(b), 1);
+  accelc_tensor_info in, out;
+  ASSERT_EQ(accelc_bundle_input(b, 0, &in), ACCELC_OK);
+  ASSERT_EQ(accelc_bundle_output(b, 0, &out), ACCELC_OK);
+  EXPECT_STREQ(in.name, "input");
+  EXPECT_STREQ(out.name, "logits");
+  EXPECT_EQ(out.rank, 2);
+  EXPECT_EQ(out.bytes, 40u);
+  EXPECT_EQ(accelc_bundle_output_index(b, "logits"), 0);
+  EXPECT_EQ(accelc_bundle_input_index(b, "nope"), -1);
+  accelc_session* s = nullptr;
+  ASSERT_EQ(accelc_session_create(b, "fsim", nullptr, &s), ACCELC_OK) << accelc_last_error();
+  const std::vector<float> x = inputFloats();
+  ASSERT_EQ(x.size() * sizeof(float), in.bytes);
+  ASSERT_EQ(accelc_session_set_input(s, 0, x.data(), in.bytes), ACCELC_OK) << accelc_last_error();
+  for (int run = 0; run < 2; ++run) {  // a second run on the same inputs gives the same bits
+    ASSERT_EQ(accelc_session_run(s), ACCELC_OK) << accelc_last_error();
+    std::vector<uint8_t> y(out.bytes);
+    ASSERT_EQ(accelc_session_get_output(s, 0, y.data(), y.size()), ACCELC_OK) << accelc_last_error();
+    EXPECT_EQ(y, d.logits) << "run " << run;
+  }
+  // Per step: its kind, and wall time for every step that ran.
+  ASSERT_EQ(accelc_session_step_count(s), 12);
+  int accel = 0;
+  for (int i = 0; i < accelc_session_step_count(s); ++i) {
+    accelc_step_timing t;
+    ASSERT_EQ(accelc_session_step(s, i, &t), ACCELC_OK);
+    accel += std::string(t.kind) == "accelerator";
+    EXPECT_GT(t.seconds, 0.0) << t.name;
+  }
+  EXPECT_EQ(accel, 4);
+  accelc_session_destroy(s);
+  accelc_bundle_close(b);
+}
+
+TEST(DeployTest, ErrorsComeBackAsCodesWithTheirMessagesAndTheSessionStaysUsable) {
+  const Digits& d = digits();
+  accelc_bundle* b = nullptr;
+  EXPECT_EQ(accelc_bundle_open(nullptr, &b), ACCELC_ERROR_ARGUMENT);
+  EXPECT_STREQ(accelc_last_error(), "accelc_bundle_open: a null argument");
+  const std::string missing = kTmp + "/no_such.acx";
+  EXPECT_EQ(accelc_bundle_open(missing.c_str(), &b), ACCELC_ERROR_BUNDLE);
+  EXPECT_EQ(std::string(accelc_last_error()), missing + ": error: cannot open file for reading");
+  const std::string corrupt = kTmp + "/deploy_corrupt.acx";
+  {
+    std::ifstream in(d.bundle, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    bytes[bytes.size() / 2] ^= 0x55;
+    std::ofstream(corrupt, std::ios::binary) << bytes;
+  }
+  EXPECT_EQ(accelc_bundle_open(corrupt.c_str(), &b), ACCELC_ERROR_BUNDLE);
+  EXPECT_NE(std::string(accelc_last_error()).find(corrupt + ": error: "), std::string::npos) << accelc_last_error();
+  ASSERT_EQ(accelc_bundle_open(d.bundle.c_str(), &b), ACCELC_OK);
+  accelc_session* s = nullptr;
+  EXPECT_EQ(accelc_session_create(b, "board:pynq-z1", nullptr, &s), ACCELC_ERROR_DEVICE);
+  EXPECT_STREQ(accelc_last_error(),
+               "device 'board:pynq-z1': error: no accelerator on this machine: no UIO device named 'accelc' in "
+               "/sys/class/uio (docs/deploy.md says how a board shows it)");
+  EXPECT_EQ(accelc_session_create(b, "gpu", nullptr, &s), ACCELC_ERROR_DEVICE);
+  EXPECT_STREQ(accelc_last_error(), "device 'gpu': error: unknown device: expected fsim, board:NAME or virtual:NAME");
+  ASSERT_EQ(accelc_session_create(b, "fsim", nullptr, &s), ACCELC_OK);
+  float logits[10];
+  EXPECT_EQ(accelc_session_get_output(s, 0, logits, sizeof logits), ACCELC_ERROR_STATE);
+  EXPECT_EQ(std::string(accelc_last_error()), d.bundle + ": error: no run has finished: there are no outputs to read");
+  EXPECT_EQ(accelc_session_run(s), ACCELC_ERROR_STATE);
+  EXPECT_EQ(std::string(accelc_last_error()), d.bundle + ": error: input 'input' is not set");
+  const std::vector<float> x = inputFloats();
+  EXPECT_EQ(accelc_session_set_input(s, 0, x.data(), 12), ACCELC_ERROR_ARGUMENT);
+  EXPECT_EQ(std::string(accelc_last_error()),
+            d.bundle + ": error: input 'input' takes " + std::to_string(x.size() * 4) + " bytes (float32), not 12");
+  EXPECT_EQ(accelc_session_set_input(s, 1, x.data(), x.size() * 4), ACCELC_ERROR_ARGUMENT);
+  EXPECT_STREQ(accelc_last_error(), "accelc_bundle_input: no input 1 (the bundle has 1)");
+  accelc_step_timing t;
+  EXPECT_EQ(accelc_session_step(s, 99, &t), ACCELC_ERROR_ARGUMENT);
+  // After all that, the session runs.
+  ASSERT_EQ(accelc_session_set_input(s, 0, x.data(), x.size() * 4), ACCELC_OK);
+  ASSERT_EQ(accelc_session_run(s), ACCELC_OK) << accelc_last_error();
+  EXPECT_STREQ(accelc_last_error(), "");
+  EXPECT_EQ(accelc_session_get_output(s, 0, logits, 8), ACCELC_ERROR_ARGUMENT);
+  ASSERT_EQ(accelc_session_get_output(s, 0, logits, sizeof logits), ACCELC_OK);
+  EXPECT_EQ(std::memcmp(logits, d.logits.data(), sizeof logits), 0);
+  accelc_session_destroy(s);
+  accelc_bundle_close(b);
+  EXPECT_EQ(accelc_api_version(), ACCELC_RUNTIME_API_VERSION);
+}
+
+TEST(DeployTest, AFreshCProgramOverThePublicHeaderPrintsAccelcRunsOutputs) {
+  const Digits& d = digits();
+  const std::vector<float> x = inputFloats();
+  const std::string raw = kTmp + "/deploy_input.f32";
+  std::ofstream(raw, std::ios::binary).write(reinterpret_cast<const char*>(x.data()), x.size() * sizeof(float));
+  Out r = sh(kCProgram + " " + d.bundle + " fsim " + raw);
+  ASSERT_EQ(r.rc, 0) << r.text;
+  std::istringstream lines(r.text);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "output logits rank 2: 1 10");
+  std::vector<float> got;
+  while (std::getline(lines, line) && line.rfind("steps ", 0) != 0) got.push_back(std::strtof(line.c_str(), nullptr));
+  EXPECT_EQ(line, "steps 12");
+  ASSERT_EQ(got.size() * sizeof(float), d.logits.size());
+  EXPECT_EQ(std::memcmp(got.data(), d.logits.data(), d.logits.size()), 0) << r.text;
+  Out bad = sh(kCProgram + " " + d.bundle + " board:kv260 " + raw);
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.text.find("status 3: device 'board:kv260': error: no accelerator on this machine"), std::string::npos)
+      << bad.text;
+}
+
+TEST(DeployTest, AccelcRunWritesAccelcRunsBitsAndLinksNoCompilerOrSimulatorBeyondFsim) {
+  const Digits& d = digits();
+  const std::string dir = kTmp + "/deploy_run_out";
+  std::system(("mkdir -p " + dir).c_str());
+  Out r = sh(kRun + " " + d.bundle + " --device fsim --input input=" + kInput + " --output " + dir + " --timings");
+  ASSERT_EQ(r.rc, 0) << r.text;
+  EXPECT_NE(r.text.find("output logits float32 1x10\n"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("accelerator  /c1/Conv "), std::string::npos) << r.text;
+  auto y = accelc::support::readNpy(dir + "/logits.npy");
+  ASSERT_TRUE(y.isOk()) << y.diag().str();
+  EXPECT_EQ(y->data, d.logits);
+  Out board = sh(kRun + " " + d.bundle + " --device board:pynq-z1 --input input=" + kInput);
+  EXPECT_EQ(board.rc, 1);
+  EXPECT_NE(board.text.find("device 'board:pynq-z1': error: no accelerator on this machine"), std::string::npos);
+  Out noInput = sh(kRun + " " + d.bundle + " --input nope=" + kInput);
+  EXPECT_EQ(noInput.rc, 1);
+  EXPECT_NE(noInput.text.find("--input 'nope=" + kInput + "': the bundle has no input 'nope'"), std::string::npos)
+      << noInput.text;
+  // What it links: the runtime and fsim, none of the compiler, LLVM, SystemC, ONNX or the RTL and HLS devices
+  // (the verilated model comes with the RTL device). The CLI, which links them all, shows the check sees them.
+  const std::vector<std::string> forbidden = {"accelc::compiler::",         "llvm::", "sc_core::", "onnx::",
+                                              "google::protobuf",           "accelc::runtime::RtlDevice",
+                                              "accelc::runtime::HlsDevice"};
+  for (const auto& [binary, linked] : {std::pair<std::string, bool>{kRun, false}, {kAccelc, true}}) {
+    for (const std::string& f : forbidden) {
+      Out n = sh("nm -C " + binary + " | grep -c '" + f + "'");
+      EXPECT_EQ(std::atoi(n.text.c_str()) > 0, linked) << binary << ": symbols of " << f;
+    }
+  }
+  Out ldd = sh("ldd " + kRun);
+  for (const char* lib : {"libLLVM", "libsystemc", "libprotobuf", "libonnx"})
+    EXPECT_EQ(ldd.text.find(lib), std::string::npos) << ldd.text;
+}
+
+}  // namespace

@@ -1,0 +1,100 @@
+// tools/accelc-run/main.cc — `accelc-run`: runs a bundle on a deploy device
+// through the runtime's C API (runtime/include/accelc_runtime.hpp). It links
+// the runtime alone: no compiler, ONNX, SystemC, Verilator or LLVM, so it is
+// what a board's Linux image carries.
+//
+//   accelc-run model.acx --device fsim --input input=x.npy --output out/ [--timings]
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "runtime/include/accelc_runtime.hpp"
+#include "support/npy.h"
+
+namespace {
+
+using accelc::deploy::Result;
+
+struct Args {
+  std::string bundle, device = "fsim", output;
+  std::vector<std::string> inputs;
+  int threads = 0;
+  bool timings = false;
+};
+
+int failed(const Result& r) {
+  std::cerr << r.message << "\n";
+  return 1;
+}
+
+std::string shapeText(const accelc_tensor_info& t) {
+  std::string s;
+  for (int d = 0; d < t.rank; ++d) s += (d ? "x" : "") + std::to_string(t.dims[d]);
+  return s.empty() ? "scalar" : s;
+}
+
+/// Reads NAME=FILE.npy into input NAME of `b` on `s`; float32 of the input's shape.
+Result setInput(const accelc::deploy::Bundle& b, accelc::deploy::Session& s, const std::string& arg) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string::npos) return {ACCELC_ERROR_ARGUMENT, "--input '" + arg + "': expected NAME=FILE.npy"};
+  const std::string name = arg.substr(0, eq), path = arg.substr(eq + 1);
+  const int i = b.inputIndex(name);
+  if (i < 0) return {ACCELC_ERROR_ARGUMENT, "--input '" + arg + "': the bundle has no input '" + name + "'"};
+  auto a = accelc::support::readNpy(path);
+  if (!a) return {ACCELC_ERROR_ARGUMENT, a.diag().str()};
+  if (a->dtype != accelc::support::DType::kFloat32)
+    return {ACCELC_ERROR_ARGUMENT, path + ": error: expected float32 data, found " + accelc::support::dtypeName(a->dtype)};
+  std::vector<float> data(a->data.size() / sizeof(float));
+  std::copy(a->data.begin(), a->data.end(), reinterpret_cast<uint8_t*>(data.data()));
+  Result r = s.setInput(i, data);
+  if (!r) r.message = path + ": error: " + r.message;
+  return r;
+}
+
+int run(const Args& a) {
+  accelc::deploy::Bundle b;
+  if (Result r = b.open(a.bundle); !r) return failed(r);
+  accelc::deploy::Session s;
+  if (Result r = s.create(b, a.device, a.threads); !r) return failed(r);
+  for (const std::string& in : a.inputs)
+    if (Result r = setInput(b, s, in); !r) return failed(r);
+  if (Result r = s.run(); !r) return failed(r);
+  for (int i = 0; i < b.outputs(); ++i) {
+    accelc_tensor_info t;
+    std::vector<float> y;
+    if (Result r = b.output(i, t); !r) return failed(r);
+    if (Result r = s.output(i, y); !r) return failed(r);
+    std::cout << "output " << t.name << " float32 " << shapeText(t) << "\n";
+    if (a.output.empty()) continue;
+    accelc::support::NpyArray npy;
+    npy.dtype = accelc::support::DType::kFloat32, npy.shape.assign(t.dims, t.dims + t.rank);
+    npy.data.assign(reinterpret_cast<const uint8_t*>(y.data()), reinterpret_cast<const uint8_t*>(y.data() + y.size()));
+    if (auto st = accelc::support::writeNpy(a.output + "/" + accelc::support::npyFileName(t.name), npy); !st) {
+      std::cerr << st.str() << "\n";
+      return 1;
+    }
+  }
+  if (a.timings)
+    for (const accelc_step_timing& st : s.steps())
+      std::printf("%-12s %-40s %10.3f ms %12llu cycles\n", st.kind, st.name, st.seconds * 1e3,
+                  static_cast<unsigned long long>(st.cycles));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Run a compiled model (a bundle, .acx) on a device with the deploy runtime"};
+  Args a;
+  app.add_option("bundle", a.bundle, "bundle (.acx)")->required();
+  app.add_option("--device", a.device, "fsim, board:NAME (a board's accelerator) or virtual:NAME")->capture_default_str();
+  app.add_option("--input", a.inputs, "NAME=FILE.npy (float32), one per model input");
+  app.add_option("--output", a.output, "write each output to DIR/NAME.npy (the folder must exist)");
+  app.add_option("--threads", a.threads, "host kernels' threads (default: one per core)");
+  app.add_flag("--timings", a.timings, "print each step's wall time and device cycles");
+  CLI11_PARSE(app, argc, argv);
+  return run(a);
+}
