@@ -32,6 +32,7 @@ struct accelc_session {
   std::vector<std::string> stepKinds;
   std::vector<double> seconds;      ///< per step, the last run's
   std::vector<uint64_t> cycles;     ///< per step, the last run's
+  std::vector<std::string> runners; ///< per step, what ran it (host steps)
   uint64_t totalCycles = 0;
 };
 
@@ -220,6 +221,7 @@ accelc_status accelc_session_run(accelc_session* s) {
         s->cycles[k] = after.stepCycles[k] - (k < before.stepCycles.size() ? before.stepCycles[k] : 0);
     }
     s->totalCycles = after.cycles.value_or(0) - before.cycles.value_or(0);
+    s->runners = after.stepKernel;
     return ACCELC_OK;
   });
 }
@@ -253,6 +255,7 @@ accelc_status accelc_session_step(const accelc_session* s, int i, accelc_step_ti
     out->kind = s->stepKinds[k].c_str();
     out->seconds = k < s->seconds.size() ? s->seconds[k] : 0.0;
     out->cycles = k < s->cycles.size() ? s->cycles[k] : 0;
+    out->runner = k < s->runners.size() ? s->runners[k].c_str() : "";
     return ACCELC_OK;
   });
 }

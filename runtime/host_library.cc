@@ -1,6 +1,11 @@
 // runtime/host_library.cc — checking and dlopen'ing a bundle's host library.
 #include "runtime/host_library.h"
 
+#if defined(__aarch64__) || defined(__arm__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
+
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -30,6 +35,20 @@ std::string runtimeArch() {
 }
 
 std::vector<std::string> cpuFeatures() {
+#if defined(__aarch64__) || defined(__arm__)
+  // The kernel's hardware capability bits, named as /proc/cpuinfo names them. Under qemu-user they describe
+  // the emulated CPU, where /proc/cpuinfo describes the machine under it.
+  const unsigned long hw = ::getauxval(AT_HWCAP);
+  std::vector<std::string> out;
+#if defined(__aarch64__)
+  if (hw & HWCAP_ASIMD) out.push_back("asimd");
+  if (hw & HWCAP_ASIMDDP) out.push_back("asimddp");
+#else
+  if (hw & HWCAP_NEON) out.push_back("neon");
+  if (hw & HWCAP_VFPv3) out.push_back("vfpv3");
+#endif
+  return out;
+#else
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line)) {
@@ -41,6 +60,7 @@ std::vector<std::string> cpuFeatures() {
     return out;
   }
   return {};
+#endif
 }
 
 uint64_t libraryHash(const std::vector<uint8_t>& library) {

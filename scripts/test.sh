@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test (ctest; `heavy` tests
-# included); then builds the ASan+UBSan configuration into build-asan and runs
+# Installs what is missing, builds (the deploy runtime cross-built for the
+# boards' cores too, scripts/build_deploy.sh), and runs every test (ctest;
+# `heavy` tests included); then builds the ASan+UBSan configuration into build-asan and runs
 # the non-heavy tests under it, and builds the libFuzzer targets (clang-14,
 # ASan+UBSan) into build-fuzz and runs their smoke tests: every corpus
 # replayed, a few seconds of fuzzing each (SANITIZE=0 skips both).
@@ -8,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/build.sh
+bash scripts/build_deploy.sh
 BUILD_DIR=${BUILD_DIR:-build}
 ctest --test-dir "$BUILD_DIR" -j "${JOBS:-2}" --output-on-failure
 if [ "${SANITIZE:-1}" != "0" ]; then

@@ -55,6 +55,7 @@ typedef struct accelc_tensor_info {
 typedef struct accelc_step_timing {
   const char* name;     /* valid while the session exists */
   const char* kind;     /* "accelerator", "host", "pack" or "unpack" */
+  const char* runner;   /* a host step's kernel ("bundle aarch64 cortex-a53", "reference", ...); else "" */
   double seconds;       /* wall time of the last run */
   uint64_t cycles;      /* device cycles of the last run (timed devices; else 0) */
 } accelc_step_timing;

@@ -35,10 +35,16 @@ void gemmPortable(const GemmArgs& a) {
       }
 }
 
+#if defined(__x86_64__)
 bool gemmVnniUsable(const GemmArgs& a) {
   static const bool cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                           __builtin_cpu_supports("avx512vnni");
   return cpu && a.blockOut % 16 == 0;
 }
+#else
+// Other CPUs build no gemm_vnni.cc: the portable kernel is the only one.
+bool gemmVnniUsable(const GemmArgs&) { return false; }
+void gemmVnni(const GemmArgs& a) { gemmPortable(a); }
+#endif
 
 }  // namespace accelc::simulator

@@ -209,4 +209,38 @@ TEST(DeployTest, AccelcRunWritesAccelcRunsBitsAndLinksNoCompilerOrSimulatorBeyon
     EXPECT_EQ(ldd.text.find(lib), std::string::npos) << ldd.text;
 }
 
+// The deploy runtime cross-built for the boards' cores (scripts/test.sh builds it into the build tree's
+// deploy-aarch64 and deploy-armv7 with cmake/toolchain-*.cmake) runs digits under qemu-user: the accelerator
+// steps on fsim, the host steps on the bundle's generated ARM code, x86-64's bits.
+TEST(DeployTest, TheCrossBuiltAccelcRunGivesX86sBitsUnderQemu) {
+  const Digits& d = digits();
+  struct Arch {
+    std::string name, qemu, runner;
+  };
+  std::string missing;
+  for (const Arch& a : {Arch{"aarch64", "qemu-aarch64", "bundle aarch64 cortex-a53"},
+                        Arch{"armv7", "qemu-arm", "bundle armv7 cortex-a9"}}) {
+    const std::string bin = std::string(ACCELC_BUILD_DIR) + "/deploy-" + a.name + "/tools/accelc-run/accelc-run";
+    if (!std::ifstream(bin)) {
+      missing += " " + a.name;
+      continue;
+    }
+    const std::string bundle = kTmp + "/deploy_digits_" + a.name + ".acx", dir = kTmp + "/deploy_out_" + a.name;
+    Out c = sh(kAccelc + " compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default --host " + a.name +
+               " -o " + bundle);
+    ASSERT_EQ(c.rc, 0) << c.text;
+    std::system(("mkdir -p " + dir).c_str());
+    Out r = sh(a.qemu + " " + bin + " " + bundle + " --device fsim --threads 2 --timings --input input=" + kInput +
+               " --output " + dir);
+    ASSERT_EQ(r.rc, 0) << a.name << ": " << r.text;
+    auto y = accelc::support::readNpy(dir + "/logits.npy");
+    ASSERT_TRUE(y.isOk()) << y.diag().str();
+    EXPECT_EQ(y->data, d.logits) << a.name;
+    int generated = 0;  // the four host steps (quantize, im2col, flatten, dequantize) on the bundle's ARM code
+    for (size_t at = r.text.find(a.runner); at != std::string::npos; at = r.text.find(a.runner, at + 1)) ++generated;
+    EXPECT_EQ(generated, 4) << r.text;
+  }
+  if (!missing.empty()) GTEST_SKIP() << "no cross-built deploy runtime for" << missing << " (scripts/test.sh builds it)";
+}
+
 }  // namespace

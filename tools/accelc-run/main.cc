@@ -79,8 +79,8 @@ int run(const Args& a) {
   }
   if (a.timings)
     for (const accelc_step_timing& st : s.steps())
-      std::printf("%-12s %-40s %10.3f ms %12llu cycles\n", st.kind, st.name, st.seconds * 1e3,
-                  static_cast<unsigned long long>(st.cycles));
+      std::printf("%-12s %-40s %10.3f ms %12llu cycles  %s\n", st.kind, st.name, st.seconds * 1e3,
+                  static_cast<unsigned long long>(st.cycles), st.runner);
   return 0;
 }
 
