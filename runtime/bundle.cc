@@ -453,13 +453,6 @@ Status validateBundle(const Bundle& b, const isa::Target& t, const std::string& 
   }
   for (const ConstantData& c : b.constants)
     if (!inWindow(c.addr, c.bytes.size())) return error(loc, "constant '" + c.name + "' lies outside the DRAM window");
-  std::vector<std::vector<Shape>> stepOutputs;
-  for (const Step& st : b.steps) {
-    stepOutputs.emplace_back();
-    for (int y : st.outputs) stepOutputs.back().push_back(b.tensors[static_cast<size_t>(y)].shape);
-  }
-  if (const std::string problem = hostCodeProblem(b.host, stepOutputs); !problem.empty())
-    return error(Location::file(name + "[host]"), problem);
   for (size_t i = 0; i < b.programs.size(); ++i) {
     const isa::Program& p = b.programs[i];
     if (p.hash != b.hash || b.hash != t.hash) return error(loc, "a program was built for another hwspec than the bundle");
@@ -484,6 +477,14 @@ Status validateBundle(const Bundle& b, const isa::Target& t, const std::string& 
       return error(loc, "pack/unpack step '" + s.name + "' must have one input and one output");
     ACCELC_TRY(checkStepSlots(b, s, loc));
   }
+  // The host code against the steps, whose slots are known to exist now.
+  std::vector<std::vector<Shape>> stepOutputs;
+  for (const Step& st : b.steps) {
+    stepOutputs.emplace_back();
+    for (int y : st.outputs) stepOutputs.back().push_back(b.tensors[static_cast<size_t>(y)].shape);
+  }
+  if (const std::string problem = hostCodeProblem(b.host, stepOutputs); !problem.empty())
+    return error(Location::file(name + "[host]"), problem);
   return Status::ok();
 }
 

@@ -13,10 +13,9 @@
 #include <vector>
 
 #include "runtime/bundle.h"
-#include "runtime/cuda_code.h"
+#include "runtime/carried_code.h"
 #include "runtime/deploy_device.h"
 #include "runtime/executor.h"
-#include "runtime/host_library.h"
 
 struct accelc_bundle {
   accelc::runtime::CheckedBundle c;
@@ -67,21 +66,55 @@ accelc_status guarded(F f) {
   }
 }
 
-accelc_status info(const accelc_bundle* b, const std::vector<int>& slots, int i, accelc_tensor_info* out,
-                   const char* what) {
-  if (!b || !out) return fail(ACCELC_ERROR_ARGUMENT, std::string("accelc_bundle_") + what + ": a null argument");
+accelc_dtype dtypeOf(accelc::support::DType t) {
+  using accelc::support::DType;
+  switch (t) {
+    case DType::kFloat32:
+      return ACCELC_FLOAT32;
+    case DType::kFloat16:
+      return ACCELC_FLOAT16;
+    case DType::kFloat64:
+      return ACCELC_FLOAT64;
+    case DType::kInt8:
+      return ACCELC_INT8;
+    case DType::kUint8:
+      return ACCELC_UINT8;
+    case DType::kInt16:
+      return ACCELC_INT16;
+    case DType::kUint16:
+      return ACCELC_UINT16;
+    case DType::kInt32:
+      return ACCELC_INT32;
+    case DType::kInt64:
+      return ACCELC_INT64;
+    case DType::kBool:
+      return ACCELC_BOOL;
+  }
+  return ACCELC_FLOAT32;
+}
+
+/// Model input or output `i` of `b` (`what`: "input" or "output") into `out`; else why not (`out` untouched).
+std::string info(const accelc_bundle& b, const std::vector<int>& slots, int i, accelc_tensor_info& out,
+                 const char* what) {
   if (i < 0 || static_cast<size_t>(i) >= slots.size())
-    return fail(ACCELC_ERROR_ARGUMENT, std::string("accelc_bundle_") + what + ": no " + what + " " + std::to_string(i) +
-                                           " (the bundle has " + std::to_string(slots.size()) + ")");
-  const accelc::runtime::TensorSlot& t = b->c.bundle.tensors[static_cast<size_t>(slots[static_cast<size_t>(i)])];
+    return std::string("no ") + what + " " + std::to_string(i) + " (the bundle has " + std::to_string(slots.size()) + ")";
+  const accelc::runtime::TensorSlot& t = b.c.bundle.tensors[static_cast<size_t>(slots[static_cast<size_t>(i)])];
   if (t.shape.size() > ACCELC_MAX_RANK)
-    return fail(ACCELC_ERROR_BUNDLE, "tensor '" + t.name + "' has rank " + std::to_string(t.shape.size()) +
-                                         ", more than the C API's " + std::to_string(ACCELC_MAX_RANK));
-  *out = accelc_tensor_info{};
-  out->name = t.name.c_str(), out->dtype = ACCELC_FLOAT32, out->rank = static_cast<int>(t.shape.size());
-  for (size_t d = 0; d < t.shape.size(); ++d) out->dims[d] = t.shape[d];
-  out->bytes = static_cast<size_t>(accelc::support::shapeElements(t.shape)) * sizeof(float);
-  return ACCELC_OK;
+    return "tensor '" + t.name + "' has rank " + std::to_string(t.shape.size()) + ", more than the C API's " +
+           std::to_string(ACCELC_MAX_RANK);
+  out = accelc_tensor_info{};
+  out.name = t.name.c_str(), out.dtype = dtypeOf(t.dtype), out.rank = static_cast<int>(t.shape.size());
+  for (size_t d = 0; d < t.shape.size(); ++d) out.dims[d] = t.shape[d];
+  out.bytes = static_cast<size_t>(accelc::support::shapeElements(t.shape) * accelc::support::dtypeBytes(t.dtype));
+  return "";
+}
+
+/// info() for a C entry point: ACCELC_ERROR_ARGUMENT, located at the bundle, when it fails.
+accelc_status infoAt(const accelc_bundle* b, bool input, int i, accelc_tensor_info* out) {
+  if (!b || !out) return fail(ACCELC_ERROR_ARGUMENT, std::string("accelc_bundle_") + (input ? "input" : "output") +
+                                                         ": a null argument");
+  const std::string why = info(*b, input ? b->c.bundle.inputs : b->c.bundle.outputs, i, *out, input ? "input" : "output");
+  return why.empty() ? ACCELC_OK : fail(ACCELC_ERROR_ARGUMENT, b->path + ": error: " + why);
 }
 
 int indexOf(const accelc_bundle* b, const std::vector<int>& slots, const char* name) {
@@ -105,15 +138,6 @@ const char* kindName(Step::Kind k) {
   return "?";
 }
 
-/// The kernels of the bundle's host code for this machine: none when it carries none (reference kernels).
-accelc::support::Expected<accelc::runtime::HostKernels> hostKernels(const accelc_bundle& b, int threads) {
-  const Bundle& bundle = b.c.bundle;
-  if (accelc::runtime::isCudaCode(bundle.host)) return accelc::runtime::loadCudaCode(bundle, b.path);
-  if (bundle.host.library.empty()) return accelc::runtime::HostKernels{};
-  auto pool = std::make_shared<accelc::support::ThreadPool>(threads);
-  return accelc::runtime::loadHostLibrary(bundle.host, pool, b.path);
-}
-
 }  // namespace
 
 extern "C" {
@@ -128,7 +152,14 @@ accelc_status accelc_bundle_open(const char* path, accelc_bundle** out) {
     *out = nullptr;
     auto c = accelc::runtime::loadCheckedBundle(path);
     if (!c) return fail(ACCELC_ERROR_BUNDLE, c.diag().str());
-    *out = new accelc_bundle{std::move(*c), path};
+    auto b = std::make_unique<accelc_bundle>(accelc_bundle{std::move(*c), path});
+    for (const std::vector<int>* slots : {&b->c.bundle.inputs, &b->c.bundle.outputs})  // every one describable
+      for (size_t i = 0; i < slots->size(); ++i) {
+        accelc_tensor_info t;
+        if (const std::string why = info(*b, *slots, static_cast<int>(i), t, "tensor"); !why.empty())
+          return fail(ACCELC_ERROR_BUNDLE, b->path + ": error: " + why);
+      }
+    *out = b.release();
     return ACCELC_OK;
   });
 }
@@ -140,11 +171,11 @@ int accelc_bundle_input_count(const accelc_bundle* b) { return b ? static_cast<i
 int accelc_bundle_output_count(const accelc_bundle* b) { return b ? static_cast<int>(b->c.bundle.outputs.size()) : 0; }
 
 accelc_status accelc_bundle_input(const accelc_bundle* b, int i, accelc_tensor_info* out) {
-  return guarded([&] { return info(b, b ? b->c.bundle.inputs : std::vector<int>{}, i, out, "input"); });
+  return guarded([&] { return infoAt(b, true, i, out); });
 }
 
 accelc_status accelc_bundle_output(const accelc_bundle* b, int i, accelc_tensor_info* out) {
-  return guarded([&] { return info(b, b ? b->c.bundle.outputs : std::vector<int>{}, i, out, "output"); });
+  return guarded([&] { return infoAt(b, false, i, out); });
 }
 
 int accelc_bundle_input_index(const accelc_bundle* b, const char* name) {
@@ -165,7 +196,9 @@ accelc_status accelc_session_create(const accelc_bundle* b, const char* device, 
     auto d = accelc::runtime::makeDeployDevice(device, b->c.target);
     if (!d) return fail(ACCELC_ERROR_DEVICE, d.diag().str());
     s->device = std::move(*d);
-    auto host = hostKernels(*b, options && options->threads > 0 ? options->threads : 0);
+    const int threads = options && options->threads > 0 ? options->threads : 0;
+    auto host = accelc::runtime::carriedHostKernels(b->c.bundle, b->path,
+                                                    std::make_shared<accelc::support::ThreadPool>(threads));
     if (!host) return fail(ACCELC_ERROR_DEVICE, host.diag().str());
     auto e = accelc::runtime::Executor::create(b->c.bundle, *s->device, b->path, std::move(*host));
     if (!e) return fail(ACCELC_ERROR_DEVICE, e.diag().str());
@@ -183,12 +216,14 @@ accelc_status accelc_session_set_input(accelc_session* s, int i, const void* dat
   return guarded([&] {
     accelc_tensor_info t;
     if (!s || !data) return fail(ACCELC_ERROR_ARGUMENT, "accelc_session_set_input: a null argument");
-    if (accelc_status st = info(s->b, s->b->c.bundle.inputs, i, &t, "input"); st != ACCELC_OK) return st;
+    if (const std::string why = info(*s->b, s->b->c.bundle.inputs, i, t, "input"); !why.empty())
+      return failAt(s, ACCELC_ERROR_ARGUMENT, why);
+    const accelc::runtime::TensorSlot& slot = s->b->c.bundle.tensors[static_cast<size_t>(s->b->c.bundle.inputs[i])];
     if (bytes != t.bytes)
       return failAt(s, ACCELC_ERROR_ARGUMENT, std::string("input '") + t.name + "' takes " + std::to_string(t.bytes) +
-                                                  " bytes (float32), not " + std::to_string(bytes));
-    Tensor x(accelc::support::DType::kFloat32,
-             accelc::runtime::Shape(t.dims, t.dims + t.rank));
+                                                  " bytes (" + accelc::support::dtypeName(slot.dtype) + "), not " +
+                                                  std::to_string(bytes));
+    Tensor x(slot.dtype, slot.shape);
     std::memcpy(x.bytes().data(), data, bytes);
     s->inputs[static_cast<size_t>(i)] = std::move(x);
     return ACCELC_OK;
@@ -230,12 +265,14 @@ accelc_status accelc_session_get_output(const accelc_session* s, int i, void* da
   return guarded([&] {
     accelc_tensor_info t;
     if (!s || !data) return fail(ACCELC_ERROR_ARGUMENT, "accelc_session_get_output: a null argument");
-    if (accelc_status st = info(s->b, s->b->c.bundle.outputs, i, &t, "output"); st != ACCELC_OK) return st;
+    if (const std::string why = info(*s->b, s->b->c.bundle.outputs, i, t, "output"); !why.empty())
+      return failAt(s, ACCELC_ERROR_ARGUMENT, why);
     if (s->outputs.empty()) return failAt(s, ACCELC_ERROR_STATE, "no run has finished: there are no outputs to read");
     const Tensor& y = s->outputs[static_cast<size_t>(i)];
     if (bytes != y.bytes().size())
       return failAt(s, ACCELC_ERROR_ARGUMENT, std::string("output '") + t.name + "' holds " +
-                                                  std::to_string(y.bytes().size()) + " bytes (float32), not " +
+                                                  std::to_string(y.bytes().size()) + " bytes (" +
+                                                  accelc::support::dtypeName(y.dtype()) + "), not " +
                                                   std::to_string(bytes));
     std::memcpy(data, y.bytes().data(), bytes);
     return ACCELC_OK;
@@ -248,8 +285,8 @@ accelc_status accelc_session_step(const accelc_session* s, int i, accelc_step_ti
   return guarded([&] {
     if (!s || !out) return fail(ACCELC_ERROR_ARGUMENT, "accelc_session_step: a null argument");
     if (i < 0 || static_cast<size_t>(i) >= s->stepKinds.size())
-      return fail(ACCELC_ERROR_ARGUMENT, "no step " + std::to_string(i) + " (the bundle has " +
-                                             std::to_string(s->stepKinds.size()) + ")");
+      return failAt(s, ACCELC_ERROR_ARGUMENT,
+                    "no step " + std::to_string(i) + " (the bundle has " + std::to_string(s->stepKinds.size()) + ")");
     const size_t k = static_cast<size_t>(i);
     out->name = s->b->c.bundle.steps[k].name.c_str();
     out->kind = s->stepKinds[k].c_str();

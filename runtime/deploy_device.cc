@@ -14,11 +14,11 @@ bool startsWith(const std::string& s, const std::string& prefix) { return s.rfin
 
 /// The UIO node a board's accelerator shows as (/sys/class/uio/uioN/name reads "accelc"), or "".
 std::string acceleratorUio() {
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/sys/class/uio", ec)) {
-    std::ifstream in(e.path() / "name");
+  std::error_code ec;  // never throws: a folder that cannot be read holds no accelerator
+  for (std::filesystem::directory_iterator it("/sys/class/uio", ec), end; !ec && it != end; it.increment(ec)) {
+    std::ifstream in(it->path() / "name");
     std::string name;
-    if (in >> name && name == "accelc") return e.path().filename().string();
+    if (in >> name && name == "accelc") return it->path().filename().string();
   }
   return "";
 }

@@ -46,6 +46,7 @@ Attrs defaultAttrs(OpKind k);
 std::string attrsProblem(const QRescaleAttrs& a);
 std::string attrsProblem(const QHardSwishAttrs& a);
 std::string attrsProblem(const QMulAttrs& a);
+std::string attrsProblem(const QConcatAttrs& a);
 
 /// Runs op `k` on `inputs` (null for an omitted optional input) and fills
 /// `outputs` (its size is the node's output count). `loc` names the node.

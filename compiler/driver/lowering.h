@@ -68,7 +68,7 @@ struct View {
 struct Placement {
   Plan plan;        ///< what runs it
   std::string why;  ///< "accelerator: ..." or "host: ..."
-  int64_t cycles = 0;  ///< on the accelerator: its trial program's estimated cycles (lower/cost.h)
+  int64_t cycles = 0;  ///< on the accelerator: its trial program's estimated cycles (lower/cost.h; when asked)
   bool onAccelerator() const { return !std::holds_alternative<HostPlan>(plan); }
 };
 
@@ -91,6 +91,7 @@ struct Lowering {
   const hwspec::HwSpec& hw;                  ///< its hwspec
   bool serialize;                            ///< programs without overlap between the units
   std::vector<std::string>* log;             ///< decisions worth reporting; may be null
+  bool estimateCycles = false;               ///< partition: estimate each trial program's cycles (placement by cost)
   std::vector<Placement> placements;         ///< per node (partition)
   std::vector<Shape> borders;                ///< per value: conv border (top, left, bottom, right)
   std::vector<View> views;                   ///< per value: its place in a Concat's output (partition)

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <set>
+#include <utility>
 
 #include "compiler/driver/partition.h"
 #include "compiler/passes/rewrite.h"
@@ -69,6 +71,10 @@ std::vector<Weighed> weigh(const Lowering& s, const std::vector<int>& region, in
     for (int v : s.g.nodes[i].inputs)
       if (v >= 0) readers[static_cast<size_t>(v)].push_back(static_cast<int>(i));
   const double hz = static_cast<double>(s.hw.clockMhz) * 1e6;
+  std::set<std::pair<int, int>> packed;  // (region, value): a value crosses into or out of a region once
+  auto cross = [&](Weighed& r, int region, int v) {
+    if (packed.insert({region, v}).second) r.pack += static_cast<double>(valueBytes(s, v)) / cost.packBytesPerSecond;
+  };
   for (size_t i = 0; i < s.g.nodes.size(); ++i) {
     if (region[i] < 0) continue;
     Weighed& r = w[static_cast<size_t>(region[i])];
@@ -82,13 +88,13 @@ std::vector<Weighed> weigh(const Lowering& s, const std::vector<int>& region, in
       const Node* p = producer(s.g, v);
       const bool fromHost = !s.g.values[static_cast<size_t>(v)].constant &&
                             (!p || region[static_cast<size_t>(p - s.g.nodes.data())] != region[i]);
-      if (fromHost) r.pack += static_cast<double>(valueBytes(s, v)) / cost.packBytesPerSecond;
+      if (fromHost) cross(r, region[i], v);
     }
     for (int y : n.outputs) {
       bytes += valueBytes(s, y);
       bool toHost = isOutput[static_cast<size_t>(y)];
       for (int reader : readers[static_cast<size_t>(y)]) toHost = toHost || region[static_cast<size_t>(reader)] != region[i];
-      if (toHost) r.pack += static_cast<double>(valueBytes(s, y)) / cost.packBytesPerSecond;
+      if (toHost) cross(r, region[i], y);
     }
     r.host += cost.seconds(n.kind, nodeMacs(s.g, n), bytes);
   }
@@ -111,6 +117,7 @@ std::string estimates(const Lowering& s, const Weighed& r, const HostCost& cost)
 }  // namespace
 
 support::Status placeByCost(Lowering& s, const HostCost& cost) {
+  s.estimateCycles = true;
   ACCELC_TRY(partition(s));
   std::vector<int> region = regionsOf(s);
   const int regions = region.empty() ? 0 : *std::max_element(region.begin(), region.end()) + 1;

@@ -1,11 +1,16 @@
 // compiler/host/host_cost.cc — the hosts' rates.
 //
-// x86-64: measured on the development machine (AVX-512 with VNNI, one
-// thread) by bench/host_int_kernels_bench: ResNet-18's 3x3 QConvs run at
-// 260-350 G MACs/s generated and 1.5-1.7 G MACs/s on the reference kernels;
-// Im2col and QuantizeLinear move 23-50 GB/s generated and 1-2.5 GB/s on the
-// reference; packing to the blocked layout ~2 GB/s (SqueezeNet's 1.75 MB
-// Im2col output in 0.95 ms, `accelc report --measure`). The ARM cores are not measured here (qemu says nothing of
+// x86-64: from measurements on the development machine (AVX-512 with VNNI,
+// one thread). bench/host_int_kernels_bench's best kernels run faster than
+// whole models do: ResNet-18's 3x3 QConvs at 260-350 G MACs/s generated
+// (1.5-1.7 on the reference kernels), Im2col and QuantizeLinear at 23-50
+// GB/s. Whole models, with their small and depthwise layers, average less,
+// so the rates here are set where `accelc report --measure` on quantized
+// ResNet-18, MobileNet-v2 and MobileNet-v3-small (every layer on the host)
+// falls within 2x of the estimate: 120 G MACs/s, 10 GB/s, a reference's 0.4
+// GB/s (QHardSwish's reference kernel ran at 0.4 GB/s), 5 us a step. Packing
+// to the blocked layout: ~2 GB/s (SqueezeNet's 1.75 MB Im2col output in 0.95
+// ms). The ARM cores are not measured here (qemu says nothing of
 // speed): their figures are nominal, from each core's NEON width and clock
 // (Cortex-A53 at 1.2 GHz on MPSoC boards, Cortex-A9 at 650 MHz on PYNQ-Z1,
 // int8 products in their int32 form) and their boards' memory.

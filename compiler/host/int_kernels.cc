@@ -16,7 +16,6 @@
 
 #include "compiler/host/plan_util.h"
 #include "runtime/geometry.h"
-#include "isa/arith.h"
 #include "runtime/ops.h"
 
 namespace accelc::compiler::host {
@@ -333,21 +332,17 @@ std::optional<KernelPlan> qmatmulPlan(const runtime::QMulAttrs& a, const Shape& 
 std::optional<KernelPlan> qconcatPlan(const runtime::QConcatAttrs& a, const std::vector<Shape>& inputs,
                                       const CpuShape& cpu) {
   const size_t n = inputs.size();
-  if (n == 0 || a.zeros.size() != n || a.mults.size() != n || a.shift < 0 || a.shift > 31 || a.zeroPoint < -128 ||
-      a.zeroPoint > 127)
-    return std::nullopt;
-  for (size_t i = 0; i < n; ++i)
-    if (a.zeros[i] < -128 || a.zeros[i] > 127 || a.mults[i] < 0 || a.mults[i] > isa::arith::kInt32Max)
-      return std::nullopt;
+  if (n == 0 || a.zeros.size() != n || !runtime::attrsProblem(a).empty()) return std::nullopt;
   runtime::AxisAttrs axis;
   axis.axis = a.axis;
   std::optional<KernelPlan> p = concatPlan(axis, inputs, DType::kInt8, cpu);
   if (!p) return std::nullopt;
   p->kernel.name = "qconcat";
-  // concatPlan's stage per non-empty input loads it as its value: rescale that value.
+  // concatPlan's stage per input of a non-empty axis loads it as its value: rescale that value.
+  const int64_t r = static_cast<int64_t>(inputs[0].size()), at = a.axis < 0 ? a.axis + r : a.axis;
   size_t stage = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (elements(inputs[i]) == 0) continue;
+    if (inputs[i][static_cast<size_t>(at)] == 0) continue;
     LoopExpr& e = p->kernel.stages[stage++].value;
     const int load = static_cast<int>(e.nodes.size()) - 1;  // before any node is added
     const int x = centered256(e, load, a.zeros[i]), mult = e.intConstant(i32(a.mults[i]));

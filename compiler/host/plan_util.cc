@@ -122,6 +122,23 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
   return s;
 }
 
+namespace {
+
+/// x's channels as floats in an image of hp x wp, x at (pt, pl), `pad` around it (axes c, y, x).
+LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t wp, float pad) {
+  LoopStage c;
+  c.name = "to_float_padded";
+  enum { CC, YY, XX };
+  c.axes = {{"c", g.c}, {"y", hp}, {"x", wp}};
+  c.out = xf, c.outAt = aff(0, {{CC, hp * wp}, {YY, wp}, {XX, 1}});
+  c.value.op(EwOp::kToFloat, c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
+                                           {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)},
+                                           pad));
+  return c;
+}
+
+}  // namespace
+
 /// Depthwise: out[c·mg + j][oh][ow] = Σ_{kh,kw} x[c][iy][ix] · w[c·mg + j][kh][kw], then the form's epilogue.
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   KernelPlan p;
@@ -141,16 +158,9 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wp = (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1;
   if (floatSum) {
     const int xf = k.addBuffer("xf", g.c * hp * wp, Role::kTemp), wf = k.addBuffer("wf", wn, Role::kTemp);
-    LoopStage c;
-    c.name = "to_float_padded";
-    enum { CC, YY, XX };
-    c.axes = {{"c", g.c}, {"y", hp}, {"x", wp}};
-    c.out = xf, c.outAt = aff(0, {{CC, hp * wp}, {YY, wp}, {XX, 1}});
-    c.value.op(EwOp::kToFloat, c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
-                                             {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)},
-                                             f.pad));
+    LoopStage c = paddedFloatStage(g, x, xf, hp, wp, f.pad);
     k.stages.push_back(c);
-    p.schedule.stages.push_back(rowSchedule(c, XX, -1, 1, cpu));
+    p.schedule.stages.push_back(rowSchedule(c, 2, -1, 1, cpu));
     LoopStage cw;
     cw.name = "to_float";
     cw.axes = {{"i", wn}};
@@ -238,6 +248,35 @@ LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channel
   return s;
 }
 
+/// The buffers of a convolution's product over words.
+struct WordBuffers {
+  int x, w, col, col4, w4;  ///< col: the im2col copy (-1 when the words come from x's windows)
+};
+
+/// The stages packing the product's words: the columns' (from x's windows, reading `pad` outside x, or
+/// from col) and the weights' (`constWeights`: computed on the first run only, the same at every batch point).
+void packProductWords(const runtime::ConvGeometry& g, const WordBuffers& b, bool windows, float pad, bool constWeights,
+                      const CpuShape& cpu, KernelPlan& p) {
+  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw, kq = (kk + 3) / 4;
+  auto add = [&](LoopStage s, StageSchedule sc) {
+    p.kernel.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
+  };
+  if (windows) {
+    LoopStage cs = windowWordsStage(g, cg, b.x, b.col4, pad);
+    add(cs, rowSchedule(cs, 4, -1, 1, cpu));
+    LoopStage ws = windowWeightWordsStage(g, cg, mg, b.w, b.w4);
+    ws.constant = constWeights;
+    add(ws, rowSchedule(ws, 3, -1, 1, cpu));
+    return;
+  }
+  for (const WordPack& wp : {WordPack{"pack_columns", b.col, b.col4, plane, 1, 1, plane, plane, kk, true},
+                             WordPack{"pack_weights", b.w, b.w4, mg, kk, kq, 1, 1, kk, false}}) {
+    LoopStage ps = packStage(wp);
+    ps.constant = wp.src == b.w && constWeights;
+    add(ps, packSchedule(ps, cpu));
+  }
+}
+
 }  // namespace
 
 int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes) {
@@ -282,8 +321,9 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
 
 /// Grouped or dense: per (image, group), col = im2col(x) and y = w · col,
 /// then the form's epilogue. With `vnni`, the product runs over 4-byte words:
-/// w's rows and col's columns packed, w's bytes offset by 128 into
-/// vpdpbusd's unsigned operand, which the epilogue takes back as
+/// w's rows and col's columns packed (the columns' words straight from x's
+/// windows when the channels come in whole words), w's bytes offset by 128
+/// into vpdpbusd's unsigned operand, which the epilogue takes back as
 /// 128·Σ_k col[k][p].
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   KernelPlan p;
@@ -324,21 +364,8 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   s.out = y, s.outAt = aff(0, {{M, plane}, {P, 1}});
   s.reduce = Reduce::kSum;
   int acc = -1;
-  if (windows) {
-    LoopStage cs = windowWordsStage(g, cg, x, col4, f.pad);
-    add(cs, rowSchedule(cs, 4, -1, 1, cpu));
-    LoopStage ws = windowWeightWordsStage(g, cg, mg, w, w4);
-    ws.constant = f.constWeights && g.group == 1;  // one group: the same words at every batch point
-    add(ws, rowSchedule(ws, 3, -1, 1, cpu));
-  } else if (vnni) {
-    for (const WordPack& wp : {WordPack{"pack_columns", col, col4, plane, 1, 1, plane, plane, kk, true},
-                               WordPack{"pack_weights", w, w4, mg, kk, kq, 1, 1, kk, false}}) {
-      LoopStage ps = packStage(wp);
-      ps.constant = wp.src == w && f.constWeights && g.group == 1;  // one group: the same words at every batch point
-      add(ps, packSchedule(ps, cpu));
-    }
-  }
   if (vnni) {
+    packProductWords(g, WordBuffers{x, w, col, col4, w4}, windows, f.pad, f.constWeights && g.group == 1, cpu, p);
     // The weights are the unsigned operand (offset by 128) and the columns the
     // signed one, so the offset's sums run along the columns, in vector lanes.
     PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, plane, 0x01010101u, 128, cpu);

@@ -55,10 +55,13 @@ struct ConvForm {
 };
 /// A grouped or dense convolution: per (image, group) an im2col copy (none
 /// for a 1x1 convolution without stride or padding) and a register-tiled
-/// product of the weights and the copy.
+/// product of the weights and the copy. With VNNI the product runs over
+/// 4-byte words, which are packed straight from the input's windows (no
+/// im2col copy) when each group's channels come in whole words.
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 /// A depthwise convolution (one input channel per group) as one direct stage
-/// over the output rows, the row in vector lanes. Integer data is summed in
+/// over the output rows, the row in vector lanes. Integer data is converted
+/// once into a padded float image (so the taps need no bounds) and summed in
 /// float, where every partial sum of at most 1024 int8 products is exact; the
 /// epilogue gets it back as int32 (callers keep KH·KW within that).
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);

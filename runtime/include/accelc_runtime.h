@@ -2,19 +2,20 @@
  *
  * Runs a compiled model (a bundle, .acx) on a device: the functional
  * simulator ("fsim"), a board's accelerator ("board:NAME") or a virtual
- * board ("virtual:NAME"). Host steps run on the code the bundle carries
- * for this machine, or on the reference kernels when it carries none.
+ * board ("virtual:NAME"). Host steps run on the code the bundle carries,
+ * which must be built for this machine (a session refuses another's), or on
+ * the reference kernels when it carries none.
  *
  *   accelc_bundle* b;  accelc_session* s;
  *   if (accelc_bundle_open("model.acx", &b) != ACCELC_OK) puts(accelc_last_error());
  *   accelc_session_create(b, "fsim", NULL, &s);
- *   accelc_session_set_input(s, 0, pixels, sizeof pixels);   (float32, the input's shape)
+ *   accelc_session_set_input(s, 0, pixels, sizeof pixels);   (the input's type and shape)
  *   accelc_session_run(s);
  *   accelc_session_get_output(s, 0, logits, sizeof logits);
  *   accelc_session_destroy(s);  accelc_bundle_close(b);
  *
- * Every call returns a status; on anything but ACCELC_OK, accelc_last_error()
- * says what and where, on the calling thread, until that thread's next call.
+ * Every call that returns a status sets accelc_last_error() on the calling
+ * thread: "" on ACCELC_OK, else what went wrong and where.
  * No call aborts the process. A session is used by one thread at a time;
  * sessions of one bundle may run on different threads.
  */
@@ -40,7 +41,19 @@ typedef enum accelc_status {
   ACCELC_ERROR_STATE = 5     /* an output read before a run, or an input not set */
 } accelc_status;
 
-typedef enum accelc_dtype { ACCELC_FLOAT32 = 0 } accelc_dtype;
+/* Element types; data are little-endian, C order. */
+typedef enum accelc_dtype {
+  ACCELC_FLOAT32 = 0,
+  ACCELC_FLOAT16 = 1,
+  ACCELC_FLOAT64 = 2,
+  ACCELC_INT8 = 3,
+  ACCELC_UINT8 = 4,
+  ACCELC_INT16 = 5,
+  ACCELC_UINT16 = 6,
+  ACCELC_INT32 = 7,
+  ACCELC_INT64 = 8,
+  ACCELC_BOOL = 9 /* one byte, 0 or 1 */
+} accelc_dtype;
 
 /* A model input or output. */
 typedef struct accelc_tensor_info {
@@ -48,19 +61,24 @@ typedef struct accelc_tensor_info {
   accelc_dtype dtype;
   int rank;
   int64_t dims[ACCELC_MAX_RANK];
-  size_t bytes;         /* of one inference */
+  size_t bytes;         /* of one inference: the elements times their size */
 } accelc_tensor_info;
 
-/* One bundle step as the last run timed it. */
+/* One bundle step as the last run timed it. The strings are the session's:
+ * valid until its next run (or its end). */
 typedef struct accelc_step_timing {
-  const char* name;     /* valid while the session exists */
+  const char* name;
   const char* kind;     /* "accelerator", "host", "pack" or "unpack" */
   const char* runner;   /* a host step's kernel ("bundle aarch64 cortex-a53", "reference", ...); else "" */
   double seconds;       /* wall time of the last run */
   uint64_t cycles;      /* device cycles of the last run (timed devices; else 0) */
 } accelc_step_timing;
 
+/* Zero-initialize, then set what you need: fields added later keep their
+ * zero meaning, and `api_version` (0 counts as 1) says which fields the
+ * caller knows. */
 typedef struct accelc_session_options {
+  int api_version;
   int threads;          /* host kernels' thread pool; 0: one per core */
 } accelc_session_options;
 
@@ -87,11 +105,11 @@ int accelc_bundle_output_index(const accelc_bundle* b, const char* name);
 accelc_status accelc_session_create(const accelc_bundle* b, const char* device, const accelc_session_options* options,
                                     accelc_session** out);
 void accelc_session_destroy(accelc_session* s);
-/* Copies input `i` (float32, exactly the input's bytes) for the next runs. */
+/* Copies input `i` (its type, exactly its bytes) for the next runs. */
 accelc_status accelc_session_set_input(accelc_session* s, int i, const void* data, size_t bytes);
 /* One inference on the inputs set. */
 accelc_status accelc_session_run(accelc_session* s);
-/* Copies output `i` of the last run (float32, exactly the output's bytes). */
+/* Copies output `i` of the last run (its type, exactly its bytes). */
 accelc_status accelc_session_get_output(const accelc_session* s, int i, void* data, size_t bytes);
 /* The last run's steps: their count, and step `i`. */
 int accelc_session_step_count(const accelc_session* s);

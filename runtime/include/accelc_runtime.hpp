@@ -13,8 +13,8 @@
 #ifndef ACCELC_RUNTIME_HPP_
 #define ACCELC_RUNTIME_HPP_
 
+#include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "accelc_runtime.h"
@@ -36,9 +36,9 @@ class Bundle {
   Bundle(const Bundle&) = delete;
   Bundle& operator=(const Bundle&) = delete;
   ~Bundle() { accelc_bundle_close(b_); }
+  /// Opens `path`; a Bundle opens one file in its life (sessions keep pointing at it).
   Result open(const std::string& path) {
-    accelc_bundle_close(b_);
-    b_ = nullptr;
+    if (b_) return {ACCELC_ERROR_STATE, "this Bundle is open already: open another Bundle"};
     return result(accelc_bundle_open(path.c_str(), &b_));
   }
   int inputs() const { return accelc_bundle_input_count(b_); }
@@ -63,24 +63,41 @@ class Session {
   Result create(const Bundle& b, const std::string& device, int threads = 0) {
     accelc_session_destroy(s_);
     s_ = nullptr, b_ = b.get();
-    const accelc_session_options o{threads};
+    accelc_session_options o{};
+    o.api_version = ACCELC_RUNTIME_API_VERSION, o.threads = threads;
     return result(accelc_session_create(b.get(), device.c_str(), &o, &s_));
   }
-  Result setInput(int i, const std::vector<float>& data) {
-    return result(accelc_session_set_input(s_, i, data.data(), data.size() * sizeof(float)));
-  }
+  /// Input `i` from `bytes` bytes at `data` (the input's type and size).
+  Result setInput(int i, const void* data, size_t bytes) { return result(accelc_session_set_input(s_, i, data, bytes)); }
+  Result setInput(int i, const std::vector<float>& data) { return setInput(i, data.data(), data.size() * sizeof(float)); }
   Result run() { return result(accelc_session_run(s_)); }
-  /// Output `i` of the last run, resized to its element count.
+  /// Output `i` of the last run as bytes (its type's), or as floats (a float32 output).
+  Result output(int i, std::vector<uint8_t>& out) const {
+    accelc_tensor_info t;
+    if (accelc_status st = accelc_bundle_output(b_, i, &t); st != ACCELC_OK) return result(st);
+    out.resize(t.bytes);
+    return result(accelc_session_get_output(s_, i, out.data(), t.bytes));
+  }
   Result output(int i, std::vector<float>& out) const {
     accelc_tensor_info t;
     if (accelc_status st = accelc_bundle_output(b_, i, &t); st != ACCELC_OK) return result(st);
+    if (t.dtype != ACCELC_FLOAT32) return {ACCELC_ERROR_ARGUMENT, std::string("output '") + t.name + "' is not float32"};
     out.resize(t.bytes / sizeof(float));
     return result(accelc_session_get_output(s_, i, out.data(), t.bytes));
   }
+  /// One step of the last run, its strings copied.
+  struct Step {
+    std::string name, kind, runner;
+    double seconds = 0;
+    uint64_t cycles = 0;
+  };
   /// The last run's steps, in bundle order.
-  std::vector<accelc_step_timing> steps() const {
-    std::vector<accelc_step_timing> v(static_cast<size_t>(accelc_session_step_count(s_)));
-    for (size_t i = 0; i < v.size(); ++i) accelc_session_step(s_, static_cast<int>(i), &v[i]);
+  std::vector<Step> steps() const {
+    std::vector<Step> v;
+    for (int i = 0; i < accelc_session_step_count(s_); ++i) {
+      accelc_step_timing t;
+      if (accelc_session_step(s_, i, &t) == ACCELC_OK) v.push_back({t.name, t.kind, t.runner, t.seconds, t.cycles});
+    }
     return v;
   }
   uint64_t cycles() const { return accelc_session_cycles(s_); }

@@ -53,18 +53,6 @@ std::string firstOutOfRange(std::initializer_list<std::tuple<const char*, int64_
 
 constexpr int64_t kMultMax = ar::kInt32Max;  // a Q31 multiplier, and shifts of [0, 31]: what mulq and shrRoundAway take
 
-Status inRange(Ctx& c, const char* name, int64_t v, int64_t lo, int64_t hi) {
-  const std::string p = firstOutOfRange({{name, v, lo, hi}});
-  return p.empty() ? Status::ok() : c.fail(p);
-}
-
-Status checkZero(Ctx& c, const char* name, int64_t zp) { return inRange(c, name, zp, -128, 127); }
-
-Status checkScale(Ctx& c, const char* mult, int64_t m, const char* shift, int64_t s) {
-  ACCELC_TRY(inRange(c, mult, m, 0, kMultMax));
-  return inRange(c, shift, s, 0, 31);
-}
-
 Status checked(Ctx& c, const std::string& problem) { return problem.empty() ? Status::ok() : c.fail(problem); }
 
 int32_t i32(int64_t v) { return static_cast<int32_t>(v); }
@@ -188,19 +176,18 @@ Status concatShape(const QConcatAttrs& a, Ctx& c, int64_t& axis, Shape& shape) {
                   " zeros and " + std::to_string(a.mults.size()) + " mults; expected one of each per input");
   axis = a.axis;
   if (!normAxis(axis, c.in(0).rank())) return c.fail("QConcat axis " + std::to_string(a.axis) + " out of range");
+  ACCELC_TRY(checked(c, attrsProblem(a)));
   shape = c.in(0).shape();
   shape[axis] = 0;
   for (int i = 0; i < n; ++i) {
     ACCELC_TRY(c.expectType(i, {DType::kInt8}));
-    ACCELC_TRY(checkZero(c, "zeros", a.zeros[i]));
-    ACCELC_TRY(checkScale(c, "mults", a.mults[i], "shift", a.shift));
     Shape s = c.in(i).shape();
     if (s.size() != shape.size()) return c.fail("QConcat inputs differ in rank");
     s[axis] = shape[axis];
     if (s != shape) return c.fail("QConcat input " + std::to_string(i) + " has shape " + support::shapeStr(c.in(i).shape()));
     shape[axis] += c.in(i).dim(axis);
   }
-  return checkZero(c, "zero_point", a.zeroPoint);
+  return Status::ok();
 }
 
 }  // namespace
@@ -248,6 +235,17 @@ std::string attrsProblem(const QHardSwishAttrs& a) {
                                    {"mult", a.mult, 0, kernels::kMultMax}, {"shift", a.shift, 0, 31},
                                    {"offset_h", a.offsetH, isa::arith::kInt32Min, isa::arith::kInt32Max},
                                    {"one_h", a.oneH, 1, int64_t{1} << 23}});
+}
+
+std::string attrsProblem(const QConcatAttrs& a) {
+  if (a.zeros.size() != a.mults.size())
+    return "attributes zeros and mults hold " + std::to_string(a.zeros.size()) + " and " + std::to_string(a.mults.size()) +
+           " values; expected one of each per input";
+  for (size_t i = 0; i < a.zeros.size(); ++i)
+    if (std::string p = kernels::firstOutOfRange({{"zeros", a.zeros[i], -128, 127}, {"mults", a.mults[i], 0, kernels::kMultMax}});
+        !p.empty())
+      return p;
+  return kernels::firstOutOfRange({{"shift", a.shift, 0, 31}, {"zero_point", a.zeroPoint, -128, 127}});
 }
 
 std::string attrsProblem(const QMulAttrs& a) {

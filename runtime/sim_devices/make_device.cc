@@ -2,7 +2,6 @@
 #include "runtime/sim_devices/make_device.h"
 
 #include "runtime/deploy_device.h"
-#include "runtime/fsim_device.h"
 #include "runtime/sim_devices/cycle_device.h"
 #include "runtime/sim_devices/hls_device.h"
 #include "runtime/sim_devices/rtl_device.h"
@@ -30,8 +29,7 @@ std::vector<std::string> engineNames() {
 support::Expected<Engine> parseEngine(const std::string& name) {
   for (Engine e : {Engine::kFsim, Engine::kCycle, Engine::kRtl, Engine::kHls})
     if (name == engineName(e)) return e;
-  return support::error(support::Location(),
-                        "unknown engine '" + name + "': expected fsim, cycle, rtl, hls, board:NAME or virtual:NAME");
+  return support::error(support::Location(), "unknown engine '" + name + "': expected fsim, cycle, rtl or hls");
 }
 
 support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::Target& t, const DeviceOptions& o) {
@@ -40,8 +38,8 @@ support::Expected<std::unique_ptr<Device>> makeDevice(Engine engine, const isa::
   if (!o.vcd.empty() && engine != Engine::kRtl)
     return support::error(support::Location(), std::string("the ") + engineName(engine) + " engine writes no waveform");
   switch (engine) {
-    case Engine::kFsim:
-      return std::unique_ptr<Device>(std::make_unique<FsimDevice>(t, simulator::FsimOptions{o.checkRaces, o.limits, o.checkDefined}));
+    case Engine::kFsim:  // the deploy runtime's, as a board's runtime makes it
+      return makeDeployDevice(engineName(engine), t, simulator::FsimOptions{o.checkRaces, o.limits, o.checkDefined});
     case Engine::kCycle: {
       ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<CycleDevice> d, CycleDevice::create(t, o.trace, o.limits, o.checkDefined));
       return std::unique_ptr<Device>(std::move(d));

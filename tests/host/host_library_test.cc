@@ -98,11 +98,27 @@ TEST(HostLibraryTest, CodeThatCannotRunHereIsRefusedBeforeItLoads) {
   auto bad = runtime::readCheckedBundle(runtime::writeBundle(past), "host.acx");
   ASSERT_FALSE(bad.isOk());
   EXPECT_EQ(bad.status().str(), "host.acx[host]: error: host kernel of step 3: past the bundle's 4 steps");
+  runtime::Bundle shape = b;  // a kernel whose outputs are not its step's
+  shape.host.kernels[0].outputs[0].push_back(1);
+  bad = runtime::readCheckedBundle(runtime::writeBundle(shape), "host.acx");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().str(), "host.acx[host]: error: host kernel of step 0: its outputs are not its step's");
+  runtime::Bundle slot = b;  // a step writing a slot that does not exist: refused before the host code is read
+  slot.steps.back().outputs[0] = 999;
+  bad = runtime::readCheckedBundle(runtime::writeBundle(slot), "host.acx");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().str().find("writes a tensor slot that does not exist"), std::string::npos) << bad.status().str();
 }
 
 /// A cross toolchain and the qemu-user that runs its programs.
 struct Cross {
-  std::string arch, gxx, qemu, sysroot;
+  std::string arch, gxx, qemu, sysroot, loader;
+  /// How to run a program: with the target's multiarch C library when it is installed (its loader and C
+  /// library come from one package: scripts/bootstrap.sh installs it), else the cross toolchain's (-L).
+  std::string run() const {
+    struct stat st;
+    return ::stat(loader.c_str(), &st) == 0 ? qemu : qemu + " -L " + sysroot;
+  }
 };
 
 bool onPath(const std::string& tool) { return std::system(("command -v " + tool + " > /dev/null 2>&1").c_str()) == 0; }
@@ -132,8 +148,10 @@ void writeRaw(const std::string& path, const Tensor& t) {
 /// The cross toolchains with the qemu-user that runs their programs, as present on this machine.
 std::vector<Cross> crossToolchains() {
   std::vector<Cross> found;
-  for (const Cross& c : {Cross{"aarch64", "aarch64-linux-gnu-g++", "qemu-aarch64", "/usr/aarch64-linux-gnu"},
-                         Cross{"armv7", "arm-linux-gnueabihf-g++", "qemu-arm", "/usr/arm-linux-gnueabihf"}}) {
+  for (const Cross& c : {Cross{"aarch64", "aarch64-linux-gnu-g++", "qemu-aarch64", "/usr/aarch64-linux-gnu",
+                               "/lib/ld-linux-aarch64.so.1"},
+                         Cross{"armv7", "arm-linux-gnueabihf-g++", "qemu-arm", "/usr/arm-linux-gnueabihf",
+                               "/lib/ld-linux-armhf.so.3"}}) {
     if (onPath(c.gxx) && onPath(c.qemu)) found.push_back(c);
     else std::printf("%s: %s or %s is missing (scripts/bootstrap.sh installs them); not run\n", c.arch.c_str(), c.gxx.c_str(), c.qemu.c_str());
   }
@@ -190,7 +208,7 @@ TEST(HostLibraryTest, ArmIntegerKernelsGiveTheReferencesBitsUnderQemu) {
     auto code = compileHostCode(b, *libraryTarget(c.arch, ""), "host.acx");
     ASSERT_TRUE(code.isOk()) << code.status().str();
     ASSERT_EQ(code->kernels.size(), 2u) << c.arch << ": the QConv and the QAdd each get a kernel";
-    const std::string run = c.qemu + " -L " + c.sysroot + " " + bin + " " + writeCode(*code, dir + "/cross_int_code." + c.arch);
+    const std::string run = c.run() + " " + bin + " " + writeCode(*code, dir + "/cross_int_code." + c.arch);
     const std::string out = dir + "/cross_int_out." + c.arch;
     std::string args;
     for (size_t i = 0; i < 5; ++i) args += " " + dir + "/cross_int" + std::to_string(i);
@@ -237,7 +255,7 @@ TEST(HostLibraryTest, ArmLibrariesRunUnderQemuAsTheX86OnesDo) {
     auto here = runtime::loadHostLibrary(*code, nullptr, "host.acx");
     ASSERT_FALSE(here.isOk());
     EXPECT_NE(here.status().str().find("built for " + target->triple), std::string::npos) << here.status().str();
-    const std::string run = c.qemu + " -L " + c.sysroot + " " + bin + " " + writeCode(*code, dir + "/cross_code." + c.arch);
+    const std::string run = c.run() + " " + bin + " " + writeCode(*code, dir + "/cross_code." + c.arch);
     const std::string out = dir + "/cross_out." + c.arch;
     ASSERT_EQ(std::system((run + " 0 " + out + "0 " + dir + "/cross_in0.f32 " + dir + "/cross_in1.f32 " + dir +
                            "/cross_in2.f32 " + dir + "/cross_in3.f32").c_str()),

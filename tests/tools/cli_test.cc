@@ -392,6 +392,7 @@ TEST(CliTest, PlacementByCostWeighsTheAcceleratorAgainstTheHost) {
   ASSERT_EQ(base.rc, 0) << base.out;
   Result baseRun = sh("run " + kTmp + "/digits-capability.acx --engine fsim" + in);
   ASSERT_EQ(baseRun.rc, 0) << baseRun.out;
+  ASSERT_NE(top1(baseRun.out), "none") << baseRun.out;
   for (const std::string host : {"armv7", "x86"}) {
     const std::string acx = kTmp + "/digits-cost-" + host + ".acx";
     Result c = sh("compile " + model + " --hw vta-default --placement cost --host " + host + " -o " + acx);

@@ -36,22 +36,50 @@ std::string shapeText(const accelc_tensor_info& t) {
   return s.empty() ? "scalar" : s;
 }
 
-/// Reads NAME=FILE.npy into input NAME of `b` on `s`; float32 of the input's shape.
+/// The support library's dtype of `t` (the .npy files' element types).
+accelc::support::DType npyType(accelc_dtype t) {
+  using accelc::support::DType;
+  switch (t) {
+    case ACCELC_FLOAT32:
+      return DType::kFloat32;
+    case ACCELC_FLOAT16:
+      return DType::kFloat16;
+    case ACCELC_FLOAT64:
+      return DType::kFloat64;
+    case ACCELC_INT8:
+      return DType::kInt8;
+    case ACCELC_UINT8:
+      return DType::kUint8;
+    case ACCELC_INT16:
+      return DType::kInt16;
+    case ACCELC_UINT16:
+      return DType::kUint16;
+    case ACCELC_INT32:
+      return DType::kInt32;
+    case ACCELC_INT64:
+      return DType::kInt64;
+    case ACCELC_BOOL:
+      return DType::kBool;
+  }
+  return DType::kFloat32;
+}
+
+/// Reads NAME=FILE.npy into input NAME of `b` on `s`: the input's type and shape.
 Result setInput(const accelc::deploy::Bundle& b, accelc::deploy::Session& s, const std::string& arg) {
   const size_t eq = arg.find('=');
   if (eq == std::string::npos) return {ACCELC_ERROR_ARGUMENT, "--input '" + arg + "': expected NAME=FILE.npy"};
   const std::string name = arg.substr(0, eq), path = arg.substr(eq + 1);
   const int i = b.inputIndex(name);
+  accelc_tensor_info t;
   if (i < 0) return {ACCELC_ERROR_ARGUMENT, "--input '" + arg + "': the bundle has no input '" + name + "'"};
+  if (Result r = b.input(i, t); !r) return r;
   auto a = accelc::support::readNpy(path);
   if (!a) return {ACCELC_ERROR_ARGUMENT, a.diag().str()};
-  if (a->dtype != accelc::support::DType::kFloat32)
-    return {ACCELC_ERROR_ARGUMENT, path + ": error: expected float32 data, found " + accelc::support::dtypeName(a->dtype)};
-  std::vector<float> data(a->data.size() / sizeof(float));
-  std::copy(a->data.begin(), a->data.end(), reinterpret_cast<uint8_t*>(data.data()));
-  Result r = s.setInput(i, data);
-  if (!r) r.message = path + ": error: " + r.message;
-  return r;
+  if (a->dtype != npyType(t.dtype))
+    return {ACCELC_ERROR_ARGUMENT, path + ": error: input '" + name + "' takes " +
+                                       accelc::support::dtypeName(npyType(t.dtype)) + ", the file holds " +
+                                       accelc::support::dtypeName(a->dtype)};
+  return s.setInput(i, a->data.data(), a->data.size());
 }
 
 int run(const Args& a) {
@@ -64,23 +92,21 @@ int run(const Args& a) {
   if (Result r = s.run(); !r) return failed(r);
   for (int i = 0; i < b.outputs(); ++i) {
     accelc_tensor_info t;
-    std::vector<float> y;
-    if (Result r = b.output(i, t); !r) return failed(r);
-    if (Result r = s.output(i, y); !r) return failed(r);
-    std::cout << "output " << t.name << " float32 " << shapeText(t) << "\n";
-    if (a.output.empty()) continue;
     accelc::support::NpyArray npy;
-    npy.dtype = accelc::support::DType::kFloat32, npy.shape.assign(t.dims, t.dims + t.rank);
-    npy.data.assign(reinterpret_cast<const uint8_t*>(y.data()), reinterpret_cast<const uint8_t*>(y.data() + y.size()));
+    if (Result r = b.output(i, t); !r) return failed(r);
+    if (Result r = s.output(i, npy.data); !r) return failed(r);
+    npy.dtype = npyType(t.dtype), npy.shape.assign(t.dims, t.dims + t.rank);
+    std::cout << "output " << t.name << " " << accelc::support::dtypeName(npy.dtype) << " " << shapeText(t) << "\n";
+    if (a.output.empty()) continue;
     if (auto st = accelc::support::writeNpy(a.output + "/" + accelc::support::npyFileName(t.name), npy); !st) {
       std::cerr << st.str() << "\n";
       return 1;
     }
   }
   if (a.timings)
-    for (const accelc_step_timing& st : s.steps())
-      std::printf("%-12s %-40s %10.3f ms %12llu cycles  %s\n", st.kind, st.name, st.seconds * 1e3,
-                  static_cast<unsigned long long>(st.cycles), st.runner);
+    for (const accelc::deploy::Session::Step& st : s.steps())
+      std::printf("%-12s %-40s %10.3f ms %12llu cycles  %s\n", st.kind.c_str(), st.name.c_str(), st.seconds * 1e3,
+                  static_cast<unsigned long long>(st.cycles), st.runner.c_str());
   return 0;
 }
 
@@ -91,7 +117,7 @@ int main(int argc, char** argv) {
   Args a;
   app.add_option("bundle", a.bundle, "bundle (.acx)")->required();
   app.add_option("--device", a.device, "fsim, board:NAME (a board's accelerator) or virtual:NAME")->capture_default_str();
-  app.add_option("--input", a.inputs, "NAME=FILE.npy (float32), one per model input");
+  app.add_option("--input", a.inputs, "NAME=FILE.npy of the input's type, one per model input");
   app.add_option("--output", a.output, "write each output to DIR/NAME.npy (the folder must exist)");
   app.add_option("--threads", a.threads, "host kernels' threads (default: one per core)");
   app.add_flag("--timings", a.timings, "print each step's wall time and device cycles");

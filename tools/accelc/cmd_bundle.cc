@@ -17,10 +17,9 @@
 #include "compiler/graph/graph_text.h"
 #include "compiler/report/report.h"
 #include "isa/disassembler.h"
-#include "runtime/cuda_code.h"
+#include "runtime/carried_code.h"
 #include "runtime/deploy_device.h"
 #include "runtime/executor.h"
-#include "runtime/host_library.h"
 #include "runtime/sim_devices/make_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
@@ -95,8 +94,7 @@ Expected<runtime::HostKernels> hostKernelsFor(const runtime::Bundle& b, const st
                                               int threads, std::unique_ptr<compiler::host::HostJit>& jit) {
   if (hostCode == "reference") return runtime::HostKernels{};
   auto pool = std::make_shared<support::ThreadPool>(threads);
-  if (hostCode == "bundle" && runtime::isCudaCode(b.host)) return runtime::loadCudaCode(b, path);
-  if (hostCode == "bundle" && !b.host.library.empty()) return runtime::loadHostLibrary(b.host, pool, path);
+  if (hostCode == "bundle" && runtime::carriesHostCode(b)) return runtime::carriedHostKernels(b, path, pool);
   ACCELC_ASSIGN_OR_RETURN(jit, compiler::host::HostJit::create());
   return compiler::host::generatedHostKernels(b, *jit, path, pool);
 }
@@ -144,10 +142,14 @@ Status compileCmd(const CompileArgs& a) {
   compiler::CompileOptions o;
   o.hostTarget = a.target, o.quantize = a.quantize;
   if (a.placement == "cost") {
+    if (!a.target.empty())
+      return support::error(support::Location(), "--placement cost weighs the accelerator against the host: "
+                                                 "--target puts every layer on the host already");
     ACCELC_ASSIGN_OR_RETURN(compiler::host::HostSpeed speed, compiler::host::hostSpeed(a.host));
+    const bool generated = !a.noHostCode;  // without code in the bundle a board runs the reference kernels
     o.hostCost = compiler::HostCost{speed.name,
-                                    [speed](runtime::OpKind k, int64_t macs, int64_t bytes) {
-                                      return compiler::host::hostSeconds(speed, k, macs, bytes, true);
+                                    [speed, generated](runtime::OpKind k, int64_t macs, int64_t bytes) {
+                                      return compiler::host::hostSeconds(speed, k, macs, bytes, generated);
                                     },
                                     speed.packBytes};
   }

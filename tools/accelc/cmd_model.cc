@@ -2,13 +2,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cctype>
 #include <iostream>
 
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/passes/passes.h"
+#include "runtime/deploy_device.h"
+#include "runtime/sim_devices/make_device.h"
 #include "support/npy.h"
 #include "tools/accelc/commands.h"
 
@@ -142,8 +143,7 @@ void registerRun(CLI::App& app, int& rc) {
                   "virtual:NAME (the deploy runtime's devices, as accelc-run names them) for a bundle; a bundle "
                   "compiled with --target runs on the host without it")
       ->check([](const std::string& v) {
-        const bool ok = v == "ref" || v == "fsim" || v == "cycle" || v == "rtl" || v == "hls" ||
-                        v.rfind("board:", 0) == 0 || v.rfind("virtual:", 0) == 0;
+        const bool ok = v == "ref" || runtime::parseEngine(v).isOk() || runtime::isDeployDeviceName(v);
         return ok ? std::string() : "expected ref, fsim, cycle, rtl, hls, board:NAME or virtual:NAME";
       });
   cmd->add_option("--threads", a->threads, "a bundle's generated host kernels run on N threads (default: one per core)")
