@@ -7,7 +7,7 @@
 // GB/s. Whole models, with their small and depthwise layers, average less,
 // so the rates here are set where `accelc report --measure` on quantized
 // ResNet-18, MobileNet-v2 and MobileNet-v3-small (every layer on the host)
-// falls within 2x of the estimate: 120 G MACs/s, 10 GB/s, a reference's 0.4
+// falls within about 2x of the estimate (0.5x to 2.1x): 120 G MACs/s, 10 GB/s, a reference's 0.4
 // GB/s (QHardSwish's reference kernel ran at 0.4 GB/s), 5 us a step. Packing
 // to the blocked layout: ~2 GB/s (SqueezeNet's 1.75 MB Im2col output in 0.95
 // ms). The ARM cores are not measured here (qemu says nothing of
