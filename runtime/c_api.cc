@@ -66,32 +66,20 @@ accelc_status guarded(F f) {
   }
 }
 
-accelc_dtype dtypeOf(accelc::support::DType t) {
-  using accelc::support::DType;
-  switch (t) {
-    case DType::kFloat32:
-      return ACCELC_FLOAT32;
-    case DType::kFloat16:
-      return ACCELC_FLOAT16;
-    case DType::kFloat64:
-      return ACCELC_FLOAT64;
-    case DType::kInt8:
-      return ACCELC_INT8;
-    case DType::kUint8:
-      return ACCELC_UINT8;
-    case DType::kInt16:
-      return ACCELC_INT16;
-    case DType::kUint16:
-      return ACCELC_UINT16;
-    case DType::kInt32:
-      return ACCELC_INT32;
-    case DType::kInt64:
-      return ACCELC_INT64;
-    case DType::kBool:
-      return ACCELC_BOOL;
-  }
-  return ACCELC_FLOAT32;
-}
+// The C enum is the bundle format's dtype numbering, which never changes (new types go at the end).
+#define ACCELC_SAME_DTYPE(c, e) static_assert(int{c} == static_cast<int>(accelc::support::DType::e), #c);
+ACCELC_SAME_DTYPE(ACCELC_INT8, kInt8)
+ACCELC_SAME_DTYPE(ACCELC_UINT8, kUint8)
+ACCELC_SAME_DTYPE(ACCELC_INT32, kInt32)
+ACCELC_SAME_DTYPE(ACCELC_INT64, kInt64)
+ACCELC_SAME_DTYPE(ACCELC_FLOAT32, kFloat32)
+ACCELC_SAME_DTYPE(ACCELC_BOOL, kBool)
+ACCELC_SAME_DTYPE(ACCELC_FLOAT64, kFloat64)
+ACCELC_SAME_DTYPE(ACCELC_FLOAT16, kFloat16)
+ACCELC_SAME_DTYPE(ACCELC_INT16, kInt16)
+ACCELC_SAME_DTYPE(ACCELC_UINT16, kUint16)
+#undef ACCELC_SAME_DTYPE
+static_assert(accelc::support::kDTypeCount == 10, "a new dtype needs its ACCELC_ value");
 
 /// Model input or output `i` of `b` (`what`: "input" or "output") into `out`; else why not (`out` untouched).
 std::string info(const accelc_bundle& b, const std::vector<int>& slots, int i, accelc_tensor_info& out,
@@ -103,7 +91,7 @@ std::string info(const accelc_bundle& b, const std::vector<int>& slots, int i, a
     return "tensor '" + t.name + "' has rank " + std::to_string(t.shape.size()) + ", more than the C API's " +
            std::to_string(ACCELC_MAX_RANK);
   out = accelc_tensor_info{};
-  out.name = t.name.c_str(), out.dtype = dtypeOf(t.dtype), out.rank = static_cast<int>(t.shape.size());
+  out.name = t.name.c_str(), out.dtype = static_cast<accelc_dtype>(t.dtype), out.rank = static_cast<int>(t.shape.size());
   for (size_t d = 0; d < t.shape.size(); ++d) out.dims[d] = t.shape[d];
   out.bytes = static_cast<size_t>(accelc::support::shapeElements(t.shape) * accelc::support::dtypeBytes(t.dtype));
   return "";

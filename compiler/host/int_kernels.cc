@@ -123,6 +123,27 @@ struct AxisSplit {
   int64_t outer = 1, dim = 1, inner = 1;
 };
 
+/// [outer][dim][inner] of `x` around `axis`, which is in range.
+AxisSplit aroundAxis(const Shape& x, int64_t axis) {
+  AxisSplit s;
+  s.dim = x[static_cast<size_t>(axis)];
+  for (int64_t d = 0; d < static_cast<int64_t>(x.size()); ++d)
+    if (d != axis) (d < axis ? s.outer : s.inner) *= x[static_cast<size_t>(d)];
+  return s;
+}
+
+/// A stage copying `n` rows of `inner` values per outer point, from row `srcRow` of `src`'s `srcRows` into
+/// row `dstRow` of `dst`'s `dstRows`: a Concat's part into its output, a Split's part out of its input.
+LoopStage slabStage(size_t part, int src, int64_t srcRow, int64_t srcRows, int dst, int64_t dstRow, int64_t dstRows,
+                    int64_t outer, int64_t n, int64_t inner) {
+  LoopStage s;
+  s.name = "part" + std::to_string(part);
+  s.axes = {{"o", outer}, {"a", n}, {"i", inner}};
+  s.out = dst, s.outAt = aff(dstRow * inner, {{0, dstRows * inner}, {1, inner}, {2, 1}});
+  s.value.load(src, aff(srcRow * inner, {{0, srcRows * inner}, {1, inner}, {2, 1}}));
+  return s;
+}
+
 std::optional<AxisSplit> axisSplit(const Shape& x, const Shape& scale, int64_t axis) {
   AxisSplit s;
   const int64_t n = elements(x);
@@ -537,8 +558,9 @@ std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vec
   const int64_t r = static_cast<int64_t>(inputs[0].size());
   const int64_t axis = a.axis < 0 ? a.axis + r : a.axis;
   if (axis < 0 || axis >= r) return std::nullopt;
-  int64_t outer = 1, inner = 1, total = 0;
-  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : inner) *= d == axis ? 1 : inputs[0][static_cast<size_t>(d)];
+  const AxisSplit around = aroundAxis(inputs[0], axis);
+  const int64_t outer = around.outer, inner = around.inner;
+  int64_t total = 0;
   for (const Shape& in : inputs) {
     if (static_cast<int64_t>(in.size()) != r) return std::nullopt;
     for (int64_t d = 0; d < r; ++d)
@@ -557,11 +579,7 @@ std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vec
   for (size_t i = 0; i < inputs.size(); ++i) {  // one stage per input, writing its slab of the output
     const int64_t n = inputs[i][static_cast<size_t>(axis)];
     if (n == 0) continue;
-    LoopStage s;
-    s.name = "part" + std::to_string(i);
-    s.axes = {{"o", outer}, {"a", n}, {"i", inner}};
-    s.out = y, s.outAt = aff(at * inner, {{0, total * inner}, {1, inner}, {2, 1}});
-    s.value.load(in[i], aff(0, {{0, n * inner}, {1, inner}, {2, 1}}));
+    const LoopStage s = slabStage(i, in[i], 0, n, y, at, total, outer, n, inner);
     k.stages.push_back(s);
     p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
     at += n;
@@ -575,8 +593,9 @@ std::optional<KernelPlan> splitPlan(int64_t axis, const Shape& x, const std::vec
   if (axis < 0) axis += r;
   if (axis < 0 || axis >= r || outputs.empty() || !runtime::kernelBufferType(type) || type == DType::kInt64)
     return std::nullopt;
-  int64_t outer = 1, inner = 1, total = 0;
-  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : inner) *= d == axis ? 1 : x[static_cast<size_t>(d)];
+  const AxisSplit around = aroundAxis(x, axis);
+  const int64_t outer = around.outer, inner = around.inner;
+  int64_t total = 0;
   for (const Shape& y : outputs) {  // each part is x with a shorter axis; together they cover it
     Shape want = x;
     want[static_cast<size_t>(axis)] = y.size() == x.size() ? y[static_cast<size_t>(axis)] : -1;
@@ -596,11 +615,7 @@ std::optional<KernelPlan> splitPlan(int64_t axis, const Shape& x, const std::vec
   for (size_t i = 0; i < outputs.size(); ++i) {  // one stage per part, reading its slab of the input
     const int64_t n = outputs[i][static_cast<size_t>(axis)];
     if (n == 0) continue;
-    LoopStage s;
-    s.name = "part" + std::to_string(i);
-    s.axes = {{"o", outer}, {"a", n}, {"i", inner}};
-    s.out = ys[i], s.outAt = aff(0, {{0, n * inner}, {1, inner}, {2, 1}});
-    s.value.load(ix, aff(at * inner, {{0, total * inner}, {1, inner}, {2, 1}}));
+    const LoopStage s = slabStage(i, ix, at, total, ys[i], 0, n, outer, n, inner);
     k.stages.push_back(s);
     p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
     at += n;
@@ -613,9 +628,8 @@ std::optional<KernelPlan> gatherPlan(int64_t axis, const Shape& x, const runtime
   const int64_t r = static_cast<int64_t>(x.size());
   if (axis < 0) axis += r;
   if (axis < 0 || axis >= r || !runtime::kernelBufferType(type) || type == DType::kInt64) return std::nullopt;
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : inner) *= d == axis ? 1 : x[static_cast<size_t>(d)];
-  const int64_t dim = x[static_cast<size_t>(axis)], n = static_cast<int64_t>(indices.size());
+  const AxisSplit around = aroundAxis(x, axis);
+  const int64_t outer = around.outer, inner = around.inner, dim = around.dim, n = static_cast<int64_t>(indices.size());
   if (outer * n * inner < 1) return std::nullopt;
   runtime::Ints at;
   for (int64_t v : indices) {  // an index out of range is left to the reference kernel, which names it

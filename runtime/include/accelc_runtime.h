@@ -41,18 +41,19 @@ typedef enum accelc_status {
   ACCELC_ERROR_STATE = 5     /* an output read before a run, or an input not set */
 } accelc_status;
 
-/* Element types; data are little-endian, C order. */
+/* Element types, numbered as the bundle format numbers them (docs/formats.md);
+ * data are little-endian, C order. */
 typedef enum accelc_dtype {
-  ACCELC_FLOAT32 = 0,
-  ACCELC_FLOAT16 = 1,
-  ACCELC_FLOAT64 = 2,
-  ACCELC_INT8 = 3,
-  ACCELC_UINT8 = 4,
-  ACCELC_INT16 = 5,
-  ACCELC_UINT16 = 6,
-  ACCELC_INT32 = 7,
-  ACCELC_INT64 = 8,
-  ACCELC_BOOL = 9 /* one byte, 0 or 1 */
+  ACCELC_INT8 = 0,
+  ACCELC_UINT8 = 1,
+  ACCELC_INT32 = 2,
+  ACCELC_INT64 = 3,
+  ACCELC_FLOAT32 = 4,
+  ACCELC_BOOL = 5, /* one byte, 0 or 1 */
+  ACCELC_FLOAT64 = 6,
+  ACCELC_FLOAT16 = 7,
+  ACCELC_INT16 = 8,
+  ACCELC_UINT16 = 9
 } accelc_dtype;
 
 /* A model input or output. */

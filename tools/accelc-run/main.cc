@@ -36,33 +36,8 @@ std::string shapeText(const accelc_tensor_info& t) {
   return s.empty() ? "scalar" : s;
 }
 
-/// The support library's dtype of `t` (the .npy files' element types).
-accelc::support::DType npyType(accelc_dtype t) {
-  using accelc::support::DType;
-  switch (t) {
-    case ACCELC_FLOAT32:
-      return DType::kFloat32;
-    case ACCELC_FLOAT16:
-      return DType::kFloat16;
-    case ACCELC_FLOAT64:
-      return DType::kFloat64;
-    case ACCELC_INT8:
-      return DType::kInt8;
-    case ACCELC_UINT8:
-      return DType::kUint8;
-    case ACCELC_INT16:
-      return DType::kInt16;
-    case ACCELC_UINT16:
-      return DType::kUint16;
-    case ACCELC_INT32:
-      return DType::kInt32;
-    case ACCELC_INT64:
-      return DType::kInt64;
-    case ACCELC_BOOL:
-      return DType::kBool;
-  }
-  return DType::kFloat32;
-}
+/// The .npy element type of `t` (the C API numbers types as the bundle format does).
+accelc::support::DType npyType(accelc_dtype t) { return static_cast<accelc::support::DType>(t); }
 
 /// Reads NAME=FILE.npy into input NAME of `b` on `s`: the input's type and shape.
 Result setInput(const accelc::deploy::Bundle& b, accelc::deploy::Session& s, const std::string& arg) {
