@@ -36,8 +36,19 @@ std::string hwPackage(const hwspec::HwSpec& hw);
 /// resolved ISA YAML as the C++ encoder and decoder.
 std::string isaPackage(const isa::Target& t);
 
+/// What accelc rtl writes besides the core.
+struct RtlOptions {
+  /// The Zynq IP: accelc_axi.sv (the engine on an AXI4 master, the control
+  /// registers on an AXI4-Lite slave), its port and accelc_target_pkg.sv.
+  bool axi = false;
+};
+
+/// The text of accelc_target_pkg.sv: TARGET_HASH, the target's hash that the
+/// AXI wrapper's HWSPEC_HASH register reads.
+std::string targetPackage(const isa::Target& t);
+
 /// The file names of the RTL sources, in compilation order (the packages first).
-std::vector<std::string> rtlFiles();
+std::vector<std::string> rtlFiles(const RtlOptions& o = {});
 
 /// Whether the RTL implements `hw`: int8 inputs, weights and outputs with
 /// int32 accumulators; entries and DRAM beats of power-of-two bytes, output
@@ -46,9 +57,14 @@ std::vector<std::string> rtlFiles();
 /// "GEMM and ALU"). The error names the hwspec key.
 support::Status rtlSupports(const hwspec::HwSpec& hw);
 
+/// Whether the AXI wrapper implements `hw`: rtlSupports, a DRAM latency of
+/// at least 2 (the address register is one of its cycles), bursts of at
+/// most 256 beats and beats of at most 128 bytes (AXI4).
+support::Status axiSupports(const hwspec::HwSpec& hw);
+
 /// Writes the packages and every RTL source into `dir` (created if missing),
-/// after rtlSupports.
-support::Status writeRtl(const isa::Target& t, const std::string& dir);
+/// after rtlSupports (axiSupports with `o.axi`).
+support::Status writeRtl(const isa::Target& t, const std::string& dir, const RtlOptions& o = {});
 
 /// The RTL sources' texts, concatenated in rtlFiles() order (the generated
 /// packages aside): what a cache of verilated models keys on besides the hwspec.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "isa/target.h"
+#include "simulator/rtl/axi_model.h"
 #include "simulator/rtl/rtl_model.h"
 #include "support/status.h"
 
@@ -17,6 +18,10 @@ namespace accelc::simulator {
 /// A fresh model of target `t`, which must be a linked preset unchanged (its
 /// name and hash); an error otherwise.
 support::Expected<std::unique_ptr<RtlModel>> builtinRtlModel(const isa::Target& t);
+
+/// A fresh verilated Zynq IP (accelc_axi) of target `t`, which must be a
+/// linked preset unchanged (tiny, vta-default); an error otherwise.
+support::Expected<std::unique_ptr<AxiModel>> builtinAxiModel(const isa::Target& t);
 
 /// The test bench `bench` (dram_port, mem_decode, dma_alone) verilated for
 /// preset `preset`; an error when none is linked in.

@@ -23,6 +23,11 @@ struct RtlOutcome {
     kOutOfWindow,    ///< a beat at byte `addr` left the DRAM window
     kCycleRegister,  ///< `done` rose in cycle `cycles` but the cycle register read `addr`
     kIllegal,        ///< fetch stopped at instruction `addr`: an opcode or buffer the ISA does not have
+    // The Zynq IP's faults (axi_run.h), with fetch's pc in `addr`.
+    kWindowFault,    ///< a burst past DRAM_WINDOW
+    kAxiError,       ///< an AXI response was SLVERR or DECERR
+    kMisaligned,     ///< a burst did not start on a beat
+    kProtocol,       ///< the memory saw the IP's master break the AXI protocol
   };
   Kind kind = kDone;
   uint64_t cycles = 0;   ///< the cycle the run ended in, counted from the cycle after start

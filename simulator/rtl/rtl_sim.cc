@@ -57,6 +57,17 @@ support::Expected<RtlResult> runOnRtl(RtlModel& model, const isa::Target& t, con
       return support::error(
           support::Location::pc(name, out.addr),
           "illegal instruction: the RTL's fetch stopped at an opcode or buffer the ISA does not have");
+    case RtlOutcome::kWindowFault:
+      return support::error(support::Location::pc(name, out.addr),
+                            "a DMA burst went past the DRAM window (STATUS bit 1)");
+    case RtlOutcome::kAxiError:
+      return support::error(support::Location::pc(name, out.addr),
+                            "an AXI response on the DRAM port was SLVERR or DECERR (STATUS bit 3)");
+    case RtlOutcome::kMisaligned:
+      return support::error(support::Location::pc(name, out.addr),
+                            "a DMA burst did not start on a beat of the AXI port (STATUS bit 4)");
+    case RtlOutcome::kProtocol:
+      return support::error(at, "the IP's AXI master broke the protocol: a WLAST off its burst's last beat");
     case RtlOutcome::kDone:
       break;
   }

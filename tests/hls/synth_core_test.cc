@@ -36,30 +36,30 @@ TEST(SynthCoreTest, TinyOnIce40PutsEveryBufferQueueAndTheTextInBlockRam) {
   for (std::sregex_iterator i(log.begin(), log.end(), ram), end; i != end; ++i) inRam.insert((*i)[1]);
   for (std::sregex_iterator i(log.begin(), log.end(), ffs), end; i != end; ++i) inFlipFlops.insert((*i)[1]);
   const std::set<std::string> buffersAndQueues = {
-      "uop_buf.bank[0].ram.mem",
-      "inp_buf.bank[0].ram.mem",
-      "wgt_buf.bank[0].ram.mem",
-      "wgt_buf.bank[1].ram.mem",
-      "wgt_buf.bank[2].ram.mem",
-      "wgt_buf.bank[3].ram.mem",
-      "acc_buf.bank[0].ram.mem",
-      "acc_buf.bank[1].ram.mem",
-      "acc_buf.bank[2].ram.mem",
-      "acc_buf.bank[3].ram.mem",
-      "store_path.out_buf.bank[0].ram.mem",
-      "cqs[0].queue.bram.ram.mem",
-      "cqs[1].queue.bram.ram.mem",
-      "cqs[2].queue.bram.ram.mem",
-      "fetch.text[0].ram.mem",
-      "fetch.text[1].ram.mem",
-      "fetch.text[2].ram.mem",
-      "fetch.text[3].ram.mem"};  // the text memory: a bank per beat of an instruction (16 / 4 bytes)
+      "engine.uop_buf.bank[0].ram.mem",
+      "engine.inp_buf.bank[0].ram.mem",
+      "engine.wgt_buf.bank[0].ram.mem",
+      "engine.wgt_buf.bank[1].ram.mem",
+      "engine.wgt_buf.bank[2].ram.mem",
+      "engine.wgt_buf.bank[3].ram.mem",
+      "engine.acc_buf.bank[0].ram.mem",
+      "engine.acc_buf.bank[1].ram.mem",
+      "engine.acc_buf.bank[2].ram.mem",
+      "engine.acc_buf.bank[3].ram.mem",
+      "engine.store_path.out_buf.bank[0].ram.mem",
+      "engine.cqs[0].queue.bram.ram.mem",
+      "engine.cqs[1].queue.bram.ram.mem",
+      "engine.cqs[2].queue.bram.ram.mem",
+      "engine.fetch.text[0].ram.mem",
+      "engine.fetch.text[1].ram.mem",
+      "engine.fetch.text[2].ram.mem",
+      "engine.fetch.text[3].ram.mem"};  // the text memory: a bank per beat of an instruction (16 / 4 bytes)
   EXPECT_EQ(inRam, buffersAndQueues);
   // In flip-flops: the DRAM port's queues of accepted bursts (outstanding: 2
   // deep) and the STORE's four-entry FIFO (each command queue's pointers are
   // registers of its own module now, not a memory).
   const std::set<std::string> controlFifos = {"port.aq_at",    "port.aq_req", "port.bq_addr", "port.bq_at",
-                                              "port.bq_beats", "port.bq_req", "port.bq_wr",   "store_path.sf_data"};
+                                              "port.bq_beats", "port.bq_req", "port.bq_wr",   "engine.store_path.sf_data"};
   EXPECT_EQ(inFlipFlops, controlFifos);
 }
 

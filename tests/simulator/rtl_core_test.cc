@@ -12,6 +12,7 @@
 #include "simulator/rtl/builtin_models.h"
 #include "simulator/rtl/rtl_sim.h"
 #include "simulator/timing/timing.h"
+#include "tests/simulator/cycle_runs.h"
 #include "tests/simulator/rtl_util.h"
 #include "tests/simulator/sim_util.h"
 #include "tests/test_util.h"
@@ -22,23 +23,8 @@ namespace {
 /// Runs `programs` on the cycle model and on the verilated accelerator;
 /// expects the same cycle counts and the same DRAM afterwards.
 void expectSameRuns(const isa::Target& t, const std::vector<isa::Program>& programs) {
-  std::vector<testing::RtlRun> runs;
-  for (size_t i = 0; i < programs.size(); ++i) {
-    const isa::Program& p = programs[i];
-    testing::RtlRun r;
-    r.program = &p;
-    r.before.assign(p.window, 0);
-    for (const isa::Segment& s : p.segments) std::copy(s.bytes.begin(), s.bytes.end(), r.before.begin() + static_cast<long>(s.addr));
-    auto sim = CycleSim::create(t);  // fresh DRAM and buffers; the same elaborated model
-    ASSERT_TRUE(sim.isOk()) << sim.diag().str();
-    ASSERT_TRUE((*sim)->loadProgram(p).isOk());
-    auto stats = (*sim)->run(p, "test.bin");
-    ASSERT_TRUE(stats.isOk()) << "program " << i << ": " << stats.diag().str();
-    r.cycles = stats->cycles;
-    r.after.resize(p.window);
-    ASSERT_TRUE((*sim)->read(0, r.after.data(), r.after.size()).isOk());
-    runs.push_back(std::move(r));
-  }
+  const std::vector<testing::RtlRun> runs = testing::cycleModelRuns(t, programs);
+  ASSERT_EQ(runs.size(), programs.size());
   testing::expectRtlMatches(t, runs);
 }
 

@@ -155,6 +155,17 @@ TEST(CliTest, BoardsListsDescribesAndChecksTheFit) {
   EXPECT_EQ(r.out, "error: --hw needs a board: accelc boards NAME --hw F\n");
 }
 
+TEST(CliTest, RtlAxiAddsTheZynqIpAndItsTargetPackage) {
+  Result r = sh("rtl --axi --hw tiny -o " + kTmp + "/rtl-axi");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find(kTmp + "/rtl-axi/accelc_target_pkg.sv\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(kTmp + "/rtl-axi/accelc_axi_port.sv\n" + kTmp + "/rtl-axi/accelc_axi.sv\n"), std::string::npos);
+  const isa::Target t = testing::presetTarget("tiny");
+  std::ostringstream hash;
+  hash << "TARGET_HASH = 64'h" << std::hex << t.hash << ";";
+  EXPECT_NE(testing::readFile(kTmp + "/rtl-axi/accelc_target_pkg.sv").find(hash.str()), std::string::npos);
+}
+
 TEST(CliTest, RtlWritesThePackageAndTheSources) {
   Result r = sh("rtl --hw tiny -o " + kTmp + "/rtl-tiny");
   ASSERT_EQ(r.rc, 0) << r.out;
@@ -164,7 +175,8 @@ TEST(CliTest, RtlWritesThePackageAndTheSources) {
                        "/rtl-tiny/accelc_buffer.sv\n" + kTmp + "/rtl-tiny/accelc_exec.sv\n" + kTmp +
                        "/rtl-tiny/accelc_cmd_queue.sv\n" + kTmp + "/rtl-tiny/accelc_store_path.sv\n" + kTmp +
                        "/rtl-tiny/accelc_token_issue.sv\n" + kTmp + "/rtl-tiny/accelc_fetch.sv\n" + kTmp +
-                       "/rtl-tiny/accelc_transfer.sv\n" + kTmp + "/rtl-tiny/accelc_core.sv\n");
+                       "/rtl-tiny/accelc_transfer.sv\n" + kTmp + "/rtl-tiny/accelc_engine.sv\n" + kTmp +
+                       "/rtl-tiny/accelc_core.sv\n");
   const std::string isa = testing::readFile(kTmp + "/rtl-tiny/accelc_isa_pkg.sv");
   EXPECT_NE(isa.find("  localparam int OPCODE_FINISH = 4;\n"), std::string::npos) << isa;
   EXPECT_NE(isa.find("  localparam int MEM_POP_PREV_LO = 3;\n"), std::string::npos) << isa;  // after the 3-bit opcode

@@ -86,13 +86,17 @@ void registerRtl(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("rtl", "Write the accelerator's SystemVerilog and its parameter packages for a hwspec");
   auto hw = std::make_shared<std::string>("vta-default");
   auto out = std::make_shared<std::string>();
+  auto opts = std::make_shared<hls::RtlOptions>();
   cmd->add_option("--hw", *hw, "hwspec file or preset name")->capture_default_str();
   cmd->add_option("-o,--out", *out, "output folder")->required();
-  cmd->callback([hw, out, &rc] {
+  cmd->add_flag("--axi", opts->axi,
+                "also write the Zynq IP's top, accelc_axi: the control registers on an AXI4-Lite slave and DRAM on an "
+                "AXI4 master (docs/microarchitecture.md)");
+  cmd->callback([hw, out, opts, &rc] {
     auto t = targetFor(*hw);
-    support::Status st = t ? hls::writeRtl(*t, *out) : t.status();
+    support::Status st = t ? hls::writeRtl(*t, *out, *opts) : t.status();
     if (st.isOk())
-      for (const std::string& f : hls::rtlFiles()) std::cout << *out << "/" << f << "\n";
+      for (const std::string& f : hls::rtlFiles(*opts)) std::cout << *out << "/" << f << "\n";
     rc = report(st);
   });
 }

@@ -1,0 +1,50 @@
+// simulator/rtl/control_regs.h — the control registers of the Zynq IPs
+// (docs/microarchitecture.md, "The control registers of the Zynq IPs"): byte
+// offsets in the AXI4-Lite window and the bits of AP_CTRL and STATUS. The
+// RTL's AXI wrapper (hls/rtl/accelc_axi.sv) implements them, and the board
+// driver (boards/driver) and the verilated wrapper's runner read and write
+// them by these names alone.
+#ifndef ACCELC_SIMULATOR_RTL_CONTROL_REGS_H_
+#define ACCELC_SIMULATOR_RTL_CONTROL_REGS_H_
+
+#include <cstdint>
+
+namespace accelc::simulator::regs {
+
+inline constexpr uint32_t kApCtrl = 0x00;
+inline constexpr uint32_t kGie = 0x04;
+inline constexpr uint32_t kIer = 0x08;
+inline constexpr uint32_t kIsr = 0x0C;
+inline constexpr uint32_t kInsnAddr = 0x10;
+inline constexpr uint32_t kInsnCount = 0x18;
+inline constexpr uint32_t kDramBaseLo = 0x20;
+inline constexpr uint32_t kDramBaseHi = 0x24;
+inline constexpr uint32_t kCyclesLo = 0x28;
+inline constexpr uint32_t kCyclesHi = 0x2C;
+inline constexpr uint32_t kStatus = 0x30;
+inline constexpr uint32_t kStopPc = 0x34;
+inline constexpr uint32_t kAbort = 0x38;
+inline constexpr uint32_t kHashLo = 0x40;
+inline constexpr uint32_t kHashHi = 0x44;
+inline constexpr uint32_t kWindowLo = 0x48;
+inline constexpr uint32_t kWindowHi = 0x4C;
+/// Bytes of the register window (offsets 0x00 to 0x7F).
+inline constexpr uint32_t kWindowBytes = 0x80;
+
+// AP_CTRL bits.
+inline constexpr uint32_t kApStart = 1u << 0;
+inline constexpr uint32_t kApDone = 1u << 1;
+inline constexpr uint32_t kApIdle = 1u << 2;
+inline constexpr uint32_t kApReady = 1u << 3;
+inline constexpr uint32_t kAutoRestart = 1u << 7;
+
+// STATUS bits: why a run stopped (0 after FINISH).
+inline constexpr uint32_t kStatusIllegal = 1u << 0;     ///< an instruction the ISA does not have
+inline constexpr uint32_t kStatusWindow = 1u << 1;      ///< a burst past DRAM_WINDOW
+inline constexpr uint32_t kStatusDeadlock = 1u << 2;    ///< token deadlock (the HLS IP)
+inline constexpr uint32_t kStatusAxiError = 1u << 3;    ///< an R or B response of SLVERR or DECERR
+inline constexpr uint32_t kStatusMisaligned = 1u << 4;  ///< a burst not on a beat boundary (the RTL's AXI wrapper)
+
+}  // namespace accelc::simulator::regs
+
+#endif  // ACCELC_SIMULATOR_RTL_CONTROL_REGS_H_
