@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "hls/hls_estimate.h"
 #include "isa/target.h"
 #include "support/status.h"
 
@@ -81,24 +80,6 @@ support::Expected<BoardSpec> parseBoardSpec(const std::string& text, const std::
 support::Expected<BoardSpec> loadBoard(const std::string& nameOrPath);
 /// The bundled boards' names, sorted.
 std::vector<std::string> boardNames();
-
-/// One resource of a fit check: what the accelerator needs and what the board has.
-struct ResourceFit {
-  std::string resource;  ///< "DSP", "BRAM18", "AXI data width (bits)"
-  int64_t need = 0, have = 0;
-  std::string note;      ///< how `need` was counted
-  bool fits() const { return need <= have; }
-};
-
-/// How the HLS IP of `t` binds its multipliers and buffers on `b`'s part.
-hls::HlsBinding bindingOn(const BoardSpec& b, const isa::Target& t);
-/// Whether the HLS IP of `t` fits `b`, resource by resource (hls::estimateHls
-/// with bindingOn: DSPs, LUTs and flip-flops, 18 Kb block RAMs, URAMs), and
-/// the DRAM bus (`dram.bytes_per_cycle` bytes a beat) on the widest AXI port.
-std::vector<ResourceFit> fitOnBoard(const BoardSpec& b, const isa::Target& t);
-/// Ok when every row fits; else an error naming the first that does not, what
-/// it needs and what the board has.
-support::Status checkFit(const BoardSpec& b, const isa::Target& t);
 
 }  // namespace accelc::boards
 

@@ -181,7 +181,7 @@ accelc_status accelc_session_create(const accelc_bundle* b, const char* device, 
     *out = nullptr;
     auto s = std::make_unique<accelc_session>();
     s->b = b;
-    auto d = accelc::runtime::makeDeployDevice(device, b->c.target);
+    auto d = accelc::runtime::makeDeployDevice(device, b->c.target, {}, b->c.bundle.window);
     if (!d) return fail(ACCELC_ERROR_DEVICE, d.diag().str());
     s->device = std::move(*d);
     const int threads = options && options->threads > 0 ? options->threads : 0;

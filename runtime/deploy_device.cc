@@ -4,6 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "boards/board_spec.h"
+#include "boards/virtual/virtual_bus.h"
+#include "runtime/board_device.h"
 #include "runtime/fsim_device.h"
 
 namespace accelc::runtime {
@@ -23,6 +26,25 @@ std::string acceleratorUio() {
   return "";
 }
 
+/// virtual:BOARD[:HWSPEC] for `t`, with a window of `window` bytes.
+support::Expected<std::unique_ptr<Device>> virtualBoard(const std::string& name, const isa::Target& t,
+                                                        uint64_t window, const support::Location& at) {
+  const std::string rest = name.substr(8);
+  const size_t colon = rest.find(':');
+  const std::string boardName = rest.substr(0, colon);
+  if (boardName.empty()) return support::error(at, "expected virtual:BOARD[:HWSPEC], a board such as virtual:pynq-z1");
+  ACCELC_ASSIGN_OR_RETURN(boards::BoardSpec b, boards::loadBoard(boardName));
+  boards::VirtualBoardOptions o;
+  o.board = b.name;
+  o.hwspec = colon == std::string::npos ? t.spec.name : rest.substr(colon + 1);
+  o.clockMhz = b.fabricClockMhz;
+  o.poolBytes = static_cast<uint64_t>(b.dmaPoolBytes);
+  o.poolPhysical = b.ddrBase + b.ddrBytes - o.poolBytes;
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<boards::Bus> bus, boards::openVirtualBoard(o));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<boards::Driver> driver, boards::Driver::open(std::move(bus), t, window));
+  return std::unique_ptr<Device>(std::make_unique<BoardDevice>(t, std::move(driver), "virtual:" + b.name));
+}
+
 }  // namespace
 
 bool isDeployDeviceName(const std::string& name) {
@@ -30,7 +52,7 @@ bool isDeployDeviceName(const std::string& name) {
 }
 
 support::Expected<std::unique_ptr<Device>> makeDeployDevice(const std::string& name, const isa::Target& t,
-                                                            const simulator::FsimOptions& o) {
+                                                            const simulator::FsimOptions& o, uint64_t window) {
   const support::Location at = support::Location::file("device '" + name + "'");
   if (name == "fsim") return std::unique_ptr<Device>(std::make_unique<FsimDevice>(t, o));
   if (startsWith(name, "board:")) {
@@ -42,7 +64,7 @@ support::Expected<std::unique_ptr<Device>> makeDeployDevice(const std::string& n
     return support::error(at, "found the accelerator at /dev/" + uio + ", but this runtime has no board driver yet");
   }
   if (startsWith(name, "virtual:"))
-    return support::error(at, "this runtime has no virtual board yet; the devices it has: fsim");
+    return virtualBoard(name, t, window ? window : static_cast<uint64_t>(t.spec.dramWindowBytes), at);
   return support::error(at, "unknown device: expected fsim, board:NAME or virtual:NAME");
 }
 

@@ -21,8 +21,16 @@ bool isDeployDeviceName(const std::string& name);
 
 /// The deploy device `name` for `t` (fsim with `o`); an error naming the
 /// choices for any other name, and saying why for a device this machine lacks.
+/// A board's device holds a DRAM window of `window` bytes (0: the hwspec's),
+/// which must fit its DMA pool.
+///
+/// "virtual:BOARD[:HWSPEC]" is a virtual board (boards/virtual/virtual_bus.h):
+/// BOARD's file gives the DMA pool (its size; at the top of the board's DDR)
+/// and the fabric clock, and the IP on it is HWSPEC's (default: `t`'s), so
+/// that a bundle for another hwspec meets the driver's refusal.
 support::Expected<std::unique_ptr<Device>> makeDeployDevice(const std::string& name, const isa::Target& t,
-                                                            const simulator::FsimOptions& o = {});
+                                                            const simulator::FsimOptions& o = {},
+                                                            uint64_t window = 0);
 
 }  // namespace accelc::runtime
 

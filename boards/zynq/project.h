@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "boards/board_spec.h"
+#include "boards/board_fit.h"
 #include "hls/flow_gen.h"
 #include "isa/target.h"
 #include "support/status.h"

@@ -11,7 +11,7 @@
 // not on a beat (bit 4), an R or B response other than OKAY (bit 3). The
 // port then accepts no burst, the accepted ones complete, the engine is
 // reset, and ap_done rises with STATUS and STOP_PC (fetch's pc at the fault)
-// set. ABORT stops a run the same way without touching STATUS or raising
+// set; while a run goes on STOP_PC reads fetch's pc. ABORT stops a run the same way without touching STATUS or raising
 // ap_done: AP_CTRL then reads idle, ready for the next start. The interrupt
 // is GIE and (ISR and IER); done and ready set their ISR bits when enabled.
 // Register writes take whole 32-bit words.
@@ -150,7 +150,7 @@ module accelc_axi (
       7'h28: rword = cycles_q[31:0];
       7'h2C: rword = cycles_q[63:32];
       7'h30: rword = status;
-      7'h34: rword = stop_pc;
+      7'h34: rword = state == RUN ? e_pc : stop_pc;  // fetch's pc while a run goes on
       7'h40: rword = accelc_target_pkg::TARGET_HASH[31:0];
       7'h44: rword = accelc_target_pkg::TARGET_HASH[63:32];
       7'h48: rword = window[31:0];

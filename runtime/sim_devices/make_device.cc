@@ -62,7 +62,7 @@ support::Expected<std::unique_ptr<Device>> makeNamedDevice(const std::string& na
                                                            const DeviceOptions& o) {
   if (name != engineName(Engine::kFsim) && isDeployDeviceName(name)) {
     if (o.trace || !o.vcd.empty()) return support::error(support::Location(), "device '" + name + "' records no trace");
-    return makeDeployDevice(name, t, simulator::FsimOptions{o.checkRaces, o.limits, o.checkDefined});
+    return makeDeployDevice(name, t, simulator::FsimOptions{o.checkRaces, o.limits, o.checkDefined}, o.window);
   }
   ACCELC_ASSIGN_OR_RETURN(Engine e, parseEngine(name));
   return makeDevice(e, t, o);

@@ -37,6 +37,7 @@ struct DeviceOptions {
   std::string vcd;               ///< rtl: write each run's waveform to this file
   simulator::Progress progress;  ///< rtl, hls: hears of a model being verilated or compiled
   isa::RunLimits limits;         ///< per run: instructions and micro-ops (fsim, hls), cycles (cycle, rtl); progress
+  uint64_t window = 0;           ///< board devices: the DRAM bytes the bundle needs (0: the hwspec's window)
 };
 
 /// The device of `engine` for `t`; an error when `o` asks for what the engine

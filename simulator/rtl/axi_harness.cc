@@ -47,9 +47,18 @@ class AxiHarness final : public accelc::simulator::AxiModel {
     top_ = std::make_unique<Top>(ctx_.get(), "axi");
     memory_.emplace(mem, base, size, kBeat, memory);
     now_ = 0;
-    top_->ap_rst_n = 0;
-    cycle();
+    // The processor's side idles (the model's inputs start random too).
+    top_->s_axi_control_awvalid = 0, top_->s_axi_control_wvalid = 0, top_->s_axi_control_bready = 0;
+    top_->s_axi_control_arvalid = 0, top_->s_axi_control_rready = 0;
+    top_->m_axi_arready = 0, top_->m_axi_awready = 0, top_->m_axi_wready = 0;
+    top_->m_axi_rvalid = 0, top_->m_axi_bvalid = 0;
+    // A reset cycle without the memory: until the registers are reset, the
+    // master's outputs are whatever the model powered on with.
+    top_->ap_clk = 0, top_->ap_rst_n = 0, top_->eval();
+    top_->ap_clk = 1, top_->eval();
+    top_->ap_clk = 0, top_->eval();
     top_->ap_rst_n = 1;
+    ++now_;
   }
 
   uint32_t read(uint32_t offset) override {

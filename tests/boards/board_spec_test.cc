@@ -5,7 +5,7 @@
 // refusing what does not fit by the resource.
 #include <gtest/gtest.h>
 
-#include "boards/board_spec.h"
+#include "boards/board_fit.h"
 #include "hwspec/hwspec.h"
 #include "isa/target.h"
 

@@ -108,6 +108,30 @@ TEST(DeployTest, TheCApiRunsDigitsOnFsimBitForBitAsAccelcRun) {
   accelc_bundle_close(b);
 }
 
+TEST(DeployTest, TheCApiRunsDigitsOnAVirtualBoardAsOnFsimAndRefusesAnotherHwspecsIp) {
+  // The verilated Zynq IP in its own process behind the board driver, with
+  // on-chip buffers random at power-on, as on a board.
+  const Digits& d = digits();
+  accelc_bundle* b = nullptr;
+  ASSERT_EQ(accelc_bundle_open(d.bundle.c_str(), &b), ACCELC_OK) << accelc_last_error();
+  accelc_session* s = nullptr;
+  ASSERT_EQ(accelc_session_create(b, "virtual:pynq-z1", nullptr, &s), ACCELC_OK) << accelc_last_error();
+  const std::vector<float> x = inputFloats();
+  ASSERT_EQ(accelc_session_set_input(s, 0, x.data(), x.size() * sizeof(float)), ACCELC_OK) << accelc_last_error();
+  for (int run = 0; run < 2; ++run) {
+    ASSERT_EQ(accelc_session_run(s), ACCELC_OK) << accelc_last_error();
+    std::vector<uint8_t> y(d.logits.size());
+    ASSERT_EQ(accelc_session_get_output(s, 0, y.data(), y.size()), ACCELC_OK) << accelc_last_error();
+    EXPECT_EQ(y, d.logits) << "run " << run;
+  }
+  accelc_session_destroy(s);
+  EXPECT_EQ(accelc_session_create(b, "virtual:pynq-z1:tiny", nullptr, &s), ACCELC_ERROR_DEVICE);
+  EXPECT_NE(std::string(accelc_last_error()).find("virtual board pynq-z1: error: the accelerator was built for target "),
+            std::string::npos)
+      << accelc_last_error();
+  accelc_bundle_close(b);
+}
+
 TEST(DeployTest, ErrorsComeBackAsCodesWithTheirMessagesAndTheSessionStaysUsable) {
   const Digits& d = digits();
   accelc_bundle* b = nullptr;

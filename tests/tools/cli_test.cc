@@ -166,6 +166,32 @@ TEST(CliTest, RtlAxiAddsTheZynqIpAndItsTargetPackage) {
   EXPECT_NE(testing::readFile(kTmp + "/rtl-axi/accelc_target_pkg.sv").find(hash.str()), std::string::npos);
 }
 
+TEST(CliTest, RunOnAVirtualBoardGivesTheRtlsOutputsAndCycles) {
+  const std::string acx = kTmp + "/digits-virtual.acx";
+  ASSERT_EQ(sh("compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default -o " + acx).rc, 0);
+  const std::string in = " --input input=" + kSrc + "/models/digits/input.npy --output ";
+  Result rtl = sh("run " + acx + " --engine rtl" + in + kTmp + "/digits-virtual-rtl");
+  ASSERT_EQ(rtl.rc, 0) << rtl.out;
+  Result vb = sh("run " + acx + " --engine virtual:pynq-z1" + in + kTmp + "/digits-virtual-vb");
+  ASSERT_EQ(vb.rc, 0) << vb.out;
+  EXPECT_EQ(testing::readFile(kTmp + "/digits-virtual-rtl/logits.npy"),
+            testing::readFile(kTmp + "/digits-virtual-vb/logits.npy"));
+  auto cyclesLine = [](const std::string& out) {
+    const size_t at = out.find(" cycles on the accelerator");
+    const size_t from = out.rfind('\n', at);
+    return at == std::string::npos ? std::string() : out.substr(from + 1, at - from - 1);
+  };
+  EXPECT_FALSE(cyclesLine(rtl.out).empty()) << rtl.out;
+  EXPECT_EQ(cyclesLine(vb.out), cyclesLine(rtl.out)) << vb.out;
+  Result tiny = sh("run " + acx + " --engine virtual:pynq-z1:tiny" + in + kTmp + "/digits-virtual-tiny");
+  EXPECT_EQ(tiny.rc, 1);
+  EXPECT_NE(tiny.out.find("virtual board pynq-z1: error: the accelerator was built for target 0x"), std::string::npos)
+      << tiny.out;
+  Result none = sh("run " + acx + " --engine virtual:nope" + in + kTmp + "/digits-virtual-none");
+  EXPECT_EQ(none.rc, 1);
+  EXPECT_NE(none.out.find("nope: error: no such board or board file"), std::string::npos) << none.out;
+}
+
 TEST(CliTest, RtlWritesThePackageAndTheSources) {
   Result r = sh("rtl --hw tiny -o " + kTmp + "/rtl-tiny");
   ASSERT_EQ(r.rc, 0) << r.out;

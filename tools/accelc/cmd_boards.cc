@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "boards/board_spec.h"
+#include "boards/board_fit.h"
 #include "tools/accelc/commands.h"
 
 namespace accelc::tools {

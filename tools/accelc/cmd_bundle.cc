@@ -267,6 +267,7 @@ Status runBundle(const std::string& path, const BundleRunOptions& opt) {
     runtime::DeviceOptions o;
     o.limits = opt.limits;
     o.checkDefined = opt.checkDefined;
+    o.window = b.window;
     reportProgress(o.limits, engine);
     // A bundle without accelerator steps keeps only constants in the device's
     // memory (fsim's, which runs nothing here).

@@ -1,0 +1,147 @@
+// boards/driver/driver.cc — the register sequence of a run on the Zynq IP.
+#include "boards/driver/driver.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "simulator/rtl/control_regs.h"
+
+namespace accelc::boards {
+
+namespace regs = simulator::regs;
+
+namespace {
+
+std::string hex(uint64_t v) {
+  std::ostringstream o;
+  o << "0x" << std::hex << v;
+  return o.str();
+}
+
+/// What STATUS's bits say, for a message.
+std::string statusText(uint32_t status) {
+  std::string s;
+  auto add = [&](uint32_t bit, const char* what) {
+    if (status & bit) s += std::string(s.empty() ? "" : "; ") + what;
+  };
+  add(regs::kStatusIllegal, "an illegal instruction (STATUS bit 0)");
+  add(regs::kStatusWindow, "a DMA burst past the DRAM window (STATUS bit 1)");
+  add(regs::kStatusDeadlock, "a token deadlock (STATUS bit 2)");
+  add(regs::kStatusAxiError, "an AXI error response on the DRAM port (STATUS bit 3)");
+  add(regs::kStatusMisaligned, "a DMA burst not on a beat of the AXI port (STATUS bit 4)");
+  return s.empty() ? "STATUS " + hex(status) : s;
+}
+
+/// A duration for a message: "10 s", "250 ms", "200 us".
+std::string duration(uint64_t ns) {
+  if (ns >= 1000000000 && ns % 1000000000 == 0) return std::to_string(ns / 1000000000) + " s";
+  if (ns >= 1000000 && ns % 1000000 == 0) return std::to_string(ns / 1000000) + " ms";
+  return std::to_string(ns / 1000) + " us";
+}
+
+}  // namespace
+
+support::Expected<std::unique_ptr<Driver>> Driver::open(std::unique_ptr<Bus> bus, const isa::Target& t,
+                                                         uint64_t window, const DriverOptions& o) {
+  const support::Location at = support::Location::file(bus->describe());
+  std::unique_ptr<Driver> d(new Driver(std::move(bus), window, o));
+  ACCELC_ASSIGN_OR_RETURN(uint64_t hash, d->read64(regs::kHashLo));
+  if (hash != t.hash)
+    return support::error(at, "the accelerator was built for target " + hex(hash) + ", the program for " +
+                                  hex(t.hash) + " (hwspec '" + t.spec.name +
+                                  "'): load the bitstream of the program's hwspec, or compile for the board's");
+  if (window > d->bus_->poolBytes())
+    return support::error(at, "the program's DRAM window of " + std::to_string(window) +
+                                  " bytes does not fit the DMA pool of " + std::to_string(d->bus_->poolBytes()) +
+                                  " bytes: compile with a smaller --window");
+  ACCELC_TRY(d->write64(regs::kDramBaseLo, d->bus_->poolPhysical()));
+  ACCELC_TRY(d->write64(regs::kWindowLo, window));
+  return d;
+}
+
+support::Expected<uint32_t> Driver::readRegister(uint32_t offset) {
+  if (offset % 4 || offset >= bus_->registerBytes())
+    return support::error(support::Location::file(bus_->describe()),
+                          "register " + hex(offset) + " is outside the register window [0x0, " +
+                              hex(bus_->registerBytes()) + ") or not a word");
+  return bus_->read32(offset);
+}
+
+support::Status Driver::writeRegister(uint32_t offset, uint32_t value) {
+  if (offset % 4 || offset >= bus_->registerBytes())
+    return support::error(support::Location::file(bus_->describe()),
+                          "register " + hex(offset) + " is outside the register window [0x0, " +
+                              hex(bus_->registerBytes()) + ") or not a word");
+  return bus_->write32(offset, value);
+}
+
+support::Status Driver::checkPool(uint64_t addr, uint64_t n) const {
+  if (addr > window_ || n > window_ - addr)
+    return support::error(support::Location::file(bus_->describe()),
+                          "DMA bytes [" + hex(addr) + ", " + hex(addr + n) + ") are outside the DRAM window [0x0, " +
+                              hex(window_) + ") at physical " + hex(bus_->poolPhysical()));
+  return support::Status::ok();
+}
+
+support::Status Driver::write(uint64_t addr, const void* data, uint64_t n) {
+  ACCELC_TRY(checkPool(addr, n));
+  std::memcpy(bus_->pool() + addr, data, n);
+  return support::Status::ok();
+}
+
+support::Status Driver::read(uint64_t addr, void* out, uint64_t n) {
+  ACCELC_TRY(checkPool(addr, n));
+  std::memcpy(out, bus_->pool() + addr, n);
+  return support::Status::ok();
+}
+
+support::Expected<uint64_t> Driver::read64(uint32_t lo) {
+  ACCELC_ASSIGN_OR_RETURN(uint32_t l, readRegister(lo));
+  ACCELC_ASSIGN_OR_RETURN(uint32_t h, readRegister(lo + 4));
+  return uint64_t{h} << 32 | l;
+}
+
+support::Status Driver::write64(uint32_t lo, uint64_t v) {
+  ACCELC_TRY(writeRegister(lo, static_cast<uint32_t>(v)));
+  return writeRegister(lo + 4, static_cast<uint32_t>(v >> 32));
+}
+
+support::Status Driver::abort() {
+  ACCELC_TRY(writeRegister(regs::kAbort, 1));
+  for (uint64_t waited = 0; waited <= o_.timeoutNs; waited += o_.pollNs) {
+    ACCELC_ASSIGN_OR_RETURN(uint32_t ctrl, readRegister(regs::kApCtrl));
+    if (ctrl & regs::kApIdle) return support::Status::ok();
+    ACCELC_TRY(bus_->pause(o_.pollNs));
+  }
+  return support::error(support::Location::file(bus_->describe()),
+                        "the accelerator did not return to idle after ABORT: reset the board");
+}
+
+support::Expected<uint64_t> Driver::run(uint64_t textAddr, uint64_t count, const std::string& name) {
+  ACCELC_TRY(bus_->flush(0, window_));
+  ACCELC_TRY(writeRegister(regs::kInsnAddr, static_cast<uint32_t>(textAddr)));
+  ACCELC_TRY(writeRegister(regs::kInsnCount, static_cast<uint32_t>(count)));
+  ACCELC_TRY(writeRegister(regs::kApCtrl, regs::kApStart));
+  bool done = false;
+  for (uint64_t waited = 0; !done && waited <= o_.timeoutNs; waited += o_.pollNs) {
+    ACCELC_ASSIGN_OR_RETURN(uint32_t ctrl, readRegister(regs::kApCtrl));  // reading clears ap_done
+    done = ctrl & regs::kApDone;
+    if (!done) ACCELC_TRY(bus_->pause(o_.pollNs));
+  }
+  if (!done) {
+    ACCELC_ASSIGN_OR_RETURN(uint32_t pc, readRegister(regs::kStopPc));
+    ACCELC_TRY(abort());
+    return support::error(support::Location::file(name),
+                          "the accelerator did not finish within " + duration(o_.timeoutNs) + " (fetch at pc " +
+                              std::to_string(pc) + "); aborted, the device is idle");
+  }
+  ACCELC_TRY(bus_->invalidate(0, window_));
+  ACCELC_ASSIGN_OR_RETURN(uint32_t status, readRegister(regs::kStatus));
+  if (status) {
+    ACCELC_ASSIGN_OR_RETURN(uint32_t pc, readRegister(regs::kStopPc));
+    return support::error(support::Location::pc(name, pc), "the accelerator stopped: " + statusText(status));
+  }
+  return read64(regs::kCyclesLo);
+}
+
+}  // namespace accelc::boards
