@@ -47,6 +47,11 @@ struct RtlOptions {
 /// AXI wrapper's HWSPEC_HASH register reads.
 std::string targetPackage(const isa::Target& t);
 
+/// The text of package_ip.tcl (accelc rtl --axi): Vivado packages accelc_axi
+/// from `files` (beside the script) as an IP whose AXI4-Lite slave maps the
+/// 128-byte register window. Not run here: no Vivado.
+std::string axiPackageTcl(const std::vector<std::string>& files);
+
 /// The file names of the RTL sources, in compilation order (the packages first).
 std::vector<std::string> rtlFiles(const RtlOptions& o = {});
 
@@ -63,7 +68,7 @@ support::Status rtlSupports(const hwspec::HwSpec& hw);
 support::Status axiSupports(const hwspec::HwSpec& hw);
 
 /// Writes the packages and every RTL source into `dir` (created if missing),
-/// after rtlSupports (axiSupports with `o.axi`).
+/// after rtlSupports (axiSupports with `o.axi`, and package_ip.tcl).
 support::Status writeRtl(const isa::Target& t, const std::string& dir, const RtlOptions& o = {});
 
 /// The RTL sources' texts, concatenated in rtlFiles() order (the generated

@@ -1,10 +1,10 @@
 // runtime/deploy_device.cc — deploy devices by name.
 #include "runtime/deploy_device.h"
 
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
 
 #include "boards/board_spec.h"
+#include "boards/driver/board_bus.h"
 #include "boards/virtual/virtual_bus.h"
 #include "runtime/board_device.h"
 #include "runtime/fsim_device.h"
@@ -15,15 +15,20 @@ namespace {
 
 bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
-/// The UIO node a board's accelerator shows as (/sys/class/uio/uioN/name reads "accelc"), or "".
-std::string acceleratorUio() {
-  std::error_code ec;  // never throws: a folder that cannot be read holds no accelerator
-  for (std::filesystem::directory_iterator it("/sys/class/uio", ec), end; !ec && it != end; it.increment(ec)) {
-    std::ifstream in(it->path() / "name");
-    std::string name;
-    if (in >> name && name == "accelc") return it->path().filename().string();
-  }
-  return "";
+/// board:NAME for `t`, with a window of `window` bytes.
+support::Expected<std::unique_ptr<Device>> board(const std::string& name, const isa::Target& t, uint64_t window,
+                                                 const support::Location& at) {
+  if (name.size() == 6) return support::error(at, "expected board:NAME, a board such as board:pynq-z1");
+  ACCELC_ASSIGN_OR_RETURN(boards::BoardSpec b, boards::loadBoard(name.substr(6)));
+  boards::BoardBusOptions o;
+  o.board = b.name, o.controlBase = b.controlBase, o.dmaDevice = b.dmaDevice;
+  o.udmabuf = b.dma == boards::DmaAllocator::kUdmabuf;
+  // MPSoC's HPC ports snoop the processor's caches; HP ports (every Zynq-7000 port) do not.
+  o.coherent = std::all_of(b.ports.begin(), b.ports.end(),
+                           [](const boards::AxiPort& p) { return p.name.find("HPC") != std::string::npos; });
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<boards::Bus> bus, boards::openBoardBus(o));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<boards::Driver> driver, boards::Driver::open(std::move(bus), t, window));
+  return std::unique_ptr<Device>(std::make_unique<BoardDevice>(t, std::move(driver), "board:" + b.name));
 }
 
 /// virtual:BOARD[:HWSPEC] for `t`, with a window of `window` bytes.
@@ -55,16 +60,9 @@ support::Expected<std::unique_ptr<Device>> makeDeployDevice(const std::string& n
                                                             const simulator::FsimOptions& o, uint64_t window) {
   const support::Location at = support::Location::file("device '" + name + "'");
   if (name == "fsim") return std::unique_ptr<Device>(std::make_unique<FsimDevice>(t, o));
-  if (startsWith(name, "board:")) {
-    if (name.size() == 6) return support::error(at, "expected board:NAME, a board such as board:pynq-z1");
-    const std::string uio = acceleratorUio();
-    if (uio.empty())
-      return support::error(at, "no accelerator on this machine: no UIO device named 'accelc' in /sys/class/uio "
-                                "(docs/deploy.md says how a board shows it)");
-    return support::error(at, "found the accelerator at /dev/" + uio + ", but this runtime has no board driver yet");
-  }
-  if (startsWith(name, "virtual:"))
-    return virtualBoard(name, t, window ? window : static_cast<uint64_t>(t.spec.dramWindowBytes), at);
+  if (window == 0) window = static_cast<uint64_t>(t.spec.dramWindowBytes);
+  if (startsWith(name, "board:")) return board(name, t, window, at);
+  if (startsWith(name, "virtual:")) return virtualBoard(name, t, window, at);
   return support::error(at, "unknown device: expected fsim, board:NAME or virtual:NAME");
 }
 

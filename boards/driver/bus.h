@@ -31,9 +31,14 @@ class Bus {
   virtual support::Status flush(uint64_t offset, uint64_t n) = 0;
   /// Makes the accelerator's writes visible to the processor (an invalidate).
   virtual support::Status invalidate(uint64_t offset, uint64_t n) = 0;
-  /// Lets `ns` nanoseconds pass: a board sleeps, a virtual board runs its
-  /// clock for that long, so that timeouts count the accelerator's time.
-  virtual support::Status pause(uint64_t ns) = 0;
+  /// Lets up to `ns` nanoseconds pass: a board sleeps, a virtual board runs
+  /// its clock for that long, so that timeouts count the accelerator's time.
+  /// With interrupts() it returns early, true, when the IP raises its
+  /// interrupt; otherwise false.
+  virtual support::Expected<bool> wait(uint64_t ns) = 0;
+  /// Whether wait() ends at the IP's interrupt (a UIO node's, or the
+  /// virtual board's); without it the driver polls.
+  virtual bool interrupts() const = 0;
   /// What it is, for messages ("virtual board pynq-z1", "/dev/uio0").
   virtual std::string describe() const = 0;
 };

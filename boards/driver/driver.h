@@ -8,7 +8,8 @@
 // and the window. A run that does not raise ap_done within the timeout is
 // aborted (ABORT, then idle) and reported, and one that stops with STATUS
 // set reports it with the pc; either way the IP is idle again, ready for
-// the next run.
+// the next run. The driver waits for ap_done on the IP's interrupt where the
+// bus has one (enabling GIE and IER's done bit), and polls AP_CTRL otherwise.
 #ifndef ACCELC_BOARDS_DRIVER_DRIVER_H_
 #define ACCELC_BOARDS_DRIVER_DRIVER_H_
 
@@ -24,7 +25,7 @@ namespace accelc::boards {
 
 struct DriverOptions {
   uint64_t timeoutNs = 10'000'000'000;  ///< a run longer than this is aborted
-  uint64_t pollNs = 10'000;             ///< the wait between two reads of AP_CTRL
+  uint64_t pollNs = 10'000;             ///< the wait between two reads of AP_CTRL, on a bus without interrupts
 };
 
 class Driver {
@@ -53,6 +54,8 @@ class Driver {
   support::Status write64(uint32_t lo, uint64_t v);
   /// ABORT, then wait until AP_CTRL reads idle.
   support::Status abort();
+  /// Clears the ISR bits that are set (the interrupt line falls).
+  support::Status clearInterrupt();
 
   std::unique_ptr<Bus> bus_;
   uint64_t window_;

@@ -12,7 +12,7 @@ namespace accelc::boards::vboard {
 enum Op : uint32_t {
   kRead32 = 1,   ///< an AXI4-Lite read of register `offset`
   kWrite32 = 2,  ///< a write of `value` to it
-  kRun = 3,      ///< run the clock for `value` cycles
+  kRun = 3,      ///< run the clock for `value` cycles, or until the interrupt when `offset` is 1
   kQuit = 4,
 };
 
@@ -24,7 +24,7 @@ struct Request {
 
 struct Reply {
   uint32_t ok = 0;     ///< 0: `message` says why
-  uint32_t value = 0;  ///< a read's word
+  uint32_t value = 0;  ///< a read's word; for kRun, 1 when the interrupt ended it
   uint64_t now = 0;    ///< the IP's cycles since power-on
   char message[240] = {};
 };

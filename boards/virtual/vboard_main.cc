@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
         (*ip)->write(q.offset, static_cast<uint32_t>(q.value));
         break;
       case vboard::kRun:
-        (*ip)->run(q.value, false);
+        r.value = (*ip)->run(q.value, q.offset == 1) < q.value ? 1 : 0;
         break;
       case vboard::kQuit:
         return 0;

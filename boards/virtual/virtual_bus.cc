@@ -67,10 +67,12 @@ class VirtualBus final : public Bus {
   // The pool is memory both processes map: coherent, nothing to maintain.
   support::Status flush(uint64_t, uint64_t) override { return support::Status::ok(); }
   support::Status invalidate(uint64_t, uint64_t) override { return support::Status::ok(); }
-  support::Status pause(uint64_t ns) override {
+  support::Expected<bool> wait(uint64_t ns) override {
     const uint64_t cycles = std::max<uint64_t>(1, ns * static_cast<uint64_t>(o_.clockMhz) / 1000);
-    return call({vboard::kRun, 0, cycles}).status();
+    ACCELC_ASSIGN_OR_RETURN(Reply r, call({vboard::kRun, 1, cycles}));
+    return r.value == 1;
   }
+  bool interrupts() const override { return true; }
   std::string describe() const override { return "virtual board " + o_.board; }
 
   /// One request and its reply.

@@ -2,9 +2,9 @@
 // (accelc rtl --axi) in another process, accelc-vboard, behind the Bus the
 // board driver uses (boards/driver/bus.h). The DMA pool is shared memory
 // that the IP's AXI memory serves at the board's physical address; register
-// accesses are AXI4-Lite transactions the IP clocks through; a pause runs
-// the IP's clock for that long at the hwspec's clock, so that the driver's
-// timeouts count simulated time. On-chip buffers power on random, as block
+// accesses are AXI4-Lite transactions the IP clocks through; a wait runs
+// the IP's clock for that long at the board's clock, or until the IP's
+// interrupt, so that the driver's timeouts count simulated time. On-chip buffers power on random, as block
 // RAM on a board holds what it held.
 #ifndef ACCELC_BOARDS_VIRTUAL_VIRTUAL_BUS_H_
 #define ACCELC_BOARDS_VIRTUAL_VIRTUAL_BUS_H_
@@ -21,7 +21,7 @@ namespace accelc::boards {
 struct VirtualBoardOptions {
   std::string board;            ///< the board's name, for messages
   std::string hwspec;           ///< the preset whose IP is on it (tiny, vta-default)
-  int64_t clockMhz = 100;       ///< the IP's clock, for pauses
+  int64_t clockMhz = 100;       ///< the IP's clock, for waits
   uint64_t poolPhysical = 0;    ///< where the pool lies
   uint64_t poolBytes = 0;
   uint64_t randomSeed = 1;      ///< on-chip buffers at power-on; 0: zeros

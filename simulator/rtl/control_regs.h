@@ -38,6 +38,10 @@ inline constexpr uint32_t kApIdle = 1u << 2;
 inline constexpr uint32_t kApReady = 1u << 3;
 inline constexpr uint32_t kAutoRestart = 1u << 7;
 
+// ISR (and IER) bits.
+inline constexpr uint32_t kIsrDone = 1u << 0;
+inline constexpr uint32_t kIsrReady = 1u << 1;
+
 // STATUS bits: why a run stopped (0 after FINISH).
 inline constexpr uint32_t kStatusIllegal = 1u << 0;     ///< an instruction the ISA does not have
 inline constexpr uint32_t kStatusWindow = 1u << 1;      ///< a burst past DRAM_WINDOW

@@ -164,6 +164,12 @@ TEST(CliTest, RtlAxiAddsTheZynqIpAndItsTargetPackage) {
   std::ostringstream hash;
   hash << "TARGET_HASH = 64'h" << std::hex << t.hash << ";";
   EXPECT_NE(testing::readFile(kTmp + "/rtl-axi/accelc_target_pkg.sv").find(hash.str()), std::string::npos);
+  // The packaging script adds every file written and makes accelc_axi the top.
+  EXPECT_NE(r.out.find(kTmp + "/rtl-axi/package_ip.tcl\n"), std::string::npos);
+  const std::string tcl = testing::readFile(kTmp + "/rtl-axi/package_ip.tcl");
+  for (const char* f : {"accelc_target_pkg.sv", "accelc_engine.sv", "accelc_axi_port.sv", "accelc_axi.sv"})
+    EXPECT_NE(tcl.find(std::string(" $here/") + f), std::string::npos) << f;
+  EXPECT_NE(tcl.find("set_property top accelc_axi [current_fileset]"), std::string::npos);
 }
 
 TEST(CliTest, RunOnAVirtualBoardGivesTheRtlsOutputsAndCycles) {

@@ -91,12 +91,13 @@ void registerRtl(CLI::App& app, int& rc) {
   cmd->add_option("-o,--out", *out, "output folder")->required();
   cmd->add_flag("--axi", opts->axi,
                 "also write the Zynq IP's top, accelc_axi: the control registers on an AXI4-Lite slave and DRAM on an "
-                "AXI4 master (docs/microarchitecture.md)");
+                "AXI4 master (docs/microarchitecture.md), and package_ip.tcl, which packages it for Vivado");
   cmd->callback([hw, out, opts, &rc] {
     auto t = targetFor(*hw);
     support::Status st = t ? hls::writeRtl(*t, *out, *opts) : t.status();
     if (st.isOk())
       for (const std::string& f : hls::rtlFiles(*opts)) std::cout << *out << "/" << f << "\n";
+    if (st.isOk() && opts->axi) std::cout << *out << "/package_ip.tcl\n";
     rc = report(st);
   });
 }
