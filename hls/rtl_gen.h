@@ -44,7 +44,8 @@ struct RtlOptions {
 };
 
 /// The text of accelc_target_pkg.sv: TARGET_HASH, the target's hash that the
-/// AXI wrapper's HWSPEC_HASH register reads.
+/// AXI wrapper's HWSPEC_HASH register reads, and the control registers'
+/// offsets (REG_*) and STATUS bits (STATUS_*_BIT) from isa/control_regs.h.
 std::string targetPackage(const isa::Target& t);
 
 /// The text of package_ip.tcl (accelc rtl --axi): Vivado packages accelc_axi
@@ -64,7 +65,7 @@ support::Status rtlSupports(const hwspec::HwSpec& hw);
 
 /// Whether the AXI wrapper implements `hw`: rtlSupports, a DRAM latency of
 /// at least 2 (the address register is one of its cycles), bursts of at
-/// most 256 beats and beats of at most 128 bytes (AXI4).
+/// most 256 beats (AXI4) and beats of at most 64 bytes.
 support::Status axiSupports(const hwspec::HwSpec& hw);
 
 /// Writes the packages and every RTL source into `dir` (created if missing),

@@ -22,7 +22,8 @@ bool isDeployDeviceName(const std::string& name);
 /// The deploy device `name` for `t` (fsim with `o`); an error naming the
 /// choices for any other name, and saying why for a device this machine lacks.
 /// A board's device holds a DRAM window of `window` bytes (0: the hwspec's),
-/// which must fit its DMA pool.
+/// which must fit its DMA pool, and stops a run after `o.limits.maxCycles`
+/// cycles at the board's fabric clock (aborting it).
 ///
 /// "virtual:BOARD[:HWSPEC]" is a virtual board (boards/virtual/virtual_bus.h):
 /// BOARD's file gives the DMA pool (its size; at the top of the board's DDR)

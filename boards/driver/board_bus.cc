@@ -14,13 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 
-#include "simulator/rtl/control_regs.h"
+#include "isa/control_regs.h"
 
 namespace accelc::boards {
 
@@ -91,7 +93,7 @@ class BoardBus final : public Bus {
     regs_[offset / 4] = value;
     return support::Status::ok();
   }
-  uint32_t registerBytes() const override { return simulator::regs::kWindowBytes; }
+  uint32_t registerBytes() const override { return isa::regs::kWindowBytes; }
   uint8_t* pool() override { return pool_; }
   uint64_t poolPhysical() const override { return physical_; }
   uint64_t poolBytes() const override { return poolBytes_; }
@@ -108,7 +110,7 @@ class BoardBus final : public Bus {
     if (::write(irq_, &unmask, sizeof unmask) != sizeof unmask)
       return support::error(support::Location::file(describe()), "cannot unmask the UIO interrupt");
     pollfd p{irq_, POLLIN, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(std::max<uint64_t>(1, ns / 1000000)));
+    const int n = ::poll(&p, 1, static_cast<int>(std::clamp<uint64_t>(ns / 1000000, 1, INT_MAX)));
     uint32_t count = 0;
     if (n > 0 && ::read(irq_, &count, sizeof count) == sizeof count) return true;
     return false;
@@ -158,9 +160,9 @@ support::Expected<std::unique_ptr<Bus>> openBoardBus(const BoardBusOptions& o) {
       return support::error(at, "no accelerator on this machine: no UIO device named 'accelc' in " + o.sysfs +
                                     "/class/uio (docs/deploy.md says how a board shows it)");
   }
-  if (regBytes < simulator::regs::kWindowBytes)
+  if (regBytes < isa::regs::kWindowBytes)
     return support::error(at, regsPath + " maps " + std::to_string(regBytes) + " bytes, fewer than the " +
-                                  std::to_string(simulator::regs::kWindowBytes) + " of the register window");
+                                  std::to_string(isa::regs::kWindowBytes) + " of the register window");
   // The pool: u-dma-buf's buffer, its size and physical address from sysfs.
   if (!o.udmabuf)
     return support::error(at, "the board file's DMA allocator is the CMA heap, which gives user space no physical "

@@ -2,14 +2,16 @@
 #include "boards/driver/driver.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 
-#include "simulator/rtl/control_regs.h"
+#include "isa/control_regs.h"
 
 namespace accelc::boards {
 
-namespace regs = simulator::regs;
+namespace regs = isa::regs;
 
 namespace {
 
@@ -17,20 +19,6 @@ std::string hex(uint64_t v) {
   std::ostringstream o;
   o << "0x" << std::hex << v;
   return o.str();
-}
-
-/// What STATUS's bits say, for a message.
-std::string statusText(uint32_t status) {
-  std::string s;
-  auto add = [&](uint32_t bit, const char* what) {
-    if (status & bit) s += std::string(s.empty() ? "" : "; ") + what;
-  };
-  add(regs::kStatusIllegal, "an illegal instruction (STATUS bit 0)");
-  add(regs::kStatusWindow, "a DMA burst past the DRAM window (STATUS bit 1)");
-  add(regs::kStatusDeadlock, "a token deadlock (STATUS bit 2)");
-  add(regs::kStatusAxiError, "an AXI error response on the DRAM port (STATUS bit 3)");
-  add(regs::kStatusMisaligned, "a DMA burst not on a beat of the AXI port (STATUS bit 4)");
-  return s.empty() ? "STATUS " + hex(status) : s;
 }
 
 /// A duration for a message: "10 s", "250 ms", "200 us".
@@ -45,6 +33,9 @@ std::string duration(uint64_t ns) {
 support::Expected<std::unique_ptr<Driver>> Driver::open(std::unique_ptr<Bus> bus, const isa::Target& t,
                                                          uint64_t window, const DriverOptions& o) {
   const support::Location at = support::Location::file(bus->describe());
+  if (o.pollNs < 1000 || o.timeoutNs < o.pollNs || o.timeoutNs > (uint64_t{1} << 50))
+    return support::error(at, "the driver's poll interval must be at least 1 us and its timeout between that and "
+                              "2^50 ns");
   std::unique_ptr<Driver> d(new Driver(std::move(bus), window, o));
   ACCELC_ASSIGN_OR_RETURN(uint64_t hash, d->read64(regs::kHashLo));
   if (hash != t.hash)
@@ -119,7 +110,7 @@ support::Status Driver::clearInterrupt() {
 
 support::Status Driver::abort() {
   ACCELC_TRY(writeRegister(regs::kAbort, 1));
-  for (uint64_t waited = 0; waited <= o_.timeoutNs; waited += o_.pollNs) {
+  for (uint64_t waited = 0; waited <= o_.timeoutNs; waited += o_.pollNs) {  // pollNs > 0: open() checked
     ACCELC_ASSIGN_OR_RETURN(uint32_t ctrl, readRegister(regs::kApCtrl));
     if (ctrl & regs::kApIdle) return support::Status::ok();
     ACCELC_TRY(bus_->wait(o_.pollNs).status());
@@ -129,6 +120,10 @@ support::Status Driver::abort() {
 }
 
 support::Expected<uint64_t> Driver::run(uint64_t textAddr, uint64_t count, const std::string& name) {
+  if (textAddr > UINT32_MAX || count > UINT32_MAX)
+    return support::error(support::Location::file(name), "the text at byte " + std::to_string(textAddr) + " of " +
+                                                             std::to_string(count) +
+                                                             " instructions does not fit INSN_ADDR and INSN_COUNT");
   ACCELC_TRY(bus_->flush(0, window_));
   ACCELC_TRY(writeRegister(regs::kInsnAddr, static_cast<uint32_t>(textAddr)));
   ACCELC_TRY(writeRegister(regs::kInsnCount, static_cast<uint32_t>(count)));
@@ -156,11 +151,17 @@ support::Expected<uint64_t> Driver::run(uint64_t textAddr, uint64_t count, const
                           "the accelerator did not finish within " + duration(o_.timeoutNs) + " (fetch at pc " +
                               std::to_string(pc) + "); aborted, the device is idle");
   }
+  if (bus_->interrupts()) ACCELC_TRY(clearInterrupt());  // the line falls before the next run
   ACCELC_TRY(bus_->invalidate(0, window_));
   ACCELC_ASSIGN_OR_RETURN(uint32_t status, readRegister(regs::kStatus));
   if (status) {
+    // STOP_PC is the illegal instruction itself; for the other faults, how
+    // far fetch had got.
     ACCELC_ASSIGN_OR_RETURN(uint32_t pc, readRegister(regs::kStopPc));
-    return support::error(support::Location::pc(name, pc), "the accelerator stopped: " + statusText(status));
+    if (status == regs::kStatusIllegal)
+      return support::error(support::Location::pc(name, pc), "the accelerator stopped: " + regs::statusText(status));
+    return support::error(support::Location::file(name), "the accelerator stopped: " + regs::statusText(status) +
+                                                             ", fetch at pc " + std::to_string(pc));
   }
   return read64(regs::kCyclesLo);
 }

@@ -5,6 +5,10 @@
 #ifndef ACCELC_BOARDS_VIRTUAL_PROTOCOL_H_
 #define ACCELC_BOARDS_VIRTUAL_PROTOCOL_H_
 
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstddef>
 #include <cstdint>
 
 namespace accelc::boards::vboard {
@@ -28,6 +32,31 @@ struct Reply {
   uint64_t now = 0;    ///< the IP's cycles since power-on
   char message[240] = {};
 };
+
+/// The file descriptors the server finds its socket and the pool on.
+inline constexpr int kSocketFd = 3, kPoolFd = 4;
+
+/// Reads exactly `n` bytes; false when the other side has gone.
+inline bool readAll(int fd, void* out, size_t n) {
+  auto* p = static_cast<char*>(out);
+  while (n) {
+    const ssize_t got = ::read(fd, p, n);
+    if (got <= 0) return false;
+    p += got, n -= static_cast<size_t>(got);
+  }
+  return true;
+}
+
+/// Sends exactly `n` bytes; false when the other side has gone (no SIGPIPE).
+inline bool sendAll(int fd, const void* data, size_t n) {
+  auto* p = static_cast<const char*>(data);
+  while (n) {
+    const ssize_t sent = ::send(fd, p, n, MSG_NOSIGNAL);
+    if (sent <= 0) return false;
+    p += sent, n -= static_cast<size_t>(sent);
+  }
+  return true;
+}
 
 }  // namespace accelc::boards::vboard
 

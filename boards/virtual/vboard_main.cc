@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "boards/virtual/protocol.h"
 #include "hwspec/hwspec.h"
@@ -21,17 +22,7 @@ using accelc::boards::vboard::Reply;
 using accelc::boards::vboard::Request;
 namespace vboard = accelc::boards::vboard;
 
-bool readAll(int fd, void* out, size_t n) {
-  auto* p = static_cast<char*>(out);
-  while (n) {
-    const ssize_t got = ::read(fd, p, n);
-    if (got <= 0) return false;
-    p += got, n -= static_cast<size_t>(got);
-  }
-  return true;
-}
-
-void send(int fd, Reply r) { (void)!::write(fd, &r, sizeof r); }
+void send(int fd, const Reply& r) { vboard::sendAll(fd, &r, sizeof r); }
 
 Reply failure(const std::string& why) {
   Reply r;
@@ -42,12 +33,11 @@ Reply failure(const std::string& why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("accelc-vboard: the process of a virtual board (started by the runtime)");
-  int fd = -1, poolFd = -1;
+  CLI::App app("accelc-vboard: the process of a virtual board (started by the runtime, its socket on fd 3 and "
+               "the DMA pool on fd 4)");
+  const int fd = vboard::kSocketFd, poolFd = vboard::kPoolFd;
   std::string hw;
   uint64_t phys = 0, bytes = 0, seed = 0, errorLo = 0, errorHi = 0;
-  app.add_option("--fd", fd)->required();
-  app.add_option("--pool-fd", poolFd)->required();
   app.add_option("--hw", hw)->required();
   app.add_option("--phys", phys)->required();
   app.add_option("--bytes", bytes)->required();
@@ -77,15 +67,19 @@ int main(int argc, char** argv) {
   hello.ok = 1;
   send(fd, hello);
 
-  for (Request q; readAll(fd, &q, sizeof q);) {
+  for (Request q; vboard::readAll(fd, &q, sizeof q);) {
     Reply r;
     r.ok = 1;
     switch (q.op) {
-      case vboard::kRead32:
-        r.value = (*ip)->read(q.offset);
+      case vboard::kRead32: {
+        const std::optional<uint32_t> v = (*ip)->read(q.offset);
+        if (v) r.value = *v;
+        else r = failure("the IP did not answer an AXI4-Lite read of register " + std::to_string(q.offset));
         break;
+      }
       case vboard::kWrite32:
-        (*ip)->write(q.offset, static_cast<uint32_t>(q.value));
+        if (!(*ip)->write(q.offset, static_cast<uint32_t>(q.value)))
+          r = failure("the IP did not answer an AXI4-Lite write of register " + std::to_string(q.offset));
         break;
       case vboard::kRun:
         r.value = (*ip)->run(q.value, q.offset == 1) < q.value ? 1 : 0;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "boards/virtual/protocol.h"
-#include "simulator/rtl/control_regs.h"
+#include "isa/control_regs.h"
 
 extern char** environ;
 
@@ -46,7 +46,7 @@ class VirtualBus final : public Bus {
   ~VirtualBus() override {
     Request q;
     q.op = vboard::kQuit;
-    (void)!::write(sock_, &q, sizeof q);
+    vboard::sendAll(sock_, &q, sizeof q);  // fails quietly when the server has already gone
     ::close(sock_);
     int st = 0;
     ::waitpid(child_, &st, 0);
@@ -60,7 +60,7 @@ class VirtualBus final : public Bus {
   support::Status write32(uint32_t offset, uint32_t value) override {
     return call({vboard::kWrite32, offset, value}).status();
   }
-  uint32_t registerBytes() const override { return simulator::regs::kWindowBytes; }
+  uint32_t registerBytes() const override { return isa::regs::kWindowBytes; }
   uint8_t* pool() override { return pool_; }
   uint64_t poolPhysical() const override { return o_.poolPhysical; }
   uint64_t poolBytes() const override { return o_.poolBytes; }
@@ -78,20 +78,10 @@ class VirtualBus final : public Bus {
   /// One request and its reply.
   support::Expected<Reply> call(const Request& q) {
     Reply r;
-    if (::write(sock_, &q, sizeof q) != static_cast<ssize_t>(sizeof q) || !readAll(sock_, &r, sizeof r))
+    if (!vboard::sendAll(sock_, &q, sizeof q) || !vboard::readAll(sock_, &r, sizeof r))
       return support::error(support::Location::file(describe()), "the virtual board's process has gone");
     if (!r.ok) return support::error(support::Location::file(describe()), r.message);
     return r;
-  }
-
-  static bool readAll(int fd, void* out, size_t n) {
-    auto* p = static_cast<char*>(out);
-    while (n) {
-      const ssize_t got = ::read(fd, p, n);
-      if (got <= 0) return false;
-      p += got, n -= static_cast<size_t>(got);
-    }
-    return true;
   }
 
  private:
@@ -109,23 +99,26 @@ support::Expected<std::unique_ptr<Bus>> openVirtualBoard(const VirtualBoardOptio
   if (server.empty() || ::access(server.c_str(), X_OK) != 0)
     return support::error(at, "no virtual board server: this runtime was built without accelc-vboard "
                               "(set ACCELC_VBOARD to one)");
-  const int pool = ::memfd_create("accelc-dma-pool", 0);  // inherited by the server
-  if (pool < 0 || ::ftruncate(pool, static_cast<off_t>(o.poolBytes)) != 0)
-    return support::error(at, std::string("cannot make the DMA pool: ") + std::strerror(errno));
+  // Every descriptor is close-on-exec; the server gets its two as fds 3
+  // and 4 through dup2 in the spawn, and no other program inherits them.
+  const int pool = ::memfd_create("accelc-dma-pool", MFD_CLOEXEC);
+  if (pool < 0) return support::error(at, std::string("cannot make the DMA pool: ") + std::strerror(errno));
+  if (::ftruncate(pool, static_cast<off_t>(o.poolBytes)) != 0) {
+    const int err = errno;
+    ::close(pool);
+    return support::error(at, std::string("cannot size the DMA pool: ") + std::strerror(err));
+  }
   void* mem = ::mmap(nullptr, o.poolBytes, PROT_READ | PROT_WRITE, MAP_SHARED, pool, 0);
   if (mem == MAP_FAILED) {
     ::close(pool);
     return support::error(at, std::string("cannot map the DMA pool: ") + std::strerror(errno));
   }
   int fds[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
     ::munmap(mem, o.poolBytes), ::close(pool);
     return support::error(at, std::string("cannot open the virtual board's socket: ") + std::strerror(errno));
   }
-  ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
   std::vector<std::string> args = {server,
-                                   "--fd=" + std::to_string(fds[1]),
-                                   "--pool-fd=" + std::to_string(pool),
                                    "--hw=" + o.hwspec,
                                    "--phys=" + std::to_string(o.poolPhysical),
                                    "--bytes=" + std::to_string(o.poolBytes),
@@ -135,9 +128,17 @@ support::Expected<std::unique_ptr<Bus>> openVirtualBoard(const VirtualBoardOptio
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The two are moved above the server's numbers first, so that neither
+  // dup2 overwrites the other's source.
+  const int sockHigh = ::fcntl(fds[1], F_DUPFD_CLOEXEC, 10), poolHigh = ::fcntl(pool, F_DUPFD_CLOEXEC, 10);
+  posix_spawn_file_actions_t moves;
+  ::posix_spawn_file_actions_init(&moves);
+  ::posix_spawn_file_actions_adddup2(&moves, sockHigh, vboard::kSocketFd);
+  ::posix_spawn_file_actions_adddup2(&moves, poolHigh, vboard::kPoolFd);
   pid_t child = 0;
-  const int rc = ::posix_spawn(&child, server.c_str(), nullptr, nullptr, argv.data(), environ);
-  ::close(fds[1]), ::close(pool);
+  const int rc = ::posix_spawn(&child, server.c_str(), &moves, nullptr, argv.data(), environ);
+  ::posix_spawn_file_actions_destroy(&moves);
+  ::close(fds[1]), ::close(pool), ::close(sockHigh), ::close(poolHigh);
   if (rc != 0) {
     ::close(fds[0]), ::munmap(mem, o.poolBytes);
     return support::error(at, "cannot start " + server + ": " + std::strerror(rc));
@@ -145,7 +146,7 @@ support::Expected<std::unique_ptr<Bus>> openVirtualBoard(const VirtualBoardOptio
   // The server answers once it holds the IP: a hello, or why it cannot.
   auto bus = std::make_unique<VirtualBus>(o, static_cast<uint8_t*>(mem), fds[0], child);
   Reply hello;
-  if (!VirtualBus::readAll(fds[0], &hello, sizeof hello))
+  if (!vboard::readAll(fds[0], &hello, sizeof hello))
     return support::error(at, "the virtual board's process ended before it started");
   if (!hello.ok) return support::error(at, hello.message);
   return std::unique_ptr<Bus>(std::move(bus));

@@ -5,16 +5,20 @@
 //
 // A run: ap_start (once no burst of the last run is outstanding) resets the
 // engine for a cycle and starts it on INSN_ADDR and INSN_COUNT, with DMA
-// addresses counted from DRAM_BASE. FINISH ends it: CYCLES and STOP_PC are
-// latched, STATUS reads 0, ap_done and ap_ready rise. A fault ends it too:
-// an illegal instruction (STATUS bit 0), a burst past DRAM_WINDOW (bit 1) or
-// not on a beat (bit 4), an R or B response other than OKAY (bit 3). The
-// port then accepts no burst, the accepted ones complete, the engine is
-// reset, and ap_done rises with STATUS and STOP_PC (fetch's pc at the fault)
-// set; while a run goes on STOP_PC reads fetch's pc. ABORT stops a run the same way without touching STATUS or raising
-// ap_done: AP_CTRL then reads idle, ready for the next start. The interrupt
-// is GIE and (ISR and IER); done and ready set their ISR bits when enabled.
-// Register writes take whole 32-bit words.
+// addresses counted from DRAM_BASE and checked against DRAM_WINDOW, both
+// taken at the start. FINISH ends it: CYCLES and STOP_PC (fetch's pc: the
+// FINISH's index + 1) are latched, STATUS reads 0, ap_done and ap_ready
+// rise. A fault ends it too: an illegal instruction (STATUS bit 0; STOP_PC
+// is that instruction), a burst past DRAM_WINDOW (bit 1) or not on a beat
+// (bit 4), an R or B response other than OKAY (bit 3; STOP_PC is how far
+// fetch had got). The port then accepts no burst, the accepted ones
+// complete, the engine is reset, and ap_done rises. While a run goes on
+// STOP_PC reads fetch's pc. ABORT stops a run the same way without touching
+// STATUS or raising ap_done, and drops a start not yet taken: AP_CTRL then
+// reads idle, ready for the next start. The interrupt is GIE and (ISR and
+// IER); done and ready set their ISR bits when enabled. Register writes take
+// whole 32-bit words. The offsets and STATUS bits come from
+// accelc_target_pkg (isa/control_regs.h).
 module accelc_axi (
     input  logic                                             ap_clk,
     input  logic                                             ap_rst_n,
@@ -81,10 +85,11 @@ module accelc_axi (
   logic [1:0]  ier, isr;
   logic [31:0] insn_addr, insn_count, stop_pc, status;
   logic [63:0] dram_base, window, cycles_q;
+  logic [63:0] run_base, run_window;  // DRAM_BASE and DRAM_WINDOW as the run started: the port's, steady
 
   // ---- the run's states ----
-  localparam logic [2:0] IDLE = 3'd0, RESET = 3'd1, START = 3'd2, RUN = 3'd3, DRAIN = 3'd4;
-  logic [2:0] state;
+  typedef enum logic [2:0] {IDLE, RESET, START, RUN, DRAIN} state_t;
+  state_t state;
   logic fault_done;  // the drain ends a faulted run: ap_done rises when it is idle
 
   logic        e_rst, e_start, e_running, e_done, e_error;
@@ -110,7 +115,7 @@ module accelc_axi (
       .done(e_done), .cycles(e_cycles), .error(e_error), .error_pc(e_pc), .rq_valid, .rq_write, .rq_beats,
       .rq_addr, .rq_accept, .rq_done, .rbeat_valid, .rbeat_req, .wbeat_valid, .mem_wdata, .mem_rdata);
   accelc_axi_port port (
-      .clk, .rst, .halt, .base(dram_base), .window, .req_valid(rq_valid), .req_write(rq_write),
+      .clk, .rst, .halt, .base(run_base), .window(run_window), .req_valid(rq_valid), .req_write(rq_write),
       .req_beats(rq_beats), .req_addr(rq_addr), .req_accept(rq_accept), .done(rq_done), .rbeat_valid, .rbeat_req,
       .wbeat_valid, .rdata_q(mem_rdata), .mem_wdata, .fault_window, .fault_align, .resp_error, .busy(port_busy),
       .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid, .m_axi_arready, .m_axi_rdata,
@@ -120,7 +125,13 @@ module accelc_axi (
 
   // The faults of this cycle, as STATUS bits.
   logic [31:0] fault_bits;
-  assign fault_bits = {27'd0, fault_align, resp_error, 1'b0, fault_window, e_error};
+  always_comb begin
+    fault_bits = '0;
+    fault_bits[accelc_target_pkg::STATUS_ILLEGAL_BIT] = e_error;
+    fault_bits[accelc_target_pkg::STATUS_WINDOW_BIT] = fault_window;
+    fault_bits[accelc_target_pkg::STATUS_AXI_ERROR_BIT] = resp_error;
+    fault_bits[accelc_target_pkg::STATUS_MISALIGNED_BIT] = fault_align;
+  end
 
   // ---- AXI4-Lite: one write and one read at a time ----
   logic        w_take, r_take, abort_req;
@@ -134,34 +145,35 @@ module accelc_axi (
   logic [6:0]  waddr, raddr;
   assign waddr = s_axi_control_awaddr & 7'h7C;
   assign raddr = s_axi_control_araddr & 7'h7C;
-  assign abort_req = w_take && waddr == 7'h38 && s_axi_control_wdata[0];
+  assign abort_req = w_take && waddr == accelc_target_pkg::REG_ABORT && s_axi_control_wdata[0];
 
   logic [31:0] rword;
   always_comb begin
-    case (raddr)
-      7'h00: rword = {24'd0, auto_restart, 3'd0, ap_ready, state == IDLE && !ap_start, ap_done, ap_start};
-      7'h04: rword = {31'd0, gie};
-      7'h08: rword = {30'd0, ier};
-      7'h0C: rword = {30'd0, isr};
-      7'h10: rword = insn_addr;
-      7'h18: rword = insn_count;
-      7'h20: rword = dram_base[31:0];
-      7'h24: rword = dram_base[63:32];
-      7'h28: rword = cycles_q[31:0];
-      7'h2C: rword = cycles_q[63:32];
-      7'h30: rword = status;
-      7'h34: rword = state == RUN ? e_pc : stop_pc;  // fetch's pc while a run goes on
-      7'h40: rword = accelc_target_pkg::TARGET_HASH[31:0];
-      7'h44: rword = accelc_target_pkg::TARGET_HASH[63:32];
-      7'h48: rword = window[31:0];
-      7'h4C: rword = window[63:32];
-      default: rword = 32'd0;  // the gaps of the map read 0
-    endcase
+    // The gaps of the map read 0.
+    rword = '0;
+    if (raddr == accelc_target_pkg::REG_AP_CTRL)
+      rword = {24'd0, auto_restart, 3'd0, ap_ready, state == IDLE && !ap_start, ap_done, ap_start};
+    if (raddr == accelc_target_pkg::REG_GIE) rword = {31'd0, gie};
+    if (raddr == accelc_target_pkg::REG_IER) rword = {30'd0, ier};
+    if (raddr == accelc_target_pkg::REG_ISR) rword = {30'd0, isr};
+    if (raddr == accelc_target_pkg::REG_INSN_ADDR) rword = insn_addr;
+    if (raddr == accelc_target_pkg::REG_INSN_COUNT) rword = insn_count;
+    if (raddr == accelc_target_pkg::REG_DRAM_BASE_LO) rword = dram_base[31:0];
+    if (raddr == accelc_target_pkg::REG_DRAM_BASE_HI) rword = dram_base[63:32];
+    if (raddr == accelc_target_pkg::REG_CYCLES_LO) rword = cycles_q[31:0];
+    if (raddr == accelc_target_pkg::REG_CYCLES_HI) rword = cycles_q[63:32];
+    if (raddr == accelc_target_pkg::REG_STATUS) rword = status;
+    if (raddr == accelc_target_pkg::REG_STOP_PC) rword = state == RUN ? e_pc : stop_pc;  // fetch's pc while a run goes on
+    if (raddr == accelc_target_pkg::REG_HASH_LO) rword = accelc_target_pkg::TARGET_HASH[31:0];
+    if (raddr == accelc_target_pkg::REG_HASH_HI) rword = accelc_target_pkg::TARGET_HASH[63:32];
+    if (raddr == accelc_target_pkg::REG_WINDOW_LO) rword = window[31:0];
+    if (raddr == accelc_target_pkg::REG_WINDOW_HI) rword = window[63:32];
   end
   assign interrupt = gie && (isr & ier) != 2'b00;
 
   logic finished;  // a run ends this cycle with ap_done
-  assign finished = (state == RUN && e_done && fault_bits == '0) || (state == DRAIN && !port_busy && fault_done);
+  assign finished = (state == RUN && e_done && fault_bits == '0 && !abort_req) ||
+                    (state == DRAIN && !port_busy && fault_done);
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -169,7 +181,7 @@ module accelc_axi (
       {ap_start, ap_done, ap_ready, auto_restart, gie, fault_done} <= '0;
       {ier, isr} <= '0;
       {insn_addr, insn_count, stop_pc, status} <= '0;
-      {dram_base, window, cycles_q} <= '0;
+      {dram_base, window, cycles_q, run_base, run_window} <= '0;
       s_axi_control_bvalid <= 1'b0;
       s_axi_control_rvalid <= 1'b0;
       s_axi_control_rdata <= '0;
@@ -178,39 +190,39 @@ module accelc_axi (
       if (s_axi_control_bvalid && s_axi_control_bready) s_axi_control_bvalid <= 1'b0;
       if (w_take) begin
         s_axi_control_bvalid <= 1'b1;
-        case (waddr)
-          7'h00: begin
-            if (s_axi_control_wdata[0]) ap_start <= 1'b1;
-            auto_restart <= s_axi_control_wdata[7];
-          end
-          7'h04: gie <= s_axi_control_wdata[0];
-          7'h08: ier <= s_axi_control_wdata[1:0];
-          7'h0C: isr <= isr ^ s_axi_control_wdata[1:0];
-          7'h10: insn_addr <= s_axi_control_wdata;
-          7'h18: insn_count <= s_axi_control_wdata;
-          7'h20: dram_base[31:0] <= s_axi_control_wdata;
-          7'h24: dram_base[63:32] <= s_axi_control_wdata;
-          7'h48: window[31:0] <= s_axi_control_wdata;
-          7'h4C: window[63:32] <= s_axi_control_wdata;
-          default: ;  // read-only registers, ABORT (below) and the gaps take no write
-        endcase
+        // Read-only registers, ABORT (below) and the gaps take no write.
+        if (waddr == accelc_target_pkg::REG_AP_CTRL) begin
+          if (s_axi_control_wdata[0]) ap_start <= 1'b1;
+          auto_restart <= s_axi_control_wdata[7];
+        end
+        if (waddr == accelc_target_pkg::REG_GIE) gie <= s_axi_control_wdata[0];
+        if (waddr == accelc_target_pkg::REG_IER) ier <= s_axi_control_wdata[1:0];
+        if (waddr == accelc_target_pkg::REG_ISR) isr <= isr ^ s_axi_control_wdata[1:0];
+        if (waddr == accelc_target_pkg::REG_INSN_ADDR) insn_addr <= s_axi_control_wdata;
+        if (waddr == accelc_target_pkg::REG_INSN_COUNT) insn_count <= s_axi_control_wdata;
+        if (waddr == accelc_target_pkg::REG_DRAM_BASE_LO) dram_base[31:0] <= s_axi_control_wdata;
+        if (waddr == accelc_target_pkg::REG_DRAM_BASE_HI) dram_base[63:32] <= s_axi_control_wdata;
+        if (waddr == accelc_target_pkg::REG_WINDOW_LO) window[31:0] <= s_axi_control_wdata;
+        if (waddr == accelc_target_pkg::REG_WINDOW_HI) window[63:32] <= s_axi_control_wdata;
       end
       // Register reads; reading AP_CTRL clears ap_done and ap_ready.
       if (s_axi_control_rvalid && s_axi_control_rready) s_axi_control_rvalid <= 1'b0;
       if (r_take) begin
         s_axi_control_rvalid <= 1'b1;
         s_axi_control_rdata <= rword;
-        if (raddr == 7'h00) {ap_done, ap_ready} <= 2'b00;
+        if (raddr == accelc_target_pkg::REG_AP_CTRL) {ap_done, ap_ready} <= 2'b00;
       end
       // The run.
-      case (state)
+      unique case (state)  // every state_t value; the other encodings never occur
         IDLE:
-          if (ap_start && !port_busy) begin
+          if (ap_start && !port_busy && !abort_req) begin
             state <= RESET;
             ap_start <= auto_restart;
+            run_base <= dram_base;
+            run_window <= window;
           end
         RESET, START: begin
-          state <= abort_req ? DRAIN : state + 3'd1;
+          state <= abort_req ? DRAIN : state == RESET ? START : RUN;
           if (abort_req) fault_done <= 1'b0;
         end
         RUN:
@@ -230,8 +242,9 @@ module accelc_axi (
           end
         DRAIN:
           if (!port_busy) state <= IDLE;
-        default: state <= IDLE;  // 5 to 7 encode no state
       endcase
+      // ABORT also drops a start not yet taken, and auto-restart.
+      if (abort_req) {ap_start, auto_restart} <= 2'b00;
       if (finished) begin
         ap_done <= 1'b1;
         ap_ready <= 1'b1;

@@ -88,28 +88,13 @@ module accelc_axi_port (
   // ---- acceptance: the contract port's arbiter, with the window and beat checks ----
   logic [CW-1:0] inflight, completions;
   logic [NR-1:0] cand;  // the highest-priority requester presenting a burst
-  always_comb begin
-    cand = '0;
-    for (int r = NR - 1; r >= 0; r--)
-      if (req_valid[r]) cand = NR'(1) << r;
-  end
   logic          c_wr;
   logic [RW-1:0] c_req;
   logic [BB-1:0] c_beats;
   logic [AB-1:0] c_addr;
-  always_comb begin
-    c_req = '0;
-    c_wr = 1'b0;
-    c_beats = '0;
-    c_addr = '0;
-    for (int r = 0; r < NR; r++)
-      if (cand[r]) begin
-        c_req = RW'(r);
-        c_wr = req_write[r];
-        c_beats = req_beats[r*BB +: BB];
-        c_addr = req_addr[r*AB +: AB];
-      end
-  end
+  accelc_port_pick picker (
+      .req_valid, .req_write, .req_beats, .req_addr, .pick(cand), .pick_req(c_req), .pick_write(c_wr),
+      .pick_beats(c_beats), .pick_addr(c_addr));
   logic c_inside, c_aligned, accepting;
   assign c_inside = {1'b0, 64'(c_addr)} + 65'(c_beats) * 65'(W) <= {1'b0, window};
   assign c_aligned = (c_addr & AB'(W - 1)) == '0;

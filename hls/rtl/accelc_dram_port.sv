@@ -77,30 +77,17 @@ module accelc_dram_port (
   // Fixed-priority arbitration, gated by the in-flight count net of this cycle's completions.
   logic can_accept;
   assign can_accept = (inflight - completions) < CW'(N);
-  always_comb begin
-    req_accept = '0;
-    if (can_accept)
-      for (int r = NR - 1; r >= 0; r--)
-        if (req_valid[r]) req_accept = NR'(1) << r;
-  end
+  logic [NR-1:0] pick;
   logic          accepting, acc_wr;
   logic [RW-1:0] acc_req;
   logic [BB-1:0] acc_beats;
   logic [AB-1:0] acc_addr;
-  always_comb begin  // the accepted request's fields, by constant slices
-    accepting = |req_accept;
-    acc_req = '0;
-    acc_wr = 1'b0;
-    acc_beats = '0;
-    acc_addr = '0;
-    for (int r = 0; r < NR; r++)
-      if (req_accept[r]) begin
-        acc_req = RW'(r);
-        acc_wr = req_write[r];
-        acc_beats = req_beats[r*BB +: BB];
-        acc_addr = req_addr[r*AB +: AB];
-      end
-  end
+  // The choice among the requesters while a slot is free (none otherwise).
+  accelc_port_pick picker (
+      .req_valid(can_accept ? req_valid : '0), .req_write, .req_beats, .req_addr, .pick, .pick_req(acc_req),
+      .pick_write(acc_wr), .pick_beats(acc_beats), .pick_addr(acc_addr));
+  assign req_accept = pick;
+  assign accepting = |req_accept;
 
   always_comb begin
     done = '0;

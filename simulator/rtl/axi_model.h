@@ -10,6 +10,7 @@
 #define ACCELC_SIMULATOR_RTL_AXI_MODEL_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "simulator/rtl/axi_memory.h"
 
@@ -25,15 +26,19 @@ struct AxiPowerOn {
 
 class AxiModel {
  public:
+  /// Cycles an AXI4-Lite access may take (the IP answers in two).
+  static constexpr uint64_t kLiteCycles = 64;
+
   virtual ~AxiModel() = default;
   /// Powers the IP on (a fresh model) and holds ap_rst_n low for a cycle;
   /// `mem` (`size` bytes at physical address `base`) answers its master.
   virtual void powerOn(uint8_t* mem, uint64_t base, uint64_t size, const AxiMemoryOptions& memory,
                        const AxiPowerOn& how) = 0;
-  /// One AXI4-Lite read of the register at `offset`; the clock runs meanwhile.
-  virtual uint32_t read(uint32_t offset) = 0;
-  /// One AXI4-Lite write.
-  virtual void write(uint32_t offset, uint32_t value) = 0;
+  /// One AXI4-Lite read of the register at `offset`; the clock runs
+  /// meanwhile. Nothing when the IP does not answer within kLiteCycles.
+  virtual std::optional<uint32_t> read(uint32_t offset) = 0;
+  /// One AXI4-Lite write; false when the IP does not answer within kLiteCycles.
+  virtual bool write(uint32_t offset, uint32_t value) = 0;
   /// Runs the clock for `cycles` cycles, or until the interrupt is raised
   /// when `untilInterrupt`; returns the cycles it ran.
   virtual uint64_t run(uint64_t cycles, bool untilInterrupt) = 0;

@@ -1,5 +1,5 @@
 // simulator/rtl/axi_run.h — programs on the verilated Zynq IP, driven the way
-// a processor drives it: through its control registers (control_regs.h),
+// a processor drives it: through its control registers (isa/control_regs.h),
 // with DRAM behind its AXI4 master.
 #ifndef ACCELC_SIMULATOR_RTL_AXI_RUN_H_
 #define ACCELC_SIMULATOR_RTL_AXI_RUN_H_
@@ -24,8 +24,8 @@ struct AxiRunOptions {
 /// INSN_COUNT, enables the done interrupt, starts the IP, runs until the
 /// interrupt and reads CYCLES, STATUS and STOP_PC. A run's outcome is
 /// STATUS's (RtlOutcome::kIllegal, kWindowFault, kAxiError, kMisaligned,
-/// with the pc), or kProtocol when the memory saw the master break the AXI
-/// protocol. It writes no waveforms.
+/// with fetch's pc), or kProtocol when the memory saw the master break the
+/// AXI protocol or a register access went unanswered. It writes no waveforms.
 std::unique_ptr<RtlModel> axiRtlModel(std::unique_ptr<AxiModel> ip, const AxiRunOptions& o);
 
 }  // namespace accelc::simulator

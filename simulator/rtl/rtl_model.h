@@ -23,11 +23,12 @@ struct RtlOutcome {
     kOutOfWindow,    ///< a beat at byte `addr` left the DRAM window
     kCycleRegister,  ///< `done` rose in cycle `cycles` but the cycle register read `addr`
     kIllegal,        ///< fetch stopped at instruction `addr`: an opcode or buffer the ISA does not have
-    // The Zynq IP's faults (axi_run.h), with fetch's pc in `addr`.
+    // The Zynq IP's faults (axi_run.h), with fetch's pc in `addr` (for the
+    // others than kIllegal, how far fetch had got, not the burst's instruction).
     kWindowFault,    ///< a burst past DRAM_WINDOW
     kAxiError,       ///< an AXI response was SLVERR or DECERR
     kMisaligned,     ///< a burst did not start on a beat
-    kProtocol,       ///< the memory saw the IP's master break the AXI protocol
+    kProtocol,       ///< the IP broke the AXI protocol (a WLAST off a burst's last beat, an unanswered register access)
   };
   Kind kind = kDone;
   uint64_t cycles = 0;   ///< the cycle the run ended in, counted from the cycle after start

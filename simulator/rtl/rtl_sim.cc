@@ -3,6 +3,8 @@
 
 #include <dlfcn.h>
 
+#include "isa/control_regs.h"
+
 namespace accelc::simulator {
 
 namespace {
@@ -58,16 +60,17 @@ support::Expected<RtlResult> runOnRtl(RtlModel& model, const isa::Target& t, con
           support::Location::pc(name, out.addr),
           "illegal instruction: the RTL's fetch stopped at an opcode or buffer the ISA does not have");
     case RtlOutcome::kWindowFault:
-      return support::error(support::Location::pc(name, out.addr),
-                            "a DMA burst went past the DRAM window (STATUS bit 1)");
+      return support::error(at, isa::regs::statusText(isa::regs::kStatusWindow) + ", fetch at pc " +
+                                    std::to_string(out.addr));
     case RtlOutcome::kAxiError:
-      return support::error(support::Location::pc(name, out.addr),
-                            "an AXI response on the DRAM port was SLVERR or DECERR (STATUS bit 3)");
+      return support::error(at, isa::regs::statusText(isa::regs::kStatusAxiError) + ", fetch at pc " +
+                                    std::to_string(out.addr));
     case RtlOutcome::kMisaligned:
-      return support::error(support::Location::pc(name, out.addr),
-                            "a DMA burst did not start on a beat of the AXI port (STATUS bit 4)");
+      return support::error(at, isa::regs::statusText(isa::regs::kStatusMisaligned) + ", fetch at pc " +
+                                    std::to_string(out.addr));
     case RtlOutcome::kProtocol:
-      return support::error(at, "the IP's AXI master broke the protocol: a WLAST off its burst's last beat");
+      return support::error(at, "the IP broke the AXI protocol: a WLAST off its burst's last beat, or a register "
+                                "access it never answered");
     case RtlOutcome::kDone:
       break;
   }

@@ -11,14 +11,14 @@
 
 #include "boards/driver/board_bus.h"
 #include "boards/driver/driver.h"
-#include "simulator/rtl/control_regs.h"
+#include "isa/control_regs.h"
 #include "tests/test_util.h"
 
 namespace accelc::boards {
 namespace {
 
 namespace fs = std::filesystem;
-namespace regs = simulator::regs;
+namespace regs = isa::regs;
 
 class BoardBusTest : public ::testing::Test {
  protected:

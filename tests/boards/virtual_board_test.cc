@@ -154,7 +154,8 @@ TEST(VirtualBoardTest, AnAxiErrorResponseSurfacesAndTheNextRunWorks) {
   auto r = d->run(good.text().addr, good.insnCount(t), "good.bin");
   ASSERT_FALSE(r.isOk());
   EXPECT_EQ(r.diag().str(),
-            "good.bin:pc 0: error: the accelerator stopped: an AXI error response on the DRAM port (STATUS bit 3)");
+            "good.bin: error: the accelerator stopped: an AXI response on the DRAM port was SLVERR or DECERR (STATUS bit "
+            "3), fetch at pc 0");
   ASSERT_TRUE(d->write(copyAt, good.text().bytes.data(), good.text().bytes.size()).isOk());
   load(*d, good);
   EXPECT_TRUE(d->run(copyAt, good.insnCount(t), "copy.bin").isOk());

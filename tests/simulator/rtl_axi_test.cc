@@ -11,7 +11,7 @@
 #include "isa/random_program.h"
 #include "simulator/rtl/axi_run.h"
 #include "simulator/rtl/builtin_models.h"
-#include "simulator/rtl/control_regs.h"
+#include "isa/control_regs.h"
 #include "simulator/rtl/rtl_sim.h"
 #include "tests/simulator/cycle_runs.h"
 #include "tests/simulator/rtl_util.h"
@@ -20,6 +20,8 @@
 
 namespace accelc::simulator {
 namespace {
+
+namespace regs = isa::regs;
 
 class RtlAxiTest : public ::testing::TestWithParam<std::string> {};
 
@@ -84,7 +86,8 @@ TEST_P(RtlAxiTest, AnErrorResponseStopsTheRunWithItsStatus) {
   std::vector<uint8_t> dram = image(*p);
   auto r = runOnRtl(*model, t, *p, dram, RtlRunOptions{1000000, ""}, "p.bin");
   ASSERT_FALSE(r.isOk());
-  EXPECT_EQ(r.diag().str(), "p.bin:pc 0: error: an AXI response on the DRAM port was SLVERR or DECERR (STATUS bit 3)");
+  EXPECT_EQ(r.diag().str(),
+            "p.bin: error: an AXI response on the DRAM port was SLVERR or DECERR (STATUS bit 3), fetch at pc 0");
 }
 
 TEST_P(RtlAxiTest, ABurstPastTheWindowStopsTheRun) {
@@ -106,13 +109,21 @@ TEST_P(RtlAxiTest, ABurstPastTheWindowStopsTheRun) {
   std::vector<uint8_t> dram = image(*p);
   auto r = runOnRtl(*model, t, *p, dram, RtlRunOptions{1000000, ""}, "p.bin");
   ASSERT_FALSE(r.isOk());
-  EXPECT_EQ(r.diag().str(), "p.bin:pc 2: error: a DMA burst went past the DRAM window (STATUS bit 1)");
+  EXPECT_EQ(r.diag().str(), "p.bin: error: a DMA burst past the DRAM window (STATUS bit 1), fetch at pc 2");
 }
+
+/// A register of the IP; a read it never answers fails the test.
+uint32_t rd(AxiModel& ip, uint32_t offset) {
+  const std::optional<uint32_t> v = ip.read(offset);
+  EXPECT_TRUE(v.has_value()) << "register " << offset;
+  return v.value_or(0);
+}
+void wr(AxiModel& ip, uint32_t offset, uint32_t value) { EXPECT_TRUE(ip.write(offset, value)) << "register " << offset; }
 
 /// Writes a 64-bit register pair.
 void write64(AxiModel& ip, uint32_t lo, uint64_t v) {
-  ip.write(lo, static_cast<uint32_t>(v));
-  ip.write(lo + 4, static_cast<uint32_t>(v >> 32));
+  wr(ip, lo, static_cast<uint32_t>(v));
+  wr(ip, lo + 4, static_cast<uint32_t>(v >> 32));
 }
 
 TEST_P(RtlAxiTest, AbortReturnsAHungRunToIdleAndTheNextRunWorks) {
@@ -141,29 +152,29 @@ TEST_P(RtlAxiTest, AbortReturnsAHungRunToIdleAndTheNextRunWorks) {
   dram.resize(hungAt + text.size());
   std::copy(text.begin(), text.end(), dram.begin() + static_cast<long>(hungAt));
   ip.powerOn(dram.data(), base, dram.size(), contract(t).memory, {});
-  EXPECT_EQ(ip.read(regs::kHashLo) | uint64_t{ip.read(regs::kHashHi)} << 32, t.hash);
+  EXPECT_EQ(rd(ip, regs::kHashLo) | uint64_t{rd(ip, regs::kHashHi)} << 32, t.hash);
   write64(ip, regs::kDramBaseLo, base), write64(ip, regs::kWindowLo, dram.size());
-  EXPECT_EQ(ip.read(regs::kApCtrl) & regs::kApIdle, regs::kApIdle);
-  ip.write(regs::kInsnAddr, static_cast<uint32_t>(hungAt)), ip.write(regs::kInsnCount, 2);
-  ip.write(regs::kIer, 1), ip.write(regs::kGie, 1), ip.write(regs::kApCtrl, regs::kApStart);
+  EXPECT_EQ(rd(ip, regs::kApCtrl) & regs::kApIdle, regs::kApIdle);
+  wr(ip, regs::kInsnAddr, static_cast<uint32_t>(hungAt)), wr(ip, regs::kInsnCount, 2);
+  wr(ip, regs::kIer, 1), wr(ip, regs::kGie, 1), wr(ip, regs::kApCtrl, regs::kApStart);
   EXPECT_EQ(ip.run(20000, true), 20000u);  // no interrupt
-  EXPECT_EQ(ip.read(regs::kApCtrl) & (regs::kApIdle | regs::kApDone), 0u);
-  ip.write(regs::kAbort, 1);
+  EXPECT_EQ(rd(ip, regs::kApCtrl) & (regs::kApIdle | regs::kApDone), 0u);
+  wr(ip, regs::kAbort, 1);
   ip.run(200, false);
-  EXPECT_EQ(ip.read(regs::kApCtrl) & (regs::kApIdle | regs::kApDone), regs::kApIdle);
+  EXPECT_EQ(rd(ip, regs::kApCtrl) & (regs::kApIdle | regs::kApDone), regs::kApIdle);
 
   // The next run on the same IP gives the cycle model's cycles and DRAM.
-  ip.write(regs::kInsnAddr, static_cast<uint32_t>(good->text().addr));
-  ip.write(regs::kInsnCount, static_cast<uint32_t>(good->insnCount(t)));
-  ip.write(regs::kApCtrl, regs::kApStart);
+  wr(ip, regs::kInsnAddr, static_cast<uint32_t>(good->text().addr));
+  wr(ip, regs::kInsnCount, static_cast<uint32_t>(good->insnCount(t)));
+  wr(ip, regs::kApCtrl, regs::kApStart);
   ASSERT_LT(ip.run(4 * ref[0].cycles + 1000, true), 4 * ref[0].cycles + 1000);
-  EXPECT_EQ(ip.read(regs::kStatus), 0u);
-  EXPECT_EQ(ip.read(regs::kCyclesLo) | uint64_t{ip.read(regs::kCyclesHi)} << 32, ref[0].cycles);
-  EXPECT_EQ(ip.read(regs::kApCtrl) & regs::kApDone, regs::kApDone);  // and reading cleared it
-  EXPECT_EQ(ip.read(regs::kApCtrl) & regs::kApDone, 0u);
-  EXPECT_EQ(ip.read(regs::kIsr), 1u);  // done, enabled
-  ip.write(regs::kIsr, 1);
-  EXPECT_EQ(ip.read(regs::kIsr), 0u);
+  EXPECT_EQ(rd(ip, regs::kStatus), 0u);
+  EXPECT_EQ(rd(ip, regs::kCyclesLo) | uint64_t{rd(ip, regs::kCyclesHi)} << 32, ref[0].cycles);
+  EXPECT_EQ(rd(ip, regs::kApCtrl) & regs::kApDone, regs::kApDone);  // and reading cleared it
+  EXPECT_EQ(rd(ip, regs::kApCtrl) & regs::kApDone, 0u);
+  EXPECT_EQ(rd(ip, regs::kIsr), 1u);  // done, enabled
+  wr(ip, regs::kIsr, 1);
+  EXPECT_EQ(rd(ip, regs::kIsr), 0u);
   for (size_t i = 0; i < ref[0].after.size(); ++i) ASSERT_EQ(dram[i], ref[0].after[i]) << "byte " << i;
 }
 

@@ -1,15 +1,17 @@
-// simulator/rtl/control_regs.h — the control registers of the Zynq IPs
+// isa/control_regs.h — the control registers of the Zynq IPs
 // (docs/microarchitecture.md, "The control registers of the Zynq IPs"): byte
-// offsets in the AXI4-Lite window and the bits of AP_CTRL and STATUS. The
-// RTL's AXI wrapper (hls/rtl/accelc_axi.sv) implements them, and the board
-// driver (boards/driver) and the verilated wrapper's runner read and write
-// them by these names alone.
-#ifndef ACCELC_SIMULATOR_RTL_CONTROL_REGS_H_
-#define ACCELC_SIMULATOR_RTL_CONTROL_REGS_H_
+// offsets in the AXI4-Lite window and the bits of AP_CTRL, ISR and STATUS,
+// the hardware's interface to software beside the instruction set. The RTL's
+// AXI wrapper takes them from accelc_target_pkg (hls/rtl_gen.h writes them
+// from here), and the board driver (boards/driver) and the verilated
+// wrapper's runner (simulator/rtl/axi_run.h) use them by these names.
+#ifndef ACCELC_ISA_CONTROL_REGS_H_
+#define ACCELC_ISA_CONTROL_REGS_H_
 
 #include <cstdint>
+#include <string>
 
-namespace accelc::simulator::regs {
+namespace accelc::isa::regs {
 
 inline constexpr uint32_t kApCtrl = 0x00;
 inline constexpr uint32_t kGie = 0x04;
@@ -49,6 +51,22 @@ inline constexpr uint32_t kStatusDeadlock = 1u << 2;    ///< token deadlock (the
 inline constexpr uint32_t kStatusAxiError = 1u << 3;    ///< an R or B response of SLVERR or DECERR
 inline constexpr uint32_t kStatusMisaligned = 1u << 4;  ///< a burst not on a beat boundary (the RTL's AXI wrapper)
 
-}  // namespace accelc::simulator::regs
+/// What STATUS's set bits say, for a message ("an illegal instruction
+/// (STATUS bit 0); ...").
+inline std::string statusText(uint32_t status) {
+  std::string s;
+  auto add = [&](uint32_t bit, const char* what) {
+    if (status & bit) s += std::string(s.empty() ? "" : "; ") + what;
+  };
+  add(kStatusIllegal, "an illegal instruction (STATUS bit 0)");
+  add(kStatusWindow, "a DMA burst past the DRAM window (STATUS bit 1)");
+  add(kStatusDeadlock, "a token deadlock (STATUS bit 2)");
+  add(kStatusAxiError, "an AXI response on the DRAM port was SLVERR or DECERR (STATUS bit 3)");
+  add(kStatusMisaligned, "a DMA burst did not start on a beat of the AXI port (STATUS bit 4)");
+  if (status >> 5) s += std::string(s.empty() ? "" : "; ") + "STATUS bits " + std::to_string(status >> 5 << 5);
+  return s;
+}
 
-#endif  // ACCELC_SIMULATOR_RTL_CONTROL_REGS_H_
+}  // namespace accelc::isa::regs
+
+#endif  // ACCELC_ISA_CONTROL_REGS_H_
