@@ -74,7 +74,8 @@ std::vector<std::pair<std::string, std::string>> flowProducts() {
           {"accelc.hwh", "bitstream"},
           {"accelc.xsa", "bitstream"},
           {"accelc_utilization.rpt", "bitstream"},
-          {"accelc_timing.rpt", "bitstream"}};
+          {"accelc_timing.rpt", "bitstream"},
+          {"rtl_ip/component.xml", "rtl-ip"}};
 }
 
 std::string vitisScript(const isa::Target& t, const FlowBoard& b) {
@@ -105,20 +106,37 @@ std::string vivadoScript(const isa::Target& t, const FlowBoard& b) {
   std::ostringstream o;
   o << header("#", t, b)
     << "# vivado -mode batch -source vivado.tcl: the block design, synthesis, implementation and the bitstream,\n"
-    << "# from the IP that `make ip` exported.\n"
-    << "create_project -force accelc_vivado accelc_vivado -part " << b.part << "\n"
-    << "set_property ip_repo_paths accelc_hls/solution1/impl/ip [current_project]\n"
+    << "# from the IP that `make ip` exported";
+  if (b.rtlIp)
+    o << ", or with -tclargs rtl from the RTL's (`make rtl-ip`:\n"
+      << "# rtl/package_ip.tcl); both have the same registers.\n"
+      << "set which [expr {$argc > 0 ? [lindex $argv 0] : \"hls\"}]\n";
+  else
+    o << ".\n"
+      << "set which hls\n";
+  o << "create_project -force accelc_vivado accelc_vivado -part " << b.part << "\n"
+    << "if {$which eq \"rtl\"} {\n"
+    << "  set_property ip_repo_paths rtl_ip [current_project]\n"
+    << "} else {\n"
+    << "  set_property ip_repo_paths accelc_hls/solution1/impl/ip [current_project]\n"
+    << "}\n"
     << "update_ip_catalog\n"
     << "create_bd_design accelc\n"
     << processingSystem(t, b)
-    << "create_bd_cell -type ip -vlnv accelc.org:hls:accelc_top:1.0 accel\n"
+    << "if {$which eq \"rtl\"} {\n"
+    << "  create_bd_cell -type ip -vlnv accelc:accelc:accelc_axi:1.0 accel\n"
+    << "  set dram accel/m_axi\n"
+    << "} else {\n"
+    << "  create_bd_cell -type ip -vlnv accelc.org:hls:accelc_top:1.0 accel\n"
+    << "  set dram accel/m_axi_gmem\n"
+    << "}\n"
     << "# Control registers through " << b.controlPort << ", DRAM through " << b.dramPort << " ("
     << b.dramPortBits << "-bit port, " << 8 * t.spec.dramBytesPerCycle << "-bit beats); interconnect, clock and reset by\n"
     << "# the automation rules.\n"
     << "apply_bd_automation -rule xilinx.com:bd_rule:axi4 -config {Master \"/ps/" << b.controlPort
     << "\" Clk \"Auto\"} [get_bd_intf_pins accel/s_axi_control]\n"
     << "apply_bd_automation -rule xilinx.com:bd_rule:axi4 -config {Slave \"/ps/" << b.dramPort
-    << "\" Clk \"Auto\"} [get_bd_intf_pins accel/m_axi_gmem]\n"
+    << "\" Clk \"Auto\"} [get_bd_intf_pins $dram]\n"
     << "set_property offset " << hex(b.controlBase) << " [get_bd_addr_segs -of_objects [get_bd_intf_pins accel/s_axi_control]]\n"
     << "validate_bd_design\nsave_bd_design\n"
     << "make_wrapper -files [get_files accelc.bd] -top\n"
@@ -136,7 +154,8 @@ std::string vivadoScript(const isa::Target& t, const FlowBoard& b) {
 std::string makefile(const isa::Target& t, const FlowBoard& b) {
   std::ostringstream o;
   o << header("#", t, b)
-    << "# make csim | csynth | cosim | ip | bitstream (the default: all of them in order).\n"
+    << "# make csim | csynth | cosim | ip | bitstream (the default: all of them in order)"
+    << (b.rtlIp ? "; make bitstream-rtl: the RTL's IP instead.\n" : ".\n")
     << "VITIS_HLS ?= vitis_hls\nVIVADO ?= vivado\n\n"
     << "SOURCES :=";
   for (const std::string& f : hlsFiles()) o << " " << f;
@@ -151,6 +170,13 @@ std::string makefile(const isa::Target& t, const FlowBoard& b) {
     << "accelc_hls/solution1/impl/ip/component.xml: $(SOURCES)\n\t$(VITIS_HLS) -f run_hls.tcl -tclargs ip\n\n"
     << "bitstream: accelc.bit\n"
     << "accelc.bit: accelc_hls/solution1/impl/ip/component.xml vivado.tcl\n\t$(VIVADO) -mode batch -source vivado.tcl\n";
+  if (b.rtlIp)
+    o << "\n# The same block design around the RTL's IP (rtl/, accelc rtl --axi).\n"
+      << ".PHONY: rtl-ip bitstream-rtl\n"
+      << "rtl-ip: rtl_ip/component.xml\n"
+      << "rtl_ip/component.xml: rtl/package_ip.tcl\n\t$(VIVADO) -mode batch -source rtl/package_ip.tcl -tclargs "
+      << b.part << " rtl_ip\n\n"
+      << "bitstream-rtl: rtl_ip/component.xml vivado.tcl\n\t$(VIVADO) -mode batch -source vivado.tcl -tclargs rtl\n";
   return o.str();
 }
 

@@ -28,6 +28,9 @@ struct FlowBoard {
   std::string controlPort;   ///< the PS master that reaches the control registers, e.g. M_AXI_GP0
   int64_t fabricClockMhz = 0;
   uint64_t controlBase = 0;  ///< the control registers' address
+  /// The project also has the RTL's IP (accelc rtl --axi in rtl/): `make
+  /// bitstream-rtl` packages it and builds the same block design around it.
+  bool rtlIp = false;
 };
 
 /// The oldest Vitis HLS release whose hls::task takes m_axi pointers and

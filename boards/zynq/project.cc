@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "hls/hls_gen.h"
+#include "hls/rtl_gen.h"
 #include "isa/random_program.h"
 #include "simulator/functional/fsim.h"
 #include "support/yaml.h"
@@ -50,10 +51,20 @@ support::Expected<std::vector<std::string>> writeZynqProject(const BoardSpec& b,
                                                              const std::string& dir) {
   ACCELC_TRY(checkFit(b, t));
   ACCELC_TRY(hls::writeHls(t, dir, bindingOn(b, t)));
-  ACCELC_TRY(hls::writeFlow(t, flowBoard(b, t), dir));
+  // The RTL's IP goes beside the HLS one when the AXI wrapper implements the
+  // hwspec; the HLS flow does not depend on it.
+  hls::FlowBoard flow = flowBoard(b, t);
+  const hls::RtlOptions axi{true};
+  flow.rtlIp = hls::axiSupports(t.spec).isOk();
+  if (flow.rtlIp) ACCELC_TRY(hls::writeRtl(t, dir + "/rtl", axi));
+  ACCELC_TRY(hls::writeFlow(t, flow, dir));
   ACCELC_TRY(writeTestBenchData(t, dir));
   std::vector<std::string> files = hls::hlsFiles();
   for (const std::string& f : hls::flowFiles()) files.push_back(f);
+  if (flow.rtlIp) {
+    for (const std::string& f : hls::rtlFiles(axi)) files.push_back("rtl/" + f);
+    files.push_back("rtl/package_ip.tcl");
+  }
   return files;
 }
 

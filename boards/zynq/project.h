@@ -24,7 +24,8 @@ namespace accelc::boards {
 /// The flow's view of `b` for `t`: the first DRAM port wide enough for a beat.
 hls::FlowBoard flowBoard(const BoardSpec& b, const isa::Target& t);
 
-/// Writes the project into `dir`; returns the files written, in order.
+/// Writes the project into `dir`, with the RTL's IP in rtl/ when the AXI wrapper implements
+/// the hwspec (hls::axiSupports); returns the files written, in order.
 support::Expected<std::vector<std::string>> writeZynqProject(const BoardSpec& b, const isa::Target& t,
                                                              const std::string& dir);
 
