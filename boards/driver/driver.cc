@@ -56,19 +56,21 @@ support::Expected<std::unique_ptr<Driver>> Driver::open(std::unique_ptr<Bus> bus
   return d;
 }
 
-support::Expected<uint32_t> Driver::readRegister(uint32_t offset) {
+support::Status Driver::checkRegister(uint32_t offset) const {
   if (offset % 4 || offset >= bus_->registerBytes())
     return support::error(support::Location::file(bus_->describe()),
                           "register " + hex(offset) + " is outside the register window [0x0, " +
                               hex(bus_->registerBytes()) + ") or not a word");
+  return support::Status::ok();
+}
+
+support::Expected<uint32_t> Driver::readRegister(uint32_t offset) {
+  ACCELC_TRY(checkRegister(offset));
   return bus_->read32(offset);
 }
 
 support::Status Driver::writeRegister(uint32_t offset, uint32_t value) {
-  if (offset % 4 || offset >= bus_->registerBytes())
-    return support::error(support::Location::file(bus_->describe()),
-                          "register " + hex(offset) + " is outside the register window [0x0, " +
-                              hex(bus_->registerBytes()) + ") or not a word");
+  ACCELC_TRY(checkRegister(offset));
   return bus_->write32(offset, value);
 }
 

@@ -49,6 +49,7 @@ class Driver {
  private:
   Driver(std::unique_ptr<Bus> bus, uint64_t window, const DriverOptions& o)
       : bus_(std::move(bus)), window_(window), o_(o) {}
+  support::Status checkRegister(uint32_t offset) const;
   support::Status checkPool(uint64_t addr, uint64_t n) const;
   support::Expected<uint64_t> read64(uint32_t lo);
   support::Status write64(uint32_t lo, uint64_t v);

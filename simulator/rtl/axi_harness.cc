@@ -23,7 +23,7 @@ using accelc::simulator::AxiSlaveSide;
 
 constexpr unsigned kBeat = sizeof(Top::m_axi_rdata);
 
-/// Copies `n` bytes into a Verilator port of any width (an integer or a word array).
+/// Copies a port's worth of bytes into a Verilator port of any width (an integer or a word array).
 template <typename Port>
 void setBytes(Port& port, const uint8_t* bytes) {
   std::memcpy(&port, bytes, sizeof(Port));
@@ -140,8 +140,11 @@ class AxiHarness final : public accelc::simulator::AxiModel {
   void clockEdge() {
     AxiMasterSide m;
     uint8_t wdata[kBeat];
-    std::memcpy(wdata, &top_->m_axi_wdata, kBeat);
-    m.wvalid = top_->m_axi_wvalid, m.wdata = wdata, m.wstrb = top_->m_axi_wstrb, m.wlast = top_->m_axi_wlast;
+    m.wvalid = top_->m_axi_wvalid;
+    if (m.wvalid) {  // the beat's bytes, only in the cycles that have one
+      std::memcpy(wdata, &top_->m_axi_wdata, kBeat);
+      m.wdata = wdata, m.wstrb = top_->m_axi_wstrb, m.wlast = top_->m_axi_wlast;
+    }
     m.rready = top_->m_axi_rready, m.bready = top_->m_axi_bready;
     memory_->sample(now_, m);
     top_->ap_clk = 1, top_->eval();

@@ -38,21 +38,8 @@ std::unique_ptr<Driver> open(const VirtualBoardOptions& o, const isa::Target& t,
 
 /// Writes `p`'s window (zeros, then its segments) through the driver.
 void load(Driver& d, const isa::Program& p) {
-  std::vector<uint8_t> image(p.window, 0);
-  for (const isa::Segment& s : p.segments) std::copy(s.bytes.begin(), s.bytes.end(), image.begin() + static_cast<long>(s.addr));
+  const std::vector<uint8_t> image = testing::programImage(p);
   ASSERT_TRUE(d.write(0, image.data(), image.size()).isOk());
-}
-
-/// A program whose GEMM waits for a token nothing pushes.
-isa::Program hungProgram(const isa::Target& t) {
-  isa::ProgramBuilder b(t);
-  b.text(0);
-  isa::Instruction gemm = isa::makeInstruction(isa::Opcode::kGemm);
-  isa::setDeps(gemm, {true, false, false, false});
-  b.add(gemm), b.add(isa::makeInstruction(isa::Opcode::kFinish));
-  auto p = b.finish("hung.bin");
-  EXPECT_TRUE(p.isOk()) << p.diag().str();
-  return *p;
 }
 
 TEST(VirtualBoardTest, ProgramsEndWithTheCycleModelsDramInItsCycle) {
@@ -78,7 +65,7 @@ TEST(VirtualBoardTest, ProgramsEndWithTheCycleModelsDramInItsCycle) {
 
 TEST(VirtualBoardTest, ARunThatNeverEndsTimesOutAndTheNextRunWorks) {
   const isa::Target t = testing::presetTarget("tiny");
-  const isa::Program hung = hungProgram(t);
+  const isa::Program hung = testing::hungProgram(t);
   const isa::Program good = *isa::randomProgram(t, 2);
   const std::vector<testing::RtlRun> ref = testing::cycleModelRuns(t, {good});
   ASSERT_EQ(ref.size(), 1u);

@@ -53,7 +53,7 @@ inline support::Expected<std::vector<uint8_t>> runOnLevels(
   expectRtlMatches(t, {rtl});
   // The board driver on a virtual board (the Zynq IP in its own process,
   // its buffers random at power-on), where the IP is built in.
-  if (t.spec.name == "tiny" || t.spec.name == "vta-default") {
+  if (simulator::builtinAxiModel(t).isOk()) {
     ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> vb, runtime::makeDeployDevice("virtual:kv260", t, {}, p.window));
     ACCELC_TRY(vb->write(0, rtl.before.data(), p.window));
     ACCELC_ASSIGN_OR_RETURN(runtime::RunResult v, vb->run(p, "test.bin"));

@@ -22,9 +22,7 @@ inline std::vector<RtlRun> cycleModelRuns(const isa::Target& t, const std::vecto
     const isa::Program& p = programs[i];
     RtlRun r;
     r.program = &p;
-    r.before.assign(p.window, 0);
-    for (const isa::Segment& s : p.segments)
-      std::copy(s.bytes.begin(), s.bytes.end(), r.before.begin() + static_cast<long>(s.addr));
+    r.before = programImage(p);
     auto sim = simulator::CycleSim::create(t);
     EXPECT_TRUE(sim.isOk()) << sim.diag().str();
     if (!sim || !(*sim)->loadProgram(p).isOk()) return runs;

@@ -69,13 +69,6 @@ TEST_P(RtlAxiTest, AMemoryThatStallsChangesTheCyclesButNotTheData) {
   testing::expectRtlMatches(*model, t, runs, false);
 }
 
-/// A random program's DRAM window, ready to run.
-std::vector<uint8_t> image(const isa::Program& p) {
-  std::vector<uint8_t> dram(p.window, 0);
-  for (const isa::Segment& s : p.segments) std::copy(s.bytes.begin(), s.bytes.end(), dram.begin() + static_cast<long>(s.addr));
-  return dram;
-}
-
 TEST_P(RtlAxiTest, AnErrorResponseStopsTheRunWithItsStatus) {
   const isa::Target t = testing::presetTarget(GetParam());
   auto p = isa::randomProgram(t, 3);
@@ -83,7 +76,7 @@ TEST_P(RtlAxiTest, AnErrorResponseStopsTheRunWithItsStatus) {
   AxiRunOptions o = contract(t);
   o.memory.errorLo = o.base + p->text().addr, o.memory.errorHi = o.memory.errorLo + 1;  // the first text burst
   auto model = axiModel(t, o);
-  std::vector<uint8_t> dram = image(*p);
+  std::vector<uint8_t> dram = testing::programImage(*p);
   auto r = runOnRtl(*model, t, *p, dram, RtlRunOptions{1000000, ""}, "p.bin");
   ASSERT_FALSE(r.isOk());
   EXPECT_EQ(r.diag().str(),
@@ -106,7 +99,7 @@ TEST_P(RtlAxiTest, ABurstPastTheWindowStopsTheRun) {
   ASSERT_TRUE(p.isOk()) << p.diag().str();
   ASSERT_EQ(p->window, first->window);
   auto model = axiModel(t, contract(t));
-  std::vector<uint8_t> dram = image(*p);
+  std::vector<uint8_t> dram = testing::programImage(*p);
   auto r = runOnRtl(*model, t, *p, dram, RtlRunOptions{1000000, ""}, "p.bin");
   ASSERT_FALSE(r.isOk());
   EXPECT_EQ(r.diag().str(), "p.bin: error: a DMA burst past the DRAM window (STATUS bit 1), fetch at pc 2");
@@ -128,14 +121,8 @@ void write64(AxiModel& ip, uint32_t lo, uint64_t v) {
 
 TEST_P(RtlAxiTest, AbortReturnsAHungRunToIdleAndTheNextRunWorks) {
   const isa::Target t = testing::presetTarget(GetParam());
-  // A GEMM that waits for a token nothing pushes: the run never ends.
-  isa::ProgramBuilder b(t);
-  b.text(0);
-  isa::Instruction gemm = isa::makeInstruction(isa::Opcode::kGemm);
-  isa::setDeps(gemm, {true, false, false, false});
-  b.add(gemm), b.add(isa::makeInstruction(isa::Opcode::kFinish));
-  auto hung = b.finish("hung.bin");
-  ASSERT_TRUE(hung.isOk()) << hung.diag().str();
+  // A run that never ends.
+  const isa::Program hung = testing::hungProgram(t);
   auto good = isa::randomProgram(t, 5);
   ASSERT_TRUE(good.isOk());
   const std::vector<testing::RtlRun> ref = testing::cycleModelRuns(t, {*good});
@@ -146,9 +133,9 @@ TEST_P(RtlAxiTest, AbortReturnsAHungRunToIdleAndTheNextRunWorks) {
   AxiModel& ip = **made;
   const uint64_t base = 0x40000000;
   // The hung program's text goes past the good one's window.
-  std::vector<uint8_t> dram = image(*good);
+  std::vector<uint8_t> dram = testing::programImage(*good);
   const uint64_t hungAt = (dram.size() + 4095) / 4096 * 4096;
-  const std::vector<uint8_t>& text = hung->text().bytes;
+  const std::vector<uint8_t>& text = hung.text().bytes;
   dram.resize(hungAt + text.size());
   std::copy(text.begin(), text.end(), dram.begin() + static_cast<long>(hungAt));
   ip.powerOn(dram.data(), base, dram.size(), contract(t).memory, {});

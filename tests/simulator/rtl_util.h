@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/dram_image.h"
 #include "isa/program.h"
 #include "isa/target.h"
 #include "simulator/rtl/builtin_models.h"
@@ -30,6 +31,13 @@ inline std::string runVerilated(const std::string& preset, const std::string& be
   const int rc = (*tb)(in, out);
   EXPECT_EQ(rc, 0) << bench << " for " << preset;
   return rc == 0 ? out.str() : std::string();
+}
+
+/// `p`'s DRAM window as it starts a run: zeros, then its segments (isa::DramImage).
+inline std::vector<uint8_t> programImage(const isa::Program& p) {
+  isa::DramImage image(p.window);
+  EXPECT_TRUE(image.loadProgram(p).isOk());
+  return image.bytes();
 }
 
 /// A program's run on the verilated accelerator: its DRAM window before the

@@ -13,6 +13,18 @@
 
 namespace accelc::testing {
 
+/// A GEMM that waits for a token nothing pushes, then FINISH: a run that never ends.
+inline isa::Program hungProgram(const isa::Target& t) {
+  isa::ProgramBuilder b(t);
+  b.text(0);
+  isa::Instruction gemm = isa::makeInstruction(isa::Opcode::kGemm);
+  isa::setDeps(gemm, {true, false, false, false});
+  b.add(gemm), b.add(isa::makeInstruction(isa::Opcode::kFinish));
+  auto p = b.finish("hung.bin");
+  EXPECT_TRUE(p.isOk()) << p.diag().str();
+  return p ? *p : isa::Program{};
+}
+
 /// A LOAD or STORE with the given fields.
 inline isa::Instruction mem(isa::Opcode op, isa::Buffer b, int64_t sram, int64_t dram, int64_t ys, int64_t xs,
                             int64_t stride, isa::Deps d = {}) {
