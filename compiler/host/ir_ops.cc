@@ -2,6 +2,7 @@
 #include "compiler/host/ir_ops.h"
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
 
 namespace accelc::compiler::host {
 
@@ -19,16 +20,45 @@ llvm::Value* libm(llvm::IRBuilder<>& b, llvm::Module& m, const char* name, llvm:
   return r;
 }
 
+/// Whether int32 vector type `t` can be read as half as many int64 lanes,
+/// lane 2i in the low half of int64 lane i (an even lane count, little-endian).
+bool pairedLanes(llvm::IRBuilder<>& b, llvm::Type* t) {
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return vt && vt->getNumElements() % 2 == 0 && b.GetInsertBlock()->getModule()->getDataLayout().isLittleEndian();
+}
+
+/// mulq's rounded high halves without widening the vector: the even lanes'
+/// and the odd lanes' products each in int64 lanes of the same register
+/// (x86's vpmuldq reads the low half of each), the even results shifted down
+/// into the low halves, the odd ones up into the high halves, and the halves
+/// merged. Widening instead costs cross-lane shuffles on every vector, which
+/// compete with the loads' own shuffles in the int8 kernels.
+llvm::Value* mulqPaired(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
+  auto* vt = llvm::cast<llvm::FixedVectorType>(x->getType());
+  auto* wt = llvm::FixedVectorType::get(b.getInt64Ty(), vt->getNumElements() / 2);
+  auto k = [&](uint64_t v) { return llvm::ConstantInt::get(wt, v); };
+  llvm::Value *xw = b.CreateBitCast(x, wt), *yw = b.CreateBitCast(y, wt);
+  auto even = [&](llvm::Value* v) { return b.CreateAShr(b.CreateShl(v, k(32)), k(32)); };
+  llvm::Value* nudge = k(uint64_t{1} << 30);
+  llvm::Value* pe = b.CreateAdd(b.CreateMul(even(xw), even(yw)), nudge);
+  llvm::Value* po = b.CreateAdd(b.CreateMul(b.CreateAShr(xw, k(32)), b.CreateAShr(yw, k(32))), nudge);
+  llvm::Value* merged = b.CreateOr(b.CreateAnd(b.CreateLShr(pe, k(31)), k(0xffffffffu)),
+                                   b.CreateAnd(b.CreateShl(po, k(1)), k(0xffffffff00000000u)));
+  return b.CreateBitCast(merged, vt);
+}
+
 /// isa::arith::mulq lane by lane: the high half of 2ab rounded (ties up).
 /// (ab + nudge) / 2^31 truncated, with the nudge of either sign, is
 /// (ab + 2^30) >> 31 for every ab: one 64-bit product and a shift, no
 /// division. INT32_MIN squared saturates.
 llvm::Value* mulq(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
   llvm::Type* t = x->getType();
-  llvm::Type* w = t->getWithNewBitWidth(64);
-  llvm::Value* ab = b.CreateMul(b.CreateSExt(x, w), b.CreateSExt(y, w));
-  llvm::Value* q = b.CreateTrunc(b.CreateAShr(b.CreateAdd(ab, llvm::ConstantInt::get(w, int64_t{1} << 30)),
-                                              llvm::ConstantInt::get(w, 31)), t);
+  llvm::Value* q = pairedLanes(b, t) ? mulqPaired(b, x, y) : nullptr;
+  if (!q) {
+    llvm::Type* w = t->getWithNewBitWidth(64);
+    llvm::Value* ab = b.CreateMul(b.CreateSExt(x, w), b.CreateSExt(y, w));
+    q = b.CreateTrunc(b.CreateAShr(b.CreateAdd(ab, llvm::ConstantInt::get(w, int64_t{1} << 30)), llvm::ConstantInt::get(w, 31)), t);
+  }
   llvm::Value* minimum = llvm::ConstantInt::get(t, static_cast<uint64_t>(INT32_MIN), true);
   llvm::Value* both = b.CreateAnd(b.CreateICmpEQ(x, minimum), b.CreateICmpEQ(y, minimum));
   return b.CreateSelect(both, llvm::ConstantInt::get(t, INT32_MAX), q);
@@ -46,7 +76,8 @@ llvm::Value* shrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* s) {
   llvm::Value* mask = b.CreateSub(b.CreateShl(c(1), n), c(1));
   llvm::Value* rem = b.CreateAnd(x, mask);
   llvm::Value* threshold = b.CreateAdd(b.CreateAShr(mask, c(1)), b.CreateZExt(b.CreateICmpSLT(x, c(0)), t));
-  return b.CreateAdd(b.CreateAShr(x, n), b.CreateZExt(b.CreateICmpSGT(rem, threshold), t));
+  llvm::Value* floor = b.CreateAShr(x, n);
+  return b.CreateSelect(b.CreateICmpSGT(rem, threshold), b.CreateAdd(floor, c(1)), floor);  // a masked add on x86
 }
 
 /// The 4-byte dot product lane by lane without x86's instruction: byte t of

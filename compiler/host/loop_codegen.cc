@@ -16,6 +16,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsX86.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "compiler/host/ir_ops.h"
@@ -243,6 +244,7 @@ class StageBuilder {
 
   /// The load's lanes in the buffer's element type (`pad` where the bounds fail).
   llvm::Value* loadRaw(const LoopNode& n, const TilePoint& p) {
+    if (n.word) return wordLoad(n, p);
     llvm::Type* et = elemType(n.buffer);
     llvm::Type* lt = lanesOf(et);
     const llvm::Align al = alignOf(n.buffer);
@@ -273,6 +275,45 @@ class StageBuilder {
     llvm::Value* ptrs = b_.CreateGEP(et, base, lanesIdx);
     if (!mask) mask = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(width_)));
     return b_.CreateMaskedGather(lt, ptrs, al, mask, constOf(lt, n.pad));
+  }
+
+  /// A word load's lanes: lane l the 4 bytes from idx + l·kv on, as int32.
+  /// Lanes at most 4 bytes apart come from one masked load of the bytes they
+  /// cover and a byte shuffle (vpermb where the CPU has it); lanes further
+  /// apart are gathered as unaligned words. Masked lanes read nothing: the
+  /// lane mask is a prefix, so byte j is read when the first lane wanting it is on.
+  llvm::Value* wordLoad(const LoopNode& n, const TilePoint& p) {
+    llvm::Type *i8 = b_.getInt8Ty(), *i32 = b_.getInt32Ty();
+    llvm::Value* base = bufs_[static_cast<size_t>(n.buffer)];
+    llvm::Value* idx = affine(n.at, p);
+    const int64_t kv = vectorCoef(n.at);
+    if (width_ == 1 || kv == 0) {
+      llvm::Value* v = b_.CreateAlignedLoad(i32, b_.CreateBitCast(b_.CreateGEP(i8, base, idx), i32->getPointerTo()), llvm::Align(1));
+      return width_ == 1 ? v : b_.CreateVectorSplat(static_cast<unsigned>(width_), v);
+    }
+    const unsigned w = static_cast<unsigned>(width_);
+    auto* maskTy = llvm::FixedVectorType::get(b_.getInt1Ty(), w);
+    llvm::Value* lanes = laneMask_ ? laneMask_ : llvm::ConstantInt::getTrue(maskTy);
+    if (kv < 1 || kv > 4) {
+      llvm::Value* at = b_.CreateAdd(b_.CreateVectorSplat(w, idx), b_.CreateMul(lanes64_, b_.CreateVectorSplat(w, b_.getInt64(static_cast<uint64_t>(kv)))));
+      llvm::Value* ptrs = b_.CreateBitCast(b_.CreateGEP(i8, base, at), llvm::FixedVectorType::get(i32->getPointerTo(), w));
+      return b_.CreateMaskedGather(lanesOf(i32), ptrs, llvm::Align(1), lanes, llvm::Constant::getNullValue(lanesOf(i32)));
+    }
+    const unsigned span = (w - 1) * static_cast<unsigned>(kv) + 4;
+    unsigned bytes = 16;
+    while (bytes < span) bytes *= 2;
+    std::vector<int> owner(bytes), pick(4 * w);
+    for (unsigned j = 0; j < bytes; ++j) {  // the first lane whose word holds byte j (lane w: none, false)
+      const unsigned first = j < 4 ? 0 : (j - 3 + static_cast<unsigned>(kv) - 1) / static_cast<unsigned>(kv);
+      owner[j] = static_cast<int>(std::min(first, w));
+    }
+    for (unsigned l = 0; l < w; ++l)
+      for (unsigned t = 0; t < 4; ++t) pick[4 * l + t] = static_cast<int>(l * static_cast<unsigned>(kv) + t);
+    auto* wideTy = llvm::FixedVectorType::get(i8, bytes);
+    llvm::Value* mask = b_.CreateShuffleVector(lanes, llvm::Constant::getNullValue(maskTy), owner);
+    llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(i8, base, idx), wideTy->getPointerTo());
+    llvm::Value* v = b_.CreateMaskedLoad(wideTy, ptr, llvm::Align(1), mask, llvm::Constant::getNullValue(wideTy));
+    return b_.CreateBitCast(b_.CreateShuffleVector(v, pick), lanesOf(i32));
   }
 
   /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous elements

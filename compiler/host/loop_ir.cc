@@ -16,6 +16,12 @@ int LoopExpr::load(int buffer, Affine at, std::vector<Bound> bounds, float pad) 
   return add(std::move(n));
 }
 
+int LoopExpr::loadWord(int buffer, Affine at) {
+  LoopNode n;
+  n.kind = LoopNode::Kind::kLoad, n.buffer = buffer, n.at = std::move(at), n.word = true;
+  return add(std::move(n));
+}
+
 int LoopExpr::inBounds(std::vector<Bound> bounds) {
   LoopNode n;
   n.kind = LoopNode::Kind::kInBounds, n.bounds = std::move(bounds);
@@ -126,9 +132,13 @@ Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, boo
           for (size_t a = 0; a < s.axes.size(); ++a)
             if (s.axes[a].reduce && n.at.coefOf(a) != 0)
               return error(at, node + " depends on reduction axis '" + s.axes[a].name + "'");
+        const LoopBuffer& buf = k.buffers[static_cast<size_t>(n.buffer)];
+        if (n.word && (support::dtypeBytes(buf.type) != 1 || !n.bounds.empty()))
+          return error(at, node + " loads words of '" + buf.name + "': a word load reads an 8-bit buffer, without bounds");
         if (!n.bounds.empty()) break;  // a guarded load reads memory only where its bounds hold
-        const auto [lo, hi] = rangeOf(n.at, s.axes);
-        if (lo < 0 || hi >= k.buffers[static_cast<size_t>(n.buffer)].elements)
+        auto [lo, hi] = rangeOf(n.at, s.axes);
+        if (n.word) hi += 3;
+        if (lo < 0 || hi >= buf.elements)
           return error(at, node + " reads elements " + std::to_string(lo) + " to " + std::to_string(hi) + " of '" +
                                k.buffers[static_cast<size_t>(n.buffer)].name + "', which holds " +
                                std::to_string(k.buffers[static_cast<size_t>(n.buffer)].elements));

@@ -7,6 +7,8 @@
 // the axes, `c + Σ coef·axis` elements from the buffer's start, and a load may
 // carry bounds (`lo <= e < hi`, each affine): outside them it reads a pad value
 // instead of memory, which is how convolution and pooling padding is written.
+// A word load reads 4 consecutive bytes of an 8-bit buffer as one int32, the
+// operand of a 4-byte dot product (Dot4) taken straight from a row of bytes.
 // After the reduction, an epilogue (an elementwise expression of the folded
 // value and more loads: a bias, a scale, a ReLU) gives the stored value, so an
 // elementwise consumer fuses into its producer.
@@ -76,6 +78,9 @@ struct LoopNode {
   Affine at;                   ///< kLoad
   std::vector<Bound> bounds;   ///< kLoad, kInBounds
   float pad = 0.0f;            ///< kLoad
+  /// kLoad of an 8-bit buffer: the 4 bytes from `at` on as one int32, byte t
+  /// in bits 8t..8t+7 (no bounds: every byte read lies inside the buffer).
+  bool word = false;
 };
 
 /// An expression: nodes in topological order, the last one its value.
@@ -86,6 +91,7 @@ struct LoopExpr {
     return static_cast<int>(nodes.size()) - 1;
   }
   int load(int buffer, Affine at, std::vector<Bound> bounds = {}, float pad = 0.0f);
+  int loadWord(int buffer, Affine at);
   int inBounds(std::vector<Bound> bounds);
   int acc();
   int constant(float v);

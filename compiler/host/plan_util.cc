@@ -139,8 +139,77 @@ LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_
 
 }  // namespace
 
+namespace {
+
+/// The stages of an int8 depthwise convolution over 4-byte words (see
+/// plan_util.h): x + 128 into a padded byte image, w's kernel rows packed into
+/// words and their sums taken once, then Σ Dot4(x's words, w's words) - 128·Σw
+/// per output with each kernel row's taps read as ⌈KW/4⌉ words of the image.
+/// Bytes of a word past KW meet zero weight bytes, and the image's columns
+/// reach the last word's last byte, so no load needs bounds.
+KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "depthwise";
+  const int64_t mg = g.m / g.group, plane = g.oh * g.ow, nq = (g.kw + 3) / 4;
+  const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wq = (g.ow - 1) * g.sw + 4 * nq;
+  const int64_t xn = g.c * g.h * g.w;
+  const int x = k.addBuffer("x", xn, Role::kInput, f.data);
+  const int w = k.addBuffer("w", g.m * g.kh * g.kw, Role::kInput, f.data);
+  std::vector<int> channel;
+  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
+  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
+  const int xb = k.addBuffer("xb", g.c * hp * wq, Role::kTemp, support::DType::kUint8);
+  const int w4 = k.addBuffer("w4", g.m * g.kh * nq, Role::kTemp, support::DType::kInt32);
+  const int comp = k.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32);
+  auto add = [&](LoopStage s, StageSchedule sc) { k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc)); };
+  {
+    LoopStage c;
+    c.name = "to_bytes_padded";
+    enum { CC, YY, XX };
+    c.axes = {{"c", g.c}, {"y", hp}, {"x", wq}};
+    c.out = xb, c.outAt = aff(0, {{CC, hp * wq}, {YY, wq}, {XX, 1}});
+    const int v = c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
+                               {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, f.pad);
+    c.value.op(EwOp::kAdd, v, c.value.intConstant(128));  // the low byte is the unsigned operand
+    const StageSchedule sc = rowSchedule(c, XX, -1, 1, cpu);
+    add(std::move(c), sc);
+  }
+  LoopStage pw = packStage(WordPack{"pack_weights", w, w4, g.m * g.kh, g.kw, nq, 1, 1, g.kw, true});
+  pw.constant = f.constWeights;
+  const StageSchedule pws = packSchedule(pw, cpu);
+  add(std::move(pw), pws);
+  PlannedStage sums = wordSumStage(w4, comp, g.m, g.kh * nq, g.kh * nq, 1, 0x80808080u, 1, cpu);
+  sums.stage.constant = f.constWeights;
+  add(std::move(sums.stage), sums.schedule);
+  std::vector<int64_t> strides(k.buffers.size(), 0);
+  strides[static_cast<size_t>(x)] = xn, strides[static_cast<size_t>(y)] = g.m * plane;
+  k.batch.push_back({g.n, strides});
+  LoopStage s;
+  s.name = "depthwise";
+  enum { C, J, OH, OW, KH, Q };
+  s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"q", nq, true}};
+  s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
+  s.reduce = Reduce::kSum;
+  const int xw = s.value.loadWord(xb, aff(0, {{C, hp * wq}, {OH, g.sh * wq}, {KH, g.dh * wq}, {OW, g.sw}, {Q, 4}}));
+  s.value.op(EwOp::kDot4, xw, s.value.load(w4, aff(0, {{C, mg * g.kh * nq}, {J, g.kh * nq}, {KH, nq}, {Q, 1}})));
+  LoopExpr& e = s.epilogue;
+  const Affine perM = aff(0, {{C, mg}, {J, 1}});
+  const int acc = e.op(EwOp::kSub, e.acc(), e.load(comp, perM));
+  std::vector<int> loads;
+  for (int ch : channel) loads.push_back(e.load(ch, perM));
+  f.epilogue(e, acc, loads);
+  StageSchedule sc = rowSchedule(s, OW, OH, 4, cpu);
+  sc.vnni = sc.vectorWidth >= 8;  // a row narrower than that sums its words lane by lane
+  add(std::move(s), sc);
+  return p;
+}
+
+}  // namespace
+
 /// Depthwise: out[c·mg + j][oh][ow] = Σ_{kh,kw} x[c][iy][ix] · w[c·mg + j][kh][kw], then the form's epilogue.
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+  if (f.vnni && f.data == support::DType::kInt8 && g.dw == 1 && f.epilogue) return depthwiseWords(g, f, cpu);
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "depthwise";

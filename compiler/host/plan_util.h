@@ -60,9 +60,12 @@ struct ConvForm {
 /// im2col copy) when each group's channels come in whole words.
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 /// A depthwise convolution (one input channel per group) as one direct stage
-/// over the output rows, the row in vector lanes. Integer data is converted
-/// once into a padded float image (so the taps need no bounds) and summed in
-/// float, where every partial sum of at most 1024 int8 products is exact; the
+/// over the output rows, the row in vector lanes. Int8 data with VNNI (and no
+/// column dilation) is offset once into a padded image of unsigned bytes, and
+/// each kernel row's taps are read from it as 4-byte words for vpdpbusd, the
+/// weights packed into words once. Other integer data is converted once into
+/// a padded float image (so the taps need no bounds) and summed in float,
+/// where every partial sum of at most 1024 int8 products is exact; the
 /// epilogue gets it back as int32 (callers keep KH·KW within that).
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 

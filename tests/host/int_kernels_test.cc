@@ -182,6 +182,16 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 64, 14, 14}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, 1, 0, -2, -128, 127, -50000, 50000},  // a ResNet layer
       // groups of 4 channels (words packed from the windows with VNNI), uneven pads filled with pad_value
       {{2, 8, 9, 9}, {6, 4, 3, 3}, {1, 2}, {2, 0, 1, 1}, 2, -9, 5, -128, 127, -5000, 5000},
+      // depthwise over words with VNNI: lanes 1 (a channel multiplier of 2, rows of 37), 2 and 3 bytes apart
+      // (strides 2 and 3, uneven pads), 5 apart (gathered), 7x7 kernels (two words a row) with a wrapping bias,
+      // rows of 6 (masked lanes) and of 3 (too narrow for vpdpbusd)
+      {{1, 4, 9, 37}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, 4, 2, -3, -128, 127, -5000, 5000},
+      {{2, 5, 20, 40}, {5, 1, 3, 3}, {2, 2}, {0, 1, 1, 0}, 5, -1, 0, -128, 127, -5000, 5000},
+      {{1, 2, 9, 60}, {2, 1, 3, 3}, {1, 3}, {1, 1, 1, 1}, 2, 7, 2, -20, 127, -5000, 5000},
+      {{1, 3, 16, 90}, {3, 1, 3, 3}, {1, 5}, {1, 1, 1, 1}, 3, 0, 0, -128, 127, -5000, 5000},
+      {{1, 6, 12, 20}, {6, 1, 7, 7}, {}, {3, 3, 3, 3}, 6, -5, 1, -128, 127, -big, big},
+      {{1, 3, 6, 6}, {3, 1, 3, 3}, {}, {1, 1, 1, 1}, 3, 4, 0, -128, 127, -5000, 5000},
+      {{1, 3, 5, 3}, {3, 1, 3, 3}, {}, {1, 1, 1, 1}, 3, 4, 0, -128, 127, -5000, 5000},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
@@ -523,6 +533,31 @@ TEST(IntKernels, ALoopKernelMixingTypesIsALocatedError) {
   st = k.validate("model.onnx");
   ASSERT_FALSE(st.isOk());
   EXPECT_NE(st.str().find("node 1 (Sqrt) takes float operands"), std::string::npos) << st.str();
+}
+
+TEST(IntKernels, AWordLoadReadsWholeWordsOfAByteBuffer) {
+  LoopKernel k;
+  k.name = "words";
+  const int a = k.addBuffer("a", 8, LoopBuffer::Role::kInput, DType::kInt8);
+  const int b = k.addBuffer("b", 8, LoopBuffer::Role::kInput, DType::kInt32);
+  const int y = k.addBuffer("y", 4, LoopBuffer::Role::kOutput, DType::kInt32);
+  LoopStage s;
+  s.name = "w";
+  s.axes = {{"i", 4}};
+  s.out = y, s.outAt.coef = {1};
+  Affine at;
+  at.coef = {1};
+  s.value.loadWord(a, at);  // bytes 0..6 of 8
+  k.stages.push_back(s);
+  EXPECT_TRUE(k.validate("model.onnx").isOk());
+  k.stages[0].value.nodes[0].at.c = 2;  // the last word would end at byte 8
+  support::Status st = k.validate("model.onnx");
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.str().find("reads elements 2 to 8 of 'a', which holds 8"), std::string::npos) << st.str();
+  k.stages[0].value.nodes[0].at.c = 0, k.stages[0].value.nodes[0].buffer = b;
+  st = k.validate("model.onnx");
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.str().find("loads words of 'b': a word load reads an 8-bit buffer"), std::string::npos) << st.str();
 }
 
 }  // namespace
