@@ -1,5 +1,5 @@
 // runtime/c_api.cc — the C API (runtime/include/accelc_runtime.h) over the
-// bundle loader, the deploy devices and the executor.
+// bundle loader, the devices of runtime/c_api_device.h and the executor.
 //
 // Each entry point catches everything below it: a C caller gets a status and
 // accelc_last_error(), never an exception or an abort.
@@ -14,7 +14,7 @@
 
 #include "runtime/bundle.h"
 #include "runtime/carried_code.h"
-#include "runtime/deploy_device.h"
+#include "runtime/c_api_device.h"
 #include "runtime/executor.h"
 
 struct accelc_bundle {
@@ -181,7 +181,7 @@ accelc_status accelc_session_create(const accelc_bundle* b, const char* device, 
     *out = nullptr;
     auto s = std::make_unique<accelc_session>();
     s->b = b;
-    auto d = accelc::runtime::makeDeployDevice(device, b->c.target, {}, b->c.bundle.window);
+    auto d = accelc::runtime::capiDevice(device, b->c.target, b->c.bundle.window);
     if (!d) return fail(ACCELC_ERROR_DEVICE, d.diag().str());
     s->device = std::move(*d);
     const int threads = options && options->threads > 0 ? options->threads : 0;

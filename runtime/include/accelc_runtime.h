@@ -2,9 +2,12 @@
  *
  * Runs a compiled model (a bundle, .acx) on a device: the functional
  * simulator ("fsim"), a board's accelerator ("board:NAME") or a virtual
- * board ("virtual:NAME"). Host steps run on the code the bundle carries,
- * which must be built for this machine (a session refuses another's), or on
- * the reference kernels when it carries none.
+ * board ("virtual:NAME"). A program on a development machine that links
+ * the library accelc_runtime_c_sim instead of accelc_runtime_c also has the
+ * simulators' devices: "cycle", "rtl" and "hls". Host steps run on the
+ * code the bundle carries, which must be built for this machine (a
+ * session refuses another's), or on the reference kernels when it carries
+ * none.
  *
  *   accelc_bundle* b;  accelc_session* s;
  *   if (accelc_bundle_open("model.acx", &b) != ACCELC_OK) puts(accelc_last_error());

@@ -14,59 +14,14 @@
 
 #include "runtime/include/accelc_runtime.h"
 #include "support/npy.h"
+#include "tests/deploy/deploy_util.h"
 #include "tests/test_util.h"
 
 namespace {
 
-const std::string kSrc = ACCELC_SOURCE_DIR, kTmp = ACCELC_TEMP_DIR, kAccelc = ACCELC_BINARY;
+using namespace accelc::testing::deploy;
+
 const std::string kRun = ACCELC_RUN_BINARY, kCProgram = ACCELC_C_PROGRAM;
-const std::string kInput = kSrc + "/models/digits/input.npy";
-
-struct Out {
-  int rc;
-  std::string text;
-};
-
-/// A file name of the running test's own: ctest runs each test in its own process, two at a time.
-std::string own(const std::string& what) {
-  return kTmp + "/deploy_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + what;
-}
-
-Out sh(const std::string& cmd) {
-  const std::string log = own("log");
-  const int rc = std::system((cmd + " > " + log + " 2>&1").c_str());
-  return {WEXITSTATUS(rc), accelc::testing::readFile(log)};
-}
-
-/// digits compiled for vta-default (once per process), and `accelc run --engine fsim`'s logits for input.npy.
-struct Digits {
-  std::string bundle = own("digits.acx"), outDir = own("ref");
-  std::vector<uint8_t> logits;  ///< the float32 bytes accelc run wrote
-};
-
-const Digits& digits() {
-  static const Digits d = [] {
-    Digits x;
-    Out c = sh(kAccelc + " compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default -o " + x.bundle);
-    EXPECT_EQ(c.rc, 0) << c.text;
-    Out r = sh(kAccelc + " run " + x.bundle + " --engine fsim --input input=" + kInput + " --output " + x.outDir);
-    EXPECT_EQ(r.rc, 0) << r.text;
-    auto y = accelc::support::readNpy(x.outDir + "/logits.npy");
-    EXPECT_TRUE(y.isOk());
-    if (y) x.logits = y->data;
-    return x;
-  }();
-  return d;
-}
-
-std::vector<float> inputFloats() {
-  auto a = accelc::support::readNpy(kInput);
-  EXPECT_TRUE(a.isOk()) << a.diag().str();
-  if (!a) return {};
-  std::vector<float> v(a->data.size() / sizeof(float));
-  std::memcpy(v.data(), a->data.data(), a->data.size());
-  return v;
-}
 
 TEST(DeployTest, TheCApiRunsDigitsOnFsimBitForBitAsAccelcRun) {
   const Digits& d = digits();
