@@ -53,6 +53,7 @@ std::string hwPackage(const hwspec::HwSpec& hw) {
       {"DRAM_BYTES_PER_CYCLE", hw.dramBytesPerCycle},
       {"DRAM_LATENCY", hw.dramLatency},
       {"MAX_BURST", hw.timing.maxBurst},
+      {"SPLIT_4K", hw.dramSplit4k ? 1 : 0},  // DMA bursts also end at 4 KiB boundaries
       {"OUTSTANDING", hw.timing.outstanding},
       {"BEAT_BITS", beatBits(hw)},
       {"DRAM_ADDR_BITS", bitsFor(hw.dramWindowBytes - 1)},  // a DRAM byte address inside the window
@@ -261,6 +262,8 @@ support::Status axiSupports(const hwspec::HwSpec& hw) {
     return no("timing.max_burst", "an AXI4 INCR burst has at most 256 beats of dram.bytes_per_cycle bytes");
   if (hw.dramBytesPerCycle > 64)
     return no("dram.bytes_per_cycle", "its data bus has at most 512 bits (64 write strobes)");
+  if (!hw.dramSplit4k)
+    return no("dram.split_4k: false", "an AXI4 burst must not cross a 4 KiB boundary, so the hwspec must set it true");
   return support::Status::ok();
 }
 

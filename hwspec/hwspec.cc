@@ -77,6 +77,10 @@ class Reader {
     record(key);
     return map_.integerOr(key, def, lo, hi);
   }
+  Expected<bool> booleanOr(const std::string& key, bool def) {
+    record(key);
+    return map_.booleanOr(key, def);
+  }
   /// An integer that must be a power of two.
   Expected<int64_t> pow2(const std::string& key, int64_t lo, int64_t hi) {
     ACCELC_ASSIGN_OR_RETURN(int64_t v, integer(key, lo, hi));
@@ -151,6 +155,7 @@ Status readDram(Reader r, HwSpec& s) {
   ACCELC_ASSIGN_OR_RETURN(s.dramLatency, r.integer("latency_cycles", 1, 100000));
   ACCELC_ASSIGN_OR_RETURN(s.dramAddrBits, r.integer("addr_bits", 8, 48));
   ACCELC_ASSIGN_OR_RETURN(s.dramWindowBytes, r.pow2Bytes("window"));
+  ACCELC_ASSIGN_OR_RETURN(s.dramSplit4k, r.booleanOr("split_4k", false));
   return r.finish();
 }
 
@@ -215,6 +220,9 @@ Status checkCapacities(const HwSpec& s) {
     return error(s.locOf("timing.max_burst"), "key 'timing.max_burst': a burst must hold one instruction (" +
                                                   std::to_string(s.insnBits / 8) + " bytes), found " +
                                                   std::to_string(s.timing.maxBurst));
+  if (s.dramSplit4k && s.timing.maxBurst > 4096)  // fetch's bursts then never cross 4 KiB either (isa/program.h)
+    return error(s.locOf("timing.max_burst"), "key 'timing.max_burst': with dram.split_4k a burst is at most 4096 bytes, found " +
+                                                  std::to_string(s.timing.maxBurst));
   if (s.dramWindowBytes > (int64_t{1} << 32))
     return error(s.locOf("dram.window"), "key 'dram.window': at most 4GiB is supported");
   if (s.aluOps.empty()) return error(s.locOf("alu.ops"), "key 'alu.ops': expected at least one ALU operation");
@@ -275,7 +283,8 @@ std::string HwSpec::canonicalYaml() const {
   for (int b = 0; b < kNumBuffers; ++b) o << (b ? ", " : "") << bufferKindName(BufferKind(b)) << ": " << bufferBytes[b];
   o << "}\n";
   o << "dram: {bytes_per_cycle: " << dramBytesPerCycle << ", latency_cycles: " << dramLatency
-    << ", addr_bits: " << dramAddrBits << ", window: " << dramWindowBytes << "}\n";
+    << ", addr_bits: " << dramAddrBits << ", window: " << dramWindowBytes << (dramSplit4k ? ", split_4k: true" : "")
+    << "}\n";
   o << "queues: {command_depth: " << commandDepth << ", token_depth: " << tokenDepth << "}\n";
   o << "alu: {ops: [";
   for (size_t i = 0; i < aluOps.size(); ++i) o << (i ? ", " : "") << aluOps[i];

@@ -61,6 +61,7 @@ struct HwSpec {
   int64_t dramLatency = 0;        ///< cycles from request to first beat
   int64_t dramAddrBits = 0;       ///< width of DRAM addresses in instructions
   int64_t dramWindowBytes = 0;    ///< size of the device DRAM window
+  bool dramSplit4k = false;       ///< no DRAM burst crosses a 4 KiB boundary (AXI): bursts are also cut there
   int64_t commandDepth = 0;       ///< entries per command queue
   int64_t tokenDepth = 0;         ///< entries per dependency-token queue
   std::vector<std::string> aluOps;  ///< ALU operations the hardware implements
@@ -86,7 +87,7 @@ struct HwSpec {
   int64_t peakMacsPerCycle() const { return batch * blockIn * blockOut / timing.gemmIi; }
   /// Location of a dotted key, or the file when unknown.
   support::Location locOf(const std::string& key) const;
-  /// The canonical YAML form: every key, fixed order, no comments.
+  /// The canonical YAML form: every key (dram.split_4k only when true), fixed order, no comments.
   std::string canonicalYaml() const;
   /// Whether the ALU implements `op`.
   bool hasAluOp(const std::string& op) const;

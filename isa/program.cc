@@ -232,6 +232,11 @@ Status checkProgramTarget(const Program& p, const Target& t, const std::string& 
                                          "' (hash " + support::hex64(t.hash) + ")");
 }
 
+uint64_t textStart(const Target& t, uint64_t at) {
+  const uint64_t b = static_cast<uint64_t>(t.spec.timing.maxBurst);
+  return (at + b - 1) / b * b;
+}
+
 Status validateProgram(const Program& p, const Target& t, const std::string& name) {
   Location loc = Location::file(name);
   if (p.window == 0 || p.window > static_cast<uint64_t>(t.spec.dramWindowBytes))
@@ -245,6 +250,10 @@ Status validateProgram(const Program& p, const Target& t, const std::string& nam
       if (s.bytes.size() % t.insnBytes())
         return error(loc, "text segment of " + std::to_string(s.bytes.size()) + " bytes is not a whole number of " +
                               std::to_string(t.insnBytes()) + "-byte instructions");
+      if (t.spec.dramSplit4k && textStart(t, s.addr) != s.addr)
+        return error(loc, "text segment at byte " + std::to_string(s.addr) + " does not start on a " +
+                              std::to_string(t.spec.timing.maxBurst) +
+                              "-byte boundary (timing.max_burst): with dram.split_4k fetch's bursts must not cross 4 KiB");
     }
     if (s.role == SegmentRole::kUops && s.bytes.size() % t.uopBytes())
       return error(loc, "micro-op segment '" + s.name + "' is not a whole number of micro-ops");

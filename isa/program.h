@@ -101,8 +101,14 @@ support::Expected<Target> programTarget(const Program& p, const std::string& nam
 /// Checks that `p` was built for `t` (the `--hw` check).
 support::Status checkProgramTarget(const Program& p, const Target& t, const std::string& name);
 /// Checks the layout: a text segment, segments and symbols inside the window
-/// and not overlapping, labels inside the text, window within the hwspec's.
+/// and not overlapping, labels inside the text, window within the hwspec's;
+/// with dram.split_4k, the text starting on a timing.max_burst boundary
+/// (textStart), so that fetch's bursts never cross 4 KiB either.
 support::Status validateProgram(const Program& p, const Target& t, const std::string& name);
+
+/// The first address at or after `at` where a text segment may start: the
+/// next multiple of timing.max_burst (which divides 4096 with dram.split_4k).
+uint64_t textStart(const Target& t, uint64_t at);
 
 /// A program file with the target it was built for, read and validated:
 /// what every command that reads a program (disasm, sim, bitstream) loads

@@ -225,6 +225,16 @@ Expected<int64_t> YamlMap::integerOr(const std::string& key, int64_t def, int64_
   return integer(key, lo, hi);
 }
 
+Expected<bool> YamlMap::booleanOr(const std::string& key, bool def) {
+  if (!has(key)) {
+    known_.push_back(key);
+    return def;
+  }
+  ACCELC_ASSIGN_OR_RETURN(YAML::Node v, required(key, "true or false"));
+  if (!v.IsScalar() || (v.Scalar() != "true" && v.Scalar() != "false")) return wrongType(key, "true or false");
+  return v.Scalar() == "true";
+}
+
 std::optional<int64_t> parseByteSize(const std::string& text) {
   size_t i = 0;
   while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;

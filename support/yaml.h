@@ -65,6 +65,8 @@ class YamlMap {
   Expected<int64_t> integer(const std::string& key, int64_t lo, int64_t hi);
   /// Optional integer in [lo, hi]; `def` when absent.
   Expected<int64_t> integerOr(const std::string& key, int64_t def, int64_t lo, int64_t hi);
+  /// Optional `true` or `false`; `def` when absent.
+  Expected<bool> booleanOr(const std::string& key, bool def);
   /// Required byte count: an integer or a string with a B/KiB/MiB/GiB suffix.
   Expected<int64_t> bytes(const std::string& key);
   /// Required scalar string.

@@ -46,6 +46,10 @@ support::Expected<std::unique_ptr<Driver>> Driver::open(std::unique_ptr<Bus> bus
     return support::error(at, "the program's DRAM window of " + std::to_string(window) +
                                   " bytes does not fit the DMA pool of " + std::to_string(d->bus_->poolBytes()) +
                                   " bytes: compile with a smaller --window");
+  if (t.spec.dramSplit4k && d->bus_->poolPhysical() % 4096)  // the IP cuts bursts at 4 KiB of window addresses
+    return support::error(at, "the DMA pool at physical " + hex(d->bus_->poolPhysical()) +
+                                  " does not start on a 4 KiB boundary, where the accelerator's bursts are cut "
+                                  "(dram.split_4k)");
   ACCELC_TRY(d->write64(regs::kDramBaseLo, d->bus_->poolPhysical()));
   ACCELC_TRY(d->write64(regs::kWindowLo, window));
   if (d->bus_->interrupts()) {  // done raises the interrupt

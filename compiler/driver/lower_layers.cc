@@ -110,6 +110,7 @@ support::Status lowerLayers(Lowering& s) {
     isa::ProgramBuilder scratch(s.t);  // to learn the instruction count
     ACCELC_TRY(lower::emitKernel(k, s.t, {0, 0}, s.serialize, scratch));
     lower::CodegenPlacement at{s.alloc(k.uops.size() * s.t.uopBytes()), 0};
+    s.cursor = isa::textStart(s.t, s.cursor);  // fetch's bursts stay inside 4 KiB pages
     at.text = s.alloc(scratch.size() * s.t.insnBytes());
     step.program = static_cast<int>(s.pending.size());
     s.pending.push_back({i, s.g.nodes[i].name, std::move(k), at});

@@ -27,7 +27,7 @@ bool accept(Lowering& s, size_t i, const lower::Kernel& k, Plan plan, const std:
   support::Status st = lower::emitKernel(k, s.t, {0, 0}, s.serialize, trial);
   int64_t cycles = 0;
   if (st) {
-    trial.text(k.uops.size() * s.t.uopBytes());
+    trial.text(isa::textStart(s.t, k.uops.size() * s.t.uopBytes()));
     support::Expected<isa::Program> program = trial.finish(s.g.nodes[i].name);
     st = program.status();
     if (program && s.estimateCycles) {  // an estimate that fails leaves the layer where it is, weighed as free

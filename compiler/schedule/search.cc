@@ -23,7 +23,7 @@ support::Expected<lower::ConvSchedule> searchConvSchedule(const lower::ConvLayer
       isa::ProgramBuilder trial(t);
       const lower::Kernel k = lower::lowerConv(l, ranked[c], t.spec, lower::ConvAddrs{0, 0, 0, 0});
       if (!lower::emitKernel(k, t, {0, 0}, serialize, trial)) continue;
-      trial.text(k.uops.size() * t.uopBytes());
+      trial.text(isa::textStart(t, k.uops.size() * t.uopBytes()));
       auto program = trial.finish(l.name);
       if (!program) continue;
       auto cycles = lower::estimateProgram(*program, t);

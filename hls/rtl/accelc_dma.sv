@@ -1,7 +1,7 @@
 // hls/rtl/accelc_dma.sv — one unit's DMA engine on the DRAM port
 // (docs/microarchitecture.md, "The DRAM port"): from the cycle after `start`
 // it requests the transfer's bursts, each row on its own cut every MAX_BURST
-// bytes, one request per cycle at most and the next the cycle after an
+// bytes (and at 4 KiB boundaries with SPLIT_4K), one request per cycle at most and the next the cycle after an
 // accept; it counts the port's completions, then spends one cycle per
 // zero-padding entry (`pads`, loads only) and raises `finish` in the cycle
 // the instruction ends.
@@ -122,10 +122,16 @@ module accelc_dma #(
   assign data_off = 32'(doff);
   assign req_addr = row_addr + AB'(offset);
 
-  // The current burst: the rest of the row, at most MAX_BURST bytes.
-  logic [BW-1:0] rest, burst;
+  // The current burst: the rest of the row, at most MAX_BURST bytes, and with
+  // SPLIT_4K no further than the next 4 KiB boundary of its address.
+  logic [BW-1:0] rest, capped, burst;
+  logic [11:0]   page_off;  // the request's byte in its 4 KiB page
+  logic [31:0]   to4k;
   assign rest = row_len - offset;
-  assign burst = rest > BW'(MAXB) ? BW'(MAXB) : rest;
+  assign capped = rest > BW'(MAXB) ? BW'(MAXB) : rest;
+  assign page_off = 12'(req_addr);
+  assign to4k = 32'd4096 - 32'(page_off);
+  assign burst = accelc_hw_pkg::SPLIT_4K != 0 && to4k < 32'(capped) ? BW'(to4k) : capped;
   assign req_valid = state == REQ;
   assign req_write = wr;
   assign req_beats = accelc_hw_pkg::BEAT_BITS'((burst + BW'(W - 1)) / BW'(W));

@@ -25,6 +25,12 @@ unsigned AxiMemory::respFor(uint64_t addr, unsigned beats) const {
   return kOkay;
 }
 
+void AxiMemory::accept(bool write, uint64_t addr, unsigned beats, uint64_t from) {
+  const uint64_t last = addr + uint64_t{beats} * beat_ - 1;
+  if (addr / 4096 != last / 4096 && violation_ == AxiViolation::kNone) violation_ = AxiViolation::kCrosses4k;
+  bursts_.push_back({write, addr, beats, from, 0, respFor(addr, beats)});
+}
+
 const AxiSlaveSide& AxiMemory::drive(uint64_t now, const AxiMasterSide& m) {
   const bool rHeld = out_.rvalid && !rTaken_, bHeld = out_.bvalid && !bTaken_;  // up and not yet taken
   out_ = AxiSlaveSide{};
@@ -32,10 +38,8 @@ const AxiSlaveSide& AxiMemory::drive(uint64_t now, const AxiMasterSide& m) {
   // registers, and a write's beats may move in its AW handshake's cycle.
   out_.arready = !stall();
   out_.awready = !stall();
-  if (out_.arready && m.arvalid)
-    bursts_.push_back({false, m.araddr, m.arlen + 1, now + o_.latency - 1, 0, respFor(m.araddr, m.arlen + 1)});
-  if (out_.awready && m.awvalid)
-    bursts_.push_back({true, m.awaddr, m.awlen + 1, now, 0, respFor(m.awaddr, m.awlen + 1)});
+  if (out_.arready && m.arvalid) accept(false, m.araddr, m.arlen + 1, now + o_.latency - 1);
+  if (out_.awready && m.awvalid) accept(true, m.awaddr, m.awlen + 1, now);
   if (!bursts_.empty()) {
     const Burst& b = bursts_.front();
     const bool due = now >= b.from && now >= channelFree_;

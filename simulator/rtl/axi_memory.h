@@ -56,8 +56,9 @@ struct AxiMemoryOptions {
   uint64_t errorLo = 0, errorHi = 0;  ///< the SLVERR range; empty when equal
 };
 
-/// How the master broke the protocol, as the memory saw it: a WLAST off its burst's last beat.
-enum class AxiViolation { kNone, kWlast };
+/// How the master broke the protocol, as the memory saw it: a WLAST off its
+/// burst's last beat, or a burst that crosses a 4 KiB boundary.
+enum class AxiViolation { kNone, kWlast, kCrosses4k };
 
 class AxiMemory {
  public:
@@ -90,6 +91,8 @@ class AxiMemory {
     unsigned resp = 0;
   };
   unsigned respFor(uint64_t addr, unsigned beats) const;
+  /// Takes an address handshake of a burst of `beats` beats at `addr`.
+  void accept(bool write, uint64_t addr, unsigned beats, uint64_t from);
   bool stall();
 
   uint8_t* mem_;

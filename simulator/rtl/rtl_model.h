@@ -28,7 +28,7 @@ struct RtlOutcome {
     kWindowFault,    ///< a burst past DRAM_WINDOW
     kAxiError,       ///< an AXI response was SLVERR or DECERR
     kMisaligned,     ///< a burst did not start on a beat
-    kProtocol,       ///< the IP broke the AXI protocol (a WLAST off a burst's last beat, an unanswered register access)
+    kProtocol,       ///< the IP broke the AXI protocol (a WLAST off a burst's last beat, a burst across 4 KiB, an unanswered register access)
   };
   Kind kind = kDone;
   uint64_t cycles = 0;   ///< the cycle the run ended in, counted from the cycle after start

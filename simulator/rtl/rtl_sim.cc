@@ -69,8 +69,8 @@ support::Expected<RtlResult> runOnRtl(RtlModel& model, const isa::Target& t, con
       return support::error(at, isa::regs::statusText(isa::regs::kStatusMisaligned) + ", fetch at pc " +
                                     std::to_string(out.addr));
     case RtlOutcome::kProtocol:
-      return support::error(at, "the IP broke the AXI protocol: a WLAST off its burst's last beat, or a register "
-                                "access it never answered");
+      return support::error(at, "the IP broke the AXI protocol: a WLAST off its burst's last beat, a burst across a "
+                                "4 KiB boundary, or a register access it never answered");
     case RtlOutcome::kDone:
       break;
   }

@@ -12,13 +12,25 @@ constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+int64_t cutBurst(int64_t maxBurst, bool split4k, const DmaShape& d, int64_t row, int64_t offset) {
+  const int64_t bytes = std::min(maxBurst, d.rowBytes - offset);
+  if (!split4k) return bytes;
+  const uint64_t at = d.addr + static_cast<uint64_t>(row) * d.pitch + static_cast<uint64_t>(offset);
+  return std::min(bytes, static_cast<int64_t>(4096 - at % 4096));
+}
+
 }  // namespace
+
+int64_t burstBytes(const hwspec::HwSpec& hw, const DmaShape& d, int64_t row, int64_t offset) {
+  return cutBurst(hw.timing.maxBurst, hw.dramSplit4k, d, row, offset);
+}
 
 DramPort::DramPort(const hwspec::HwSpec& hw)
     : latency_(hw.dramLatency),
       bytesPerCycle_(hw.dramBytesPerCycle),
       maxBurst_(hw.timing.maxBurst),
-      outstanding_(hw.timing.outstanding) {}
+      outstanding_(hw.timing.outstanding),
+      split4k_(hw.dramSplit4k) {}
 
 uint64_t DramPort::submit(Requester r, const DmaShape& d, uint64_t from) {
   const int i = static_cast<int>(r);
@@ -61,7 +73,7 @@ void DramPort::advance(uint64_t until) {
 
 void DramPort::accept(int r, uint64_t c) {
   Pending& p = queue_[r].front();
-  const int64_t bytes = std::min(maxBurst_, p.shape.rowBytes - p.offset);
+  const int64_t bytes = cutBurst(maxBurst_, split4k_, p.shape, p.row, p.offset);
   const uint64_t beats = static_cast<uint64_t>(ceilDiv(bytes, bytesPerCycle_));
   const uint64_t first = std::max(c + (p.shape.write ? 1 : static_cast<uint64_t>(latency_)), channelFree_);
   channelFree_ = first + beats;

@@ -5,7 +5,8 @@
 // runs it with one requester. Requesters queue DMAs (rows split into bursts of
 // at most max_burst bytes); in every cycle the port accepts at most one burst,
 // from the highest-priority requester whose next request is visible, while
-// fewer than `outstanding` bursts are in flight. Accepted bursts use the data
+// fewer than `outstanding` bursts are in flight (with dram.split_4k a burst
+// also ends at a 4 KiB boundary of its DRAM address). Accepted bursts use the data
 // channel in acceptance order, dram.bytes_per_cycle per beat: a read's beats
 // start dram.latency_cycles after its acceptance, a write's the cycle after
 // it; a read completes after its last beat, a write one latency later (its
@@ -26,12 +27,20 @@ namespace accelc::simulator {
 enum class Requester : int { kFetch = 0, kCompute = 1, kLoad = 2, kStore = 3 };
 inline constexpr int kNumRequesters = 4;
 
-/// One DMA as the port sees it: `rows` rows of `rowBytes` bytes.
+/// One DMA as the port sees it: `rows` rows of `rowBytes` bytes, row r at
+/// DRAM byte `addr` + r·`pitch` of the window (which starts on a 4 KiB boundary).
 struct DmaShape {
   int64_t rows = 0;
   int64_t rowBytes = 0;
   bool write = false;
+  uint64_t addr = 0;
+  uint64_t pitch = 0;
 };
+
+/// The bytes of the burst that starts `offset` bytes into row `row` of `d`:
+/// the rest of the row, at most timing.max_burst, and with dram.split_4k no
+/// further than the next 4 KiB boundary. The RTL's DMA engine cuts the same way.
+int64_t burstBytes(const hwspec::HwSpec& hw, const DmaShape& d, int64_t row, int64_t offset);
 
 /// The port's state: queued DMAs, bursts in flight, the data channel.
 class DramPort {
@@ -66,6 +75,7 @@ class DramPort {
   void retireIfDone(int r);
 
   int64_t latency_, bytesPerCycle_, maxBurst_, outstanding_;
+  bool split4k_;
   std::array<std::vector<Pending>, kNumRequesters> queue_;  ///< DMAs not fully accepted, in order
   std::array<uint64_t, kNumRequesters> nextId_{};           ///< numbers handed out
   std::array<uint64_t, kNumRequesters> ready_{};            ///< first cycle r may present a request

@@ -9,7 +9,9 @@ namespace accelc::simulator {
 
 DmaShape dmaShapeOf(const isa::Instruction& insn, const hwspec::HwSpec& hw) {
   const isa::MemInsn& m = insn.mem();
-  return {m.ySize, m.xSize * isa::dramEntryBytes(hw, isa::Buffer(m.buffer)), insn.opcode == isa::Opcode::kStore};
+  const int64_t e = isa::dramEntryBytes(hw, isa::Buffer(m.buffer));
+  return {m.ySize, m.xSize * e, insn.opcode == isa::Opcode::kStore, static_cast<uint64_t>(m.dramBase * e),
+          static_cast<uint64_t>(m.xStride * e)};
 }
 
 int64_t padCycles(const isa::Instruction& insn) {
@@ -18,17 +20,43 @@ int64_t padCycles(const isa::Instruction& insn) {
   return (m.yPad0 + m.ySize + m.yPad1) * (m.xPad0 + m.xSize + m.xPad1) - m.ySize * m.xSize;
 }
 
+namespace {
+
+/// Calls `f` with the bytes of each burst of `d`, in order.
+template <typename F>
+void eachBurst(const DmaShape& d, const hwspec::HwSpec& hw, F f) {
+  for (int64_t r = 0; r < d.rows; ++r)
+    for (int64_t off = 0; off < d.rowBytes;) {
+      const int64_t bytes = burstBytes(hw, d, r, off);
+      f(bytes);
+      off += bytes;
+    }
+}
+
+}  // namespace
+
 int64_t dmaBeats(const DmaShape& d, const hwspec::HwSpec& hw) {
   if (d.rows <= 0 || d.rowBytes <= 0) return 0;
   const int64_t burst = hw.timing.maxBurst, w = hw.dramBytesPerCycle;
+  int64_t beats = 0;
+  if (hw.dramSplit4k) {  // bursts depend on the addresses
+    eachBurst(d, hw, [&](int64_t bytes) { beats += (bytes + w - 1) / w; });
+    return beats;
+  }
   const int64_t full = d.rowBytes / burst, tail = d.rowBytes % burst;
   return d.rows * (full * ((burst + w - 1) / w) + (tail + w - 1) / w);
 }
 
-int64_t dmaSlotCycles(const DmaShape& d, const hwspec::HwSpec& hw) {
+int64_t dmaBursts(const DmaShape& d, const hwspec::HwSpec& hw) {
   if (d.rows <= 0 || d.rowBytes <= 0) return 0;
-  const int64_t bursts = d.rows * ((d.rowBytes + hw.timing.maxBurst - 1) / hw.timing.maxBurst);
-  return bursts * hw.dramLatency + dmaBeats(d, hw);
+  if (!hw.dramSplit4k) return d.rows * ((d.rowBytes + hw.timing.maxBurst - 1) / hw.timing.maxBurst);
+  int64_t bursts = 0;
+  eachBurst(d, hw, [&](int64_t) { ++bursts; });
+  return bursts;
+}
+
+int64_t dmaSlotCycles(const DmaShape& d, const hwspec::HwSpec& hw) {
+  return dmaBursts(d, hw) * hw.dramLatency + dmaBeats(d, hw);
 }
 
 int64_t fetchStartCycles(int64_t count, const hwspec::HwSpec& hw, int64_t insnBytes) {

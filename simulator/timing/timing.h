@@ -14,7 +14,7 @@
 
 namespace accelc::simulator {
 
-/// The DRAM traffic of a LOAD or STORE: its rows and their bytes.
+/// The DRAM traffic of a LOAD or STORE: its rows, their bytes and addresses.
 DmaShape dmaShapeOf(const isa::Instruction& insn, const hwspec::HwSpec& hw);
 
 /// The zero-padding entries a LOAD writes after its data, one per cycle.
@@ -22,6 +22,9 @@ int64_t padCycles(const isa::Instruction& insn);
 
 /// Cycles DMA `d` occupies the DRAM data channel (its beats).
 int64_t dmaBeats(const DmaShape& d, const hwspec::HwSpec& hw);
+
+/// The bursts DMA `d` takes (burstBytes cuts them).
+int64_t dmaBursts(const DmaShape& d, const hwspec::HwSpec& hw);
 
 /// Cycles DMA `d` holds outstanding-request slots, summed over its bursts:
 /// each holds one from its acceptance for at least the latency plus its beats.

@@ -121,10 +121,15 @@ TEST(CliTest, DisasmAndSimRefuseTheSameInvalidContainers) {
   const std::string zero = broken("zero.bin", [](isa::Program& q) { q.window = 0; });
   const std::string twoTexts = broken("two.bin", [](isa::Program& q) {
     isa::Segment text = q.text();
-    text.addr = q.window - text.bytes.size();
+    text.addr = (text.addr + text.bytes.size() + 255) / 256 * 256;  // right after the first, on a burst
     q.segments.push_back(text);
   });
-  for (const std::string& f : {zero, twoTexts}) {
+  // vta-default sets dram.split_4k: the text starts on a max_burst boundary.
+  const std::string offPage = broken("off_page.bin", [](isa::Program& q) {
+    for (isa::Segment& s : q.segments)
+      if (s.role == isa::SegmentRole::kText) s.addr += 16;
+  });
+  for (const std::string& f : {zero, twoTexts, offPage}) {
     Result d = sh("disasm " + f), s = sh("sim " + f + " --input x=" + kTmp + "/none.npy");
     EXPECT_EQ(d.rc, 1) << d.out;
     EXPECT_EQ(s.rc, 1) << s.out;
@@ -133,6 +138,11 @@ TEST(CliTest, DisasmAndSimRefuseTheSameInvalidContainers) {
   }
   EXPECT_NE(sh("disasm " + zero).out.find("window of 0 bytes is not in [1, "), std::string::npos);
   EXPECT_NE(sh("disasm " + twoTexts).out.find("expected exactly one text segment, found 2"), std::string::npos);
+  const Result r = sh("disasm " + offPage);
+  EXPECT_NE(r.out.find("does not start on a 256-byte boundary (timing.max_burst): with dram.split_4k fetch's bursts "
+                       "must not cross 4 KiB"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliTest, BoardsListsDescribesAndChecksTheFit) {

@@ -7,7 +7,7 @@
 #include "ap_int.h"
 #include "accelc_arith_ops.h"
 
-#define ACCELC_HWSPEC_HASH 0xf52e5fea23fa78ebull
+#define ACCELC_HWSPEC_HASH 0x5a3e2783fa88007dull
 #define BATCH 1
 #define BLOCK_IN 16
 #define BLOCK_OUT 16

@@ -2,7 +2,7 @@
 // DMA engine and DRAM port (tests/simulator/rtl_tb/tb_dma_alone.sv); an RtlTestBench
 // (rtl_model.h).
 //
-// Input: a count, then per transfer "write rows row_bytes pads". Output: per
+// Input: a count, then per transfer "write rows row_bytes pads addr pitch". Output: per
 // transfer the cycles from its start to the cycle it ends, each started on an
 // idle port.
 #include <cstdint>
@@ -22,10 +22,11 @@ int ACCELC_RTL_ENTRY(accelc_rtl_bench_)(std::istream& in, std::ostream& out) {
   };
   top->rst = 1, top->start = 0, tick(), top->rst = 0;
   for (size_t i = 0; i < count; ++i) {
-    uint32_t write = 0, rows = 0, rowBytes = 0, pads = 0;
-    if (!(in >> write >> rows >> rowBytes >> pads)) return 2;
+    uint32_t write = 0, rows = 0, rowBytes = 0, pads = 0, addr = 0, pitch = 0;
+    if (!(in >> write >> rows >> rowBytes >> pads >> addr >> pitch)) return 2;
     for (int k = 0; k < 4; ++k) tick();  // an idle port
     top->write = write, top->rows = rows, top->row_bytes = rowBytes, top->pads = pads;
+    top->addr = addr, top->pitch = pitch;
     top->start = 1;
     top->eval();
     uint64_t cycles = 0;

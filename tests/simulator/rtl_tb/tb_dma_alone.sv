@@ -8,7 +8,9 @@ module tb_dma_alone (
     input  logic        write,
     input  logic [31:0] rows,
     input  logic [31:0] row_bytes,
-    /* verilator lint_off UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */  // a narrow window uses the low bits of addr and pitch
+    input  logic [31:0] addr,   // DRAM byte address of row 0, inside the window
+    input  logic [31:0] pitch,  // DRAM bytes from row to row
     input  logic [31:0] pads,  // at most a buffer's entries
     /* verilator lint_on UNUSEDSIGNAL */
     output logic        finish
@@ -28,7 +30,7 @@ module tb_dma_alone (
     wr[LOAD] = dma_write;
     beats[LOAD*BB +: BB] = dma_beats;
   end
-  // Addresses and data places are not timed here.
+  // Data places are not timed here; addresses cut bursts (SPLIT_4K).
   /* verilator lint_off UNUSEDSIGNAL */
   logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr, beat_addr;
   logic [15:0] data_base, pad_idx;
@@ -37,7 +39,8 @@ module tb_dma_alone (
   logic [1:0] beat_req;
   /* verilator lint_on UNUSEDSIGNAL */
   accelc_dma dma (
-      .clk, .rst, .start, .write, .rows, .row_bytes, .pads(accelc_hw_pkg::PAD_COUNT_BITS'(pads)), .addr('0), .pitch('0), .y_pad0('0), .x_pad0('0),
+      .clk, .rst, .start, .write, .rows, .row_bytes, .pads(accelc_hw_pkg::PAD_COUNT_BITS'(pads)), .addr(accelc_hw_pkg::DRAM_ADDR_BITS'(addr)),
+      .pitch(accelc_hw_pkg::DRAM_ADDR_BITS'(pitch)), .y_pad0('0), .x_pad0('0),
       .x_size('0), .x_pad1('0), .req_addr, .req_valid(dma_valid), .req_write(dma_write), .req_beats(dma_beats),
       .req_accept(accept[LOAD]), .done(done[LOAD]), .finish, .beat(beat_valid && beat_req == 2'(LOAD)), .data_base,
       .data_off, .pad_valid, .pad_idx);
