@@ -28,7 +28,7 @@ SUBTARGETS = {
     "simulator": {"functional": ("functional", 0), "timing": ("timing", 0),
                   "cycle": ("cycle", 1), "rtl": ("rtl", 1)},
     "runtime": {"sim_devices": ("sim_devices", 1)},
-    "compiler": {"frontend": ("frontend", 1), "host": ("host", 1)},
+    "compiler": {"frontend": ("frontend", 1), "host": ("host", 1), "dse": ("dse", 2)},
 }
 EXTENSIONS = (".h", ".cc", ".cpp", ".inc", ".def")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <regex>
@@ -568,6 +569,63 @@ TEST(CliTest, RunAndReportRefuseACorruptBundleNamingTheSection) {
     EXPECT_EQ(r.rc, 1) << cmd;
     EXPECT_EQ(r.out, want) << cmd;
   }
+}
+
+}  // namespace
+}  // namespace accelc
+
+namespace accelc {
+namespace {
+
+TEST(CliTest, ASweepEvaluatesEachPointOnceAndRecordsThoseThatFail) {
+  const std::string dir = kTmp + "/dse", sweep = kTmp + "/dse-sweep.yaml";
+  std::filesystem::remove_all(dir);
+  std::ofstream(sweep) << "base: vta-default\nvary:\n  timing.alu_ii: [1, 2]\n  buffers.acc: [32B, 128KiB]\n";
+  const std::string cmd = "dse " + kSrc + "/models/digits/digits_int8.onnx --sweep " + sweep + " -o " + dir + " --jobs 2";
+  Result r = sh(cmd);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("4 points, 4 to evaluate"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 points: 2 ok, 2 failed; 4 evaluated now, 0 from earlier runs; 2 on the Pareto front"),
+            std::string::npos)
+      << r.out;
+  const std::string results = testing::readFile(dir + "/results.jsonl");
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = results.find('\n', at)) != std::string::npos; at = nl + 1) lines.push_back(results.substr(at, nl - at));
+  ASSERT_EQ(lines.size(), 4u) << results;
+  EXPECT_EQ(lines[0].rfind("{\"point\":0,", 0), 0u);
+  EXPECT_NE(lines[0].find("\"ok\":false,\"error\":\"" + sweep +
+                          " point 0 (timing.alu_ii=1, buffers.acc=32B): error: buffer 'buffers.acc' holds 32 bytes, less "
+                          "than one tile (64 bytes)\""),
+            std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[1].find("\"ok\":true,\"cycles\":"), std::string::npos) << lines[1];
+  const std::string svg = testing::readFile(dir + "/front.svg");
+  size_t circles = 0;
+  for (size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++circles;
+  EXPECT_EQ(circles, 2u);
+  // Run again: every record is current, nothing is evaluated, the results are the same bytes.
+  r = sh(cmd);
+  EXPECT_NE(r.out.find("4 points, 0 to evaluate"), std::string::npos) << r.out;
+  EXPECT_EQ(testing::readFile(dir + "/results.jsonl"), results);
+  // Stopped halfway: the points without a record run, and only they.
+  std::filesystem::remove(dir + "/points/1.json");
+  std::filesystem::remove(dir + "/points/2.json");
+  r = sh(cmd);
+  EXPECT_NE(r.out.find("4 points, 2 to evaluate"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 evaluated now, 2 from earlier runs"), std::string::npos) << r.out;
+  EXPECT_EQ(testing::readFile(dir + "/results.jsonl"), results);
+  // A record made for other hardware or another build (its key) is evaluated again.
+  std::string stale = testing::readFile(dir + "/points/3.json");
+  stale.replace(stale.find("\"key\":\"") + 7, 4, "ffff");
+  std::ofstream(dir + "/points/3.json") << stale;
+  r = sh(cmd);
+  EXPECT_NE(r.out.find("4 points, 1 to evaluate"), std::string::npos) << r.out;
+  EXPECT_EQ(testing::readFile(dir + "/results.jsonl"), results);
+  // A bad sweep stops before any point runs.
+  std::ofstream(sweep) << "base: vta-default\nvary:\n  timing.alu: [1]\n";
+  r = sh(cmd);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out.rfind(sweep + ":3:3: error: 'timing.alu' is not a hwspec key a sweep can vary", 0), 0u) << r.out;
 }
 
 }  // namespace

@@ -1,0 +1,35 @@
+// compiler/dse/front.h — the Pareto front of a sweep's points and the files
+// that show it: which successful points no other beats on cycles, DSPs,
+// 18 Kb block RAMs and LUTs at once, as CSV, JSON and an SVG plot.
+#ifndef ACCELC_COMPILER_DSE_FRONT_H_
+#define ACCELC_COMPILER_DSE_FRONT_H_
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "compiler/dse/point.h"
+
+namespace accelc::compiler::dse {
+
+/// Indices of the successful records that no other successful record
+/// dominates: at most as many cycles, DSPs, BRAM18 and LUTs, fewer of one.
+/// Records equal on all four are all on the front. In record order.
+std::vector<size_t> paretoFront(const std::vector<PointRecord>& r);
+
+/// A table of records, one row each (`rows`: indices into `r`), with each
+/// varied key as a column.
+std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size_t>& rows);
+
+/// The front as JSON: the records on it, by cycles.
+nlohmann::ordered_json frontJson(const std::vector<PointRecord>& r, const std::vector<size_t>& front);
+
+/// A self-contained SVG: LUTs against cycles, one circle per successful
+/// point (class "point"; those on the front also class "front", joined by a
+/// line), each with its point number and values as a title.
+std::string frontSvg(const std::vector<PointRecord>& r, const std::vector<size_t>& front, const std::string& title);
+
+}  // namespace accelc::compiler::dse
+
+#endif  // ACCELC_COMPILER_DSE_FRONT_H_

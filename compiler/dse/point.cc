@@ -1,0 +1,152 @@
+// compiler/dse/point.cc — evaluating a sweep's point, and its record.
+#include "compiler/dse/point.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+
+#include "boards/board_fit.h"
+#include "compiler/build_identity.h"
+#include "compiler/frontend/compile_model.h"
+#include "compiler/report/report.h"
+#include "hls/hls_estimate.h"
+#include "runtime/sim_devices/make_device.h"
+#include "support/hash.h"
+#include "support/yaml.h"
+
+namespace accelc::compiler::dse {
+
+using support::error;
+using support::Expected;
+using support::Location;
+
+namespace {
+
+std::string hex16(uint64_t v) {
+  std::ostringstream o;
+  o << std::hex << std::setw(16) << std::setfill('0') << v;
+  return o.str();
+}
+
+/// The bytes that decide a compile besides the hwspec: the model file's, and
+/// the calibration inputs' (a file, or a folder's .npy files by name).
+Expected<uint64_t> inputsHash(const ModelInput& m) {
+  ACCELC_ASSIGN_OR_RETURN(std::string model, support::readTextFile(m.model));
+  uint64_t h = support::fnv1a64(model);
+  if (m.calibrate.empty()) return h;
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (std::filesystem::is_directory(m.calibrate, ec)) {
+    for (const auto& e : std::filesystem::directory_iterator(m.calibrate, ec))
+      if (e.path().extension() == ".npy") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(m.calibrate);
+  }
+  for (const std::string& f : files) {
+    ACCELC_ASSIGN_OR_RETURN(std::string bytes, support::readTextFile(f));
+    h = support::fnv1a64(std::filesystem::path(f).filename().string() + "\n" + bytes, h);
+  }
+  return h;
+}
+
+/// Fills the measurements of `r` from compiling and running point `i`; the
+/// first error is the point's.
+support::Status measure(const Sweep& s, int64_t i, const ModelInput& m, PointRecord& r) {
+  ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, pointHwSpec(s, i));
+  ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::loadTarget(spec));
+  CompileOptions o;
+  o.calibrate = m.calibrate;
+  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compileModel(m.model, t, o));
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, t));
+  ACCELC_ASSIGN_OR_RETURN(MeasuredSteps steps, measureSteps(b, *device, m.model));
+  ACCELC_ASSIGN_OR_RETURN(BundleReport rep, bundleReport(b, t, &steps));
+  r.cycles = rep.accelMeasuredCycles.value_or(0);
+  r.rooflineCycles = rep.accelRooflineCycles, r.datapathCycles = rep.accelDatapathBoundCycles;
+  r.macs = rep.coverage.accelMacs;
+  for (const LayerRow& l : rep.layers) ++(l.where == "accelerator" ? r.accelLayers : r.hostLayers);
+  hls::HlsBinding binding = hls::bindOnPart(spec);
+  if (!s.board.empty()) {
+    ACCELC_ASSIGN_OR_RETURN(boards::BoardSpec board, boards::loadBoard(s.board));
+    binding = boards::bindingOn(board, t);
+    r.fits = boards::checkFit(board, t).isOk();
+  }
+  const hls::HlsResources res = hls::estimateHls(t, binding);
+  r.dsps = res.dsps, r.bram18 = res.bram18, r.urams = res.urams, r.luts = res.luts, r.ffs = res.ffs;
+  return support::Status::ok();
+}
+
+}  // namespace
+
+Expected<std::string> pointKey(const Sweep& s, int64_t i, const ModelInput& m) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t inputs, inputsHash(m));
+  Expected<hwspec::HwSpec> spec = pointHwSpec(s, i);
+  const std::string hardware = spec ? spec->canonicalYaml() : s.baseYaml + describePoint(s, i);
+  return hex16(support::fnv1a64(hardware + "\n" + hex16(inputs) + "\n" + (s.board.empty() ? "" : s.board) + "\n" +
+                                ACCELC_BUILD_IDENTITY));
+}
+
+Expected<PointRecord> evaluatePoint(const Sweep& s, int64_t i, const ModelInput& m) {
+  if (i < 0 || i >= s.points())
+    return error(Location::file(s.path), "point " + std::to_string(i) + " is not one of the sweep's " +
+                                             std::to_string(s.points()));
+  PointRecord r;
+  r.point = i;
+  ACCELC_ASSIGN_OR_RETURN(r.key, pointKey(s, i, m));
+  const std::vector<std::string> v = pointValues(s, i);
+  for (size_t a = 0; a < v.size(); ++a) r.values.emplace_back(s.axes[a].key, v[a]);
+  const support::Status st = measure(s, i, m, r);
+  r.ok = st.isOk();
+  if (!r.ok) r = PointRecord{r.point, r.key, r.values, false, st.diag().str()};
+  return r;
+}
+
+nlohmann::ordered_json recordJson(const PointRecord& r) {
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : r.values) values[k] = v;
+  nlohmann::ordered_json j{{"point", r.point}, {"key", r.key}, {"values", values}, {"ok", r.ok}};
+  if (!r.ok) {
+    j["error"] = r.error;
+    return j;
+  }
+  j["cycles"] = r.cycles;
+  j["roofline_cycles"] = r.rooflineCycles;
+  j["datapath_cycles"] = r.datapathCycles;
+  j["macs"] = r.macs;
+  j["accel_layers"] = r.accelLayers;
+  j["host_layers"] = r.hostLayers;
+  j["resources"] = {{"dsp", r.dsps}, {"bram18", r.bram18}, {"uram", r.urams}, {"lut", r.luts}, {"ff", r.ffs}};
+  j["fits"] = r.fits;
+  return j;
+}
+
+Expected<PointRecord> parseRecord(const std::string& text, const std::string& where) {
+  try {
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+    PointRecord r;
+    r.point = j.at("point").get<int64_t>();
+    r.key = j.at("key").get<std::string>();
+    for (const auto& [k, v] : j.at("values").items()) r.values.emplace_back(k, v.get<std::string>());
+    r.ok = j.at("ok").get<bool>();
+    if (!r.ok) {
+      r.error = j.at("error").get<std::string>();
+      return r;
+    }
+    r.cycles = j.at("cycles").get<uint64_t>();
+    r.rooflineCycles = j.at("roofline_cycles").get<int64_t>();
+    r.datapathCycles = j.at("datapath_cycles").get<int64_t>();
+    r.macs = j.at("macs").get<int64_t>();
+    r.accelLayers = j.at("accel_layers").get<int>();
+    r.hostLayers = j.at("host_layers").get<int>();
+    const nlohmann::ordered_json& res = j.at("resources");
+    r.dsps = res.at("dsp").get<int64_t>(), r.bram18 = res.at("bram18").get<int64_t>();
+    r.urams = res.at("uram").get<int64_t>(), r.luts = res.at("lut").get<int64_t>(), r.ffs = res.at("ff").get<int64_t>();
+    r.fits = j.at("fits").get<bool>();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return error(Location::file(where), std::string("not a point record: ") + e.what());
+  }
+}
+
+}  // namespace accelc::compiler::dse

@@ -1,0 +1,108 @@
+// tools/accelc/cmd_dse.cc — `accelc dse`: a sweep of hwspec keys over a
+// model (compiler/dse), and `accelc dse-point`, the process that evaluates
+// one point for every engine.
+#include <unistd.h>
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "compiler/dse/sweep_run.h"
+#include "tools/accelc/commands.h"
+
+namespace accelc::tools {
+
+namespace {
+
+using support::Status;
+
+struct DseArgs {
+  std::string model, sweep, out, calibrate, engine = "local";
+  int jobs = 0;
+  int64_t point = -1;
+};
+
+/// This program's own path: the local engine runs it once per point.
+std::string selfPath() {
+  std::string path(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+  return n > 0 ? path.substr(0, static_cast<size_t>(n)) : "accelc";
+}
+
+void printSummary(const compiler::dse::SweepResults& r, size_t evaluated) {
+  size_t ok = 0;
+  for (const compiler::dse::PointRecord& p : r.records) ok += p.ok;
+  std::cout << r.records.size() << " points: " << ok << " ok, " << r.records.size() - ok << " failed; " << evaluated
+            << " evaluated now, " << r.records.size() - evaluated << " from earlier runs; " << r.front.size()
+            << " on the Pareto front of cycles, DSPs, BRAM18 and LUTs:\n";
+  std::vector<size_t> front = r.front;
+  std::stable_sort(front.begin(), front.end(), [&](size_t a, size_t b) { return r.records[a].cycles < r.records[b].cycles; });
+  std::cout << std::left << std::setw(7) << "point" << std::right << std::setw(12) << "cycles" << std::setw(10) << "roofline"
+            << std::setw(7) << "DSP" << std::setw(8) << "BRAM18" << std::setw(9) << "LUT" << "  values\n";
+  for (size_t i : front) {
+    const compiler::dse::PointRecord& p = r.records[i];
+    const double pct = p.cycles ? 100.0 * static_cast<double>(p.rooflineCycles) / static_cast<double>(p.cycles) : 0.0;
+    std::ostringstream roof;
+    roof << std::fixed << std::setprecision(1) << pct << "%";
+    std::string values;
+    for (const auto& [k, v] : p.values) values += (values.empty() ? "" : ", ") + k + "=" + v;
+    std::cout << std::left << std::setw(7) << p.point << std::right << std::setw(12) << p.cycles << std::setw(10) << roof.str()
+              << std::setw(7) << p.dsps << std::setw(8) << p.bram18 << std::setw(9) << p.luts << "  "
+              << (values.empty() ? "base" : values) << (p.fits ? "" : " (does not fit the board)") << "\n";
+  }
+}
+
+Status dse(const DseArgs& a) {
+  if (a.engine != "local")
+    return support::error(support::Location(), "--engine '" + a.engine + "': this build runs sweeps on the local engine only");
+  ACCELC_ASSIGN_OR_RETURN(compiler::dse::Sweep s, compiler::dse::loadSweep(a.sweep));
+  const compiler::dse::ModelInput m{a.model, a.calibrate};
+  ACCELC_ASSIGN_OR_RETURN(std::vector<int64_t> pending, compiler::dse::pendingPoints(s, a.out, m));
+  std::cout << a.sweep << ": " << s.points() << " points, " << pending.size() << " to evaluate\n" << std::flush;
+  std::vector<std::string> command = {selfPath(), "dse-point", a.model, "--sweep", a.sweep, "-o", a.out};
+  if (!a.calibrate.empty()) command.insert(command.end(), {"--calibrate", a.calibrate});
+  const int jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  ACCELC_TRY(compiler::dse::runLocal(pending, command, jobs, s, a.out, m,
+                                     [](const std::string& line) { std::cout << line << "\n" << std::flush; }));
+  ACCELC_ASSIGN_OR_RETURN(compiler::dse::SweepResults r, compiler::dse::writeResults(s, a.out));
+  printSummary(r, pending.size());
+  std::cout << "wrote " << a.out << "/results.jsonl, points.csv, front.csv, front.json, front.svg\n";
+  return Status::ok();
+}
+
+Status dsePoint(const DseArgs& a) {
+  ACCELC_ASSIGN_OR_RETURN(compiler::dse::Sweep s, compiler::dse::loadSweep(a.sweep));
+  ACCELC_ASSIGN_OR_RETURN(compiler::dse::PointRecord r,
+                          compiler::dse::evaluatePoint(s, a.point, compiler::dse::ModelInput{a.model, a.calibrate}));
+  std::cout << "point " << a.point << " (" << compiler::dse::describePoint(s, a.point) << "): "
+            << (r.ok ? std::to_string(r.cycles) + " cycles" : r.error) << "\n";
+  return compiler::dse::writeRecord(a.out, r);
+}
+
+void commonOptions(CLI::App* cmd, DseArgs& a) {
+  cmd->add_option("model", a.model, "ONNX model file")->required();
+  cmd->add_option("--sweep", a.sweep, "sweep file: a base hwspec and the keys to vary (docs/dse.md)")->required();
+  cmd->add_option("-o,--output", a.out, "output folder: per-point records, results.jsonl, the Pareto front")->required();
+  cmd->add_option("--calibrate", a.calibrate, "calibration inputs for a float model: FILE.npy or a directory of .npy");
+}
+
+}  // namespace
+
+void registerDse(CLI::App& app, int& rc) {
+  auto a = std::make_shared<DseArgs>();
+  auto* cmd = app.add_subcommand(
+      "dse", "Sweep hwspec keys over a model: each point compiled, measured on the cycle model and estimated for "
+             "resources; the Pareto front of cycles, DSPs, BRAM and LUTs");
+  commonOptions(cmd, *a);
+  cmd->add_option("--jobs", a->jobs, "points evaluated at a time (default: one per core)");
+  cmd->add_option("--engine", a->engine, "where points run: local (a process pool on this machine)")->capture_default_str();
+  cmd->callback([a, &rc] { rc = report(dse(*a)); });
+  auto b = std::make_shared<DseArgs>();
+  auto* point = app.add_subcommand("dse-point", "Evaluate one point of a sweep (what every dse engine runs)");
+  point->group("");  // the engines' command, not the user's
+  commonOptions(point, *b);
+  point->add_option("--point", b->point, "the point's number")->required();
+  point->callback([b, &rc] { rc = report(dsePoint(*b)); });
+}
+
+}  // namespace accelc::tools
