@@ -180,6 +180,9 @@ Expected<hwspec::HwSpec> pointHwSpec(const Sweep& s, int64_t i) {
   const std::string where = s.path + " point " + std::to_string(i) + " (" + describePoint(s, i) + ")";
   Expected<hwspec::HwSpec> spec = hwspec::parseHwSpec(out.c_str(), where);
   if (!spec) return error(Location::file(where), spec.diag().message);
+  // Later errors (the ISA's fields) name the point, not places in the YAML made for it.
+  spec->sourcePath = where;
+  for (auto& [key, loc] : spec->keyLocs) loc = Location::file(where);
   spec->sourceDir = s.baseDir;  // the base's ISA file, when it has one of its own
   return spec;
 }
