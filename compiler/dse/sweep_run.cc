@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -127,6 +128,53 @@ Status runLocal(const std::vector<int64_t>& points, const std::vector<std::strin
     if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return Status::ok();
+}
+
+namespace {
+
+/// Records, for each of `points` still without a record, that `engine` left it without one.
+Status recordMissing(const std::vector<int64_t>& points, const std::string& engine, const Sweep& s, const std::string& dir,
+                     const ModelInput& m) {
+  for (int64_t i : points) {
+    if (readRecord(dir, i)) continue;
+    PointRecord failed;
+    failed.point = i;
+    ACCELC_ASSIGN_OR_RETURN(failed.key, pointKey(s, i, m));
+    const std::vector<std::string> v = pointValues(s, i);
+    for (size_t a = 0; a < v.size(); ++a) failed.values.emplace_back(s.axes[a].key, v[a]);
+    failed.error = engine + " left the point without a record (its log: " + logPath(dir, i) + ")";
+    ACCELC_TRY(writeRecord(dir, failed));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status runMpi(const std::vector<int64_t>& points, const std::string& worker, const std::string& accelc, int ranks,
+              const Sweep& s, const std::string& dir, const ModelInput& m) {
+  if (points.empty()) return Status::ok();
+  if (!support::makeDirs(dir + "/logs")) return error(Location::file(dir), "cannot create the folder logs/");
+  std::string list;
+  for (int64_t i : points) list += std::to_string(i) + "\n";
+  const std::string listPath = dir + "/mpi-points.txt";
+  ACCELC_TRY(support::writeTextFile(listPath, list));
+  std::vector<std::string> args = {"mpirun", "-np", std::to_string(std::max(1, ranks) + 1), "--oversubscribe"};
+  if (::geteuid() == 0) args.push_back("--allow-run-as-root");  // CI runs as root
+  args.insert(args.end(), {worker, accelc, m.model, s.path, dir, listPath});
+  if (!m.calibrate.empty()) args.push_back(m.calibrate);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = ::posix_spawnp(&pid, "mpirun", nullptr, nullptr, argv.data(), environ); rc != 0)
+    return error(Location(), std::string("cannot start mpirun (Open MPI, the package openmpi-bin): ") + std::strerror(rc));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return error(Location(), "mpirun ended with " + (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
+                                                                        : "signal " + std::to_string(WTERMSIG(status))));
+  return recordMissing(points, "the MPI engine", s, dir, m);
 }
 
 Expected<SweepResults> writeResults(const Sweep& s, const std::string& dir) {

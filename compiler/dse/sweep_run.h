@@ -8,6 +8,7 @@
 // A record whose key is the point's current key is never recomputed, so a
 // sweep stopped halfway and started again runs only the missing points, and
 // every engine that evaluates points the same way leaves the same files.
+// Engines: runLocal (a process pool here) and runMpi (Open MPI's mpirun).
 #ifndef ACCELC_COMPILER_DSE_SWEEP_RUN_H_
 #define ACCELC_COMPILER_DSE_SWEEP_RUN_H_
 
@@ -39,6 +40,13 @@ support::Expected<std::vector<int64_t>> pendingPoints(const Sweep& s, const std:
 support::Status runLocal(const std::vector<int64_t>& points, const std::vector<std::string>& command, int jobs,
                          const Sweep& s, const std::string& dir, const ModelInput& m,
                          const std::function<void(const std::string&)>& progress);
+
+/// The MPI engine: `mpirun` starts `worker` (accelc-dse-mpi) on `ranks` + 1
+/// ranks, rank 0 handing `points` to the others, which evaluate each as
+/// runLocal does (`accelc` is the accelc binary they run per point). A point
+/// left without a record (a rank that died) gets one that says so.
+support::Status runMpi(const std::vector<int64_t>& points, const std::string& worker, const std::string& accelc, int ranks,
+                       const Sweep& s, const std::string& dir, const ModelInput& m);
 
 /// What the sweep gave, once every point has a record.
 struct SweepResults {

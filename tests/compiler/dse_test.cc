@@ -3,10 +3,13 @@
 // front and its plot; and one point evaluated in this process.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 
 #include "compiler/dse/front.h"
 #include "compiler/dse/point.h"
 #include "compiler/dse/sweep.h"
+#include "compiler/dse/sweep_run.h"
 
 namespace accelc::compiler::dse {
 namespace {
@@ -145,6 +148,29 @@ TEST(DseTest, RecordsReadBackAsWritten) {
   auto bad = parseRecord("{\"point\": 1}", "r.json");
   ASSERT_FALSE(bad.isOk());
   EXPECT_EQ(bad.diag().str().rfind("r.json: error: not a point record: ", 0), 0u);
+}
+
+TEST(DseTest, APointWhoseProcessCrashesIsRecordedAndTheOthersStillRun) {
+  auto s = parseSweep("base: tiny\nvary: {timing.alu_ii: [1, 2, 3]}\n", "s.yaml");
+  ASSERT_TRUE(s.isOk()) << s.diag().str();
+  const std::string dir = std::string(ACCELC_TEMP_DIR) + "/dse-crash";
+  std::filesystem::remove_all(dir);
+  const ModelInput m{kSrc + "/models/digits/digits_int8.onnx", ""};
+  // A stand-in for `accelc dse-point`: point 1's process dies of SIGSEGV, the others exit 3 without a record.
+  const std::vector<std::string> command = {"/bin/sh", "-c", "if [ \"$2\" = 1 ]; then kill -SEGV $$; fi; exit 3", "sh"};
+  std::vector<std::string> lines;
+  ASSERT_TRUE(runLocal({0, 1, 2}, command, 2, *s, dir, m, [&](const std::string& l) { lines.push_back(l); }).isOk());
+  EXPECT_EQ(lines.size(), 3u);
+  auto results = writeResults(*s, dir);
+  ASSERT_TRUE(results.isOk()) << results.diag().str();
+  ASSERT_EQ(results->records.size(), 3u);
+  EXPECT_EQ(results->records[1].error, "the point's process was killed by signal 11 (its output: " + dir + "/logs/1.log)");
+  EXPECT_EQ(results->records[2].error,
+            "the point's process ended with exit code 3 and no record (its output: " + dir + "/logs/2.log)");
+  EXPECT_TRUE(results->front.empty());
+  auto pending = pendingPoints(*s, dir, m);
+  ASSERT_TRUE(pending.isOk());
+  EXPECT_TRUE(pending->empty());  // a failure is a result, not a point left to run
 }
 
 TEST(DseTest, APointIsCompiledMeasuredAndEstimated) {

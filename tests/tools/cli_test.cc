@@ -621,6 +621,12 @@ TEST(CliTest, ASweepEvaluatesEachPointOnceAndRecordsThoseThatFail) {
   r = sh(cmd);
   EXPECT_NE(r.out.find("4 points, 1 to evaluate"), std::string::npos) << r.out;
   EXPECT_EQ(testing::readFile(dir + "/results.jsonl"), results);
+  // The MPI engine (mpirun, rank 0 handing points to two worker ranks) writes the same results.
+  std::filesystem::remove_all(dir + "-mpi");
+  r = sh("dse " + kSrc + "/models/digits/digits_int8.onnx --sweep " + sweep + " -o " + dir + "-mpi --engine mpi --jobs 2");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("4 points: 2 ok, 2 failed; 4 evaluated now"), std::string::npos) << r.out;
+  EXPECT_EQ(testing::readFile(dir + "-mpi/results.jsonl"), results);
   // A bad sweep stops before any point runs.
   std::ofstream(sweep) << "base: vta-default\nvary:\n  timing.alu: [1]\n";
   r = sh(cmd);

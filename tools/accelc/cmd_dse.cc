@@ -52,9 +52,13 @@ void printSummary(const compiler::dse::SweepResults& r, size_t evaluated) {
   }
 }
 
+/// The MPI engine's program, beside this one.
+std::string mpiWorker() {
+  const std::string self = selfPath();
+  return self.substr(0, self.rfind('/') + 1) + "accelc-dse-mpi";
+}
+
 Status dse(const DseArgs& a) {
-  if (a.engine != "local")
-    return support::error(support::Location(), "--engine '" + a.engine + "': this build runs sweeps on the local engine only");
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::Sweep s, compiler::dse::loadSweep(a.sweep));
   const compiler::dse::ModelInput m{a.model, a.calibrate};
   ACCELC_ASSIGN_OR_RETURN(std::vector<int64_t> pending, compiler::dse::pendingPoints(s, a.out, m));
@@ -62,8 +66,12 @@ Status dse(const DseArgs& a) {
   std::vector<std::string> command = {selfPath(), "dse-point", a.model, "--sweep", a.sweep, "-o", a.out};
   if (!a.calibrate.empty()) command.insert(command.end(), {"--calibrate", a.calibrate});
   const int jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
-  ACCELC_TRY(compiler::dse::runLocal(pending, command, jobs, s, a.out, m,
-                                     [](const std::string& line) { std::cout << line << "\n" << std::flush; }));
+  if (a.engine == "mpi") {
+    ACCELC_TRY(compiler::dse::runMpi(pending, mpiWorker(), selfPath(), jobs, s, a.out, m));
+  } else {
+    ACCELC_TRY(compiler::dse::runLocal(pending, command, jobs, s, a.out, m,
+                                       [](const std::string& line) { std::cout << line << "\n" << std::flush; }));
+  }
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::SweepResults r, compiler::dse::writeResults(s, a.out));
   printSummary(r, pending.size());
   std::cout << "wrote " << a.out << "/results.jsonl, points.csv, front.csv, front.json, front.svg\n";
@@ -94,8 +102,12 @@ void registerDse(CLI::App& app, int& rc) {
       "dse", "Sweep hwspec keys over a model: each point compiled, measured on the cycle model and estimated for "
              "resources; the Pareto front of cycles, DSPs, BRAM and LUTs");
   commonOptions(cmd, *a);
-  cmd->add_option("--jobs", a->jobs, "points evaluated at a time (default: one per core)");
-  cmd->add_option("--engine", a->engine, "where points run: local (a process pool on this machine)")->capture_default_str();
+  cmd->add_option("--jobs", a->jobs, "points evaluated at a time: local processes, or MPI worker ranks (default: one per core)");
+  cmd->add_option("--engine", a->engine,
+                  "where points run: local (a process pool on this machine) or mpi (mpirun: rank 0 hands points to "
+                  "--jobs worker ranks)")
+      ->check(CLI::IsMember({"local", "mpi"}))
+      ->capture_default_str();
   cmd->callback([a, &rc] { rc = report(dse(*a)); });
   auto b = std::make_shared<DseArgs>();
   auto* point = app.add_subcommand("dse-point", "Evaluate one point of a sweep (what every dse engine runs)");
