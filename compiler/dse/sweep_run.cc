@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <thread>
 
@@ -66,6 +68,12 @@ Expected<pid_t> startPoint(const std::vector<std::string>& command, const std::s
   return pid;
 }
 
+/// Removes the records of `points` (stale ones: their key changed), so that
+/// what an engine finds after it ran is what it ran.
+void forget(const std::vector<int64_t>& points, const std::string& dir) {
+  for (int64_t i : points) ::unlink(recordPath(dir, i).c_str());
+}
+
 /// How a point's process ended, when it left no record.
 std::string howItEnded(int status, const std::string& log) {
   const std::string where = " (its output: " + log + ")";
@@ -98,6 +106,7 @@ Status runLocal(const std::vector<int64_t>& points, const std::vector<std::strin
                 const std::string& dir, const ModelInput& m, const std::function<void(const std::string&)>& progress) {
   if (command.empty()) return error(Location(), "no command evaluates a point");
   if (!support::makeDirs(dir + "/logs")) return error(Location::file(dir), "cannot create the folder logs/");
+  forget(points, dir);
   std::vector<std::pair<pid_t, int64_t>> running;
   size_t next = 0, done = 0;
   while (next < points.size() || !running.empty()) {
@@ -154,6 +163,7 @@ Status runMpi(const std::vector<int64_t>& points, const std::string& worker, con
               const Sweep& s, const std::string& dir, const ModelInput& m) {
   if (points.empty()) return Status::ok();
   if (!support::makeDirs(dir + "/logs")) return error(Location::file(dir), "cannot create the folder logs/");
+  forget(points, dir);
   std::string list;
   for (int64_t i : points) list += std::to_string(i) + "\n";
   const std::string listPath = dir + "/mpi-points.txt";
@@ -175,6 +185,120 @@ Status runMpi(const std::vector<int64_t>& points, const std::string& worker, con
     return error(Location(), "mpirun ended with " + (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
                                                                         : "signal " + std::to_string(WTERMSIG(status))));
   return recordMissing(points, "the MPI engine", s, dir, m);
+}
+
+namespace {
+
+/// Runs `args` (found on PATH) to its end: its exit code and what it printed on stdout and stderr.
+Expected<std::pair<int, std::string>> capture(std::vector<std::string> args) {
+  int fds[2];
+  if (::pipe(fds) != 0) return error(Location(), std::string("cannot make a pipe: ") + std::strerror(errno));
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t io;
+  ::posix_spawn_file_actions_init(&io);
+  ::posix_spawn_file_actions_adddup2(&io, fds[1], 1);
+  ::posix_spawn_file_actions_adddup2(&io, fds[1], 2);
+  ::posix_spawn_file_actions_addclose(&io, fds[0]);
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, argv[0], &io, nullptr, argv.data(), environ);
+  ::posix_spawn_file_actions_destroy(&io);
+  ::close(fds[1]);
+  if (rc != 0) {
+    ::close(fds[0]);
+    return error(Location(), "cannot run " + args[0] + ": " + std::strerror(rc));
+  }
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;)
+    if (n > 0) out.append(buf, static_cast<size_t>(n));
+    else if (errno != EINTR) break;
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out);
+}
+
+/// `s` in single quotes for sh.
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// The cluster's MaxArraySize (scontrol show config), the most tasks an array may have.
+Expected<int64_t> maxArraySize() {
+  ACCELC_ASSIGN_OR_RETURN(auto r, capture({"scontrol", "show", "config"}));
+  if (r.first != 0) return error(Location(), "scontrol show config failed: " + r.second);
+  const size_t at = r.second.find("MaxArraySize");
+  const size_t eq = at == std::string::npos ? at : r.second.find('=', at);
+  if (eq == std::string::npos) return error(Location(), "scontrol show config names no MaxArraySize");
+  return std::max<int64_t>(1, std::atoll(r.second.c_str() + eq + 1));
+}
+
+/// The script each array task runs: its line of `tasks`, each point in its own process.
+std::string jobScript(const std::string& accelc, const Sweep& s, const std::string& dir, const ModelInput& m,
+                      const std::string& tasks) {
+  std::string point = quoted(accelc) + " dse-point " + quoted(m.model) + " --sweep " + quoted(s.path) + " -o " + quoted(dir);
+  if (!m.calibrate.empty()) point += " --calibrate " + quoted(m.calibrate);
+  return "#!/bin/sh\n"
+         "# accelc dse: one Slurm array task evaluates its line of tasks.txt, each point in a process of its own.\n"
+         "cd " + quoted(std::filesystem::current_path().string()) + " || exit 1\n"
+         "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + ACCELC_TASK_OFFSET + 1))p\" " + quoted(tasks) + ")\n"
+         "for p in $line; do\n"
+         "  " + point + " --point \"$p\" > " + quoted(dir) + "/logs/\"$p\".log 2>&1\n"
+         "done\n"
+         "exit 0\n";
+}
+
+}  // namespace
+
+Status runSlurm(const std::vector<int64_t>& points, const std::string& accelc, int tasks, const Sweep& s,
+                const std::string& dir, const ModelInput& m, const std::function<void(const std::string&)>& progress) {
+  if (points.empty()) return Status::ok();
+  if (!support::makeDirs(dir + "/logs") || !support::makeDirs(dir + "/slurm"))
+    return error(Location::file(dir), "cannot create the folders logs/ and slurm/");
+  ACCELC_ASSIGN_OR_RETURN(int64_t maxArray, maxArraySize());
+  forget(points, dir);
+  const int64_t n = static_cast<int64_t>(points.size());
+  const int64_t count = tasks > 0 ? std::min<int64_t>(tasks, n) : n, chunk = (n + count - 1) / count;
+  std::string lines;
+  for (int64_t t = 0; t * chunk < n; ++t) {
+    for (int64_t k = t * chunk; k < std::min(n, (t + 1) * chunk); ++k) lines += std::to_string(points[static_cast<size_t>(k)]) + " ";
+    lines += "\n";
+  }
+  const int64_t used = (n + chunk - 1) / chunk;
+  const std::string taskFile = dir + "/slurm/tasks.txt", script = dir + "/slurm/job.sh";
+  ACCELC_TRY(support::writeTextFile(taskFile, lines));
+  ACCELC_TRY(support::writeTextFile(script, jobScript(accelc, s, dir, m, taskFile)));
+  std::string jobs;
+  for (int64_t offset = 0; offset < used; offset += maxArray) {  // arrays of at most MaxArraySize tasks
+    const int64_t size = std::min(maxArray, used - offset);
+    ACCELC_ASSIGN_OR_RETURN(auto r, capture({"sbatch", "--parsable", "--job-name=accelc-dse",
+                                             "--array=0-" + std::to_string(size - 1),
+                                             "--export=ALL,ACCELC_TASK_OFFSET=" + std::to_string(offset),
+                                             "--output=" + dir + "/logs/slurm-%A_%a.out", script}));
+    if (r.first != 0) return error(Location::file(script), "sbatch refused the job array: " + r.second);
+    jobs += (jobs.empty() ? "" : ",") + r.second.substr(0, r.second.find_first_of(";\n"));
+  }
+  std::vector<bool> reported(points.size(), false);
+  size_t done = 0;
+  for (bool running = true; running;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ACCELC_ASSIGN_OR_RETURN(auto q, capture({"squeue", "-h", "-r", "-j", jobs, "-o", "%i"}));
+    if (q.first != 0) return error(Location(), "squeue failed on jobs " + jobs + ": " + q.second);
+    running = q.second.find_first_not_of(" \n") != std::string::npos;
+    for (size_t k = 0; k < points.size(); ++k) {
+      if (reported[k]) continue;
+      const std::optional<PointRecord> r = readRecord(dir, points[k]);
+      if (!r) continue;
+      reported[k] = true;
+      if (progress) progress(progressLine(*r, s, ++done, points.size()));
+    }
+  }
+  return recordMissing(points, "the Slurm engine", s, dir, m);
 }
 
 Expected<SweepResults> writeResults(const Sweep& s, const std::string& dir) {

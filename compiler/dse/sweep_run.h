@@ -8,7 +8,8 @@
 // A record whose key is the point's current key is never recomputed, so a
 // sweep stopped halfway and started again runs only the missing points, and
 // every engine that evaluates points the same way leaves the same files.
-// Engines: runLocal (a process pool here) and runMpi (Open MPI's mpirun).
+// Engines: runLocal (a process pool here), runMpi (Open MPI's mpirun) and
+// runSlurm (Slurm job arrays).
 #ifndef ACCELC_COMPILER_DSE_SWEEP_RUN_H_
 #define ACCELC_COMPILER_DSE_SWEEP_RUN_H_
 
@@ -47,6 +48,18 @@ support::Status runLocal(const std::vector<int64_t>& points, const std::vector<s
 /// left without a record (a rank that died) gets one that says so.
 support::Status runMpi(const std::vector<int64_t>& points, const std::string& worker, const std::string& accelc, int ranks,
                        const Sweep& s, const std::string& dir, const ModelInput& m);
+
+/// The Slurm engine: job arrays through `sbatch` on the cluster the
+/// environment names (SLURM_CONF). `points` are cut into `tasks` chunks (at
+/// most one a point), one array task each, which evaluates its points one
+/// after the other, each in a process of its own, from this process's working
+/// folder; arrays are cut under the cluster's MaxArraySize. Progress comes
+/// from the records as they appear, and the arrays are done when `squeue`
+/// lists none of their tasks. A point left without a record gets one that
+/// says so.
+support::Status runSlurm(const std::vector<int64_t>& points, const std::string& accelc, int tasks, const Sweep& s,
+                         const std::string& dir, const ModelInput& m,
+                         const std::function<void(const std::string&)>& progress);
 
 /// What the sweep gave, once every point has a record.
 struct SweepResults {

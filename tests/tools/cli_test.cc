@@ -13,28 +13,12 @@
 
 #include "isa/program.h"
 #include "tests/test_util.h"
+#include "tests/tools/cli_util.h"
 
 namespace accelc {
 namespace {
 
-struct Result {
-  int rc = 0;
-  std::string out;  ///< stdout and stderr
-};
 
-Result sh(const std::string& args) {
-  std::string cmd = std::string(ACCELC_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-const std::string kSrc = testing::sourceDir(), kTmp = testing::tempDir();
 
 TEST(CliTest, MainJobAssemblesAndSimulatesTheExample) {
   Result a = sh("asm " + kSrc + "/examples/dense_relu.s -o " + kTmp + "/dense.bin");
@@ -636,3 +620,4 @@ TEST(CliTest, ASweepEvaluatesEachPointOnceAndRecordsThoseThatFail) {
 
 }  // namespace
 }  // namespace accelc
+

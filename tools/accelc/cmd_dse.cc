@@ -66,11 +66,13 @@ Status dse(const DseArgs& a) {
   std::vector<std::string> command = {selfPath(), "dse-point", a.model, "--sweep", a.sweep, "-o", a.out};
   if (!a.calibrate.empty()) command.insert(command.end(), {"--calibrate", a.calibrate});
   const int jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  auto print = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
   if (a.engine == "mpi") {
     ACCELC_TRY(compiler::dse::runMpi(pending, mpiWorker(), selfPath(), jobs, s, a.out, m));
+  } else if (a.engine == "slurm") {
+    ACCELC_TRY(compiler::dse::runSlurm(pending, selfPath(), a.jobs, s, a.out, m, print));
   } else {
-    ACCELC_TRY(compiler::dse::runLocal(pending, command, jobs, s, a.out, m,
-                                       [](const std::string& line) { std::cout << line << "\n" << std::flush; }));
+    ACCELC_TRY(compiler::dse::runLocal(pending, command, jobs, s, a.out, m, print));
   }
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::SweepResults r, compiler::dse::writeResults(s, a.out));
   printSummary(r, pending.size());
@@ -102,11 +104,13 @@ void registerDse(CLI::App& app, int& rc) {
       "dse", "Sweep hwspec keys over a model: each point compiled, measured on the cycle model and estimated for "
              "resources; the Pareto front of cycles, DSPs, BRAM and LUTs");
   commonOptions(cmd, *a);
-  cmd->add_option("--jobs", a->jobs, "points evaluated at a time: local processes, or MPI worker ranks (default: one per core)");
+  cmd->add_option("--jobs", a->jobs,
+                  "local: processes at a time; mpi: worker ranks (both by default one per core); slurm: array tasks, "
+                  "each a chunk of the points (default: one a point)");
   cmd->add_option("--engine", a->engine,
-                  "where points run: local (a process pool on this machine) or mpi (mpirun: rank 0 hands points to "
-                  "--jobs worker ranks)")
-      ->check(CLI::IsMember({"local", "mpi"}))
+                  "where points run: local (a process pool on this machine), mpi (mpirun: rank 0 hands points to "
+                  "worker ranks) or slurm (sbatch job arrays on the cluster SLURM_CONF names)")
+      ->check(CLI::IsMember({"local", "mpi", "slurm"}))
       ->capture_default_str();
   cmd->callback([a, &rc] { rc = report(dse(*a)); });
   auto b = std::make_shared<DseArgs>();
