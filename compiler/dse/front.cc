@@ -59,11 +59,17 @@ std::string number(double v) {
 }  // namespace
 
 std::vector<size_t> paretoFront(const std::vector<PointRecord>& r) {
+  // A design that leaves layers to the host counts fewer accelerator cycles
+  // for less work: only those that run the most layers compare.
+  int most = 0;
+  for (const PointRecord& p : r)
+    if (p.ok && p.fits) most = std::max(most, p.accelLayers);
+  auto eligible = [&](const PointRecord& p) { return p.ok && p.fits && p.accelLayers == most; };
   std::vector<size_t> front;
   for (size_t i = 0; i < r.size(); ++i) {
-    if (!r[i].ok) continue;
+    if (!eligible(r[i])) continue;
     bool beaten = false;
-    for (size_t j = 0; j < r.size() && !beaten; ++j) beaten = j != i && r[j].ok && dominates(r[j], r[i]);
+    for (size_t j = 0; j < r.size() && !beaten; ++j) beaten = j != i && eligible(r[j]) && dominates(r[j], r[i]);
     if (!beaten) front.push_back(i);
   }
   return front;
@@ -74,7 +80,7 @@ std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size
   o << "point";
   if (!r.empty())
     for (const auto& kv : r.front().values) o << "," << field(kv.first);
-  o << ",ok,cycles,roofline_cycles,datapath_cycles,roofline_pct,dsp,bram18,uram,lut,ff,fits,error\n";
+  o << ",ok,cycles,roofline_cycles,datapath_cycles,roofline_pct,accel_layers,host_layers,dsp,bram18,uram,lut,ff,fits,error\n";
   for (size_t i : rows) {
     const PointRecord& p = r[i];
     o << p.point;
@@ -83,10 +89,10 @@ std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size
     if (p.ok) {
       const double pct = p.cycles ? 100.0 * static_cast<double>(p.rooflineCycles) / static_cast<double>(p.cycles) : 0;
       o << "," << p.cycles << "," << p.rooflineCycles << "," << p.datapathCycles << "," << number(std::round(pct * 10) / 10)
-        << "," << p.dsps << "," << p.bram18 << "," << p.urams << "," << p.luts << "," << p.ffs << ","
+        << "," << p.accelLayers << "," << p.hostLayers << "," << p.dsps << "," << p.bram18 << "," << p.urams << "," << p.luts << "," << p.ffs << ","
         << (p.fits ? "true" : "false") << ",";
     } else {
-      o << ",,,,,,,,,,," << field(p.error);
+      o << ",,,,,,,,,,,,," << field(p.error);
     }
     o << "\n";
   }

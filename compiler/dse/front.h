@@ -13,9 +13,12 @@
 
 namespace accelc::compiler::dse {
 
-/// Indices of the successful records that no other successful record
-/// dominates: at most as many cycles, DSPs, BRAM18 and LUTs, fewer of one.
-/// Records equal on all four are all on the front. In record order.
+/// Indices of the records on the front, in record order. Eligible are the
+/// successful records that fit the sweep's board and run the most layers on
+/// the accelerator of those (a design that leaves layers to the host counts
+/// fewer cycles for less work); on the front are those no other eligible
+/// record dominates: at most as many cycles, DSPs, BRAM18 and LUTs, fewer
+/// of one. Records equal on all four are all on it.
 std::vector<size_t> paretoFront(const std::vector<PointRecord>& r);
 
 /// A table of records, one row each (`rows`: indices into `r`), with each

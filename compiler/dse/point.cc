@@ -21,16 +21,6 @@ using support::error;
 using support::Expected;
 using support::Location;
 
-namespace {
-
-std::string hex16(uint64_t v) {
-  std::ostringstream o;
-  o << std::hex << std::setw(16) << std::setfill('0') << v;
-  return o.str();
-}
-
-/// The bytes that decide a compile besides the hwspec: the model file's, and
-/// the calibration inputs' (a file, or a folder's .npy files by name).
 Expected<uint64_t> inputsHash(const ModelInput& m) {
   ACCELC_ASSIGN_OR_RETURN(std::string model, support::readTextFile(m.model));
   uint64_t h = support::fnv1a64(model);
@@ -50,6 +40,8 @@ Expected<uint64_t> inputsHash(const ModelInput& m) {
   }
   return h;
 }
+
+namespace {
 
 /// Fills the measurements of `r` from compiling and running point `i`; the
 /// first error is the point's.
@@ -79,23 +71,32 @@ support::Status measure(const Sweep& s, int64_t i, const ModelInput& m, PointRec
 
 }  // namespace
 
-Expected<std::string> pointKey(const Sweep& s, int64_t i, const ModelInput& m) {
-  ACCELC_ASSIGN_OR_RETURN(uint64_t inputs, inputsHash(m));
+std::string pointKey(const Sweep& s, int64_t i, uint64_t inputs) {
   Expected<hwspec::HwSpec> spec = pointHwSpec(s, i);
   const std::string hardware = spec ? spec->canonicalYaml() : s.baseYaml + describePoint(s, i);
-  return hex16(support::fnv1a64(hardware + "\n" + hex16(inputs) + "\n" + (s.board.empty() ? "" : s.board) + "\n" +
-                                ACCELC_BUILD_IDENTITY));
+  // The board by its description (a bundled name reads as itself), not by where it lies.
+  Expected<std::string> text = s.board.empty() ? Expected<std::string>(std::string()) : support::readTextFile(s.board);
+  const std::string board = text ? *text : s.board;
+  return support::hex64(support::fnv1a64(hardware + "\n" + support::hex64(inputs) + "\n" + board + "\n" +
+                                         ACCELC_BUILD_IDENTITY));
+}
+
+PointRecord lostPoint(const Sweep& s, int64_t i, const std::string& why) {
+  PointRecord r;
+  r.point = i;
+  const std::vector<std::string> v = pointValues(s, i);
+  for (size_t a = 0; a < v.size(); ++a) r.values.emplace_back(s.axes[a].key, v[a]);
+  r.error = why;
+  return r;
 }
 
 Expected<PointRecord> evaluatePoint(const Sweep& s, int64_t i, const ModelInput& m) {
   if (i < 0 || i >= s.points())
     return error(Location::file(s.path), "point " + std::to_string(i) + " is not one of the sweep's " +
                                              std::to_string(s.points()));
-  PointRecord r;
-  r.point = i;
-  ACCELC_ASSIGN_OR_RETURN(r.key, pointKey(s, i, m));
-  const std::vector<std::string> v = pointValues(s, i);
-  for (size_t a = 0; a < v.size(); ++a) r.values.emplace_back(s.axes[a].key, v[a]);
+  ACCELC_ASSIGN_OR_RETURN(uint64_t inputs, inputsHash(m));
+  PointRecord r = lostPoint(s, i, "");
+  r.key = pointKey(s, i, inputs);
   const support::Status st = measure(s, i, m, r);
   r.ok = st.isOk();
   if (!r.ok) r = PointRecord{r.point, r.key, r.values, false, st.diag().str()};

@@ -31,7 +31,7 @@ struct ModelInput {
 /// writes the same bytes for the same point.
 struct PointRecord {
   int64_t point = 0;
-  std::string key;  ///< 16 hex digits: the point's hardware, the model and its inputs, and the compiler's build
+  std::string key;  ///< 16 hex digits: the point's hardware, the model and its inputs, and the compiler's build ("" for a lost point)
   std::vector<std::pair<std::string, std::string>> values;  ///< per axis: key, value
   bool ok = false;
   std::string error;  ///< when not ok: the first error, as a diagnostic
@@ -44,9 +44,17 @@ struct PointRecord {
   bool fits = true;  ///< on the sweep's board (true without one)
 };
 
+/// A hash of the bytes that decide a compile besides the hwspec: the model
+/// file's and the calibration inputs' (a file, or a folder's .npy files).
+support::Expected<uint64_t> inputsHash(const ModelInput& m);
 /// The key of point `i`: its hwspec (or, when the schema refuses it, its
-/// values), the model's and the calibration inputs' bytes, and the build.
-support::Expected<std::string> pointKey(const Sweep& s, int64_t i, const ModelInput& m);
+/// values), the sweep's board file, `inputs` (inputsHash), and the build.
+std::string pointKey(const Sweep& s, int64_t i, uint64_t inputs);
+
+/// The record of a point whose evaluation left none: its values and `why`,
+/// and no key, so that a later run evaluates it again (a crash, a killed or
+/// lost task may not happen twice).
+PointRecord lostPoint(const Sweep& s, int64_t i, const std::string& why);
 
 /// Evaluates point `i`. A point that cannot be compiled, run or estimated is
 /// a record with its error, not an error; an error here is the sweep's own

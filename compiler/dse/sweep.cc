@@ -131,7 +131,9 @@ Expected<Sweep> parseSweep(const std::string& text, const std::string& path) {
   ACCELC_ASSIGN_OR_RETURN(s.base, root.string("base"));
   const std::string basePath = besideSweep(s.base, path, !hwspec::presetText(s.base).empty());
   Expected<hwspec::HwSpec> base = hwspec::loadHwSpec(basePath);
-  if (!base) return error(root.valueLoc("base"), "base hwspec '" + s.base + "': " + base.diag().str());
+  if (!base)  // the base's own error, as a note at its place
+    return error(root.valueLoc("base"), "base hwspec '" + s.base + "' cannot be read")
+        .note(base.diag().loc, base.diag().message);
   s.baseYaml = base->canonicalYaml();
   s.baseDir = base->sourceDir;
   if (root.has("board")) {
@@ -139,7 +141,7 @@ Expected<Sweep> parseSweep(const std::string& text, const std::string& path) {
     const std::string beside = besideSweep(board, path, false);
     s.board = support::isRegularFile(beside) ? beside : board;
     Expected<boards::BoardSpec> b = boards::loadBoard(s.board);
-    if (!b) return error(root.valueLoc("board"), "board '" + board + "': " + b.diag().str());
+    if (!b) return error(root.valueLoc("board"), "board '" + board + "' cannot be read").note(b.diag().loc, b.diag().message);
   }
   const YAML::Node vary = root.raw("vary");
   ACCELC_TRY(root.finish());

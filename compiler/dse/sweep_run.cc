@@ -2,6 +2,7 @@
 #include "compiler/dse/sweep_run.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,13 +50,27 @@ std::optional<PointRecord> readRecord(const std::string& dir, int64_t i) {
   return *r;
 }
 
+/// `args` as posix_spawn takes them (pointing into `args`).
+std::vector<char*> argvOf(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+/// Waits for child `pid` to end (through interrupted waits); its status.
+int waitFor(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
 /// Starts `command` + {"--point", i}, its output into point i's log.
 Expected<pid_t> startPoint(const std::vector<std::string>& command, const std::string& dir, int64_t i) {
   std::vector<std::string> args = command;
   args.push_back("--point"), args.push_back(std::to_string(i));
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = argvOf(args);
   const std::string log = logPath(dir, i);
   posix_spawn_file_actions_t io;
   ::posix_spawn_file_actions_init(&io);
@@ -90,24 +105,43 @@ std::string progressLine(const PointRecord& r, const Sweep& s, size_t done, size
          " DSPs, " + std::to_string(r.bram18) + " BRAM18";
 }
 
+/// Records, for each of `points` still without a record, that `why` left it without one.
+Status recordMissing(const std::vector<int64_t>& points, const std::string& why, const Sweep& s, const std::string& dir) {
+  for (int64_t i : points)
+    if (!readRecord(dir, i))
+      ACCELC_TRY(writeRecord(dir, lostPoint(s, i, why + " left the point without a record (its log: " + logPath(dir, i) + ")")));
+  return Status::ok();
+}
+
+/// The children of runLocal: on any early return they are stopped and reaped, never left behind.
+class Children {
+ public:
+  ~Children() {
+    for (const auto& c : running) ::kill(c.first, SIGTERM);
+    for (const auto& c : running) waitFor(c.first);
+  }
+  std::vector<std::pair<pid_t, int64_t>> running;  ///< pid, point
+};
+
 }  // namespace
 
 Expected<std::vector<int64_t>> pendingPoints(const Sweep& s, const std::string& dir, const ModelInput& m) {
+  ACCELC_ASSIGN_OR_RETURN(uint64_t inputs, inputsHash(m));
   std::vector<int64_t> pending;
   for (int64_t i = 0; i < s.points(); ++i) {
-    ACCELC_ASSIGN_OR_RETURN(std::string key, pointKey(s, i, m));
     const std::optional<PointRecord> r = readRecord(dir, i);
-    if (!r || r->key != key) pending.push_back(i);
+    if (!r || r->key != pointKey(s, i, inputs)) pending.push_back(i);
   }
   return pending;
 }
 
 Status runLocal(const std::vector<int64_t>& points, const std::vector<std::string>& command, int jobs, const Sweep& s,
-                const std::string& dir, const ModelInput& m, const std::function<void(const std::string&)>& progress) {
+                const std::string& dir, const std::function<void(const std::string&)>& progress) {
   if (command.empty()) return error(Location(), "no command evaluates a point");
   if (!support::makeDirs(dir + "/logs")) return error(Location::file(dir), "cannot create the folder logs/");
   forget(points, dir);
-  std::vector<std::pair<pid_t, int64_t>> running;
+  Children children;
+  auto& running = children.running;
   size_t next = 0, done = 0;
   while (next < points.size() || !running.empty()) {
     while (next < points.size() && static_cast<int>(running.size()) < std::max(1, jobs)) {
@@ -118,19 +152,15 @@ Status runLocal(const std::vector<int64_t>& points, const std::vector<std::strin
     bool reaped = false;
     for (size_t k = 0; k < running.size(); ++k) {
       int status = 0;
-      if (::waitpid(running[k].first, &status, WNOHANG) != running[k].first) continue;
+      const pid_t w = ::waitpid(running[k].first, &status, WNOHANG);
+      if (w == 0 || (w < 0 && errno == EINTR)) continue;
       const int64_t i = running[k].second;
       running.erase(running.begin() + static_cast<long>(k)), --k, reaped = true;
       std::optional<PointRecord> r = readRecord(dir, i);
       if (!r) {
-        PointRecord failed;
-        failed.point = i;
-        ACCELC_ASSIGN_OR_RETURN(failed.key, pointKey(s, i, m));
-        const std::vector<std::string> v = pointValues(s, i);
-        for (size_t a = 0; a < v.size(); ++a) failed.values.emplace_back(s.axes[a].key, v[a]);
-        failed.error = howItEnded(status, logPath(dir, i));
-        ACCELC_TRY(writeRecord(dir, failed));
-        r = failed;
+        r = lostPoint(s, i, w < 0 ? "the point's process could not be waited for: " + std::string(std::strerror(errno))
+                                  : howItEnded(status, logPath(dir, i)));
+        ACCELC_TRY(writeRecord(dir, *r));
       }
       if (progress) progress(progressLine(*r, s, ++done, points.size()));
     }
@@ -138,26 +168,6 @@ Status runLocal(const std::vector<int64_t>& points, const std::vector<std::strin
   }
   return Status::ok();
 }
-
-namespace {
-
-/// Records, for each of `points` still without a record, that `engine` left it without one.
-Status recordMissing(const std::vector<int64_t>& points, const std::string& engine, const Sweep& s, const std::string& dir,
-                     const ModelInput& m) {
-  for (int64_t i : points) {
-    if (readRecord(dir, i)) continue;
-    PointRecord failed;
-    failed.point = i;
-    ACCELC_ASSIGN_OR_RETURN(failed.key, pointKey(s, i, m));
-    const std::vector<std::string> v = pointValues(s, i);
-    for (size_t a = 0; a < v.size(); ++a) failed.values.emplace_back(s.axes[a].key, v[a]);
-    failed.error = engine + " left the point without a record (its log: " + logPath(dir, i) + ")";
-    ACCELC_TRY(writeRecord(dir, failed));
-  }
-  return Status::ok();
-}
-
-}  // namespace
 
 Status runMpi(const std::vector<int64_t>& points, const std::string& worker, const std::string& accelc, int ranks,
               const Sweep& s, const std::string& dir, const ModelInput& m) {
@@ -172,34 +182,35 @@ Status runMpi(const std::vector<int64_t>& points, const std::string& worker, con
   if (::geteuid() == 0) args.push_back("--allow-run-as-root");  // CI runs as root
   args.insert(args.end(), {worker, accelc, m.model, s.path, dir, listPath});
   if (!m.calibrate.empty()) args.push_back(m.calibrate);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = argvOf(args);
   pid_t pid = 0;
   if (const int rc = ::posix_spawnp(&pid, "mpirun", nullptr, nullptr, argv.data(), environ); rc != 0)
     return error(Location(), std::string("cannot start mpirun (Open MPI, the package openmpi-bin): ") + std::strerror(rc));
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return error(Location(), "mpirun ended with " + (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
-                                                                        : "signal " + std::to_string(WTERMSIG(status))));
-  return recordMissing(points, "the MPI engine", s, dir, m);
+  const int status = waitFor(pid);
+  // A rank that died ends mpirun with an error; the points it held are recorded as lost, and run again next time.
+  const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  const std::string how = WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
+                                            : "signal " + std::to_string(WTERMSIG(status));
+  return recordMissing(points, clean ? "the MPI engine" : "the MPI engine (mpirun ended with " + how + ")", s, dir);
 }
 
 namespace {
 
-/// Runs `args` (found on PATH) to its end: its exit code and what it printed on stdout and stderr.
-Expected<std::pair<int, std::string>> capture(std::vector<std::string> args) {
+/// What a command gave: its exit code, its standard output and its standard error.
+struct Captured {
+  int code = 0;
+  std::string out, err;
+};
+
+/// Runs `args` (found on PATH) to its end; `errFile` holds its standard error meanwhile.
+Expected<Captured> capture(std::vector<std::string> args, const std::string& errFile) {
   int fds[2];
   if (::pipe(fds) != 0) return error(Location(), std::string("cannot make a pipe: ") + std::strerror(errno));
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = argvOf(args);
   posix_spawn_file_actions_t io;
   ::posix_spawn_file_actions_init(&io);
   ::posix_spawn_file_actions_adddup2(&io, fds[1], 1);
-  ::posix_spawn_file_actions_adddup2(&io, fds[1], 2);
+  ::posix_spawn_file_actions_addopen(&io, 2, errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   ::posix_spawn_file_actions_addclose(&io, fds[0]);
   pid_t pid = 0;
   const int rc = ::posix_spawnp(&pid, argv[0], &io, nullptr, argv.data(), environ);
@@ -209,16 +220,17 @@ Expected<std::pair<int, std::string>> capture(std::vector<std::string> args) {
     ::close(fds[0]);
     return error(Location(), "cannot run " + args[0] + ": " + std::strerror(rc));
   }
-  std::string out;
+  Captured c;
   char buf[4096];
   for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;)
-    if (n > 0) out.append(buf, static_cast<size_t>(n));
+    if (n > 0) c.out.append(buf, static_cast<size_t>(n));
     else if (errno != EINTR) break;
   ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out);
+  const int status = waitFor(pid);
+  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  Expected<std::string> err = support::readTextFile(errFile);
+  c.err = err ? *err : "";
+  return c;
 }
 
 /// `s` in single quotes for sh.
@@ -229,13 +241,13 @@ std::string quoted(const std::string& s) {
 }
 
 /// The cluster's MaxArraySize (scontrol show config), the most tasks an array may have.
-Expected<int64_t> maxArraySize() {
-  ACCELC_ASSIGN_OR_RETURN(auto r, capture({"scontrol", "show", "config"}));
-  if (r.first != 0) return error(Location(), "scontrol show config failed: " + r.second);
-  const size_t at = r.second.find("MaxArraySize");
-  const size_t eq = at == std::string::npos ? at : r.second.find('=', at);
+Expected<int64_t> maxArraySize(const std::string& errFile) {
+  ACCELC_ASSIGN_OR_RETURN(Captured c, capture({"scontrol", "show", "config"}, errFile));
+  if (c.code != 0) return error(Location(), "scontrol show config failed: " + c.err);
+  const size_t at = c.out.find("MaxArraySize");
+  const size_t eq = at == std::string::npos ? at : c.out.find('=', at);
   if (eq == std::string::npos) return error(Location(), "scontrol show config names no MaxArraySize");
-  return std::max<int64_t>(1, std::atoll(r.second.c_str() + eq + 1));
+  return std::max<int64_t>(1, std::atoll(c.out.c_str() + eq + 1));
 }
 
 /// The script each array task runs: its line of `tasks`, each point in its own process.
@@ -253,6 +265,19 @@ std::string jobScript(const std::string& accelc, const Sweep& s, const std::stri
          "exit 0\n";
 }
 
+/// The submitted arrays: cancelled on any early return, so that none runs on unwatched.
+class Arrays {
+ public:
+  explicit Arrays(std::string errFile) : errFile_(std::move(errFile)) {}
+  ~Arrays() {
+    if (!watched && !ids.empty()) (void)capture({"scancel", ids}, errFile_);
+  }
+  std::string ids;       ///< job ids, comma-separated
+  bool watched = false;  ///< they ran to their end
+ private:
+  std::string errFile_;
+};
+
 }  // namespace
 
 Status runSlurm(const std::vector<int64_t>& points, const std::string& accelc, int tasks, const Sweep& s,
@@ -260,7 +285,8 @@ Status runSlurm(const std::vector<int64_t>& points, const std::string& accelc, i
   if (points.empty()) return Status::ok();
   if (!support::makeDirs(dir + "/logs") || !support::makeDirs(dir + "/slurm"))
     return error(Location::file(dir), "cannot create the folders logs/ and slurm/");
-  ACCELC_ASSIGN_OR_RETURN(int64_t maxArray, maxArraySize());
+  const std::string errFile = dir + "/slurm/stderr.txt";
+  ACCELC_ASSIGN_OR_RETURN(int64_t maxArray, maxArraySize(errFile));
   forget(points, dir);
   const int64_t n = static_cast<int64_t>(points.size());
   const int64_t count = tasks > 0 ? std::min<int64_t>(tasks, n) : n, chunk = (n + count - 1) / count;
@@ -273,23 +299,24 @@ Status runSlurm(const std::vector<int64_t>& points, const std::string& accelc, i
   const std::string taskFile = dir + "/slurm/tasks.txt", script = dir + "/slurm/job.sh";
   ACCELC_TRY(support::writeTextFile(taskFile, lines));
   ACCELC_TRY(support::writeTextFile(script, jobScript(accelc, s, dir, m, taskFile)));
-  std::string jobs;
+  Arrays arrays(errFile);
   for (int64_t offset = 0; offset < used; offset += maxArray) {  // arrays of at most MaxArraySize tasks
     const int64_t size = std::min(maxArray, used - offset);
-    ACCELC_ASSIGN_OR_RETURN(auto r, capture({"sbatch", "--parsable", "--job-name=accelc-dse",
-                                             "--array=0-" + std::to_string(size - 1),
-                                             "--export=ALL,ACCELC_TASK_OFFSET=" + std::to_string(offset),
-                                             "--output=" + dir + "/logs/slurm-%A_%a.out", script}));
-    if (r.first != 0) return error(Location::file(script), "sbatch refused the job array: " + r.second);
-    jobs += (jobs.empty() ? "" : ",") + r.second.substr(0, r.second.find_first_of(";\n"));
+    ACCELC_ASSIGN_OR_RETURN(Captured c, capture({"sbatch", "--parsable", "--job-name=accelc-dse",
+                                                 "--array=0-" + std::to_string(size - 1),
+                                                 "--export=ALL,ACCELC_TASK_OFFSET=" + std::to_string(offset),
+                                                 "--output=" + dir + "/logs/slurm-%A_%a.out", script},
+                                                errFile));
+    if (c.code != 0) return error(Location::file(script), "sbatch refused the job array: " + c.err);
+    arrays.ids += (arrays.ids.empty() ? "" : ",") + c.out.substr(0, c.out.find_first_of(";\n"));
   }
   std::vector<bool> reported(points.size(), false);
   size_t done = 0;
   for (bool running = true; running;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    ACCELC_ASSIGN_OR_RETURN(auto q, capture({"squeue", "-h", "-r", "-j", jobs, "-o", "%i"}));
-    if (q.first != 0) return error(Location(), "squeue failed on jobs " + jobs + ": " + q.second);
-    running = q.second.find_first_not_of(" \n") != std::string::npos;
+    ACCELC_ASSIGN_OR_RETURN(Captured q, capture({"squeue", "-h", "-r", "-j", arrays.ids, "-o", "%i"}, errFile));
+    if (q.code != 0) return error(Location(), "squeue failed on jobs " + arrays.ids + ": " + q.err);
+    running = q.out.find_first_not_of(" \n") != std::string::npos;
     for (size_t k = 0; k < points.size(); ++k) {
       if (reported[k]) continue;
       const std::optional<PointRecord> r = readRecord(dir, points[k]);
@@ -298,7 +325,8 @@ Status runSlurm(const std::vector<int64_t>& points, const std::string& accelc, i
       if (progress) progress(progressLine(*r, s, ++done, points.size()));
     }
   }
-  return recordMissing(points, "the Slurm engine", s, dir, m);
+  arrays.watched = true;
+  return recordMissing(points, "the Slurm engine", s, dir);
 }
 
 Expected<SweepResults> writeResults(const Sweep& s, const std::string& dir) {

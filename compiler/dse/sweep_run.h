@@ -36,16 +36,17 @@ support::Expected<std::vector<int64_t>> pendingPoints(const Sweep& s, const std:
 
 /// The local engine: runs `command` + {"--point", N} for each of `points`,
 /// `jobs` processes at a time, each with its output in its log. A process
-/// that ends without writing its record (a crash, a signal) leaves one that
-/// says how it ended. `progress` hears one line per finished point.
+/// that ends without writing its record (a crash, a signal) leaves a lost
+/// point's record (lostPoint) that says how it ended; an early return stops
+/// the processes still running. `progress` hears one line per finished point.
 support::Status runLocal(const std::vector<int64_t>& points, const std::vector<std::string>& command, int jobs,
-                         const Sweep& s, const std::string& dir, const ModelInput& m,
-                         const std::function<void(const std::string&)>& progress);
+                         const Sweep& s, const std::string& dir, const std::function<void(const std::string&)>& progress);
 
 /// The MPI engine: `mpirun` starts `worker` (accelc-dse-mpi) on `ranks` + 1
 /// ranks, rank 0 handing `points` to the others, which evaluate each as
 /// runLocal does (`accelc` is the accelc binary they run per point). A point
-/// left without a record (a rank that died) gets one that says so.
+/// left without a record (a rank that died, ending mpirun with an error) gets
+/// a lost point's record that says so.
 support::Status runMpi(const std::vector<int64_t>& points, const std::string& worker, const std::string& accelc, int ranks,
                        const Sweep& s, const std::string& dir, const ModelInput& m);
 
@@ -55,8 +56,8 @@ support::Status runMpi(const std::vector<int64_t>& points, const std::string& wo
 /// after the other, each in a process of its own, from this process's working
 /// folder; arrays are cut under the cluster's MaxArraySize. Progress comes
 /// from the records as they appear, and the arrays are done when `squeue`
-/// lists none of their tasks. A point left without a record gets one that
-/// says so.
+/// lists none of their tasks; an early return cancels them. A point left
+/// without a record gets a lost point's record.
 support::Status runSlurm(const std::vector<int64_t>& points, const std::string& accelc, int tasks, const Sweep& s,
                          const std::string& dir, const ModelInput& m,
                          const std::function<void(const std::string&)>& progress);

@@ -123,7 +123,9 @@ module accelc_dma #(
   assign req_addr = row_addr + AB'(offset);
 
   // The current burst: the rest of the row, at most MAX_BURST bytes, and with
-  // SPLIT_4K no further than the next 4 KiB boundary of its address.
+  // SPLIT_4K, when it starts on a beat, no further than the next 4 KiB
+  // boundary of its address (beats of a burst off a beat would no longer
+  // follow one another through the row; the AXI port refuses such a burst).
   logic [BW-1:0] rest, capped, burst;
   logic [11:0]   page_off;  // the request's byte in its 4 KiB page
   logic [31:0]   to4k;
@@ -131,7 +133,7 @@ module accelc_dma #(
   assign capped = rest > BW'(MAXB) ? BW'(MAXB) : rest;
   assign page_off = 12'(req_addr);
   assign to4k = 32'd4096 - 32'(page_off);
-  assign burst = accelc_hw_pkg::SPLIT_4K != 0 && to4k < 32'(capped) ? BW'(to4k) : capped;
+  assign burst = accelc_hw_pkg::SPLIT_4K != 0 && 32'(page_off) % 32'(W) == 0 && to4k < 32'(capped) ? BW'(to4k) : capped;
   assign req_valid = state == REQ;
   assign req_write = wr;
   assign req_beats = accelc_hw_pkg::BEAT_BITS'((burst + BW'(W - 1)) / BW'(W));

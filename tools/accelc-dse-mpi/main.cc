@@ -47,17 +47,20 @@ int work(const std::vector<std::string>& args, int rank) {
   using namespace accelc::compiler::dse;
   const std::string &accelc = args[0], &model = args[1], &sweepPath = args[2], &dir = args[3];
   const std::string calibrate = args.size() > 5 ? args[5] : "";
+  // A worker that cannot read the sweep still takes its points, so that rank 0
+  // hands every point out and the run ends; the engine records them as lost.
   accelc::support::Expected<Sweep> s = loadSweep(sweepPath);
-  if (!s) return std::cerr << s.diag().str() << "\n", 1;
+  if (!s) std::cerr << s.diag().str() << "\n";
   std::vector<std::string> command = {accelc, "dse-point", model, "--sweep", sweepPath, "-o", dir};
   if (!calibrate.empty()) command.insert(command.end(), {"--calibrate", calibrate});
   int64_t point = -1;
   for (;;) {
     MPI_Send(&point, 1, MPI_INT64_T, 0, kAsk, MPI_COMM_WORLD);
     MPI_Recv(&point, 1, MPI_INT64_T, 0, kAssign, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (point < 0) return 0;
+    if (point < 0) return s ? 0 : 1;
+    if (!s) continue;
     const accelc::support::Status st =
-        runLocal({point}, command, 1, *s, dir, ModelInput{model, calibrate}, [rank](const std::string& line) {
+        runLocal({point}, command, 1, *s, dir, [rank](const std::string& line) {
           std::cout << "rank " << rank << ": " << line.substr(line.find("] ") + 2) << "\n" << std::flush;
         });
     if (!st) std::cerr << st.diag().str() << "\n";

@@ -72,7 +72,7 @@ Status dse(const DseArgs& a) {
   } else if (a.engine == "slurm") {
     ACCELC_TRY(compiler::dse::runSlurm(pending, selfPath(), a.jobs, s, a.out, m, print));
   } else {
-    ACCELC_TRY(compiler::dse::runLocal(pending, command, jobs, s, a.out, m, print));
+    ACCELC_TRY(compiler::dse::runLocal(pending, command, jobs, s, a.out, print));
   }
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::SweepResults r, compiler::dse::writeResults(s, a.out));
   printSummary(r, pending.size());
