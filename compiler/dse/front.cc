@@ -99,11 +99,14 @@ std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size
   return o.str();
 }
 
+std::vector<size_t> byCycles(const std::vector<PointRecord>& r, std::vector<size_t> rows) {
+  std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) { return r[a].cycles < r[b].cycles; });
+  return rows;
+}
+
 nlohmann::ordered_json frontJson(const std::vector<PointRecord>& r, const std::vector<size_t>& front) {
-  std::vector<size_t> order = front;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return r[a].cycles < r[b].cycles; });
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
-  for (size_t i : order) j.push_back(recordJson(r[i]));
+  for (size_t i : byCycles(r, front)) j.push_back(recordJson(r[i]));
   return j;
 }
 

@@ -21,6 +21,9 @@ namespace accelc::compiler::dse {
 /// of one. Records equal on all four are all on it.
 std::vector<size_t> paretoFront(const std::vector<PointRecord>& r);
 
+/// `rows` (indices into `r`) by cycles, fewest first; ties keep their order.
+std::vector<size_t> byCycles(const std::vector<PointRecord>& r, std::vector<size_t> rows);
+
 /// A table of records, one row each (`rows`: indices into `r`), with each
 /// varied key as a column.
 std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size_t>& rows);

@@ -339,15 +339,13 @@ Expected<SweepResults> writeResults(const Sweep& s, const std::string& dir) {
   out.front = paretoFront(out.records);
   std::string lines;
   for (const PointRecord& r : out.records) lines += recordJson(r).dump() + "\n";
-  std::vector<size_t> all(out.records.size()), byCycles = out.front;
+  std::vector<size_t> all(out.records.size());
   for (size_t k = 0; k < all.size(); ++k) all[k] = k;
-  std::stable_sort(byCycles.begin(), byCycles.end(),
-                   [&](size_t a, size_t b) { return out.records[a].cycles < out.records[b].cycles; });
   const std::string title = s.path + ": " + std::to_string(out.records.size()) + " points, " +
                             std::to_string(out.front.size()) + " on the Pareto front";
   ACCELC_TRY(support::writeTextFile(dir + "/results.jsonl", lines));
   ACCELC_TRY(support::writeTextFile(dir + "/points.csv", recordsCsv(out.records, all)));
-  ACCELC_TRY(support::writeTextFile(dir + "/front.csv", recordsCsv(out.records, byCycles)));
+  ACCELC_TRY(support::writeTextFile(dir + "/front.csv", recordsCsv(out.records, byCycles(out.records, out.front))));
   ACCELC_TRY(support::writeTextFile(dir + "/front.json", frontJson(out.records, out.front).dump(2) + "\n"));
   ACCELC_TRY(support::writeTextFile(dir + "/front.svg", frontSvg(out.records, out.front, title)));
   return out;

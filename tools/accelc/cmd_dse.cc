@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "compiler/dse/front.h"
 #include "compiler/dse/sweep_run.h"
 #include "tools/accelc/commands.h"
 
@@ -35,8 +36,7 @@ void printSummary(const compiler::dse::SweepResults& r, size_t evaluated) {
   std::cout << r.records.size() << " points: " << ok << " ok, " << r.records.size() - ok << " failed; " << evaluated
             << " evaluated now, " << r.records.size() - evaluated << " from earlier runs; " << r.front.size()
             << " on the Pareto front of cycles, DSPs, BRAM18 and LUTs:\n";
-  std::vector<size_t> front = r.front;
-  std::stable_sort(front.begin(), front.end(), [&](size_t a, size_t b) { return r.records[a].cycles < r.records[b].cycles; });
+  const std::vector<size_t> front = compiler::dse::byCycles(r.records, r.front);
   std::cout << std::left << std::setw(7) << "point" << std::right << std::setw(12) << "cycles" << std::setw(10) << "roofline"
             << std::setw(7) << "DSP" << std::setw(8) << "BRAM18" << std::setw(9) << "LUT" << "  values\n";
   for (size_t i : front) {
