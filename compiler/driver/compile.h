@@ -23,6 +23,8 @@
 
 namespace accelc::compiler {
 
+struct TuneHooks;  // compiler/schedule/tunable.h
+
 /// A host's estimated time for steps, for the placement by cost; the caller
 /// that knows the host's code sets it (compiler/host/host_cost.h).
 struct HostCost {
@@ -49,6 +51,9 @@ struct CompileOptions {
   /// partitioner weighs each region of accelerator layers (place_by_cost.h).
   /// Unset (--placement accelerator): every node the accelerator can run goes there.
   std::optional<HostCost> hostCost;
+  /// --tune-log: the tuning log's schedules, which the partition takes over
+  /// its own search; and where the tuner learns which layers it may tune.
+  const TuneHooks* tune = nullptr;
 };
 
 /// The host targets `--target` accepts, and whether `name` is one of them

@@ -16,6 +16,7 @@
 #include "compiler/lower/conv.h"
 #include "compiler/lower/elementwise.h"
 #include "compiler/lower/pool.h"
+#include "compiler/schedule/tunable.h"
 #include "isa/target.h"
 #include "runtime/bundle.h"
 
@@ -92,6 +93,7 @@ struct Lowering {
   bool serialize;                            ///< programs without overlap between the units
   std::vector<std::string>* log;             ///< decisions worth reporting; may be null
   bool estimateCycles = false;               ///< partition: estimate each trial program's cycles (placement by cost)
+  const TuneHooks* tune = nullptr;           ///< partition: a tuning log's choices, and where tunable layers go
   std::vector<Placement> placements;         ///< per node (partition)
   std::vector<Shape> borders;                ///< per value: conv border (top, left, bottom, right)
   std::vector<View> views;                   ///< per value: its place in a Concat's output (partition)

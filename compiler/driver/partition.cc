@@ -42,6 +42,20 @@ bool accept(Lowering& s, size_t i, const lower::Kernel& k, Plan plan, const std:
   return st.isOk();
 }
 
+/// Records `l` for the tuner, and gives the tuning log's choice for it when the log has a legal one.
+const TunedChoice* tunedChoice(Lowering& s, const TunableLayer& l) {
+  if (!s.tune) return nullptr;
+  if (s.tune->seen) s.tune->seen->push_back(l);
+  if (!s.tune->tuned) return nullptr;
+  const auto it = s.tune->tuned->find(layerKey(l));
+  if (it == s.tune->tuned->end()) return nullptr;
+  if (const support::Status st = checkChoice(l, it->second.choice, s.hw); !st) {
+    s.say(layerName(l) + ": the tuning log's schedule is not legal here, searched instead: " + st.diag().message);
+    return nullptr;
+  }
+  return &it->second;
+}
+
 void placeAdd(Lowering& s, size_t i) {
   const Node& n = s.g.nodes[i];
   const Value &a = s.g.values[n.inputs[0]], &b = s.g.values[n.inputs[1]];
@@ -60,6 +74,12 @@ void placeAdd(Lowering& s, size_t i) {
     s.placements[i].why = "host: " + rows.diag().message;
     return;
   }
+  if (const TunedChoice* tuned = tunedChoice(s, l)) {
+    const AddChoice& c = std::get<AddChoice>(tuned->choice);
+    l.loops = c.loops;
+    if (accept(s, i, lower::lowerAdd(l, c.rows, s.hw, 0, 0, 0, 0), AddPlan{c.rows, c.loops}, "tuned: " + tuned->why))
+      return;
+  }
   // The GEMM form's passes in loops when the ISA's loop fields hold a tile, else one micro-op per pixel.
   l.loops = lower::addOnGemm(l, s.hw);
   const std::string why =
@@ -77,6 +97,10 @@ void placePool(Lowering& s, size_t i) {
     return;
   }
   l->x = s.trialLayout(n.inputs[0]), l->y = s.trialLayout(n.outputs[0]);
+  if (const TunedChoice* tuned = tunedChoice(s, *l)) {
+    const int64_t r = std::get<PoolChoice>(tuned->choice).rows;
+    if (accept(s, i, lower::lowerPool(*l, r, s.hw, 0, 0, 0), PoolPlan{r, -128}, "tuned: " + tuned->why)) return;
+  }
   accept(s, i, lower::lowerPool(*l, *rows, s.hw, 0, 0, 0), PoolPlan{*rows, -128},
          std::string(l->average ? "ALU average" : "ALU max") + " over " + std::to_string(*rows) + "-row tiles");
 }
@@ -86,6 +110,12 @@ void placePool(Lowering& s, size_t i) {
 void placeGemm(Lowering& s, size_t i, const support::Expected<lower::ConvLayer>& l, const std::string& form) {
   Placement& p = s.placements[i];
   const std::string& name = s.g.nodes[i].name;
+  if (const TunedChoice* tuned = l ? tunedChoice(s, *l) : nullptr) {
+    const auto& sched = std::get<lower::ConvSchedule>(tuned->choice);
+    if (accept(s, i, lower::lowerConv(*l, sched, s.hw, lower::ConvAddrs{0, 0, 0, 0}), ConvPlan{sched, false},
+               form + "tuned: " + tuned->why))
+      return;
+  }
   auto sched = l ? searchConvSchedule(*l, s.t, s.serialize) : support::Expected<lower::ConvSchedule>(l.diag());
   if (!sched) {
     p.why = "host: " + sched.diag().message;

@@ -33,6 +33,13 @@ namespace {
 
 std::string graphText(const CompileState& s) { return printGraph(s.graph, {true}); }
 
+/// The back end's state, made by the first back-end pass.
+void ensureLowering(CompileState& s) {
+  if (s.lowering) return;
+  s.lowering.emplace(s.graph, *s.t, s.o.serialize, s.log);
+  s.lowering->tune = s.o.tune;
+}
+
 bool isQdq(const Graph& g) {
   for (const Node& n : g.nodes)
     if (n.kind == OpKind::kQuantizeLinear || n.kind == OpKind::kDequantizeLinear) return true;
@@ -164,7 +171,7 @@ PipelinePass backEnd(const std::string& name, const std::string& summary, Status
   return {name, summary,
           [name, run, check](CompileState& s) -> Status {
             ACCELC_CHECK(s.t) << "the back end needs a target";
-            if (!s.lowering) s.lowering.emplace(s.graph, *s.t, s.o.serialize, s.log);
+            ensureLowering(s);
             ACCELC_TRY(run(*s.lowering));
             return check(s, name);
           },
@@ -194,7 +201,7 @@ std::vector<PipelinePass> makePipeline() {
   p.push_back({"partition", "where each node runs, and why",
                [](CompileState& s) -> Status {
                  ACCELC_CHECK(s.t) << "the back end needs a target";
-                 if (!s.lowering) s.lowering.emplace(s.graph, *s.t, s.o.serialize, s.log);
+                 ensureLowering(s);
                  if (s.o.hostTarget.empty())
                    ACCELC_TRY(s.o.hostCost ? placeByCost(*s.lowering, *s.o.hostCost) : partition(*s.lowering));
                  else placeOnHost(*s.lowering, "host: --target " + s.o.hostTarget + " compiles the whole model for the host");

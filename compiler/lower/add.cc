@@ -59,16 +59,30 @@ bool addOnGemm(const AddLayer& l, const hwspec::HwSpec& hw) {
   return hw.batch == 1 && hw.blockIn == hw.blockOut && fits(l.attrs.multA) && fits(l.attrs.multB);
 }
 
+support::Status checkAddRows(const AddLayer& l, int64_t rows, const hwspec::HwSpec& hw) {
+  const bool gemm = addOnGemm(l, hw);
+  const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput)), pix = rows * l.y.w;
+  auto fail = [&](const std::string& what) {
+    return support::error(support::Location::node(l.name, l.name),
+                          std::to_string(rows) + "-row tiles do not fit: " + what);
+  };
+  if (rows < 1 || rows > l.y.h) return fail("a tile has 1 to " + std::to_string(l.y.h) + " rows");
+  if (2 * halfRows(l, rows, gemm) > depth)
+    return fail("the accumulator buffer needs " + std::to_string(2 * halfRows(l, rows, gemm)) +
+                " entries (double-buffered) but has " + std::to_string(depth));
+  if (gemm && 4 * pix > hw.depth(BufferKind::kInput)) return fail("the input buffer holds fewer than 4 tiles of pixels");
+  const int64_t uops = gemm ? 2 * kGemmSets * pix : 4 * kSets * pix;
+  if (uops > hw.depth(BufferKind::kUop))
+    return fail("the micro-op buffer needs " + std::to_string(uops) + " entries but has " +
+                std::to_string(hw.depth(BufferKind::kUop)));
+  return support::Status::ok();
+}
+
 support::Expected<int64_t> chooseAddRows(const AddLayer& l, const hwspec::HwSpec& hw) {
+  for (int64_t rows = l.y.h; rows >= 1; --rows)
+    if (checkAddRows(l, rows, hw)) return rows;
   const bool gemm = addOnGemm(l, hw);
   const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
-  for (int64_t rows = l.y.h; rows >= 1; --rows) {
-    const int64_t pix = rows * l.y.w;
-    const bool fits = gemm
-                          ? 2 * kGemmSets * pix <= hw.depth(BufferKind::kUop) && 4 * pix <= hw.depth(BufferKind::kInput)
-                          : 4 * kSets * pix <= hw.depth(BufferKind::kUop);
-    if (2 * halfRows(l, rows, gemm) <= depth && fits) return rows;
-  }
   return support::error(support::Location::node(l.name, l.name),
                         "no legal tiling: the accumulator buffer needs " + std::to_string(2 * halfRows(l, 1, gemm)) +
                             " entries for this layer (double-buffered) but has " + std::to_string(depth));

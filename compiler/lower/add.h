@@ -40,7 +40,10 @@ struct AddLayer {
 
 /// Whether `l` takes the GEMM form on `hw`.
 bool addOnGemm(const AddLayer& l, const hwspec::HwSpec& hw);
-/// Image rows per tile that fit the accumulator halves, or an error naming the buffer.
+/// Whether tiles of `rows` image rows fit the buffers (accumulator halves, input buffer, micro-ops); the
+/// error names the layer and the buffer.
+support::Status checkAddRows(const AddLayer& l, int64_t rows, const hwspec::HwSpec& hw);
+/// Image rows per tile: the most that checkAddRows accepts, or an error naming the buffer.
 support::Expected<int64_t> chooseAddRows(const AddLayer& l, const hwspec::HwSpec& hw);
 /// The parameters in DRAM: the ALU form's two multiplier rows (mult_a,
 /// mult_b in every lane) as accumulator entries; the GEMM form's weight block

@@ -165,6 +165,16 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
 
 }  // namespace
 
+std::string requantForm(const ConvLayer& l) {
+  std::string form = "bias";
+  if (multiplies(l)) form += " mulq";
+  if (shifts(l)) form += " shrr";
+  if (l.zeroPoint != 0) form += " zero";
+  if (l.lo > -128) form += " max";
+  if (l.hi < 127 || form == "bias") form += " min";  // the clamp above ends a tile that needs no other pass
+  return form;
+}
+
 int64_t convMacs(const ConvLayer& l) { return l.x.n * l.m * l.oh * l.ow * (l.x.c / l.group) * l.kh * l.kw; }
 
 support::Expected<GroupForm> groupForm(const ConvLayer& l, const hwspec::HwSpec& hw) {

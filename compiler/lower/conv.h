@@ -110,6 +110,9 @@ Kernel lowerConv(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec
 std::vector<uint8_t> packConvWeights(const ConvLayer& l, const hwspec::HwSpec& hw);
 /// Bias, multiplier and shift as [MB][3] accumulator entries.
 std::vector<uint8_t> packConvParams(const ConvLayer& l, const hwspec::HwSpec& hw);
+/// The ALU passes of its tiles by name ("bias mulq shrr zero max min", those it needs): with the layouts,
+/// shapes and schedule they decide the layer's program, whatever its weights.
+std::string requantForm(const ConvLayer& l);
 /// MACs of the layer (true channels of each group, no padding).
 int64_t convMacs(const ConvLayer& l);
 

@@ -228,13 +228,28 @@ Kernel lowerChunkedAverage(const PoolLayer& l, int64_t rows, const hwspec::HwSpe
 
 }  // namespace
 
-support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSpec& hw) {
+support::Status checkPoolRows(const PoolLayer& l, int64_t rows, const hwspec::HwSpec& hw) {
   const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
+  const int64_t hazard = hw.timing.accHazard;
+  auto fail = [&](const std::string& what) {
+    return support::error(support::Location::node(l.name, l.name),
+                          std::to_string(rows) + "-row tiles do not fit: " + what);
+  };
+  if (rows < 1 || rows > l.oh) return fail("a tile has 1 to " + std::to_string(l.oh) + " output rows");
+  if (2 * halfRows(l, rows, hazard) <= depth) {
+    if (4 * uopCount(l, rows, hazard) <= hw.depth(BufferKind::kUop)) return support::Status::ok();
+    return fail("the micro-op buffer needs " + std::to_string(4 * uopCount(l, rows, hazard)) + " entries but has " +
+                std::to_string(hw.depth(BufferKind::kUop)));
+  }
+  if (rows == 1 && averageChunkRows(l, hw) > 0) return support::Status::ok();  // its window summed in chunks of rows
+  return fail("the accumulator buffer needs " + std::to_string(2 * halfRows(l, rows, hazard)) +
+              " entries (double-buffered) but has " + std::to_string(depth));
+}
+
+support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSpec& hw) {
   for (int64_t rows = l.oh; rows >= 1; --rows)
-    if (2 * halfRows(l, rows, hw.timing.accHazard) <= depth &&
-        4 * uopCount(l, rows, hw.timing.accHazard) <= hw.depth(BufferKind::kUop))
-      return rows;
-  if (averageChunkRows(l, hw) > 0) return 1;  // one output pixel, its window summed in chunks of rows
+    if (checkPoolRows(l, rows, hw)) return rows;
+  const int64_t depth = std::min(hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput));
   return support::error(support::Location::node(l.name, l.name),
                         "no legal tiling: the accumulator buffer needs " +
                             std::to_string(2 * halfRows(l, 1, hw.timing.accHazard)) + " entries for this layer (double-buffered) but has " +

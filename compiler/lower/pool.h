@@ -42,8 +42,11 @@ struct PoolLayer {
   runtime::QPoolAttrs avg;      ///< the average's requantization
 };
 
-/// Output rows per tile: the most that fit the accumulator's halves, or an
-/// error naming the layer and the buffer.
+/// Whether tiles of `rows` output rows fit the accumulator's halves and the
+/// micro-op buffer; the error names the layer and the buffer.
+support::Status checkPoolRows(const PoolLayer& l, int64_t rows, const hwspec::HwSpec& hw);
+/// Output rows per tile: the most that checkPoolRows accepts, or an error
+/// naming the layer and the buffer.
 support::Expected<int64_t> choosePoolRows(const PoolLayer& l, const hwspec::HwSpec& hw);
 /// The multiplier row of an average (mult in every lane) as an accumulator entry.
 std::vector<uint8_t> packPoolParams(const PoolLayer& l, const hwspec::HwSpec& hw);

@@ -618,6 +618,41 @@ TEST(CliTest, ASweepEvaluatesEachPointOnceAndRecordsThoseThatFail) {
   EXPECT_EQ(r.out.rfind(sweep + ":3:3: error: 'timing.alu' is not a hwspec key a sweep can vary", 0), 0u) << r.out;
 }
 
+// accelc tune writes a log that compile --tune-log takes; bad budgets and bad logs are located errors.
+TEST(CliTest, TuneWritesALogThatCompileReuses) {
+  const std::string model = kSrc + "/models/digits/digits_int8.onnx", log = kTmp + "/digits.tune.jsonl";
+  std::filesystem::remove(log);
+  Result r = sh("tune " + model + " --hw tiny --budget 20s --jobs 2 --log " + log);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("estimate: "), std::string::npos) << "plain progress lines off a terminal\n" << r.out;
+  EXPECT_NE(r.out.find("distinct layers tuned"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cycles untuned"), std::string::npos) << r.out;
+  const std::string text = testing::readFile(log);
+  const size_t entries = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  ASSERT_GE(entries, 3u) << text;
+  r = sh("compile " + model + " --hw tiny -o " + kTmp + "/digits-tuned.acx --tune-log " + log);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find(std::to_string(entries) + " of its " + std::to_string(entries) + " entries apply"),
+            std::string::npos)
+      << r.out;
+  r = sh("report " + kTmp + "/digits-tuned.acx --json");
+  EXPECT_NE(r.out.find("accelerator: tuned: "), std::string::npos) << "each layer's reason names the log\n" << r.out;
+  // Another hwspec's compile ignores every entry, saying why.
+  r = sh("compile " + model + " --hw vta-default -o " + kTmp + "/digits-vta.acx --tune-log " + log);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("ignored, tuned for another hwspec"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 of its"), std::string::npos) << r.out;
+  r = sh("tune " + model + " --hw tiny --budget 5x");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--budget '5x': expected a time such as 60s"), std::string::npos) << r.out;
+  std::ofstream(kTmp + "/bad.tune.jsonl") << text << "{\"key\": 3}\n";
+  r = sh("compile " + model + " --hw tiny -o " + kTmp + "/digits-bad.acx --tune-log " + kTmp + "/bad.tune.jsonl");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("bad.tune.jsonl:" + std::to_string(entries + 1) + ": error: expected a string \"key\""),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace
 }  // namespace accelc
 

@@ -16,6 +16,7 @@
 #include "compiler/host/step_kernels.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/report/report.h"
+#include "compiler/tune/tune_log.h"
 #include "isa/disassembler.h"
 #include "runtime/carried_code.h"
 #include "runtime/deploy_device.h"
@@ -110,7 +111,7 @@ Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, 
 }
 
 struct CompileArgs {
-  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, host = "x86", cpu = "native",
+  std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, host = "x86", cpu = "native", tuneLog,
                                                                             placement = "accelerator";
   std::vector<std::string> shapes;
   double percentile = 100.0;
@@ -160,9 +161,18 @@ Status compileCmd(const CompileArgs& a) {
     o.shapes[s.substr(0, eq)] = *dims;
   }
   o.calibrate = a.calibrate, o.percentile = a.percentile, o.serialize = a.serialize;
+  std::vector<std::string> log;
+  compiler::TunedSchedules tuned;
+  const compiler::TuneHooks hooks{&tuned, nullptr};
+  if (!a.tuneLog.empty()) {
+    ACCELC_ASSIGN_OR_RETURN(std::vector<compiler::tune::TuneEntry> entries, compiler::tune::readTuneLog(a.tuneLog));
+    tuned = compiler::tune::applicable(entries, t.spec, &log);
+    log.push_back("tuning log " + a.tuneLog + ": " + std::to_string(tuned.size()) + " of its " +
+                  std::to_string(entries.size()) + " entries apply to this hwspec and compiler build");
+    o.tune = &hooks;
+  }
   std::string dump;
   o.dumpAfter = a.dumpAfter, o.dump = &dump;
-  std::vector<std::string> log;
   ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compiler::compileModel(a.model, t, o, &log));
   std::cout << dump;
   for (const std::string& l : log) std::cout << l << "\n";
@@ -335,6 +345,9 @@ void registerCompile(CLI::App& app, int& rc) {
   cmd->add_flag("--no-host-code", a->noHostCode, "carry no generated host code (a run compiles it in-process)");
   cmd->add_flag("--report", a->report, "print the per-layer report");
   cmd->add_flag("--serialize", a->serialize, "emit programs with all overlap between the units removed");
+  cmd->add_option("--tune-log", a->tuneLog,
+                  "schedules from accelc tune's log for the layers whose shape, hwspec and compiler build match "
+                  "(an entry for another hwspec or build is ignored with a note)");
   cmd->add_option("--dump-after", a->dumpAfter,
                   "print a pass's result: the graph, placements, steps, DRAM plan, loop IR, ...");
   // Like --help: lists the pipeline and ends the command before its required options are checked.

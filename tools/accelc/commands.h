@@ -31,6 +31,7 @@ void registerSynth(CLI::App& app, int& rc);
 void registerBitstream(CLI::App& app, int& rc);
 void registerBoards(CLI::App& app, int& rc);
 void registerDse(CLI::App& app, int& rc);
+void registerTune(CLI::App& app, int& rc);
 /// How `accelc run` runs a bundle.
 struct BundleRunOptions {
   std::string engine;               ///< "fsim", "cycle", "rtl", "hls" or "ref"; "" = the host for a bundle

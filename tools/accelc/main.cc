@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   accelc::tools::registerSynth(app, rc);
   accelc::tools::registerBitstream(app, rc);
   accelc::tools::registerBoards(app, rc);
+  accelc::tools::registerTune(app, rc);
   accelc::tools::registerDse(app, rc);
   try {
     app.parse(argc, argv);
