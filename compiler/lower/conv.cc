@@ -151,7 +151,8 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
     const int64_t count = l.x.n * p.outTiles() * (kind & 1 ? 1 : p.fullRows) * (kind & 2 ? 1 : p.fullCols);
     const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
     const int64_t apps = p.mbT * padded(rows * cols, p.hazard);
-    const int64_t chunkLoad = inRows * dmaCycles(hw, p.cbT, win * bi) + dmaCycles(hw, p.mbT * l.kh, p.cbT * l.kw * bw);
+    const int64_t rowsLoad = p.cbT == 1 ? dmaCycles(hw, inRows, win * bi) : inRows * dmaCycles(hw, p.cbT, win * bi);
+    const int64_t chunkLoad = rowsLoad + dmaCycles(hw, p.mbT * l.kh, p.cbT * l.kw * bw);
     const int64_t gemm = hw.timing.pipelineDepth + apps * l.kh * p.cbT * l.kw * hw.timing.gemmIi;
     const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + p.mbT * rows * cols * hw.timing.aluIi);
     load += count * p.chunks * chunkLoad;
@@ -405,6 +406,9 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   g.terms = {gt};
   const Expr rowStart = Expr(l.x.top - l.pt) + tr * (p.th * l.sh);
   const Expr colStart = Expr(l.x.left - l.pl) + tc * (p.tw * l.sw);
+  // One block per row: the chunk's rows lie at one stride in DRAM and one after another in the buffer, so one
+  // DMA moves them all and pays the DRAM latency once; otherwise one DMA per row moves its blocks.
+  const bool oneDma = p.cbT == 1;
   auto inpLoad = [&](Expr r, bool first) {
     // DRAM entry of (image n, row rowStart + r, block c·cbT, column colStart).
     Expr dram = Expr(static_cast<int64_t>(a.x / inpE)) + colStart + Expr::var(vn, l.x.rows() * l.x.rowBlocks() * l.x.cols()) +
@@ -413,14 +417,14 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
     s.set("buffer", static_cast<int64_t>(Buffer::kInp))
         .set("sram_base", g.mod(2, p.inpHalf) + r * (p.cbT * win))
         .set("dram_base", dram)
-        .set("y_size", p.cbT)
+        .set("y_size", oneDma ? inRows : p.cbT)
         .set("x_size", win)
-        .set("x_stride", l.x.cols());
+        .set("x_stride", oneDma ? l.x.rowBlocks() * l.x.cols() : l.x.cols());
     if (first) s.flag("pop_next", g, 2);
     return s;
   };
   chunks.body.push_back(inpLoad(Expr(0), true));
-  if (inRows > 1) {
+  if (!oneDma && inRows > 1) {
     const int vr = k.newVar("r" + suffix);
     Stmt rowsLoop = Stmt::loop(vr, inRows - 1);
     rowsLoop.body.push_back(inpLoad(Expr::var(vr) + Expr(1), false));
