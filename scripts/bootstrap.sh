@@ -14,6 +14,7 @@ PACKAGES=(
   python3-torch python3-torchvision python3-onnx python3-sklearn python3-numpy
   openmpi-bin libopenmpi-dev  # accelc dse --engine mpi
   slurmctld slurmd slurm-client munge  # accelc dse --engine slurm, tested on a one-node cluster
+  chromium  # the HTML reports, opened headless by a heavy test
   # The deploy runtime cross-built for the boards' cores (scripts/build_deploy.sh) links these
   # architectures' libraries, and qemu-user runs it with their C library.
   libyaml-cpp0.7:arm64 zlib1g:arm64 libimath-3-1-29:arm64 libyaml-cpp0.7:armhf zlib1g:armhf libimath-3-1-29:armhf

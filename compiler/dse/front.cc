@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "compiler/report/svg.h"
+
 namespace accelc::compiler::dse {
 
 namespace {
@@ -31,29 +33,6 @@ std::string field(const std::string& s) {
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
-}
-
-std::string xmlText(const std::string& s) {
-  std::string o;
-  for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-  return o;
-}
-
-/// Round tick values spanning [lo, hi]: 1, 2 or 5 times a power of ten apart.
-std::vector<double> ticks(double lo, double hi) {
-  const double span = std::max(hi - lo, 1.0), raw = span / 5;
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  const double step = raw / p < 2 ? p : raw / p < 5 ? 2 * p : 5 * p;
-  std::vector<double> t;
-  for (double v = std::ceil(lo / step) * step; v <= hi + 1e-9; v += step) t.push_back(v);
-  return t;
-}
-
-std::string number(double v) {
-  std::ostringstream o;
-  o.precision(6);
-  o << v;
-  return o.str();
 }
 
 }  // namespace
@@ -88,7 +67,7 @@ std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size
     o << "," << (p.ok ? "true" : "false");
     if (p.ok) {
       const double pct = p.cycles ? 100.0 * static_cast<double>(p.rooflineCycles) / static_cast<double>(p.cycles) : 0;
-      o << "," << p.cycles << "," << p.rooflineCycles << "," << p.datapathCycles << "," << number(std::round(pct * 10) / 10)
+      o << "," << p.cycles << "," << p.rooflineCycles << "," << p.datapathCycles << "," << svgNumber(std::round(pct * 10) / 10)
         << "," << p.accelLayers << "," << p.hostLayers << "," << p.dsps << "," << p.bram18 << "," << p.urams << "," << p.luts << "," << p.ffs << ","
         << (p.fits ? "true" : "false") << ",";
     } else {
@@ -134,10 +113,10 @@ std::string frontSvg(const std::vector<PointRecord>& r, const std::vector<size_t
     << "<text x=\"" << w / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" << xmlText(title) << "</text>\n";
   for (double t : ticks(xlo, xhi))
     o << "<line class=\"grid\" x1=\"" << px(t) << "\" y1=\"" << top << "\" x2=\"" << px(t) << "\" y2=\"" << h - bottom
-      << "\"/><text x=\"" << px(t) << "\" y=\"" << h - bottom + 16 << "\" text-anchor=\"middle\">" << number(t) << "</text>\n";
+      << "\"/><text x=\"" << px(t) << "\" y=\"" << h - bottom + 16 << "\" text-anchor=\"middle\">" << svgNumber(t) << "</text>\n";
   for (double t : ticks(ylo, yhi))
     o << "<line class=\"grid\" x1=\"" << left << "\" y1=\"" << py(t) << "\" x2=\"" << w - right << "\" y2=\"" << py(t)
-      << "\"/><text x=\"" << left - 6 << "\" y=\"" << py(t) + 4 << "\" text-anchor=\"end\">" << number(t) << "</text>\n";
+      << "\"/><text x=\"" << left - 6 << "\" y=\"" << py(t) + 4 << "\" text-anchor=\"end\">" << svgNumber(t) << "</text>\n";
   o << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << h - bottom << "\" x2=\"" << w - right << "\" y2=\"" << h - bottom
     << "\"/><line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << h - bottom << "\"/>\n"
     << "<text x=\"" << (left + w - right) / 2 << "\" y=\"" << h - 18 << "\" text-anchor=\"middle\">LUTs (HLS estimate)</text>\n"
@@ -162,6 +141,37 @@ std::string frontSvg(const std::vector<PointRecord>& r, const std::vector<size_t
   }
   o << "</svg>\n";
   return o.str();
+}
+
+std::string sweepHtml(const std::vector<PointRecord>& r, const std::vector<size_t>& front, const std::string& title) {
+  size_t ok = 0;
+  for (const PointRecord& p : r) ok += p.ok;
+  std::ostringstream o;
+  o << "<h1>" << xmlText(title) << "</h1>\n<p>" << r.size() << " points: " << ok << " ok, " << r.size() - ok
+    << " failed; " << front.size() << " on the Pareto front of cycles, DSPs, BRAM18 and LUTs.</p>\n<h2>Pareto front</h2>\n"
+    << frontSvg(r, front, "cycles against LUTs (the front in orange)") << "<h2>Points</h2>\n<table>\n<thead><tr><th>point</th>";
+  if (!r.empty())
+    for (const auto& kv : r.front().values) o << "<th>" << xmlText(kv.first) << "</th>";
+  o << "<th>cycles</th><th>% of roofline</th><th>DSP</th><th>BRAM18</th><th>URAM</th><th>LUT</th><th>FF</th>"
+       "<th>front</th><th>error</th></tr></thead>\n<tbody>\n";
+  for (size_t i = 0; i < r.size(); ++i) {
+    const PointRecord& p = r[i];
+    o << "<tr class=\"point" << (p.ok ? "" : " failed") << "\"><td>" << p.point << "</td>";
+    for (const auto& kv : p.values) o << "<td>" << xmlText(kv.second) << "</td>";
+    if (p.ok) {
+      const double pct = p.cycles ? 100.0 * static_cast<double>(p.rooflineCycles) / static_cast<double>(p.cycles) : 0;
+      o << "<td>" << p.cycles << "</td><td>" << svgNumber(std::round(pct * 10) / 10) << "</td><td>" << p.dsps
+        << "</td><td>" << p.bram18 << "</td><td>" << p.urams << "</td><td>" << p.luts << "</td><td>" << p.ffs
+        << "</td><td>" << (std::find(front.begin(), front.end(), i) != front.end() ? "yes" : "")
+        << (p.fits ? "" : " (does not fit)") << "</td><td></td>";
+    } else {
+      o << "<td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td class=\"text\">"
+        << xmlText(p.error) << "</td>";
+    }
+    o << "</tr>\n";
+  }
+  o << "</tbody>\n</table>\n";
+  return htmlPage(title, o.str());
 }
 
 }  // namespace accelc::compiler::dse

@@ -36,6 +36,12 @@ nlohmann::ordered_json frontJson(const std::vector<PointRecord>& r, const std::v
 /// line), each with its point number and values as a title.
 std::string frontSvg(const std::vector<PointRecord>& r, const std::vector<size_t>& front, const std::string& title);
 
+/// The sweep as one self-contained HTML page (`accelc dse --html`): the
+/// front's plot (frontSvg: one circle of class "point" per successful point)
+/// and a table with one row of class "point" per point, failed ones with
+/// their error.
+std::string sweepHtml(const std::vector<PointRecord>& r, const std::vector<size_t>& front, const std::string& title);
+
 }  // namespace accelc::compiler::dse
 
 #endif  // ACCELC_COMPILER_DSE_FRONT_H_

@@ -15,6 +15,7 @@
 #include "compiler/host/library.h"
 #include "compiler/host/step_kernels.h"
 #include "compiler/graph/graph_text.h"
+#include "compiler/report/html_report.h"
 #include "compiler/report/report.h"
 #include "compiler/tune/tune_log.h"
 #include "isa/disassembler.h"
@@ -23,6 +24,7 @@
 #include "runtime/executor.h"
 #include "runtime/sim_devices/make_device.h"
 #include "support/npy.h"
+#include "support/yaml.h"
 #include "tools/accelc/commands.h"
 
 namespace accelc::tools {
@@ -102,12 +104,35 @@ Expected<runtime::HostKernels> hostKernelsFor(const runtime::Bundle& b, const st
 
 /// Runs one inference of `b` on the cycle model with zero inputs: per step,
 /// wall seconds and accelerator cycles, host steps on `hostCode`'s kernels.
+/// One inference of the bundle measured on the cycle model; with `timeline`, also what each unit did when.
 Expected<compiler::MeasuredSteps> measureSteps(const runtime::CheckedBundle& c, const std::string& path,
-                                               const std::string& hostCode) {
-  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, c.target));
+                                               const std::string& hostCode,
+                                               std::optional<compiler::Timeline>* timeline = nullptr) {
+  runtime::DeviceOptions options;
+  options.trace = timeline != nullptr;
+  ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device,
+                          runtime::makeDevice(runtime::Engine::kCycle, c.target, options));
   std::unique_ptr<compiler::host::HostJit> jit;
   ACCELC_ASSIGN_OR_RETURN(runtime::HostKernels host, hostKernelsFor(c.bundle, path, hostCode, 1, jit));
-  return compiler::measureSteps(c.bundle, *device, path, std::move(host));
+  ACCELC_ASSIGN_OR_RETURN(compiler::MeasuredSteps m, compiler::measureSteps(c.bundle, *device, path, std::move(host)));
+  if (timeline && device->trace()) {
+    const size_t layers = static_cast<size_t>(std::count_if(c.bundle.steps.begin(), c.bundle.steps.end(), [](const runtime::Step& s) {
+      return s.kind == runtime::Step::Kind::kAccel;
+    }));
+    if (layers > 0) {
+      ACCELC_ASSIGN_OR_RETURN(*timeline, compiler::timelineOf(*device->trace(), layers));
+    }
+  }
+  return m;
+}
+
+/// `accelc report --html`: the page, with the timeline of a measured inference.
+Status writeHtmlReport(const runtime::CheckedBundle& c, const std::string& path, const compiler::MeasuredSteps* measured,
+                       const std::optional<compiler::Timeline>& timeline, const std::string& out) {
+  ACCELC_ASSIGN_OR_RETURN(compiler::BundleReport r, compiler::bundleReport(c.bundle, c.target, measured));
+  ACCELC_TRY(support::writeTextFile(out, compiler::bundleHtml(r, c.target.spec, timeline, "accelc report: " + path)));
+  std::cout << "wrote " << out << "\n";
+  return Status::ok();
 }
 
 struct CompileArgs {
@@ -369,9 +394,12 @@ void registerReport(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("report", "Per-layer MACs, estimated cycles, roofline bound and utilization of a bundle");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false), measure = std::make_shared<bool>(false);
-  auto hostCode = std::make_shared<std::string>("bundle");
+  auto hostCode = std::make_shared<std::string>("bundle"), html = std::make_shared<std::string>();
   cmd->add_option("bundle", *path, "bundle (.acx)")->required();
   cmd->add_flag("--json", *json, "print JSON");
+  cmd->add_option("--html", *html,
+                  "write the report as one self-contained HTML page: the layer table, a roofline plot and, with "
+                  "--measure, the per-unit timeline of the measured inference");
   cmd->add_flag("--measure", *measure,
                 "run one inference (zero inputs) on the cycle model: measured cycles per accelerator layer, wall time "
                 "per host layer (one thread) and what ran it");
@@ -386,13 +414,18 @@ void registerReport(CLI::App& app, int& rc) {
       return;
     }
     std::optional<compiler::MeasuredSteps> times;
+    std::optional<compiler::Timeline> timeline;
     if (*measure) {
-      auto m = measureSteps(*b, *path, *hostCode);
+      auto m = measureSteps(*b, *path, *hostCode, html->empty() ? nullptr : &timeline);
       if (!m) {
         rc = report(m.status());
         return;
       }
       times = *m;
+    }
+    if (!html->empty()) {
+      rc = report(writeHtmlReport(*b, *path, times ? &*times : nullptr, timeline, *html));
+      return;
     }
     rc = report(printReport(b->bundle, b->target, *json, times ? &*times : nullptr));
   });

@@ -9,6 +9,7 @@
 
 #include "compiler/dse/front.h"
 #include "compiler/dse/sweep_run.h"
+#include "support/yaml.h"
 #include "tools/accelc/commands.h"
 
 namespace accelc::tools {
@@ -18,7 +19,7 @@ namespace {
 using support::Status;
 
 struct DseArgs {
-  std::string model, sweep, out, calibrate, engine = "local";
+  std::string model, sweep, out, calibrate, engine = "local", html;
   int jobs = 0;
   int64_t point = -1;
 };
@@ -77,6 +78,10 @@ Status dse(const DseArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::SweepResults r, compiler::dse::writeResults(s, a.out));
   printSummary(r, pending.size());
   std::cout << "wrote " << a.out << "/results.jsonl, points.csv, front.csv, front.json, front.svg\n";
+  if (!a.html.empty()) {
+    ACCELC_TRY(support::writeTextFile(a.html, compiler::dse::sweepHtml(r.records, r.front, "accelc dse: " + a.sweep)));
+    std::cout << "wrote " << a.html << "\n";
+  }
   return Status::ok();
 }
 
@@ -112,6 +117,7 @@ void registerDse(CLI::App& app, int& rc) {
                   "worker ranks) or slurm (sbatch job arrays on the cluster SLURM_CONF names)")
       ->check(CLI::IsMember({"local", "mpi", "slurm"}))
       ->capture_default_str();
+  cmd->add_option("--html", a->html, "also write the sweep as one self-contained HTML page: the front's plot and the points");
   cmd->callback([a, &rc] { rc = report(dse(*a)); });
   auto b = std::make_shared<DseArgs>();
   auto* point = app.add_subcommand("dse-point", "Evaluate one point of a sweep (what every dse engine runs)");
