@@ -47,7 +47,7 @@ const TunedChoice* tunedChoice(Lowering& s, const TunableLayer& l) {
   if (!s.tune) return nullptr;
   if (s.tune->seen) s.tune->seen->push_back(l);
   if (!s.tune->tuned) return nullptr;
-  const auto it = s.tune->tuned->find(layerKey(l));
+  const auto it = s.tune->tuned->find(layerKey(l, s.hw));
   if (it == s.tune->tuned->end()) return nullptr;
   if (const support::Status st = checkChoice(l, it->second.choice, s.hw); !st) {
     s.say(layerName(l) + ": the tuning log's schedule is not legal here, searched instead: " + st.diag().message);

@@ -10,6 +10,8 @@
 #include "compiler/build_identity.h"
 #include "compiler/frontend/compile_model.h"
 #include "compiler/report/report.h"
+#include "compiler/tune/tune_log.h"
+#include "compiler/tune/tuner.h"
 #include "hls/hls_estimate.h"
 #include "runtime/sim_devices/make_device.h"
 #include "support/hash.h"
@@ -24,6 +26,7 @@ using support::Location;
 Expected<uint64_t> inputsHash(const ModelInput& m) {
   ACCELC_ASSIGN_OR_RETURN(std::string model, support::readTextFile(m.model));
   uint64_t h = support::fnv1a64(model);
+  if (m.tune > 0) h = support::fnv1a64("tune " + std::to_string(m.tune), h);
   if (m.calibrate.empty()) return h;
   std::vector<std::string> files;
   std::error_code ec;
@@ -41,16 +44,39 @@ Expected<uint64_t> inputsHash(const ModelInput& m) {
   return h;
 }
 
+std::vector<std::string> pointOptions(const ModelInput& m) {
+  std::vector<std::string> o;
+  if (!m.calibrate.empty()) o.insert(o.end(), {"--calibrate", m.calibrate});
+  if (m.tune > 0) o.insert(o.end(), {"--tune", std::to_string(m.tune)});
+  return o;
+}
+
 namespace {
+
+/// The model compiled for `t`, its layers tuned first when `m` asks.
+Expected<runtime::Bundle> compilePoint(const ModelInput& m, const isa::Target& t) {
+  CompileOptions o;
+  o.calibrate = m.calibrate;
+  if (m.tune <= 0) return compileModel(m.model, t, o);
+  std::vector<TunableLayer> layers;
+  const TuneHooks record{nullptr, &layers};
+  o.tune = &record;
+  ACCELC_TRY(compileModel(m.model, t, o).status());
+  tune::TuneOptions to;
+  to.budgetSeconds = 1e9, to.measured = static_cast<size_t>(m.tune);  // a count, not a time: the same on every engine
+  ACCELC_ASSIGN_OR_RETURN(std::vector<tune::LayerTuning> tuned, tune::tuneLayers(layers, t, to));
+  const TunedSchedules choices = tune::applicable(tune::entriesOf(tuned, t.spec), t.spec, nullptr);
+  const TuneHooks apply{&choices, nullptr};
+  o.tune = &apply;
+  return compileModel(m.model, t, o);
+}
 
 /// Fills the measurements of `r` from compiling and running point `i`; the
 /// first error is the point's.
 support::Status measure(const Sweep& s, int64_t i, const ModelInput& m, PointRecord& r) {
   ACCELC_ASSIGN_OR_RETURN(hwspec::HwSpec spec, pointHwSpec(s, i));
   ACCELC_ASSIGN_OR_RETURN(isa::Target t, isa::loadTarget(spec));
-  CompileOptions o;
-  o.calibrate = m.calibrate;
-  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compileModel(m.model, t, o));
+  ACCELC_ASSIGN_OR_RETURN(runtime::Bundle b, compilePoint(m, t));
   ACCELC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Device> device, runtime::makeDevice(runtime::Engine::kCycle, t));
   ACCELC_ASSIGN_OR_RETURN(MeasuredSteps steps, measureSteps(b, *device, m.model));
   ACCELC_ASSIGN_OR_RETURN(BundleReport rep, bundleReport(b, t, &steps));

@@ -25,7 +25,15 @@ namespace accelc::compiler::dse {
 struct ModelInput {
   std::string model;      ///< the ONNX file
   std::string calibrate;  ///< "" or --calibrate's FILE.npy or folder of .npy
+  /// --tune N: each point's layers tuned (compiler/tune) with the N best
+  /// estimates of each measured on the cycle model, no time limit, so that
+  /// every engine gives the same result; 0: the compiler's own schedules.
+  int tune = 0;
 };
+
+/// The options of `accelc dse-point` that carry `m` besides the model (--calibrate, --tune): what every engine
+/// passes to the processes that evaluate points.
+std::vector<std::string> pointOptions(const ModelInput& m);
 
 /// What one point gave. Records hold no wall times, so that every engine
 /// writes the same bytes for the same point.
@@ -44,8 +52,8 @@ struct PointRecord {
   bool fits = true;  ///< on the sweep's board (true without one)
 };
 
-/// A hash of the bytes that decide a compile besides the hwspec: the model
-/// file's and the calibration inputs' (a file, or a folder's .npy files).
+/// A hash of what decides a compile besides the hwspec: the model file's and
+/// the calibration inputs' bytes (a file, or a folder's .npy files), and the tuning asked for.
 support::Expected<uint64_t> inputsHash(const ModelInput& m);
 /// The key of point `i`: its hwspec (or, when the schema refuses it, its
 /// values), the sweep's board file, `inputs` (inputsHash), and the build.

@@ -181,7 +181,7 @@ Status runMpi(const std::vector<int64_t>& points, const std::string& worker, con
   std::vector<std::string> args = {"mpirun", "-np", std::to_string(std::max(1, ranks) + 1), "--oversubscribe"};
   if (::geteuid() == 0) args.push_back("--allow-run-as-root");  // CI runs as root
   args.insert(args.end(), {worker, accelc, m.model, s.path, dir, listPath});
-  if (!m.calibrate.empty()) args.push_back(m.calibrate);
+  for (const std::string& o : pointOptions(m)) args.push_back(o);
   std::vector<char*> argv = argvOf(args);
   pid_t pid = 0;
   if (const int rc = ::posix_spawnp(&pid, "mpirun", nullptr, nullptr, argv.data(), environ); rc != 0)
@@ -254,7 +254,7 @@ Expected<int64_t> maxArraySize(const std::string& errFile) {
 std::string jobScript(const std::string& accelc, const Sweep& s, const std::string& dir, const ModelInput& m,
                       const std::string& tasks) {
   std::string point = quoted(accelc) + " dse-point " + quoted(m.model) + " --sweep " + quoted(s.path) + " -o " + quoted(dir);
-  if (!m.calibrate.empty()) point += " --calibrate " + quoted(m.calibrate);
+  for (const std::string& o : pointOptions(m)) point += " " + quoted(o);
   return "#!/bin/sh\n"
          "# accelc dse: one Slurm array task evaluates its line of tasks.txt, each point in a process of its own.\n"
          "cd " + quoted(std::filesystem::current_path().string()) + " || exit 1\n"

@@ -32,6 +32,9 @@ struct Plan {
   int64_t hazard = 1;                             ///< accumulator hazard distance
   int64_t gemmOff[4] = {}, aluOff[4] = {}, uops = 0;  ///< micro-op sets per tile kind
   bool aluLoops = false;                              ///< ALU passes: one micro-op per block, the pixels in loops
+  /// A chunk's input rows in one DMA: its rows lie at one stride in DRAM and one after another in the buffer
+  /// when it has one block (the schedule may ask for a DMA per row: ConvSchedule::rowLoads).
+  bool oneDma = false;
   /// Micro-ops per output block in an ALU set of tile kind `kind`.
   int64_t aluPixels(int kind) const { return aluLoops ? 1 : rows(kind) * cols(kind); }
   int64_t rows(int kind) const { return kind & 1 ? thLast : th; }
@@ -51,6 +54,7 @@ Plan planOf(const ConvLayer& l, const ConvSchedule& s, const hwspec::HwSpec& hw,
   p.mb = (l.m + hw.blockOut - 1) / hw.blockOut;
   p.units = f.units, p.cbU = f.inBlocks, p.mbU = f.outBlocks;
   p.cbT = s.chunkBlocks;
+  p.oneDma = p.cbT == 1 && !s.rowLoads;
   p.chunks = p.cbU / std::max<int64_t>(p.cbT, 1);
   p.mbT = s.outBlocks;
   p.groups = p.mbU / std::max<int64_t>(p.mbT, 1);
@@ -132,12 +136,20 @@ bool multiplies(const ConvLayer& l) {
   return l.x.c / l.group * l.kh * l.kw > ((int64_t{1} << 30) - bias) / (128 * 128);  // products of at most 2^14
 }
 
-/// The requantization's ALU passes: mulq unless left out, shrr when shifting,
-/// the zero point and the clamps it needs; when none is needed, the clamp
-/// above alone (an identity before the output's saturation) ends the tile.
-int64_t requantPasses(const ConvLayer& l) {
-  return std::max<int64_t>(1, multiplies(l) + shifts(l) + (l.zeroPoint != 0) + (l.lo > -128) + (l.hi < 127));
+/// The requantization's ALU passes by name: mulq unless left out, shrr when
+/// shifting, the zero point and the clamps it needs; when none is needed, the
+/// clamp above alone (an identity before the output's saturation) ends the tile.
+std::vector<const char*> requantOps(const ConvLayer& l) {
+  std::vector<const char*> ops;
+  if (multiplies(l)) ops.push_back("mulq");
+  if (shifts(l)) ops.push_back("shrr");
+  if (l.zeroPoint != 0) ops.push_back("zero");
+  if (l.lo > -128) ops.push_back("max");
+  if (l.hi < 127 || ops.empty()) ops.push_back("min");
+  return ops;
 }
+
+int64_t requantPasses(const ConvLayer& l) { return static_cast<int64_t>(requantOps(l).size()); }
 
 /// The ALU passes of a tile: the bias and the requantization.
 int64_t aluPasses(const ConvLayer& l) { return 1 + requantPasses(l); }
@@ -151,7 +163,7 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
     const int64_t count = l.x.n * p.outTiles() * (kind & 1 ? 1 : p.fullRows) * (kind & 2 ? 1 : p.fullCols);
     const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
     const int64_t apps = p.mbT * padded(rows * cols, p.hazard);
-    const int64_t rowsLoad = p.cbT == 1 ? dmaCycles(hw, inRows, win * bi) : inRows * dmaCycles(hw, p.cbT, win * bi);
+    const int64_t rowsLoad = p.oneDma ? dmaCycles(hw, inRows, win * bi) : inRows * dmaCycles(hw, p.cbT, win * bi);
     const int64_t chunkLoad = rowsLoad + dmaCycles(hw, p.mbT * l.kh, p.cbT * l.kw * bw);
     const int64_t gemm = hw.timing.pipelineDepth + apps * l.kh * p.cbT * l.kw * hw.timing.gemmIi;
     const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + p.mbT * rows * cols * hw.timing.aluIi);
@@ -168,11 +180,7 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
 
 std::string requantForm(const ConvLayer& l) {
   std::string form = "bias";
-  if (multiplies(l)) form += " mulq";
-  if (shifts(l)) form += " shrr";
-  if (l.zeroPoint != 0) form += " zero";
-  if (l.lo > -128) form += " max";
-  if (l.hi < 127 || form == "bias") form += " min";  // the clamp above ends a tile that needs no other pass
+  for (const char* op : requantOps(l)) form += std::string(" ") + op;
   return form;
 }
 
@@ -267,7 +275,7 @@ support::Expected<std::vector<ConvSchedule>> rankSchedules(const ConvLayer& l, c
   return legal;
 }
 
-std::string describe(const ConvSchedule& s) {
+std::string describe(const ConvSchedule& s) {  // (the ALU and DMA forms are the caller's to say)
   return std::to_string(s.tileRows) + " rows x " + (s.tileCols ? std::to_string(s.tileCols) : std::string("all")) +
          " columns x " + std::to_string(s.outBlocks) + " output blocks x " + std::to_string(s.chunkBlocks) +
          " input blocks per chunk";
@@ -406,9 +414,8 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   g.terms = {gt};
   const Expr rowStart = Expr(l.x.top - l.pt) + tr * (p.th * l.sh);
   const Expr colStart = Expr(l.x.left - l.pl) + tc * (p.tw * l.sw);
-  // One block per row: the chunk's rows lie at one stride in DRAM and one after another in the buffer, so one
-  // DMA moves them all and pays the DRAM latency once; otherwise one DMA per row moves its blocks.
-  const bool oneDma = p.cbT == 1;
+  // One DMA moves all the chunk's rows and pays the DRAM latency once (Plan::oneDma); otherwise one a row.
+  const bool oneDma = p.oneDma;
   auto inpLoad = [&](Expr r, bool first) {
     // DRAM entry of (image n, row rowStart + r, block c·cbT, column colStart).
     Expr dram = Expr(static_cast<int64_t>(a.x / inpE)) + colStart + Expr::var(vn, l.x.rows() * l.x.rowBlocks() * l.x.cols()) +

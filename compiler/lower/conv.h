@@ -85,6 +85,9 @@ struct ConvSchedule {
   /// pixel: a far smaller micro-op table, when the ISA's loop fields hold
   /// the tile's rows and columns.
   bool aluLoops = false;
+  /// A chunk of one input block loads its rows with a DMA each rather than
+  /// all with one: for an ISA whose DMA fields cannot hold the rows at once.
+  bool rowLoads = false;
 };
 
 /// Byte addresses of everything the kernel touches in DRAM.

@@ -17,9 +17,10 @@ support::Expected<lower::ConvSchedule> searchConvSchedule(const lower::ConvLayer
   int64_t bestCycles = 0;
   const size_t replayed = std::min(kReplayedSchedules, ranked.size());
   for (size_t c = 0; c < replayed; ++c) {
-    // The ALU passes in loops when the ISA's loop fields hold the tile, else one micro-op per pixel.
-    for (bool loops : {true, false}) {
-      ranked[c].aluLoops = loops;
+    // The ALU passes in loops when the ISA's loop fields hold the tile, else one micro-op per pixel; a chunk's
+    // rows in one DMA when its fields hold them, else one DMA a row.
+    for (int form = 0; form < 4; ++form) {
+      ranked[c].aluLoops = form % 2 == 0, ranked[c].rowLoads = form >= 2;
       isa::ProgramBuilder trial(t);
       const lower::Kernel k = lower::lowerConv(l, ranked[c], t.spec, lower::ConvAddrs{0, 0, 0, 0});
       if (!lower::emitKernel(k, t, {0, 0}, serialize, trial)) continue;

@@ -1,6 +1,7 @@
 // compiler/schedule/tunable.cc — legal choices, keys and programs of tunable layers.
 #include "compiler/schedule/tunable.h"
 
+#include <cstdlib>
 #include <sstream>
 
 #include "compiler/lower/codegen.h"
@@ -46,13 +47,13 @@ std::string poolKey(const lower::PoolLayer& l) {
   return o.str();
 }
 
-std::string addKey(const lower::AddLayer& l) {
+std::string addKey(const lower::AddLayer& l, const hwspec::HwSpec& hw) {
   const runtime::QAddAttrs& q = l.attrs;
+  const bool gemm = lower::addOnGemm(l, hw);
   std::ostringstream o;
   o << "add " << layoutKey(l.a) << " + " << layoutKey(l.b) << " -> " << layoutKey(l.y) << " ["
     << (q.zeroA ? "zero_a " : "") << (q.zeroB ? "zero_b " : "") << (q.zeroPoint ? "zero " : "")
-    << (q.lo > -128 ? "max " : "") << (q.hi < 127 ? "min " : "") << "mult " << (std::abs(q.multA) < (1 << 30)) << ","
-    << (std::abs(q.multB) < (1 << 30)) << "]";
+    << (q.lo > -128 ? "max " : "") << (q.hi < 127 ? "min " : "") << (gemm ? "gemm" : "alu") << "]";
   return o.str();
 }
 
@@ -68,11 +69,12 @@ uint64_t take(uint64_t& cursor, uint64_t bytes) {
   return at;
 }
 
-/// A convolution's weight bytes: packed once, or one image's block matrix per image.
+/// A convolution's weight bytes, at most: its output blocks by every input block, per image when each has its
+/// own (a grouped layer packs fewer; the region only has to hold them).
 uint64_t convWeightBytes(const lower::ConvLayer& l, const hwspec::HwSpec& hw) {
-  if (!l.imageWeights) return lower::packConvWeights(l, hw).size();
   const int64_t mb = (l.m + hw.blockOut - 1) / hw.blockOut, cb = (l.x.c + hw.blockIn - 1) / hw.blockIn;
-  return static_cast<uint64_t>(l.x.n * mb * l.kh * cb * l.kw * hw.entryBytes(hwspec::BufferKind::kWeight));
+  return static_cast<uint64_t>((l.imageWeights ? l.x.n : 1) * mb * l.kh * cb * l.kw *
+                               hw.entryBytes(hwspec::BufferKind::kWeight));
 }
 
 /// `l`'s kernel under `c` with its tensors and constants from address 0 on; `cursor` ends past them.
@@ -120,10 +122,10 @@ std::string layerKind(const TunableLayer& l) {
                     l);
 }
 
-std::string layerKey(const TunableLayer& l) {
+std::string layerKey(const TunableLayer& l, const hwspec::HwSpec& hw) {
   return std::visit(Overloaded{[](const lower::ConvLayer& v) { return convKey(v); },
                                [](const lower::PoolLayer& v) { return poolKey(v); },
-                               [](const lower::AddLayer& v) { return addKey(v); }},
+                               [&](const lower::AddLayer& v) { return addKey(v, hw); }},
                     l);
 }
 
@@ -183,7 +185,8 @@ support::Status checkChoice(const TunableLayer& l, const ScheduleChoice& c, cons
 std::string describeChoice(const ScheduleChoice& c) {
   return std::visit(
       Overloaded{[](const lower::ConvSchedule& s) {
-                   return lower::describe(s) + (s.aluLoops ? ", ALU loops" : ", ALU micro-ops per pixel");
+                   return lower::describe(s) + (s.aluLoops ? ", ALU loops" : ", ALU micro-ops per pixel") +
+                          (s.rowLoads ? ", a DMA per input row" : "");
                  },
                  [](const PoolChoice& p) { return std::to_string(p.rows) + "-row tiles"; },
                  [](const AddChoice& a) {
@@ -210,7 +213,7 @@ nlohmann::ordered_json choiceJson(const ScheduleChoice& c) {
   return std::visit(Overloaded{[](const lower::ConvSchedule& s) {
                                  return nlohmann::ordered_json{{"rows", s.tileRows},         {"cols", s.tileCols},
                                                                {"out_blocks", s.outBlocks},  {"chunk_blocks", s.chunkBlocks},
-                                                               {"alu_loops", s.aluLoops}};
+                                                               {"alu_loops", s.aluLoops}, {"row_loads", s.rowLoads}};
                                },
                                [](const PoolChoice& p) { return nlohmann::ordered_json{{"rows", p.rows}}; },
                                [](const AddChoice& a) {
@@ -240,6 +243,7 @@ support::Expected<ScheduleChoice> parseChoice(const nlohmann::json& j, const std
     ACCELC_TRY(integer("out_blocks", s.outBlocks));
     ACCELC_TRY(integer("chunk_blocks", s.chunkBlocks));
     ACCELC_TRY(flag("alu_loops", s.aluLoops));
+    if (j.contains("row_loads")) ACCELC_TRY(flag("row_loads", s.rowLoads));
     return ScheduleChoice(s);
   }
   if (kind == "pool") {

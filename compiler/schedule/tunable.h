@@ -61,15 +61,17 @@ struct TuneHooks {
 const std::string& layerName(const TunableLayer& l);
 /// "conv", "pool" or "add".
 std::string layerKind(const TunableLayer& l);
-/// What decides the layer's program besides its schedule: its kind, layouts,
-/// shape, window and the passes its arithmetic needs, never its weights. Two
-/// layers with one key have the same programs under every choice.
-std::string layerKey(const TunableLayer& l);
+/// What decides the layer's program on `hw` besides its schedule: its kind,
+/// layouts, shape, window and the passes its arithmetic needs, never its
+/// weights. Two layers with one key have the same instructions under every
+/// choice but for their immediates (zero points, clamps), so the same cycles.
+std::string layerKey(const TunableLayer& l, const hwspec::HwSpec& hw);
 
 /// Every legal schedule, the tiling formulas' best first for a convolution
 /// (each tiling twice: ALU passes in loops, then one micro-op per pixel; a
-/// program whose loops the ISA's fields cannot hold fails to encode), the
-/// most rows first otherwise; or the error that no tiling fits.
+/// program whose loops or DMAs the ISA's fields cannot hold fails to encode,
+/// and the untuned choice may then load a DMA per row), the most rows first
+/// otherwise; or the error that no tiling fits.
 support::Expected<std::vector<ScheduleChoice>> legalChoices(const TunableLayer& l, const hwspec::HwSpec& hw);
 /// The schedule the compiler chooses without a tuning log: a convolution's
 /// searchConvSchedule, a pool's or an addition's most rows per tile (the
@@ -81,8 +83,9 @@ support::Status checkChoice(const TunableLayer& l, const ScheduleChoice& c, cons
 std::string describeChoice(const ScheduleChoice& c);
 
 /// `l`'s program under `c`, its tensors, constants, micro-ops and text laid
-/// out from address 0 as the DRAM plan lays out a model's (so that its DMAs
-/// meet the same 4 KiB boundaries); an error when it does not encode.
+/// out from address 0 one after another on the DRAM plan's 64-byte alignment
+/// (so its DMAs meet 4 KiB boundaries as a model's do, if not at the same
+/// places); an error when it does not encode.
 support::Expected<isa::Program> choiceProgram(const TunableLayer& l, const ScheduleChoice& c, const isa::Target& t,
                                               bool serialize);
 

@@ -22,20 +22,28 @@
 
 namespace accelc::compiler::tune {
 
+/// One program to measure, and the most cycles it may run (0: the model's own limit), so that a candidate
+/// far slower than its estimate cannot hold the tuning past its budget.
+struct MeasureJob {
+  isa::Program program;
+  uint64_t maxCycles = 0;
+};
+
 /// What one program gave.
 struct Measurement {
   int64_t cycles = -1;  ///< -1: not measured (the deadline passed first) or failed
   std::string error;    ///< why it failed ("" when measured or not reached)
 };
 
-/// Measures `programs` on the cycle model for `t`, `jobs` processes at a
+/// Measures `jobs`' programs on the cycle model for `t`, `processes` at a
 /// time, earlier programs first; none but the first `always` starts after
-/// `deadline`. `progress`
-/// hears the count measured so far after each program. The caller must be
-/// single-threaded (the workers are forked) and must not have elaborated the
-/// cycle model itself. An error only when no worker could be started.
-support::Expected<std::vector<Measurement>> measurePrograms(const std::vector<isa::Program>& programs, size_t always,
-                                                            const isa::Target& t, int jobs,
+/// `deadline`. A worker that dies (its program's measurement then says how)
+/// is replaced while programs are left. `progress` hears the count measured
+/// so far as results arrive. The caller must be single-threaded (the
+/// workers are forked) and must not have elaborated the cycle model itself.
+/// An error only when no worker could be started.
+support::Expected<std::vector<Measurement>> measurePrograms(const std::vector<MeasureJob>& jobs, size_t always,
+                                                            const isa::Target& t, int processes,
                                                             std::chrono::steady_clock::time_point deadline,
                                                             const std::function<void(size_t)>& progress);
 

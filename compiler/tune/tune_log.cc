@@ -110,10 +110,14 @@ Status writeTuneLog(const std::string& path, const std::vector<TuneEntry>& entri
   }
   std::string text;
   for (const std::vector<TuneEntry>* part : {static_cast<const std::vector<TuneEntry>*>(&kept), &entries})
-    for (const TuneEntry& e : *part) text += entryJson(e).dump() + "\n";
+    for (const TuneEntry& e : *part)  // names that are not UTF-8 (ONNX does not check them) written as U+FFFD
+      text += entryJson(e).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   const std::string work = path + ".part." + std::to_string(::getpid());
   ACCELC_TRY(support::writeTextFile(work, text));
-  if (std::rename(work.c_str(), path.c_str()) != 0) return support::error(Location::file(path), "cannot write the tuning log");
+  if (std::rename(work.c_str(), path.c_str()) != 0) {
+    std::remove(work.c_str());
+    return support::error(Location::file(path), "cannot write the tuning log");
+  }
   return Status::ok();
 }
 

@@ -3,8 +3,8 @@
 //
 // An entry is keyed by the layer's key (layerKey), the hwspec's hash (of its
 // canonical YAML) and the compiler build's identity (a hash of the sources
-// that decide the lowering, compiler/build_identity.h; the version string
-// does not change when the lowering does). Its schedule applies only when
+// that decide the lowering and the tuning, compiler/build_identity.h; the
+// version string does not change when they do). Its schedule applies only when
 // all three match; an entry for another hwspec or build is ignored with a
 // note. A log gathers entries of several hwspecs: writing one keeps the
 // entries of other keys.

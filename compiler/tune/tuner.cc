@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "compiler/lower/cost.h"
 #include "compiler/tune/measure.h"
@@ -119,11 +120,15 @@ double estimateErrorPct(const LayerTuning& l) {
 support::Expected<std::vector<LayerTuning>> tuneLayers(const std::vector<TunableLayer>& layers, const isa::Target& t,
                                                        const TuneOptions& o) {
   const Clock::time_point start = Clock::now();
-  const auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.budgetSeconds));
+  // A point in time `seconds` after the start; past a year it is "no limit" (dse --tune measures by count).
+  auto after = [&](double seconds) {
+    if (!(seconds < 365.0 * 24 * 3600)) return Clock::time_point::max();
+    return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  };
   std::vector<KeyWork> keys;
   std::map<std::string, size_t> byKey;
   for (const TunableLayer& l : layers) {
-    const std::string key = layerKey(l);
+    const std::string key = layerKey(l, t.spec);
     auto [it, fresh] = byKey.emplace(key, keys.size());
     if (fresh) keys.push_back({l, LayerTuning{key, layerKind(l), {}, 0, {}, 0, 0, -1, ""}, {}});
     std::vector<std::string>& names = keys[it->second].tuning.names;
@@ -132,20 +137,24 @@ support::Expected<std::vector<LayerTuning>> tuneLayers(const std::vector<Tunable
   // Phase 1: half the budget at most, every key its share of it.
   for (size_t k = 0; k < keys.size(); ++k) {
     if (o.progress) o.progress("estimate", k, keys.size());
-    const Clock::time_point until = start + budget / 2 * static_cast<int64_t>(k + 1) / static_cast<int64_t>(keys.size());
+    const Clock::time_point until = after(o.budgetSeconds / 2 * static_cast<double>(k + 1) / static_cast<double>(keys.size()));
     ACCELC_TRY(estimateKey(keys[k], t, o, until));
   }
   if (o.progress) o.progress("estimate", keys.size(), keys.size());
   // Phase 2: the cycle model, until the budget's end.
   const std::vector<std::pair<size_t, size_t>> order = measuringOrder(keys, o.measured);
-  std::vector<isa::Program> programs;
+  std::vector<MeasureJob> programs;
   programs.reserve(order.size());
-  for (const auto& [k, c] : order) programs.push_back(std::move(keys[k].programs[c]));
+  for (const auto& [k, c] : order) {
+    // Four times the estimate (which never exceeds the count) bounds a candidate the model misjudges badly.
+    const uint64_t limit = 4 * static_cast<uint64_t>(keys[k].tuning.candidates[c].estimate) + 100000;
+    programs.push_back({std::move(keys[k].programs[c]), limit});
+  }
   for (KeyWork& k : keys) k.programs.clear();
   auto progress = [&](size_t n) {
     if (o.progress) o.progress("measure", n, order.size());
   };
-  ACCELC_ASSIGN_OR_RETURN(std::vector<Measurement> m, measurePrograms(programs, keys.size(), t, o.jobs, start + budget, progress));
+  ACCELC_ASSIGN_OR_RETURN(std::vector<Measurement> m, measurePrograms(programs, keys.size(), t, o.jobs, after(o.budgetSeconds), progress));
   std::vector<LayerTuning> out;
   for (size_t i = 0; i < order.size(); ++i) {
     Candidate& c = keys[order[i].first].tuning.candidates[order[i].second];

@@ -201,5 +201,22 @@ TEST(DseTest, APointIsCompiledMeasuredAndEstimated) {
   EXPECT_FALSE(evaluatePoint(*s, 2, m).isOk());  // not a point of the sweep
 }
 
+// --tune: the point's layers tuned before it is measured (in worker processes: this process elaborates nothing).
+TEST(DseTest, ATunedPointIsKeyedByItsTuning) {
+  auto s = parseSweep("base: tiny\nvary: {dram.bytes_per_cycle: [4]}\n", kSrc + "/s.yaml");
+  ASSERT_TRUE(s.isOk()) << s.diag().str();
+  const ModelInput plain{kSrc + "/models/digits/digits_int8.onnx", "", 0}, tuned{plain.model, "", 3};
+  EXPECT_EQ(pointOptions(tuned), (std::vector<std::string>{"--tune", "3"}));
+  auto a = inputsHash(plain), b = inputsHash(tuned);
+  ASSERT_TRUE(a.isOk() && b.isOk());
+  EXPECT_NE(pointKey(*s, 0, *a), pointKey(*s, 0, *b));
+  auto r = evaluatePoint(*s, 0, tuned);
+  ASSERT_TRUE(r.isOk()) << r.diag().str();
+  ASSERT_TRUE(r->ok) << r->error;
+  EXPECT_EQ(r->key, pointKey(*s, 0, *b));
+  EXPECT_EQ(r->accelLayers, 4);
+  EXPECT_GT(r->cycles, 0u);
+}
+
 }  // namespace
 }  // namespace accelc::compiler::dse

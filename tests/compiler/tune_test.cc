@@ -83,7 +83,7 @@ TEST(TuneTest, TheLeastFavouredLegalChoicesStayBitExact) {
     ASSERT_TRUE(choices.isOk());
     for (auto it = choices->rbegin(); it != choices->rend(); ++it)
       if (choiceProgram(l, *it, t, false).isOk()) {
-        last[layerKey(l)] = TunedChoice{*it, "the last legal choice"};
+        last[layerKey(l, t.spec)] = TunedChoice{*it, "the last legal choice"};
         break;
       }
   }
@@ -185,7 +185,7 @@ TEST(MeasureTest, TheDeadlineStopsAllButTheProgramsThatMustRun) {
   ASSERT_TRUE(c.isOk());
   auto p = choiceProgram(layers.front(), *c, t, false);
   ASSERT_TRUE(p.isOk()) << p.diag().str();
-  const std::vector<isa::Program> programs(4, *p);
+  const std::vector<tune::MeasureJob> programs(4, tune::MeasureJob{*p, 0});
   size_t heard = 0;
   auto m = tune::measurePrograms(programs, 1, t, 2, std::chrono::steady_clock::now() - std::chrono::seconds(1),
                                  [&](size_t) { ++heard; });
@@ -200,6 +200,13 @@ TEST(MeasureTest, TheDeadlineStopsAllButTheProgramsThatMustRun) {
   m = tune::measurePrograms(programs, 0, t, 2, std::chrono::steady_clock::now() + std::chrono::minutes(5), nullptr);
   ASSERT_TRUE(m.isOk());
   for (const tune::Measurement& r : *m) EXPECT_EQ(r.cycles, (*m)[0].cycles) << r.error;
+  // A program past its cycle limit is a failed measurement with the model's reason; the next is measured.
+  m = tune::measurePrograms({tune::MeasureJob{*p, 10}, tune::MeasureJob{*p, 0}}, 0, t, 1,
+                            std::chrono::steady_clock::now() + std::chrono::minutes(5), nullptr);
+  ASSERT_TRUE(m.isOk());
+  EXPECT_EQ((*m)[0].cycles, -1);
+  EXPECT_NE((*m)[0].error.find("cycle"), std::string::npos) << (*m)[0].error;
+  EXPECT_GT((*m)[1].cycles, 0) << (*m)[1].error;
 }
 
 }  // namespace

@@ -5,9 +5,11 @@
 // that a point that crashes ends only itself, and its record lands in the
 // sweep's folder as the local engine's would.
 //
-//   accelc-dse-mpi ACCELC MODEL SWEEP DIR POINTS_FILE [CALIBRATE]
+//   accelc-dse-mpi ACCELC MODEL SWEEP DIR POINTS_FILE [POINT OPTIONS...]
 //
-// POINTS_FILE holds the point numbers, one a line.
+// POINTS_FILE holds the point numbers, one a line; the point options
+// (--calibrate FILE, --tune N: compiler/dse/point.h pointOptions) go to every
+// accelc dse-point.
 #include <mpi.h>
 
 #include <cstdint>
@@ -46,13 +48,12 @@ int coordinate(const std::vector<int64_t>& points, int ranks) {
 int work(const std::vector<std::string>& args, int rank) {
   using namespace accelc::compiler::dse;
   const std::string &accelc = args[0], &model = args[1], &sweepPath = args[2], &dir = args[3];
-  const std::string calibrate = args.size() > 5 ? args[5] : "";
   // A worker that cannot read the sweep still takes its points, so that rank 0
   // hands every point out and the run ends; the engine records them as lost.
   accelc::support::Expected<Sweep> s = loadSweep(sweepPath);
   if (!s) std::cerr << s.diag().str() << "\n";
   std::vector<std::string> command = {accelc, "dse-point", model, "--sweep", sweepPath, "-o", dir};
-  if (!calibrate.empty()) command.insert(command.end(), {"--calibrate", calibrate});
+  command.insert(command.end(), args.begin() + 5, args.end());  // the point options (pointOptions)
   int64_t point = -1;
   for (;;) {
     MPI_Send(&point, 1, MPI_INT64_T, 0, kAsk, MPI_COMM_WORLD);
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   int rc = 0;
   if (args.size() < 5 || ranks < 2) {
-    if (rank == 0) std::cerr << "usage: mpirun -np N (N >= 2) accelc-dse-mpi ACCELC MODEL SWEEP DIR POINTS_FILE [CALIBRATE]\n";
+    if (rank == 0) std::cerr << "usage: mpirun -np N (N >= 2) accelc-dse-mpi ACCELC MODEL SWEEP DIR POINTS_FILE [POINT OPTIONS...]\n";
     rc = 2;
   } else if (rank == 0) {
     std::vector<int64_t> points;

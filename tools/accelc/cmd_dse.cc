@@ -20,7 +20,7 @@ using support::Status;
 
 struct DseArgs {
   std::string model, sweep, out, calibrate, engine = "local", html;
-  int jobs = 0;
+  int jobs = 0, tune = 0;
   int64_t point = -1;
 };
 
@@ -61,11 +61,11 @@ std::string mpiWorker() {
 
 Status dse(const DseArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::Sweep s, compiler::dse::loadSweep(a.sweep));
-  const compiler::dse::ModelInput m{a.model, a.calibrate};
+  const compiler::dse::ModelInput m{a.model, a.calibrate, a.tune};
   ACCELC_ASSIGN_OR_RETURN(std::vector<int64_t> pending, compiler::dse::pendingPoints(s, a.out, m));
   std::cout << a.sweep << ": " << s.points() << " points, " << pending.size() << " to evaluate\n" << std::flush;
   std::vector<std::string> command = {selfPath(), "dse-point", a.model, "--sweep", a.sweep, "-o", a.out};
-  if (!a.calibrate.empty()) command.insert(command.end(), {"--calibrate", a.calibrate});
+  for (const std::string& o : compiler::dse::pointOptions(m)) command.push_back(o);
   const int jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   auto print = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
   if (a.engine == "mpi") {
@@ -88,7 +88,7 @@ Status dse(const DseArgs& a) {
 Status dsePoint(const DseArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::Sweep s, compiler::dse::loadSweep(a.sweep));
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::PointRecord r,
-                          compiler::dse::evaluatePoint(s, a.point, compiler::dse::ModelInput{a.model, a.calibrate}));
+                          compiler::dse::evaluatePoint(s, a.point, compiler::dse::ModelInput{a.model, a.calibrate, a.tune}));
   std::cout << "point " << a.point << " (" << compiler::dse::describePoint(s, a.point) << "): "
             << (r.ok ? std::to_string(r.cycles) + " cycles" : r.error) << "\n";
   return compiler::dse::writeRecord(a.out, r);
@@ -99,6 +99,10 @@ void commonOptions(CLI::App* cmd, DseArgs& a) {
   cmd->add_option("--sweep", a.sweep, "sweep file: a base hwspec and the keys to vary (docs/dse.md)")->required();
   cmd->add_option("-o,--output", a.out, "output folder: per-point records, results.jsonl, the Pareto front")->required();
   cmd->add_option("--calibrate", a.calibrate, "calibration inputs for a float model: FILE.npy or a directory of .npy");
+  cmd->add_option("--tune", a.tune,
+                  "tune each point's schedules first (accelc tune), measuring the N best estimates of each layer "
+                  "on the cycle model (a count, not a time, so every engine gives the same records)")
+      ->check(CLI::Range(1, 64));
 }
 
 }  // namespace

@@ -38,8 +38,8 @@ Expected<double> parseBudget(const std::string& text) {
   }
   std::istringstream in(number);
   double v = 0;
-  if (number.empty() || !(in >> v) || !in.eof() || v <= 0)
-    return support::error(support::Location(), "--budget '" + text + "': expected a time such as 60s, 90 or 2m");
+  if (number.empty() || !(in >> v) || !in.eof() || !(v > 0) || v * scale > 7 * 24 * 3600)
+    return support::error(support::Location(), "--budget '" + text + "': expected a time such as 60s, 90 or 2m (at most 7 days)");
   return v * scale;
 }
 
