@@ -59,7 +59,9 @@ std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size
   o << "point";
   if (!r.empty())
     for (const auto& kv : r.front().values) o << "," << field(kv.first);
-  o << ",ok,cycles,roofline_cycles,datapath_cycles,roofline_pct,accel_layers,host_layers,dsp,bram18,uram,lut,ff,fits,error\n";
+  const bool synth = std::any_of(r.begin(), r.end(), [](const PointRecord& p) { return p.synthLuts >= 0; });
+  o << ",ok,cycles,roofline_cycles,datapath_cycles,roofline_pct,accel_layers,host_layers,dsp,bram18,uram,lut,ff,fits,error"
+    << (synth ? ",yosys_lut,yosys_ff,yosys_dsp,yosys_bram\n" : "\n");
   for (size_t i : rows) {
     const PointRecord& p = r[i];
     o << p.point;
@@ -73,6 +75,8 @@ std::string recordsCsv(const std::vector<PointRecord>& r, const std::vector<size
     } else {
       o << ",,,,,,,,,,,,," << field(p.error);
     }
+    if (synth && p.synthLuts >= 0) o << "," << p.synthLuts << "," << p.synthFfs << "," << p.synthDsps << "," << p.synthBrams;
+    else if (synth) o << ",,,,";
     o << "\n";
   }
   return o.str();

@@ -2,6 +2,7 @@
 #include "compiler/dse/point.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "compiler/tune/tune_log.h"
 #include "compiler/tune/tuner.h"
 #include "hls/hls_estimate.h"
+#include "hls/synth_gen.h"
 #include "runtime/sim_devices/make_device.h"
 #include "support/hash.h"
 #include "support/yaml.h"
@@ -27,6 +29,7 @@ Expected<uint64_t> inputsHash(const ModelInput& m) {
   ACCELC_ASSIGN_OR_RETURN(std::string model, support::readTextFile(m.model));
   uint64_t h = support::fnv1a64(model);
   if (m.tune > 0) h = support::fnv1a64("tune " + std::to_string(m.tune), h);
+  if (m.yosys) h = support::fnv1a64("yosys", h);
   if (m.calibrate.empty()) return h;
   std::vector<std::string> files;
   std::error_code ec;
@@ -48,6 +51,7 @@ std::vector<std::string> pointOptions(const ModelInput& m) {
   std::vector<std::string> o;
   if (!m.calibrate.empty()) o.insert(o.end(), {"--calibrate", m.calibrate});
   if (m.tune > 0) o.insert(o.end(), {"--tune", std::to_string(m.tune)});
+  if (m.yosys) o.push_back("--yosys");
   return o;
 }
 
@@ -71,6 +75,18 @@ Expected<runtime::Bundle> compilePoint(const ModelInput& m, const isa::Target& t
   return compileModel(m.model, t, o);
 }
 
+/// Synthesizes the point's core with Yosys in a folder of its own, removed afterwards, into `r`.
+support::Status synthesizeCore(const isa::Target& t, PointRecord& r) {
+  std::string dir = (std::filesystem::temp_directory_path() / "accelc-dse-synth-XXXXXX").string();
+  if (!::mkdtemp(dir.data())) return error(Location::file(dir), "cannot make a folder for Yosys");
+  const Expected<hls::Resources> res = hls::synthesize(t, hls::FpgaFamily::kXilinx7, "accelc_core", dir, false);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (!res) return res.status();
+  r.synthLuts = res->luts, r.synthFfs = res->ffs, r.synthDsps = res->dsps, r.synthBrams = res->brams;
+  return support::Status::ok();
+}
+
 /// Fills the measurements of `r` from compiling and running point `i`; the
 /// first error is the point's.
 support::Status measure(const Sweep& s, int64_t i, const ModelInput& m, PointRecord& r) {
@@ -92,7 +108,7 @@ support::Status measure(const Sweep& s, int64_t i, const ModelInput& m, PointRec
   }
   const hls::HlsResources res = hls::estimateHls(t, binding);
   r.dsps = res.dsps, r.bram18 = res.bram18, r.urams = res.urams, r.luts = res.luts, r.ffs = res.ffs;
-  return support::Status::ok();
+  return m.yosys ? synthesizeCore(t, r) : support::Status::ok();
 }
 
 }  // namespace
@@ -145,6 +161,8 @@ nlohmann::ordered_json recordJson(const PointRecord& r) {
   j["host_layers"] = r.hostLayers;
   j["resources"] = {{"dsp", r.dsps}, {"bram18", r.bram18}, {"uram", r.urams}, {"lut", r.luts}, {"ff", r.ffs}};
   j["fits"] = r.fits;
+  if (r.synthLuts >= 0)
+    j["yosys"] = {{"lut", r.synthLuts}, {"ff", r.synthFfs}, {"dsp", r.synthDsps}, {"bram", r.synthBrams}};
   return j;
 }
 
@@ -170,6 +188,11 @@ Expected<PointRecord> parseRecord(const std::string& text, const std::string& wh
     r.dsps = res.at("dsp").get<int64_t>(), r.bram18 = res.at("bram18").get<int64_t>();
     r.urams = res.at("uram").get<int64_t>(), r.luts = res.at("lut").get<int64_t>(), r.ffs = res.at("ff").get<int64_t>();
     r.fits = j.at("fits").get<bool>();
+    if (j.contains("yosys")) {
+      const nlohmann::ordered_json& y = j.at("yosys");
+      r.synthLuts = y.at("lut").get<int64_t>(), r.synthFfs = y.at("ff").get<int64_t>();
+      r.synthDsps = y.at("dsp").get<int64_t>(), r.synthBrams = y.at("bram").get<int64_t>();
+    }
     return r;
   } catch (const nlohmann::json::exception& e) {
     return error(Location::file(where), std::string("not a point record: ") + e.what());

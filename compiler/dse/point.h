@@ -29,9 +29,12 @@ struct ModelInput {
   /// estimates of each measured on the cycle model, no time limit, so that
   /// every engine gives the same result; 0: the compiler's own schedules.
   int tune = 0;
+  /// --yosys: each point's core (accelc_core) also synthesized by Yosys for a
+  /// 7-series part (synth_xilinx), its cells recorded beside the estimate.
+  bool yosys = false;
 };
 
-/// The options of `accelc dse-point` that carry `m` besides the model (--calibrate, --tune): what every engine
+/// The options of `accelc dse-point` that carry `m` besides the model (--calibrate, --tune, --yosys): what every engine
 /// passes to the processes that evaluate points.
 std::vector<std::string> pointOptions(const ModelInput& m);
 
@@ -50,10 +53,13 @@ struct PointRecord {
   int accelLayers = 0, hostLayers = 0;
   int64_t dsps = 0, bram18 = 0, urams = 0, luts = 0, ffs = 0;  ///< the HLS IP's estimate
   bool fits = true;  ///< on the sweep's board (true without one)
+  /// --yosys: what Yosys used for the core (LUTs, flip-flops, DSP48E1s, block RAMs); -1 when not asked.
+  int64_t synthLuts = -1, synthFfs = -1, synthDsps = -1, synthBrams = -1;
 };
 
-/// A hash of what decides a compile besides the hwspec: the model file's and
-/// the calibration inputs' bytes (a file, or a folder's .npy files), and the tuning asked for.
+/// A hash of what decides a point besides its hwspec: the model file's and
+/// the calibration inputs' bytes (a file, or a folder's .npy files), the
+/// tuning and the synthesis asked for.
 support::Expected<uint64_t> inputsHash(const ModelInput& m);
 /// The key of point `i`: its hwspec (or, when the schema refuses it, its
 /// values), the sweep's board file, `inputs` (inputsHash), and the build.

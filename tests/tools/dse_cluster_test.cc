@@ -56,5 +56,19 @@ TEST(CliTest, ASweepOnSlurmJobArraysGivesTheLocalEnginesResults) {
   EXPECT_EQ(testing::readFile(onSlurm + "/results.jsonl"), testing::readFile(local + "/results.jsonl"));
 }
 
+// --yosys: the point's core synthesized by Yosys, its cells beside the estimate in the record and the table.
+TEST(CliTest, ASweepWithYosysRecordsTheSynthesizedCore) {
+  const std::string dir = kTmp + "/dse-yosys", sweep = kTmp + "/dse-yosys.yaml";
+  std::filesystem::remove_all(dir);
+  std::ofstream(sweep) << "base: tiny\nvary:\n  dram.bytes_per_cycle: [4]\n";
+  const Result r = sh("dse " + kSrc + "/models/digits/digits_int8.onnx --sweep " + sweep + " -o " + dir + " --yosys");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const std::string results = testing::readFile(dir + "/results.jsonl");
+  const size_t at = results.find("\"yosys\":{\"lut\":");
+  ASSERT_NE(at, std::string::npos) << results;
+  EXPECT_GT(std::atoll(results.c_str() + at + 15), 1000) << "tiny's core takes thousands of LUTs\n" << results;
+  EXPECT_NE(testing::readFile(dir + "/points.csv").find(",yosys_lut,yosys_ff,yosys_dsp,yosys_bram\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace accelc

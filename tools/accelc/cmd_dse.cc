@@ -21,6 +21,7 @@ using support::Status;
 struct DseArgs {
   std::string model, sweep, out, calibrate, engine = "local", html;
   int jobs = 0, tune = 0;
+  bool yosys = false;
   int64_t point = -1;
 };
 
@@ -61,7 +62,7 @@ std::string mpiWorker() {
 
 Status dse(const DseArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::Sweep s, compiler::dse::loadSweep(a.sweep));
-  const compiler::dse::ModelInput m{a.model, a.calibrate, a.tune};
+  const compiler::dse::ModelInput m{a.model, a.calibrate, a.tune, a.yosys};
   ACCELC_ASSIGN_OR_RETURN(std::vector<int64_t> pending, compiler::dse::pendingPoints(s, a.out, m));
   std::cout << a.sweep << ": " << s.points() << " points, " << pending.size() << " to evaluate\n" << std::flush;
   std::vector<std::string> command = {selfPath(), "dse-point", a.model, "--sweep", a.sweep, "-o", a.out};
@@ -88,7 +89,7 @@ Status dse(const DseArgs& a) {
 Status dsePoint(const DseArgs& a) {
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::Sweep s, compiler::dse::loadSweep(a.sweep));
   ACCELC_ASSIGN_OR_RETURN(compiler::dse::PointRecord r,
-                          compiler::dse::evaluatePoint(s, a.point, compiler::dse::ModelInput{a.model, a.calibrate, a.tune}));
+                          compiler::dse::evaluatePoint(s, a.point, compiler::dse::ModelInput{a.model, a.calibrate, a.tune, a.yosys}));
   std::cout << "point " << a.point << " (" << compiler::dse::describePoint(s, a.point) << "): "
             << (r.ok ? std::to_string(r.cycles) + " cycles" : r.error) << "\n";
   return compiler::dse::writeRecord(a.out, r);
@@ -103,6 +104,9 @@ void commonOptions(CLI::App* cmd, DseArgs& a) {
                   "tune each point's schedules first (accelc tune), measuring the N best estimates of each layer "
                   "on the cycle model (a count, not a time, so every engine gives the same records)")
       ->check(CLI::Range(1, 64));
+  cmd->add_flag("--yosys", a.yosys,
+                "also synthesize each point's core with Yosys for a 7-series part (synth_xilinx; minutes a point) and "
+                "record its LUTs, flip-flops, DSPs and block RAMs beside the estimate");
 }
 
 }  // namespace
