@@ -26,7 +26,8 @@ struct accelc_session {
   const accelc_bundle* b = nullptr;
   std::unique_ptr<accelc::runtime::Device> device;
   std::unique_ptr<accelc::runtime::Executor> executor;
-  std::vector<std::optional<accelc::runtime::Tensor>> inputs;
+  std::vector<accelc::runtime::Tensor> inputs;  ///< the session's own storage, which runs read in place
+  std::vector<bool> inputSet;                   ///< per input: set or bound
   std::vector<accelc::runtime::Tensor> outputs;  ///< the last run's; empty before one
   std::vector<std::string> stepKinds;
   std::vector<double> seconds;      ///< per step, the last run's
@@ -191,7 +192,9 @@ accelc_status accelc_session_create(const accelc_bundle* b, const char* device, 
     auto e = accelc::runtime::Executor::create(b->c.bundle, *s->device, b->path, std::move(*host));
     if (!e) return fail(ACCELC_ERROR_DEVICE, e.diag().str());
     s->executor = std::move(*e);
-    s->inputs.resize(b->c.bundle.inputs.size());
+    for (int id : b->c.bundle.inputs)  // storage of the inputs' shapes, which binding hands out and runs read
+      s->inputs.emplace_back(b->c.bundle.tensors[static_cast<size_t>(id)].dtype, b->c.bundle.tensors[static_cast<size_t>(id)].shape);
+    s->inputSet.assign(s->inputs.size(), false);
     for (const Step& st : b->c.bundle.steps) s->stepKinds.push_back(kindName(st.kind));
     *out = s.release();
     return ACCELC_OK;
@@ -211,9 +214,8 @@ accelc_status accelc_session_set_input(accelc_session* s, int i, const void* dat
       return failAt(s, ACCELC_ERROR_ARGUMENT, std::string("input '") + t.name + "' takes " + std::to_string(t.bytes) +
                                                   " bytes (" + accelc::support::dtypeName(slot.dtype) + "), not " +
                                                   std::to_string(bytes));
-    Tensor x(slot.dtype, slot.shape);
-    std::memcpy(x.bytes().data(), data, bytes);
-    s->inputs[static_cast<size_t>(i)] = std::move(x);
+    std::memcpy(s->inputs[static_cast<size_t>(i)].bytes().data(), data, bytes);
+    s->inputSet[static_cast<size_t>(i)] = true;
     return ACCELC_OK;
   });
 }
@@ -221,17 +223,14 @@ accelc_status accelc_session_set_input(accelc_session* s, int i, const void* dat
 accelc_status accelc_session_run(accelc_session* s) {
   return guarded([&] {
     if (!s) return fail(ACCELC_ERROR_ARGUMENT, "accelc_session_run: a null argument");
-    std::vector<Tensor> in;
-    for (size_t i = 0; i < s->inputs.size(); ++i) {
-      if (!s->inputs[i])
+    for (size_t i = 0; i < s->inputs.size(); ++i)
+      if (!s->inputSet[i])
         return failAt(s, ACCELC_ERROR_STATE,
                       "input '" + s->b->c.bundle.tensors[static_cast<size_t>(s->b->c.bundle.inputs[i])].name +
                           "' is not set");
-      in.push_back(*s->inputs[i]);
-    }
     // The executor's statistics sum over runs: this run's are the differences.
     const accelc::runtime::RunStats before = s->executor->stats();
-    auto y = s->executor->run(in);
+    auto y = s->executor->run(s->inputs);  // in place: the caller may have written them through input_buffer
     s->outputs.clear();
     if (!y) return fail(ACCELC_ERROR_RUN, y.diag().str());
     s->outputs = std::move(*y);
@@ -263,6 +262,32 @@ accelc_status accelc_session_get_output(const accelc_session* s, int i, void* da
                                                   accelc::support::dtypeName(y.dtype()) + "), not " +
                                                   std::to_string(bytes));
     std::memcpy(data, y.bytes().data(), bytes);
+    return ACCELC_OK;
+  });
+}
+
+accelc_status accelc_session_input_buffer(accelc_session* s, int i, void** data, size_t* bytes) {
+  return guarded([&] {
+    accelc_tensor_info t;
+    if (!s || !data || !bytes) return fail(ACCELC_ERROR_ARGUMENT, "accelc_session_input_buffer: a null argument");
+    if (const std::string why = info(*s->b, s->b->c.bundle.inputs, i, t, "input"); !why.empty())
+      return failAt(s, ACCELC_ERROR_ARGUMENT, why);
+    Tensor& x = s->inputs[static_cast<size_t>(i)];
+    *data = x.bytes().data(), *bytes = x.bytes().size();
+    s->inputSet[static_cast<size_t>(i)] = true;
+    return ACCELC_OK;
+  });
+}
+
+accelc_status accelc_session_output_buffer(const accelc_session* s, int i, const void** data, size_t* bytes) {
+  return guarded([&] {
+    accelc_tensor_info t;
+    if (!s || !data || !bytes) return fail(ACCELC_ERROR_ARGUMENT, "accelc_session_output_buffer: a null argument");
+    if (const std::string why = info(*s->b, s->b->c.bundle.outputs, i, t, "output"); !why.empty())
+      return failAt(s, ACCELC_ERROR_ARGUMENT, why);
+    if (s->outputs.empty()) return failAt(s, ACCELC_ERROR_STATE, "no run has finished: there are no outputs to read");
+    const Tensor& y = s->outputs[static_cast<size_t>(i)];
+    *data = y.bytes().data(), *bytes = y.bytes().size();
     return ACCELC_OK;
   });
 }

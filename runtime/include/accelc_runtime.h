@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define ACCELC_RUNTIME_API_VERSION 1
+#define ACCELC_RUNTIME_API_VERSION 2
 #define ACCELC_MAX_RANK 8
 
 typedef enum accelc_status {
@@ -111,10 +111,19 @@ accelc_status accelc_session_create(const accelc_bundle* b, const char* device, 
 void accelc_session_destroy(accelc_session* s);
 /* Copies input `i` (its type, exactly its bytes) for the next runs. */
 accelc_status accelc_session_set_input(accelc_session* s, int i, const void* data, size_t bytes);
+/* Since API version 2: input `i` bound in place. `*data` is the session's
+ * own storage of the input (`*bytes` long, aligned for any element type),
+ * which every later run reads where it lies: write the input there instead
+ * of copying it in with accelc_session_set_input. Valid for the session's
+ * life; the input counts as set from this call on. */
+accelc_status accelc_session_input_buffer(accelc_session* s, int i, void** data, size_t* bytes);
 /* One inference on the inputs set. */
 accelc_status accelc_session_run(accelc_session* s);
 /* Copies output `i` of the last run (its type, exactly its bytes). */
 accelc_status accelc_session_get_output(const accelc_session* s, int i, void* data, size_t bytes);
+/* Since API version 2: output `i` of the last run where it lies, without a
+ * copy; valid until the session's next run or its end. */
+accelc_status accelc_session_output_buffer(const accelc_session* s, int i, const void** data, size_t* bytes);
 /* The last run's steps: their count, and step `i`. */
 int accelc_session_step_count(const accelc_session* s);
 accelc_status accelc_session_step(const accelc_session* s, int i, accelc_step_timing* out);

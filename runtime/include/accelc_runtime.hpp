@@ -70,6 +70,12 @@ class Session {
   /// Input `i` from `bytes` bytes at `data` (the input's type and size).
   Result setInput(int i, const void* data, size_t bytes) { return result(accelc_session_set_input(s_, i, data, bytes)); }
   Result setInput(int i, const std::vector<float>& data) { return setInput(i, data.data(), data.size() * sizeof(float)); }
+  /// Input `i` bound in place (zero-copy): the session's storage of it, which later runs read where it lies.
+  Result inputBuffer(int i, void*& data, size_t& bytes) { return result(accelc_session_input_buffer(s_, i, &data, &bytes)); }
+  /// Output `i` of the last run where it lies: valid until the next run.
+  Result outputBuffer(int i, const void*& data, size_t& bytes) const {
+    return result(accelc_session_output_buffer(s_, i, &data, &bytes));
+  }
   Result run() { return result(accelc_session_run(s_)); }
   /// Output `i` of the last run as bytes (its type's), or as floats (a float32 output).
   Result output(int i, std::vector<uint8_t>& out) const {

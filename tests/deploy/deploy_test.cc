@@ -49,6 +49,22 @@ TEST(DeployTest, TheCApiRunsDigitsOnFsimBitForBitAsAccelcRun) {
     ASSERT_EQ(accelc_session_get_output(s, 0, y.data(), y.size()), ACCELC_OK) << accelc_last_error();
     EXPECT_EQ(y, d.logits) << "run " << run;
   }
+  // The zero-copy binding: the input written where the session keeps it, the output read where it lies.
+  void* bound = nullptr;
+  const void* view = nullptr;
+  size_t bytes = 0;
+  ASSERT_EQ(accelc_session_input_buffer(s, 0, &bound, &bytes), ACCELC_OK) << accelc_last_error();
+  ASSERT_EQ(bytes, in.bytes);
+  std::memset(bound, 0, bytes);  // another input: the run must read this storage, not a copy made before
+  ASSERT_EQ(accelc_session_run(s), ACCELC_OK) << accelc_last_error();
+  ASSERT_EQ(accelc_session_output_buffer(s, 0, &view, &bytes), ACCELC_OK) << accelc_last_error();
+  ASSERT_EQ(bytes, out.bytes);
+  EXPECT_NE(std::vector<uint8_t>(static_cast<const uint8_t*>(view), static_cast<const uint8_t*>(view) + bytes), d.logits);
+  std::memcpy(bound, x.data(), in.bytes);
+  ASSERT_EQ(accelc_session_run(s), ACCELC_OK) << accelc_last_error();
+  ASSERT_EQ(accelc_session_output_buffer(s, 0, &view, &bytes), ACCELC_OK);
+  EXPECT_EQ(std::vector<uint8_t>(static_cast<const uint8_t*>(view), static_cast<const uint8_t*>(view) + bytes), d.logits);
+  EXPECT_EQ(accelc_session_output_buffer(s, 1, &view, &bytes), ACCELC_ERROR_ARGUMENT);
   // Per step: its kind, and wall time for every step that ran.
   ASSERT_EQ(accelc_session_step_count(s), 12);
   int accel = 0;
@@ -155,6 +171,10 @@ TEST(DeployTest, AFreshCProgramOverThePublicHeaderPrintsAccelcRunsOutputs) {
   EXPECT_EQ(line, "steps 12");
   ASSERT_EQ(got.size() * sizeof(float), d.logits.size());
   EXPECT_EQ(std::memcmp(got.data(), d.logits.data(), d.logits.size()), 0) << r.text;
+  // Bound in place (the zero-copy binding): the same lines.
+  Out inPlace = sh(kCProgram + " " + d.bundle + " fsim " + raw + " in-place");
+  ASSERT_EQ(inPlace.rc, 0) << inPlace.text;
+  EXPECT_EQ(inPlace.text, r.text);
   Out bad = sh(kCProgram + " " + d.bundle + " board:kv260 " + raw);
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.text.find("status 3: device 'board:kv260': error: no accelerator on this machine"), std::string::npos)
