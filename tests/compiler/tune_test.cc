@@ -3,7 +3,11 @@
 // the measuring pool's deadline.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 
 #include "compiler/frontend/compile_model.h"
@@ -207,6 +211,41 @@ TEST(MeasureTest, TheDeadlineStopsAllButTheProgramsThatMustRun) {
   EXPECT_EQ((*m)[0].cycles, -1);
   EXPECT_NE((*m)[0].error.find("cycle"), std::string::npos) << (*m)[0].error;
   EXPECT_GT((*m)[1].cycles, 0) << (*m)[1].error;
+}
+
+// A worker killed halfway: the program it measured says how its process ended, and a new worker measures the rest.
+TEST(MeasureTest, AWorkerThatDiesIsReplacedAndItsProgramSaysHow) {
+  const isa::Target t = testing::presetTarget("tiny");
+  const std::vector<TunableLayer> layers = digitsLayers(t);
+  auto c = untunedChoice(layers.front(), t, false);
+  ASSERT_TRUE(c.isOk());
+  auto p = choiceProgram(layers.front(), *c, t, false);
+  ASSERT_TRUE(p.isOk());
+  const std::vector<tune::MeasureJob> programs(64, tune::MeasureJob{*p, 0});
+  bool killed = false;
+  size_t killedAt = 0;
+  auto killWorkers = [&](size_t done) {
+    if (killed) return;
+    killed = true, killedAt = done;  // the first results are in: the worker is on to the next program
+    const std::string self = std::to_string(::getpid());
+    std::ifstream children("/proc/" + self + "/task/" + self + "/children");
+    for (pid_t child; children >> child;) ::kill(child, SIGKILL);
+  };
+  auto m = tune::measurePrograms(programs, 0, t, 1, std::chrono::steady_clock::now() + std::chrono::minutes(5), killWorkers);
+  ASSERT_TRUE(m.isOk()) << m.diag().str();
+  size_t measured = 0, signalled = 0;
+  for (const tune::Measurement& r : *m) {
+    measured += r.cycles > 0;
+    signalled += r.error.find("ended with signal 9") != std::string::npos;
+    if (r.cycles < 0 && !r.error.empty()) {
+      EXPECT_NE(r.error.find("signal 9"), std::string::npos) << r.error;
+    }
+  }
+  EXPECT_TRUE(killed);
+  ASSERT_LT(killedAt, 32u) << "the worker died with most of the work left";
+  // The program it measured is lost (and says so), and at most one other: taken from the counter, not yet begun.
+  EXPECT_GE(measured, 62u) << "a new worker measures what the killed one left";
+  EXPECT_LE(signalled, 1u);
 }
 
 }  // namespace
