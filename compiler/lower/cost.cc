@@ -50,6 +50,65 @@ int64_t dataflowCycles(const std::vector<isa::Instruction>& insns, const hwspec:
   return finished;
 }
 
+/// The data channel the units' DMAs share, as the replay in time order sees
+/// it: one beat a cycle, each DMA's beats after those of the DMAs that
+/// started before it. A read's beats end its time alone on the port, a
+/// write's begin it (its acknowledgement follows them).
+class Channel {
+ public:
+  explicit Channel(const hwspec::HwSpec& hw) : hw_(hw) {}
+  /// The cycle the DMA of `insn`, started in `start`, ends.
+  int64_t end(const isa::Instruction& insn, int64_t start) {
+    const simulator::DmaShape d = simulator::dmaShapeOf(insn, hw_);
+    const int64_t alone = simulator::instructionCycles(insn, hw_), beats = simulator::dmaBeats(d, hw_);
+    const int64_t first = d.write ? start + 1 : start + alone - beats;  // its first beat, alone
+    const int64_t delay = std::max<int64_t>(0, free_ - first);
+    free_ = std::max(free_, first) + beats;
+    return start + alone + delay;
+  }
+
+ private:
+  const hwspec::HwSpec& hw_;
+  int64_t free_ = 0;
+};
+
+/// dataflowCycles with the DRAM data channel shared: the instructions replayed
+/// in the order they start (the unit whose next instruction can start first
+/// goes first), each DMA's beats queued behind those already on the channel.
+int64_t contendedCycles(const std::vector<isa::Instruction>& insns, const hwspec::HwSpec& hw, int64_t startup) {
+  std::vector<size_t> order[isa::kNumUnits];
+  for (size_t pc = 0; pc < insns.size(); ++pc) order[static_cast<int>(isa::unitOf(insns[pc]))].push_back(pc);
+  isa::TokenMachine<int64_t> tokens(0);
+  Channel channel(hw);
+  int64_t free[isa::kNumUnits] = {0, 0, 0}, finished = 0;
+  size_t next[isa::kNumUnits] = {0, 0, 0};
+  for (;;) {
+    int best = -1;
+    int64_t bestStart = 0;
+    for (int u = 0; u < isa::kNumUnits; ++u) {
+      if (next[u] >= order[u].size()) continue;
+      const size_t pc = order[u][next[u]];
+      const isa::Instruction& insn = insns[pc];
+      if (tokens.wait(insn)) continue;
+      if (insn.opcode == isa::Opcode::kFinish && (next[0] < order[0].size() || next[2] < order[2].size())) continue;
+      int64_t start = std::max(free[u], startup + static_cast<int64_t>(pc) + 1);
+      for (int q : isa::popQueues(insn))  // the tokens it pops, visible from the cycle after their push
+        if (q != isa::kNoQueue) start = std::max(start, tokens.queue(q).front());
+      if (insn.opcode == isa::Opcode::kFinish) start = std::max({start, free[0], free[2]});
+      if (best < 0 || start < bestStart) best = u, bestStart = start;
+    }
+    if (best < 0) break;
+    const isa::Instruction& insn = insns[order[best][next[best]]];
+    tokens.pop(insn, [](int64_t) {});
+    const bool dma = insn.opcode == isa::Opcode::kLoad || insn.opcode == isa::Opcode::kStore;
+    free[best] = dma ? channel.end(insn, bestStart) : bestStart + simulator::instructionCycles(insn, hw);
+    tokens.push(insn, free[best] + 1);
+    if (insn.opcode == isa::Opcode::kFinish) finished = free[best];
+    ++next[best];
+  }
+  return finished;
+}
+
 }  // namespace
 
 support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa::Target& t) {
@@ -70,6 +129,7 @@ support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa:
   c.dramSlots = (c.dramSlots + t.spec.timing.outstanding - 1) / t.spec.timing.outstanding;
   c.startup = simulator::fetchStartCycles(count, t.spec, ib);
   c.dataflow = dataflowCycles(insns, t.spec, c.startup);
+  c.contended = contendedCycles(insns, t.spec, c.startup);
   return c;
 }
 
@@ -81,6 +141,11 @@ support::Expected<int64_t> datapathBound(const runtime::LayerInfo& l, const isa:
 support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t) {
   ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
   return std::max(c.dataflow, std::max(t.spec.dramLatency + c.dramBeats, c.dramSlots) + 1);
+}
+
+support::Expected<int64_t> estimateContended(const isa::Program& p, const isa::Target& t) {
+  ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
+  return std::max(c.contended, std::max(t.spec.dramLatency + c.dramBeats, c.dramSlots) + 1);
 }
 
 }  // namespace accelc::compiler::lower

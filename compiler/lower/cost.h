@@ -25,6 +25,7 @@ struct ProgramCycles {
   int64_t startup = 0;             ///< until the first instruction can be dispatched
   int64_t dataflow = 0;            ///< the program replayed with the token rules, each instruction alone on the port
   int64_t datapath = 0;            ///< the compute unit's GEMM and ALU instructions
+  int64_t contended = 0;           ///< the replay in the order instructions start, the DMAs sharing the data channel
 };
 
 /// The cycles of every instruction of `p`, per unit and on the DRAM channel.
@@ -39,6 +40,11 @@ support::Expected<int64_t> datapathBound(const runtime::LayerInfo& l, const isa:
 /// time when that is longer. Both ignore contention for the port, so the
 /// estimate never exceeds the cycle model's count.
 support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t);
+
+/// The estimate with the DRAM data channel shared between the units' DMAs
+/// (ProgramCycles::contended): closer to the cycle model's count where
+/// loads and stores overlap, and no longer a lower bound of it.
+support::Expected<int64_t> estimateContended(const isa::Program& p, const isa::Target& t);
 
 }  // namespace accelc::compiler::lower
 

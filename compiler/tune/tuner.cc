@@ -26,13 +26,14 @@ struct KeyWork {
 };
 
 /// A candidate's program and estimate, or nothing when it does not encode.
-std::optional<std::pair<isa::Program, int64_t>> estimated(const TunableLayer& l, const ScheduleChoice& c,
+std::optional<std::pair<isa::Program, std::pair<int64_t, int64_t>>> estimated(const TunableLayer& l, const ScheduleChoice& c,
                                                           const isa::Target& t, bool serialize) {
   auto p = choiceProgram(l, c, t, serialize);
   if (!p) return std::nullopt;
-  auto cycles = lower::estimateProgram(*p, t);
-  if (!cycles) return std::nullopt;
-  return std::make_pair(std::move(*p), *cycles);
+  auto cycles = lower::estimateContended(*p, t);
+  auto alone = lower::estimateProgram(*p, t);
+  if (!cycles || !alone) return std::nullopt;
+  return std::make_pair(std::move(*p), std::make_pair(*cycles, *alone));
 }
 
 /// Phase 1 for one key: its untuned choice and the legal choices the budget allows, replayed with the cost
@@ -46,7 +47,8 @@ support::Status estimateKey(KeyWork& w, const isa::Target& t, const TuneOptions&
   std::vector<std::pair<Candidate, isa::Program>> tried;
   auto attempt = [&](const ScheduleChoice& c) {
     if (std::any_of(tried.begin(), tried.end(), [&](const auto& e) { return sameChoice(e.first.choice, c); })) return;
-    if (auto e = estimated(w.layer, c, t, o.serialize)) tried.push_back({Candidate{c, e->second, -1, ""}, std::move(e->first)});
+    if (auto e = estimated(w.layer, c, t, o.serialize))
+      tried.push_back({Candidate{c, e->second.first, e->second.second, -1, ""}, std::move(e->first)});
   };
   attempt(untuned);
   if (tried.empty())
@@ -111,10 +113,10 @@ void choose(LayerTuning& l) {
 
 }  // namespace
 
-double estimateErrorPct(const LayerTuning& l) {
+double estimateErrorPct(const LayerTuning& l, bool alone) {
   const Candidate& c = l.candidates[l.chosen];
-  return c.measured > 0 ? 100.0 * std::abs(static_cast<double>(c.estimate - c.measured)) / static_cast<double>(c.measured)
-                        : 0.0;
+  const int64_t e = alone ? c.alone : c.estimate;
+  return c.measured > 0 ? 100.0 * std::abs(static_cast<double>(e - c.measured)) / static_cast<double>(c.measured) : 0.0;
 }
 
 support::Expected<std::vector<LayerTuning>> tuneLayers(const std::vector<TunableLayer>& layers, const isa::Target& t,

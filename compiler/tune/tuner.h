@@ -41,7 +41,8 @@ struct TuneOptions {
 /// One schedule tried.
 struct Candidate {
   ScheduleChoice choice;
-  int64_t estimate = 0;   ///< the cost model's cycles
+  int64_t estimate = 0;   ///< the cost model's cycles (lower::estimateContended: DMAs sharing the data channel)
+  int64_t alone = 0;      ///< the cost model's cycles with each DMA alone on the port (lower::estimateProgram)
   int64_t measured = -1;  ///< the cycle model's; -1 when not measured
   std::string error;      ///< why the measurement failed
 };
@@ -66,8 +67,9 @@ support::Expected<std::vector<LayerTuning>> tuneLayers(const std::vector<Tunable
                                                        const TuneOptions& o);
 
 /// The analytic model's error on a tuned layer: |estimate − measured| /
-/// measured of its chosen schedule, in percent.
-double estimateErrorPct(const LayerTuning& l);
+/// measured of its chosen schedule, in percent; with `alone`, of the
+/// estimate that puts each DMA alone on the port (the compiler's search's).
+double estimateErrorPct(const LayerTuning& l, bool alone = false);
 
 }  // namespace accelc::compiler::tune
 

@@ -119,7 +119,8 @@ TEST(TuneTest, TunedSchedulesAreMeasuredNoSlowerAndBitExact) {
     EXPECT_LE(c.measured, u.measured) << l.key;
     for (const tune::Candidate& m : l.candidates) {
       if (m.measured >= 0) {
-        EXPECT_LE(m.estimate, m.measured) << "the estimate ignores contention: never above " << l.key;
+        EXPECT_LE(m.alone, m.measured) << "each DMA alone on the port: never above the count " << l.key;
+        EXPECT_GE(m.estimate, m.alone) << "sharing the channel only delays " << l.key;
       }
     }
     EXPECT_FALSE(l.why.empty());

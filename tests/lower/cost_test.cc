@@ -94,6 +94,31 @@ TEST(CostTest, TheReplayFollowsTokens) {
   // cycle, 2 beats from its third, acknowledged 64 cycles later); FINISH 254-255.
   EXPECT_EQ(simulator::instructionCycles(store, t.spec), 2 + 2 + 64);
   EXPECT_EQ(c2->dataflow, 255);
+  EXPECT_EQ(c2->contended, 255);  // one DMA at a time: nothing to share
+}
+
+// A load and a store at once: alone on the port each takes its own time; sharing the data channel (one beat a
+// cycle) the second's beats wait for the first's.
+TEST(CostTest, SharingTheDataChannelDelaysOverlappingDmas) {
+  isa::Target t = testing::presetTarget("vta-default");
+  isa::Instruction load = isa::makeInstruction(isa::Opcode::kLoad);
+  load.mem().buffer = static_cast<int64_t>(isa::Buffer::kWgt);
+  load.mem().ySize = 1, load.mem().xSize = 32, load.mem().xStride = 32;  // 8 KiB: 1024 beats
+  isa::Instruction store = isa::makeInstruction(isa::Opcode::kStore);
+  store.mem().buffer = static_cast<int64_t>(isa::Buffer::kOut);
+  store.mem().ySize = 1, store.mem().xSize = 512, store.mem().xStride = 512;  // 8 KiB: 1024 beats
+  store.mem().dramBase = 4096;
+  isa::ProgramBuilder b(t);
+  b.text(0x100000);
+  b.add(load), b.add(store), b.add(isa::makeInstruction(isa::Opcode::kFinish));
+  auto p = b.finish("cost.bin");
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
+  auto c = programCycles(*p, t);
+  ASSERT_TRUE(c.isOk()) << c.diag().str();
+  EXPECT_EQ(c->dramBeats, 1024 + 1024 + 6);
+  EXPECT_LT(c->dataflow, c->startup + 2048) << "alone, the two overlap freely";
+  EXPECT_GE(c->contended, c->startup + 2048) << "sharing, the channel carries one beat a cycle";
+  EXPECT_GT(*estimateContended(*p, t), *estimateProgram(*p, t));
 }
 
 }  // namespace
