@@ -109,9 +109,9 @@ int64_t contendedCycles(const std::vector<isa::Instruction>& insns, const hwspec
   return finished;
 }
 
-}  // namespace
-
-support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa::Target& t) {
+/// programCycles, with the contended replay only when asked: the compiler's
+/// search estimates many programs and needs none.
+support::Expected<ProgramCycles> cyclesOf(const isa::Program& p, const isa::Target& t, bool contended) {
   ProgramCycles c;
   const isa::Segment& text = p.text();
   const int64_t ib = static_cast<int64_t>(t.insnBytes()), count = static_cast<int64_t>(text.bytes.size()) / ib;
@@ -129,23 +129,35 @@ support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa:
   c.dramSlots = (c.dramSlots + t.spec.timing.outstanding - 1) / t.spec.timing.outstanding;
   c.startup = simulator::fetchStartCycles(count, t.spec, ib);
   c.dataflow = dataflowCycles(insns, t.spec, c.startup);
-  c.contended = contendedCycles(insns, t.spec, c.startup);
+  if (contended) c.contended = contendedCycles(insns, t.spec, c.startup);
   return c;
 }
 
+/// The estimate of `c` with `replay` as its dataflow: the replay, or the DRAM port's busy time when longer.
+int64_t bounded(const ProgramCycles& c, int64_t replay, const isa::Target& t) {
+  return std::max(replay, std::max(t.spec.dramLatency + c.dramBeats, c.dramSlots) + 1);
+}
+
+}  // namespace
+
+support::Expected<ProgramCycles> programCycles(const isa::Program& p, const isa::Target& t) { return cyclesOf(p, t, true); }
+
 support::Expected<int64_t> datapathBound(const runtime::LayerInfo& l, const isa::Program& p, const isa::Target& t) {
-  ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
+  ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, cyclesOf(p, t, false));
   return std::max(runtime::rooflineCycles(l, t.spec), c.datapath);
 }
 
+int64_t aloneEstimate(const ProgramCycles& c, const isa::Target& t) { return bounded(c, c.dataflow, t); }
+int64_t contendedEstimate(const ProgramCycles& c, const isa::Target& t) { return bounded(c, c.contended, t); }
+
 support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t) {
-  ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
-  return std::max(c.dataflow, std::max(t.spec.dramLatency + c.dramBeats, c.dramSlots) + 1);
+  ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, cyclesOf(p, t, false));
+  return aloneEstimate(c, t);
 }
 
 support::Expected<int64_t> estimateContended(const isa::Program& p, const isa::Target& t) {
   ACCELC_ASSIGN_OR_RETURN(ProgramCycles c, programCycles(p, t));
-  return std::max(c.contended, std::max(t.spec.dramLatency + c.dramBeats, c.dramSlots) + 1);
+  return contendedEstimate(c, t);
 }
 
 }  // namespace accelc::compiler::lower

@@ -41,6 +41,11 @@ support::Expected<int64_t> datapathBound(const runtime::LayerInfo& l, const isa:
 /// estimate never exceeds the cycle model's count.
 support::Expected<int64_t> estimateProgram(const isa::Program& p, const isa::Target& t);
 
+/// estimateProgram and estimateContended of `c` (programCycles of a program
+/// for `t`), for a caller that wants both from one replay of each kind.
+int64_t aloneEstimate(const ProgramCycles& c, const isa::Target& t);
+int64_t contendedEstimate(const ProgramCycles& c, const isa::Target& t);
+
 /// The estimate with the DRAM data channel shared between the units' DMAs
 /// (ProgramCycles::contended): closer to the cycle model's count where
 /// loads and stores overlap, and no longer a lower bound of it.

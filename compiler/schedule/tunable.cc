@@ -1,7 +1,6 @@
 // compiler/schedule/tunable.cc — legal choices, keys and programs of tunable layers.
 #include "compiler/schedule/tunable.h"
 
-#include <cstdlib>
 #include <sstream>
 
 #include "compiler/lower/codegen.h"

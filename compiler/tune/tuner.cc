@@ -30,10 +30,10 @@ std::optional<std::pair<isa::Program, std::pair<int64_t, int64_t>>> estimated(co
                                                           const isa::Target& t, bool serialize) {
   auto p = choiceProgram(l, c, t, serialize);
   if (!p) return std::nullopt;
-  auto cycles = lower::estimateContended(*p, t);
-  auto alone = lower::estimateProgram(*p, t);
-  if (!cycles || !alone) return std::nullopt;
-  return std::make_pair(std::move(*p), std::make_pair(*cycles, *alone));
+  auto cycles = lower::programCycles(*p, t);  // decoded once for both estimates
+  if (!cycles) return std::nullopt;
+  return std::make_pair(std::move(*p),
+                        std::make_pair(lower::contendedEstimate(*cycles, t), lower::aloneEstimate(*cycles, t)));
 }
 
 /// Phase 1 for one key: its untuned choice and the legal choices the budget allows, replayed with the cost

@@ -182,13 +182,17 @@ TEST(TuneLogTest, BadLinesAreLocated) {
   check(R"({"kind":"pool"})", "expected a string \"key\"");
 }
 
+/// The program of digits' first tunable layer under its untuned schedule.
+support::Expected<isa::Program> firstLayersProgram(const isa::Target& t) {
+  const std::vector<TunableLayer> layers = digitsLayers(t);
+  ACCELC_ASSIGN_OR_RETURN(ScheduleChoice c, untunedChoice(layers.front(), t, false));
+  return choiceProgram(layers.front(), c, t, false);
+}
+
 // Past the deadline only the programs that must be measured are.
 TEST(MeasureTest, TheDeadlineStopsAllButTheProgramsThatMustRun) {
   const isa::Target t = testing::presetTarget("tiny");
-  const std::vector<TunableLayer> layers = digitsLayers(t);
-  auto c = untunedChoice(layers.front(), t, false);
-  ASSERT_TRUE(c.isOk());
-  auto p = choiceProgram(layers.front(), *c, t, false);
+  const support::Expected<isa::Program> p = firstLayersProgram(t);
   ASSERT_TRUE(p.isOk()) << p.diag().str();
   const std::vector<tune::MeasureJob> programs(4, tune::MeasureJob{*p, 0});
   size_t heard = 0;
@@ -217,11 +221,8 @@ TEST(MeasureTest, TheDeadlineStopsAllButTheProgramsThatMustRun) {
 // A worker killed halfway: the program it measured says how its process ended, and a new worker measures the rest.
 TEST(MeasureTest, AWorkerThatDiesIsReplacedAndItsProgramSaysHow) {
   const isa::Target t = testing::presetTarget("tiny");
-  const std::vector<TunableLayer> layers = digitsLayers(t);
-  auto c = untunedChoice(layers.front(), t, false);
-  ASSERT_TRUE(c.isOk());
-  auto p = choiceProgram(layers.front(), *c, t, false);
-  ASSERT_TRUE(p.isOk());
+  const support::Expected<isa::Program> p = firstLayersProgram(t);
+  ASSERT_TRUE(p.isOk()) << p.diag().str();
   const std::vector<tune::MeasureJob> programs(64, tune::MeasureJob{*p, 0});
   bool killed = false;
   size_t killedAt = 0;
