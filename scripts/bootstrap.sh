@@ -10,7 +10,7 @@ PACKAGES=(
   python3
   libonnx-dev libprotobuf-dev protobuf-compiler
   libsystemc-dev verilator yosys nextpnr-ice40 fpga-icestorm clang-14 libfuzzer-14-dev llvm-14-dev
-  libdnnl-dev libhalide14-0-dev lld-14 g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user
+  libdnnl-dev ocl-icd-opencl-dev libhalide14-0-dev lld-14 g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user
   python3-torch python3-torchvision python3-onnx python3-sklearn python3-numpy
   openmpi-bin libopenmpi-dev  # accelc dse --engine mpi
   slurmctld slurmd slurm-client munge  # accelc dse --engine slurm, tested on a one-node cluster
