@@ -235,8 +235,13 @@ TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {
     for (auto& jit : testing::hostJits()) {
       std::optional<KernelPlan> p = qconvPlan(c.op, a, c.x, c.w, jitCpuShape(*jit), true);
       ASSERT_TRUE(p.has_value());
-      ASSERT_TRUE(std::any_of(p->kernel.stages.begin(), p->kernel.stages.end(), [](const LoopStage& s) { return s.constant; }))
-          << "no stage of the weights alone in " << p->kernel.name;
+      // Every form prepares its weights (packed into words, converted, or transposed) but the dense
+      // convolution without VNNI, which reads them as they are.
+      const bool dense = c.op == OpKind::kQConv && a.group == 1;
+      if (jitCpuShape(*jit).vnni || !dense) {
+        ASSERT_TRUE(std::any_of(p->kernel.stages.begin(), p->kernel.stages.end(), [](const LoopStage& s) { return s.constant; }))
+            << "no stage of the weights alone in " << p->kernel.name;
+      }
       auto k = CompiledKernel::compile(*jit, p->kernel, p->schedule, "test");
       ASSERT_TRUE(k.isOk()) << k.status().str();
       for (int run = 0; run < 2; ++run) {
