@@ -37,8 +37,8 @@ void runOn(benchmark::State& state, runtime::Device& d) {
     int64_t bound = 0, datapath = 0;
     const std::vector<size_t> steps = runtime::layerSteps(b);
     for (size_t li = 0; li < b.layers.size(); ++li) {
+      if (steps[li] >= b.steps.size() || b.steps[steps[li]].kind != runtime::Step::Kind::kAccel) continue;
       const runtime::Step& s = b.steps[steps[li]];
-      if (s.kind != runtime::Step::Kind::kAccel) continue;
       bound += runtime::rooflineCycles(b.layers[li], resnet18().target->spec);
       auto dp = compiler::lower::datapathBound(b.layers[li], b.programs[static_cast<size_t>(s.program)], *resnet18().target);
       datapath += dp ? *dp : 0;

@@ -14,9 +14,13 @@
 namespace accelc::runtime {
 
 std::vector<size_t> layerSteps(const Bundle& b) {
-  std::vector<size_t> steps;
-  for (size_t i = 0; i < b.steps.size(); ++i)
-    if (b.steps[i].kind != Step::Kind::kPack && b.steps[i].kind != Step::Kind::kUnpack) steps.push_back(i);
+  std::vector<size_t> steps(b.layers.size(), b.steps.size());
+  size_t next = 0;  // the steps follow the layers' order: a layer's is the next one of its name
+  for (size_t li = 0; li < b.layers.size(); ++li) {
+    size_t k = next;
+    while (k < b.steps.size() && (b.steps[k].kind == Step::Kind::kPack || b.steps[k].kind == Step::Kind::kUnpack)) ++k;
+    if (k < b.steps.size() && b.steps[k].name == b.layers[li].name) steps[li] = k, next = k + 1;
+  }
   return steps;
 }
 

@@ -97,7 +97,8 @@ struct Bundle {
 };
 
 /// The step of each layer of `b`: steps are the layers in order, with pack
-/// and unpack steps between them.
+/// and unpack steps between them, and a layer that no step computes (a move
+/// its readers read in place) gets b.steps.size().
 std::vector<size_t> layerSteps(const Bundle& b);
 
 /// The slots a host kernel that computes steps [first, last] of `b` receives

@@ -53,6 +53,10 @@ int slotFor(Lowering& s, int v, Storage st) {
   s.bundle.tensors.push_back(std::move(slot));
   const int id = s.slots[key] = static_cast<int>(s.bundle.tensors.size()) - 1;
   if (st == Storage::kConv && s.views[v].parent >= 0) recordView(s, v, id);
+  if (const MovePlan* m = st == Storage::kDense ? s.rowsView(v) : nullptr) {
+    const int root = slotFor(s, m->root, Storage::kDense);
+    s.slotViews[id] = {root, m->offset};
+  }
   return id;
 }
 
@@ -67,6 +71,10 @@ void layoutStep(Lowering& s, Step::Kind kind, int v, int from, int to) {
 Expected<int> ensure(Lowering& s, int v, Storage st) {
   auto it = s.slots.find({v, static_cast<int>(st)});
   if (it != s.slots.end()) return it->second;
+  if (s.rowsView(v)) {  // a view of rows that a layer wrote: read there
+    const int view = slotFor(s, v, Storage::kDense);
+    if (st == Storage::kDense) return view;
+  }
   if (st == Storage::kPlain) {  // available only blocked: unpack
     for (Storage from : {Storage::kConv, Storage::kDense}) {
       auto f = s.slots.find({v, static_cast<int>(from)});
@@ -124,6 +132,7 @@ Expected<Step> nodeStep(Lowering& s, size_t i) {
 support::Status buildSteps(Lowering& s) {
   for (int id : s.g.inputs) slotFor(s, id, Storage::kPlain);
   for (size_t i = 0; i < s.g.nodes.size(); ++i) {
+    if (std::holds_alternative<MovePlan>(s.placements[i].plan)) continue;  // its readers read in place
     ACCELC_ASSIGN_OR_RETURN(Step step, nodeStep(s, i));
     s.bundle.steps.push_back(std::move(step));
     s.stepNode.push_back(static_cast<int>(i));

@@ -21,12 +21,13 @@ support::Expected<runtime::LayerInfo> layerInfo(const Lowering& s, size_t i, int
       if (id >= 0)
         info.compulsoryBytes +=
             support::shapeElements(s.g.values[id].shape) * support::dtypeBytes(s.g.values[id].dtype);
-  if (std::holds_alternative<ConcatPlan>(p.plan) || std::holds_alternative<SlicePlan>(p.plan))
-    info.compulsoryBytes = 0;  // in place: its producers wrote it, or its readers read its parts
+  if (std::holds_alternative<ConcatPlan>(p.plan) || std::holds_alternative<SlicePlan>(p.plan) ||
+      std::holds_alternative<MovePlan>(p.plan))
+    info.compulsoryBytes = 0;  // in place: its producers wrote it, or its readers read it or its parts
   info.dramBytes = info.compulsoryBytes;
   info.macs = nodeMacs(s.g, n);
   // The cost formulas applied to the program itself (the schedule's own estimate is in `why`).
-  if (p.onAccelerator()) {
+  if (program >= 0) {  // (a move in place has none)
     ACCELC_ASSIGN_OR_RETURN(info.cycles, lower::estimateProgram(s.bundle.programs[static_cast<size_t>(program)], s.t));
   }
   return info;

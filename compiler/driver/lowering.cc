@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "compiler/passes/rewrite.h"
+
 namespace accelc::compiler {
 
 using support::error;
@@ -79,6 +81,13 @@ void Lowering::shareViewBorders() {
       for (int j = 0; j < 4; ++j) borders[views[v].parent][j] = std::max(borders[views[v].parent][j], borders[v][j]);
   for (size_t v = 0; v < views.size(); ++v)
     if (views[v].parent >= 0) borders[v] = borders[views[v].parent];
+}
+
+const MovePlan* Lowering::rowsView(int v) const {
+  const Node* p = placements.empty() ? nullptr : producer(g, v);
+  if (!p) return nullptr;
+  const auto* m = std::get_if<MovePlan>(&placements[static_cast<size_t>(p - g.nodes.data())].plan);
+  return m && m->root >= 0 ? m : nullptr;
 }
 
 bool Lowering::atLeastZeroPoint(int v) const {

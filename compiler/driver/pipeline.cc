@@ -11,6 +11,7 @@
 #include "compiler/driver/finish_bundle.h"
 #include "compiler/driver/lower_layers.h"
 #include "compiler/driver/move_clamps.h"
+#include "compiler/driver/move_views.h"
 #include "compiler/driver/partition.h"
 #include "compiler/driver/place_by_cost.h"
 #include "compiler/driver/pipeline_text.h"
@@ -118,7 +119,8 @@ Status checkPlacements(const CompileState& s, const std::string& pass) {
                       (std::holds_alternative<AddPlan>(p) && k == OpKind::kQAdd) ||
                       (std::holds_alternative<ConcatPlan>(p) && k == OpKind::kQConcat) ||
                       (std::holds_alternative<SlicePlan>(p) && (k == OpKind::kSplit || k == OpKind::kSlice)) ||
-                      (std::holds_alternative<EltwisePlan>(p) && isEltwise(s.graph.nodes[i]));
+                      (std::holds_alternative<EltwisePlan>(p) && isEltwise(s.graph.nodes[i])) ||
+                      (std::holds_alternative<MovePlan>(p) && isMove(s.graph, s.graph.nodes[i]));
     const bool said = l.placements[i].why.rfind(l.placements[i].onAccelerator() ? "accelerator: " : "host: ", 0) == 0;
     if (!fits || !said) return broken(s, pass, "node '" + s.graph.nodes[i].name + "' has a plan of another kind");
   }
@@ -202,9 +204,10 @@ std::vector<PipelinePass> makePipeline() {
                [](CompileState& s) -> Status {
                  ACCELC_CHECK(s.t) << "the back end needs a target";
                  ensureLowering(s);
-                 if (s.o.hostTarget.empty())
+                 if (s.o.hostTarget.empty()) {
                    ACCELC_TRY(s.o.hostCost ? placeByCost(*s.lowering, *s.o.hostCost) : partition(*s.lowering));
-                 else placeOnHost(*s.lowering, "host: --target " + s.o.hostTarget + " compiles the whole model for the host");
+                   planMoveViews(*s.lowering);
+                 } else placeOnHost(*s.lowering, "host: --target " + s.o.hostTarget + " compiles the whole model for the host");
                  return checkPlacements(s, "partition");
                },
                [](const CompileState& s) { return s.lowering ? placementsText(*s.lowering) : std::string(); }});

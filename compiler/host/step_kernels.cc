@@ -427,9 +427,9 @@ void noteHostKernels(runtime::Bundle& b) {
       note[k.step + j] = "fused into the generated kernel of '" + b.steps[k.step].name + "'";
   }
   const std::vector<size_t> steps = runtime::layerSteps(b);
-  for (size_t i = 0; i < b.layers.size() && i < steps.size(); ++i) {
+  for (size_t i = 0; i < b.layers.size(); ++i) {
+    if (steps[i] >= b.steps.size() || b.steps[steps[i]].kind != runtime::Step::Kind::kHost) continue;
     const runtime::Step& s = b.steps[steps[i]];
-    if (s.kind != runtime::Step::Kind::kHost) continue;
     const std::string op = runtime::opInfo(s.op).name;
     const std::string& n = note[steps[i]];
     b.layers[i].why += "; " + (!n.empty() ? n

@@ -19,7 +19,8 @@ inline std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> acceleratorLa
   std::vector<std::pair<const runtime::LayerInfo*, uint64_t>> out;
   const std::vector<size_t> steps = runtime::layerSteps(b);
   for (size_t li = 0; li < b.layers.size(); ++li)
-    if (b.steps[steps[li]].kind == runtime::Step::Kind::kAccel) out.push_back({&b.layers[li], stats.stepCycles[steps[li]]});
+    if (steps[li] < b.steps.size() && b.steps[steps[li]].kind == runtime::Step::Kind::kAccel)
+      out.push_back({&b.layers[li], stats.stepCycles[steps[li]]});
   return out;
 }
 
