@@ -31,7 +31,7 @@
 
 namespace accelc::runtime {
 
-inline constexpr uint32_t kBundleVersion = 9;
+inline constexpr uint32_t kBundleVersion = 10;
 
 /// A tensor's place in DRAM.
 struct TensorSlot {

@@ -31,7 +31,7 @@ std::optional<Shape> blockedShape(const Shape& shape, BlockedForm f, int64_t blo
       if (shape.size() < 2 || block <= 0) return std::nullopt;
       const Matrices m(shape);
       if (f == BlockedForm::kRows) return Shape{m.count, m.cols, 1, m.rows};
-      return Shape{m.count, m.rows, (m.cols + block - 1) / block, block};
+      return Shape{m.count, m.rows, 1, (m.cols + block - 1) / block * block};
     }
   }
   return std::nullopt;
@@ -43,7 +43,7 @@ Tensor toBlockedShape(const Tensor& t, const Shape& shape, BlockedForm f, int64_
   Tensor out(support::DType::kInt8, *blockedShape(shape, f, block));  // zero: kWeights' columns past N
   const int8_t* src = t.data<int8_t>();
   int8_t* dst = out.data<int8_t>();
-  const int64_t stride = f == BlockedForm::kRows ? m.rows : out.shape()[2] * block;
+  const int64_t stride = f == BlockedForm::kRows ? m.rows : out.shape()[3];
   for (int64_t b = 0; b < m.count; ++b) {
     const int8_t* from = src + b * m.rows * m.cols;
     if (f == BlockedForm::kRows) {  // [M, K] -> [K, M]

@@ -57,9 +57,10 @@ enum class BlockedForm : uint8_t {
   /// Rows [..., M, K] as [B, K, 1, M] (B: the product of the leading dimensions): each matrix a row of M
   /// pixels of K channels, as a dense layer and a matrix product read and write them.
   kRows = 1,
-  /// A matrix product's right operand [..., K, N] as [B, K, ceil(N / block), block]: the layout's entries
-  /// are then each matrix's transpose in the GEMM core's weight entries, [N/block][K/block] of block × block
-  /// int8 in [n][k] order (the order convolution weights are packed in). Columns past N hold 0.
+  /// A matrix product's right operand [..., K, N] as [B, K, 1, N rounded up to whole blocks]: its transpose
+  /// stored as rows, so that each run of `block` columns of one channel block is a GEMM weight entry of
+  /// block × block int8 in [n][k] order, the entries of a matrix [K/block][N/block] (channel block first).
+  /// Columns past N hold 0. Where K's rows [..., N, K] are stored, their blocks are these entries already.
   kWeights = 2,
 };
 inline constexpr int kBlockedForms = 3;

@@ -53,7 +53,7 @@ int slotFor(Lowering& s, int v, Storage st) {
   s.bundle.tensors.push_back(std::move(slot));
   const int id = s.slots[key] = static_cast<int>(s.bundle.tensors.size()) - 1;
   if (st == Storage::kConv && s.views[v].parent >= 0) recordView(s, v, id);
-  if (const MovePlan* m = st == Storage::kDense ? s.rowsView(v) : nullptr) {
+  if (const MovePlan* m = s.moveView(v); m && m->storage == st) {
     const int root = slotFor(s, m->root, Storage::kDense);
     s.slotViews[id] = {root, m->offset};
   }
@@ -71,12 +71,12 @@ void layoutStep(Lowering& s, Step::Kind kind, int v, int from, int to) {
 Expected<int> ensure(Lowering& s, int v, Storage st) {
   auto it = s.slots.find({v, static_cast<int>(st)});
   if (it != s.slots.end()) return it->second;
-  if (s.rowsView(v)) {  // a view of rows that a layer wrote: read there
-    const int view = slotFor(s, v, Storage::kDense);
-    if (st == Storage::kDense) return view;
+  if (const MovePlan* m = s.moveView(v)) {  // a view of rows that a layer wrote: read there
+    const int view = slotFor(s, v, m->storage);
+    if (st == m->storage) return view;
   }
   if (st == Storage::kPlain) {  // available only blocked: unpack
-    for (Storage from : {Storage::kConv, Storage::kDense}) {
+    for (Storage from : {Storage::kConv, Storage::kDense, Storage::kWeights}) {
       auto f = s.slots.find({v, static_cast<int>(from)});
       if (f == s.slots.end()) continue;
       const int to = slotFor(s, v, Storage::kPlain);

@@ -83,7 +83,7 @@ void Lowering::shareViewBorders() {
     if (views[v].parent >= 0) borders[v] = borders[views[v].parent];
 }
 
-const MovePlan* Lowering::rowsView(int v) const {
+const MovePlan* Lowering::moveView(int v) const {
   const Node* p = placements.empty() ? nullptr : producer(g, v);
   if (!p) return nullptr;
   const auto* m = std::get_if<MovePlan>(&placements[static_cast<size_t>(p - g.nodes.data())].plan);

@@ -55,12 +55,14 @@ struct SlicePlan {};
 struct EltwisePlan {
   int64_t rows = 0;  ///< image rows per tile
 };
-/// An int8 move (Reshape, Transpose, Slice, ...) that no step computes (move_views.h). With a root, its
-/// output's rows of pixels are a contiguous run of the root's rows storage from byte `offset`, which its readers
-/// read in place; without, nothing stores its output: only such views, below it, read it.
+/// An int8 move (Reshape, Transpose, Slice, ...) that no step computes (move_views.h). With a root, its output
+/// stored as `storage` (rows of pixels, or a matrix product's right operand as weights) is a contiguous run of
+/// the root's rows storage from byte `offset`, which its readers read in place; without, nothing stores its
+/// output: only such views, below it, read it.
 struct MovePlan {
-  int root = -1;        ///< the value whose storage it views; -1: folded into the views below it
-  uint64_t offset = 0;  ///< bytes into the root's storage
+  int root = -1;                      ///< the value whose storage it views; -1: folded into the views below it
+  uint64_t offset = 0;                ///< bytes into the root's storage
+  Storage storage = Storage::kDense;  ///< how its output is stored there: kDense or kWeights
 };
 using Plan = std::variant<HostPlan, ConvPlan, PoolPlan, AddPlan, ConcatPlan, SlicePlan, EltwisePlan, MovePlan>;
 
@@ -131,7 +133,7 @@ struct Lowering {
   /// Gives every view the borders of its Concat's output, and the output every border a view needs.
   void shareViewBorders();
   /// The plan of the move whose output `v` is when that output views another value's rows storage, or null.
-  const MovePlan* rowsView(int v) const;
+  const MovePlan* moveView(int v) const;
   /// Whether value `v` never lies below its zero point (its producer clamps there, as a fused ReLU does, or
   /// it is a max pool or a concatenation of such values).
   bool atLeastZeroPoint(int v) const;

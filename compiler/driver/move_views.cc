@@ -3,6 +3,10 @@
 //   before: /attn/Transpose  host: not an accelerator operator
 //   after:  /attn/Transpose  accelerator: in place: a view of '/attn/MatMul:rows' from byte 0 ...
 //
+// A view is stored as rows of pixels, or, for Kᵀ read as a matrix product's
+// right operand, as weights: the weights form holds a matrix's transpose as
+// rows (runtime::BlockedForm::kWeights), so Kᵀ's weight blocks are K's rows.
+//
 // A chain of moves (attention's Reshape [S, H, d] then Transpose [H, S, d])
 // permutes elements. Whether its end can be read in place is decided by
 // running the chain's own reference kernels on the root's element indices,
@@ -35,26 +39,59 @@ bool storedAsRows(const Lowering& s, int v) {
          s.g.values[v].shape.size() >= 2;
 }
 
-/// The byte at which rows layout `l` of a value of `shape` holds its element `e` (row-major index).
-int64_t rowsByte(const runtime::BlockedLayout& l, const Shape& shape, int64_t e) {
-  const int64_t k = shape.back(), m = shape[shape.size() - 2];
-  const int64_t b = e / (m * k), row = e / k % m, ch = e % k;
-  return l.entry(b, 0, ch / l.block, row) * l.block + ch % l.block;
+/// The byte at which layout `l` of a value of `shape` stored as `st` holds its element `e` (row-major index):
+/// as rows (kDense), [..., M, K] with K in the lanes and M the pixels; as weights (kWeights), [..., K, N] with
+/// K in the lanes and N the pixels (runtime::BlockedForm).
+int64_t storedByte(const runtime::BlockedLayout& l, const Shape& shape, Storage st, int64_t e) {
+  const int64_t last = shape.back(), before = shape[shape.size() - 2], b = e / (before * last);
+  const bool rows = st == Storage::kDense;
+  const int64_t px = rows ? e / last % before : e % last, ch = rows ? e % last : e / last % before;
+  return l.entry(b, 0, ch / l.block, px) * l.block + ch % l.block;
 }
 
-/// The byte offset in `root`'s rows storage from which value `y`'s own rows storage, laid there, holds every
-/// element where the root holds it; `index` gives each element of y's root element. Nothing when y's rows
-/// are not whole blocks (their padding lanes would show the root's bytes) or the bytes differ anywhere.
-std::optional<uint64_t> contiguousView(const Lowering& s, int root, int y, const Tensor& index) {
+/// The layout of value `y` stored as `st`, when every byte of it holds an element (whole channel blocks, and
+/// as weights whole columns of blocks too: padding would show the root's bytes).
+std::optional<runtime::BlockedLayout> wholeLayout(const Lowering& s, int y, Storage st) {
+  const Shape& ys = s.g.values[y].shape;
+  const int64_t blk = s.hw.blockIn;
+  if (ys.size() < 2) return std::nullopt;
+  if (st == Storage::kDense) return ys.back() % blk ? std::nullopt : std::optional(s.rowsLayout(y));
+  if (ys.back() % blk || ys[ys.size() - 2] % blk) return std::nullopt;
+  const Shape d = *runtime::blockedShape(ys, runtime::BlockedForm::kWeights, blk);
+  return runtime::BlockedLayout{d[0], d[1], d[2], d[3], blk, 0, 0, 0, 0, 0};
+}
+
+/// The byte offset in `root`'s rows storage from which value `y` stored as `st`, laid there, holds every
+/// element where the root holds it; `index` gives each element of y's root element. Nothing when y's storage
+/// is not whole blocks or the bytes differ anywhere.
+std::optional<uint64_t> contiguousView(const Lowering& s, int root, int y, const Tensor& index, Storage st) {
   const Shape &ys = s.g.values[y].shape, &rs = s.g.values[root].shape;
-  if (ys.size() < 2 || ys.back() % s.hw.blockIn || index.numel() == 0) return std::nullopt;
-  const runtime::BlockedLayout ly = s.rowsLayout(y), lr = s.rowsLayout(root);
+  const auto ly = wholeLayout(s, y, st);
+  if (!ly || index.numel() == 0) return std::nullopt;
+  const runtime::BlockedLayout lr = s.rowsLayout(root);
   const int32_t* idx = index.data<int32_t>();
-  const int64_t offset = rowsByte(lr, rs, idx[0]) - rowsByte(ly, ys, 0);
-  if (offset < 0 || offset % s.hw.blockIn) return std::nullopt;
+  const int64_t offset = storedByte(lr, rs, Storage::kDense, idx[0]) - storedByte(*ly, ys, st, 0);
+  // The loads address DRAM in their buffer's entries: a weight entry is a whole block × block.
+  const int64_t entry = st == Storage::kWeights ? s.hw.entryBytes(hwspec::BufferKind::kWeight)
+                                                : s.hw.entryBytes(hwspec::BufferKind::kInput);
+  if (offset < 0 || offset % entry) return std::nullopt;
   for (int64_t e = 0; e < index.numel(); ++e)
-    if (rowsByte(ly, ys, e) + offset != rowsByte(lr, rs, idx[e])) return std::nullopt;
+    if (storedByte(*ly, ys, st, e) + offset != storedByte(lr, rs, Storage::kDense, idx[e])) return std::nullopt;
   return static_cast<uint64_t>(offset);
+}
+
+/// Whether every reader of value `v` is an accelerator QMatMul that reads it as its right operand (weights).
+bool readAsWeights(const Lowering& s, int v) {
+  bool read = false;
+  for (size_t i = 0; i < s.g.nodes.size(); ++i) {
+    const Node& m = s.g.nodes[i];
+    for (size_t k = 0; k < m.inputs.size(); ++k) {
+      if (m.inputs[k] != v) continue;
+      if (m.kind != OpKind::kQMatMul || k != 1 || !std::holds_alternative<ConvPlan>(s.placements[i].plan)) return false;
+      read = true;
+    }
+  }
+  return read && std::find(s.g.outputs.begin(), s.g.outputs.end(), v) == s.g.outputs.end();
 }
 
 /// Per value reached from a rows root through moves: the root, and the root's element of each element.
@@ -119,10 +156,16 @@ void planMoveViews(Lowering& s) {
     auto c = chainOf(s, n, chains);
     if (!c) continue;
     const int y = n.outputs[0];
-    if (const auto offset = contiguousView(s, c->root, y, c->index))
-      s.placements[i] = {MovePlan{c->root, *offset},
+    if (const auto offset = contiguousView(s, c->root, y, c->index, Storage::kDense))
+      s.placements[i] = {MovePlan{c->root, *offset, Storage::kDense},
                          "accelerator: in place: a view of '" + s.g.values[c->root].name + "' from byte " +
                              std::to_string(*offset) + ", whose rows storage holds its rows as they are"};
+    else if (const auto at = readAsWeights(s, y) ? contiguousView(s, c->root, y, c->index, Storage::kWeights)
+                                                 : std::nullopt)
+      s.placements[i] = {MovePlan{c->root, *at, Storage::kWeights},
+                         "accelerator: in place: a view of '" + s.g.values[c->root].name + "' from byte " +
+                             std::to_string(*at) + ", whose rows storage holds the weight blocks of the product "
+                                                   "that reads it (its transpose's rows)"};
     chains[y] = std::move(*c);
   }
   for (size_t i = s.g.nodes.size(); i-- > 0;) {  // readers first

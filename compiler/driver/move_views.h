@@ -11,10 +11,11 @@ namespace accelc::compiler {
 bool isMove(const Graph& g, const Node& n);
 
 /// After the placements: every int8 move on the host whose output, stored as rows of pixels
-/// (runtime::BlockedForm::kRows), is a contiguous run of the rows storage of the value its chain of moves
-/// starts from, written by an accelerator layer, becomes a MovePlan view of it (attention's head split and
-/// merge, the reshapes around a batched product's rows): its readers read that storage in place. The moves
-/// above a view that only views read then fold into them, and no step computes them.
+/// (runtime::BlockedForm::kRows) or, when only accelerator matrix products read it as their right operand, as
+/// weights (kWeights), is a contiguous run of the rows storage of the value its chain of moves starts from,
+/// written by an accelerator layer, becomes a MovePlan view of it (attention's head split and join, Kᵀ, the
+/// reshapes around a batched product's rows): its readers read that storage in place. The moves above a view
+/// that only views read then fold into them, and no step computes them.
 void planMoveViews(Lowering& s);
 
 }  // namespace accelc::compiler

@@ -164,7 +164,9 @@ int64_t estimate(const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw) {
     const int64_t inRows = (rows - 1) * l.sh + l.kh, win = (cols - 1) * l.sw + l.kw;
     const int64_t apps = p.mbT * padded(rows * cols, p.hazard);
     const int64_t rowsLoad = p.oneDma ? dmaCycles(hw, inRows, win * bi) : inRows * dmaCycles(hw, p.cbT, win * bi);
-    const int64_t chunkLoad = rowsLoad + dmaCycles(hw, p.mbT * l.kh, p.cbT * l.kw * bw);
+    const int64_t chunkLoad = rowsLoad + (!l.imageWeights ? dmaCycles(hw, p.mbT * l.kh, p.cbT * l.kw * bw)
+                                          : p.cbT == 1   ? dmaCycles(hw, 1, p.mbT * bw)
+                                                         : p.mbT * dmaCycles(hw, p.cbT, bw));
     const int64_t gemm = hw.timing.pipelineDepth + apps * l.kh * p.cbT * l.kw * hw.timing.gemmIi;
     const int64_t alu = aluPasses(l) * (hw.timing.pipelineDepth + p.mbT * rows * cols * hw.timing.aluIi);
     load += count * p.chunks * chunkLoad;
@@ -363,6 +365,33 @@ struct TileVars {
 /// Weight entries of one image: every unit's output blocks by its kernel and input blocks.
 int64_t weightEntries(const ConvLayer& l, const Plan& p) { return p.units * p.mbU * l.kh * p.cbU * l.kw; }
 
+/// Emits the loads of a chunk's per-image weights (a matrix product's right operand, runtime::BlockedForm::
+/// kWeights), whose blocks lie channel block first: output block j's blocks of the chunk are mbU entries apart
+/// in DRAM, where the weight buffer wants each output block's chunk in a row. One DMA when the chunk is one
+/// channel block (the tile's output blocks lie side by side) or the tile one output block; else one DMA per
+/// output block, the last telling the compute unit.
+void emitImageWeightLoads(Kernel& k, std::vector<Stmt>& body, const Plan& p, const Expr& image, const Expr& sram,
+                          int vmb, int vc, const std::string& suffix) {
+  auto load = [&](const Expr& j, bool last) {
+    const Expr dram = image + Expr::var(vc, p.cbT * p.mbU) + Expr::var(vmb, p.mbT) + j;
+    Stmt s = Stmt::intrinsic(Opcode::kLoad, "weights of the chunk").set("buffer", static_cast<int64_t>(Buffer::kWgt));
+    if (p.cbT == 1)
+      s.set("sram_base", sram).set("dram_base", dram).set("y_size", 1).set("x_size", p.mbT).set("x_stride", p.mbT);
+    else
+      s.set("sram_base", sram + j * p.cbT).set("dram_base", dram).set("y_size", p.cbT).set("x_size", 1)
+          .set("x_stride", p.mbU);
+    if (last) s.flag("push_next");
+    return s;
+  };
+  if (p.cbT > 1 && p.mbT > 1) {
+    const int vj = k.newVar("j" + suffix);
+    Stmt each = Stmt::loop(vj, p.mbT - 1);
+    each.body.push_back(load(Expr::var(vj), false));
+    body.push_back(each);
+  }
+  body.push_back(load(Expr(p.cbT > 1 ? p.mbT - 1 : 0), true));
+}
+
 /// Emits one tile of `kind` at tile row `tr` and tile column `tc`: bias and
 /// parameter rows, the chunks' loads and GEMMs, the requantization, the store.
 void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan& p, const hwspec::HwSpec& hw,
@@ -437,17 +466,21 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
     rowsLoop.body.push_back(inpLoad(Expr::var(vr) + Expr(1), false));
     chunks.body.push_back(rowsLoop);
   }
-  chunks.body.push_back(Stmt::intrinsic(Opcode::kLoad, "weights of the chunk")
-                            .set("buffer", static_cast<int64_t>(Buffer::kWgt))
-                            .set("sram_base", g.mod(2, p.wgtHalf))
-                            .set("dram_base", Expr(static_cast<int64_t>(a.weights / wgtE)) +
-                                                  (l.imageWeights ? Expr::var(vn, weightEntries(l, p)) : Expr(0)) +
-                                                  Expr::var(vmb, p.mbT * l.kh * p.cbU * l.kw) +
-                                                  v.unitTerm(p.mbU * l.kh * p.cbU * l.kw) + Expr::var(vc, p.cbT * l.kw))
-                            .set("y_size", p.mbT * l.kh)
-                            .set("x_size", p.cbT * l.kw)
-                            .set("x_stride", p.cbU * l.kw)
-                            .flag("push_next"));
+  if (l.imageWeights) {
+    emitImageWeightLoads(k, chunks.body, p, Expr(static_cast<int64_t>(a.weights / wgtE)) + Expr::var(vn, weightEntries(l, p)),
+                         g.mod(2, p.wgtHalf), vmb, vc, suffix);
+  } else {
+    chunks.body.push_back(Stmt::intrinsic(Opcode::kLoad, "weights of the chunk")
+                              .set("buffer", static_cast<int64_t>(Buffer::kWgt))
+                              .set("sram_base", g.mod(2, p.wgtHalf))
+                              .set("dram_base", Expr(static_cast<int64_t>(a.weights / wgtE)) +
+                                                    Expr::var(vmb, p.mbT * l.kh * p.cbU * l.kw) +
+                                                    v.unitTerm(p.mbU * l.kh * p.cbU * l.kw) + Expr::var(vc, p.cbT * l.kw))
+                              .set("y_size", p.mbT * l.kh)
+                              .set("x_size", p.cbT * l.kw)
+                              .set("x_stride", p.cbU * l.kw)
+                              .flag("push_next"));
+  }
   const Expr gset = Expr(p.gemmOff[kind]) + g.mod(2, 2 * p.mbT * u) + tileE.mod(2, p.mbT * u);
   chunks.body.push_back(Stmt::intrinsic(Opcode::kGemm, "reduce the chunk into the tile")
                             .set("uop_bgn", gset)

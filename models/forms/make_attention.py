@@ -10,9 +10,10 @@ product of the attention with V, the heads joined, an output projection, and
 the residual add of the input. Q·Kᵀ and attention·V are matrix products of two
 activations. attention_calib.npy holds two seeded inputs.
 
-attention_heads.onnx and attention_heads_calib.npy: the same block at d_model 64,
-2 heads of 32 channels, whole blocks of 4, 16 and 32, so that the heads' split
-and join are views of the projections' rows.
+attention_heads.onnx and attention_heads_calib.npy: the same block at d_model 64
+and a sequence of 32, 2 heads of 32 channels, whole blocks of 4, 16 and 32, so
+that the heads' split and join are views of the projections' rows, and Kᵀ's
+weight blocks are K's rows.
 """
 import math
 import os
@@ -42,21 +43,21 @@ class Attention(nn.Module):
         return x + self.o(o)
 
 
-def write(out, name, d):
+def write(out, name, d, seq):
     torch.manual_seed(0)
     m = Attention(d).eval()
-    x = torch.from_numpy(np.random.default_rng(0).standard_normal((1, 20, d)).astype(np.float32))
+    x = torch.from_numpy(np.random.default_rng(0).standard_normal((1, seq, d)).astype(np.float32))
     torch.onnx.export(m, x, os.path.join(out, name + ".onnx"), opset_version=13, input_names=["input"],
                       output_names=["output"], do_constant_folding=True)
-    calib = np.random.default_rng(1).standard_normal((2, 20, d)).astype(np.float32)
+    calib = np.random.default_rng(1).standard_normal((2, seq, d)).astype(np.float32)
     np.save(os.path.join(out, name + "_calib.npy"), calib)
 
 
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    write(out, "attention", 40)
-    write(out, "attention_heads", 64)
+    write(out, "attention", 40, 20)
+    write(out, "attention_heads", 64, 32)
 
 
 if __name__ == "__main__":

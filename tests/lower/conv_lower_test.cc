@@ -205,19 +205,29 @@ TEST_P(ConvLowerTest, MatrixProductsOfTwoActivationsAreBitExact) {
     ASSERT_TRUE(runtime::runOp(runtime::OpKind::kQMatMul, q, {&x, &y}, want, support::Location::node("ref", "matmul")));
     std::set<uint8_t> distinct(want[0].bytes().begin(), want[0].bytes().end());
     EXPECT_GT(distinct.size(), 8u) << "a degenerate product tests little";
-    auto sched = chooseSchedule(l, t.spec);
-    ASSERT_TRUE(sched.isOk()) << sched.diag().str();
-    const Tensor rows = runtime::toBlockedShape(x, x.shape(), runtime::BlockedForm::kRows, b);
-    auto lp = convProgram(l, *sched, t, rows, false, &y);
-    ASSERT_TRUE(lp.isOk()) << lp.diag().str();
-    auto got = runOnBoth(t, lp->program, lp->writes, lp->out, lp->outBytes);
-    ASSERT_TRUE(got.isOk()) << got.diag().str();
-    runtime::Shape out = c.a;
-    out.back() = c.b.back();
-    EXPECT_EQ(runtime::fromBlockedShape(runtime::unpackBlocked(got->data(), l.y), runtime::BlockedForm::kRows, out)
-                  .bytes(),
-              want[0].bytes())
-        << GetParam() << " " << support::shapeStr(c.a) << " x " << support::shapeStr(c.b);
+    auto ranked = rankSchedules(l, t.spec);
+    ASSERT_TRUE(ranked.isOk()) << ranked.diag().str();
+    // The weights' loads take three forms (a chunk of one block; a tile of one output block; one DMA per
+    // output block): the best-ranked schedule of each that is legal here.
+    std::set<int> forms;
+    for (const ConvSchedule& sched : *ranked) {
+      const int form = sched.chunkBlocks == 1 ? 0 : sched.outBlocks == 1 ? 1 : 2;
+      if (!forms.insert(form).second) continue;
+      const Tensor rows = runtime::toBlockedShape(x, x.shape(), runtime::BlockedForm::kRows, b);
+      auto lp = convProgram(l, sched, t, rows, false, &y);
+      ASSERT_TRUE(lp.isOk()) << lp.diag().str();
+      auto got = runOnBoth(t, lp->program, lp->writes, lp->out, lp->outBytes);
+      ASSERT_TRUE(got.isOk()) << got.diag().str();
+      runtime::Shape out = c.a;
+      out.back() = c.b.back();
+      EXPECT_EQ(runtime::fromBlockedShape(runtime::unpackBlocked(got->data(), l.y), runtime::BlockedForm::kRows, out)
+                    .bytes(),
+                want[0].bytes())
+          << GetParam() << " " << support::shapeStr(c.a) << " x " << support::shapeStr(c.b) << " " << describe(sched);
+    }
+    if (c.b.back() > b && c.a.back() > b) {
+      EXPECT_EQ(forms.size(), 3u) << "every form of the weights' loads";
+    }
   }
 }
 

@@ -42,8 +42,8 @@ TEST(BlockedFormTest, WeightsHoldEachMatrixTransposedInBlocks) {
   ASSERT_EQ(static_cast<int64_t>(w.size()), 3 * nb * kb * bl * bl);
   for (int64_t m = 0; m < 3; ++m)
     for (int64_t i = 0; i < nb * bl; ++i)
-      for (int64_t j = 0; j < kb * bl; ++j) {  // block (i / bl, j / bl) of image m holds [n][k] = b[m][k][n]
-        const int64_t at = (((m * nb + i / bl) * kb + j / bl) * bl + i % bl) * bl + j % bl;
+      for (int64_t j = 0; j < kb * bl; ++j) {  // block (j / bl, i / bl) of image m holds [n][k] = b[m][k][n]
+        const int64_t at = (((m * kb + j / bl) * nb + i / bl) * bl + i % bl) * bl + j % bl;
         const int8_t want = i < n && j < k ? b.data<int8_t>()[(m * k + j) * n + i] : 0;
         EXPECT_EQ(static_cast<int8_t>(w[static_cast<size_t>(at)]), want) << m << " n" << i << " k" << j;
       }
@@ -53,7 +53,7 @@ TEST(BlockedFormTest, FormsRefuseRanksTheyCannotStore) {
   EXPECT_FALSE(blockedShape({4}, BlockedForm::kRows, 16).has_value());
   EXPECT_FALSE(blockedShape({1, 2, 3}, BlockedForm::kImage, 16).has_value());
   EXPECT_EQ(*blockedShape({2, 3, 5, 7}, BlockedForm::kRows, 16), (Shape{6, 7, 1, 5}));
-  EXPECT_EQ(*blockedShape({2, 3, 5, 40}, BlockedForm::kWeights, 16), (Shape{6, 5, 3, 16}));
+  EXPECT_EQ(*blockedShape({2, 3, 5, 40}, BlockedForm::kWeights, 16), (Shape{6, 5, 1, 48}));
 }
 
 TEST(BlockedLayoutTest, PackingPutsEachValueAtItsEntryLaneAndUnpackingInvertsIt) {
