@@ -15,12 +15,8 @@ namespace accelc::runtime {
 
 std::vector<size_t> layerSteps(const Bundle& b) {
   std::vector<size_t> steps(b.layers.size(), b.steps.size());
-  size_t next = 0;  // the steps follow the layers' order: a layer's is the next one of its name
-  for (size_t li = 0; li < b.layers.size(); ++li) {
-    size_t k = next;
-    while (k < b.steps.size() && (b.steps[k].kind == Step::Kind::kPack || b.steps[k].kind == Step::Kind::kUnpack)) ++k;
-    if (k < b.steps.size() && b.steps[k].name == b.layers[li].name) steps[li] = k, next = k + 1;
-  }
+  for (size_t li = 0; li < b.layers.size(); ++li)
+    if (b.layers[li].step >= 0) steps[li] = static_cast<size_t>(b.layers[li].step);
   return steps;
 }
 
@@ -228,14 +224,14 @@ Status readStep(ByteReader& r, Step& s) {
 
 void writeLayer(ByteWriter& w, const LayerInfo& l) {
   w.str(l.name), w.str(l.where), w.str(l.why);
-  for (int64_t v : {l.macs, l.cycles, l.dramBytes, l.compulsoryBytes}) w.i64(v);
+  for (int64_t v : {l.macs, l.cycles, l.dramBytes, l.compulsoryBytes, l.step}) w.i64(v);
 }
 
 Status readLayer(ByteReader& r, LayerInfo& l) {
   ACCELC_ASSIGN_OR_RETURN(l.name, r.str("layer"));
   ACCELC_ASSIGN_OR_RETURN(l.where, r.str("layer"));
   ACCELC_ASSIGN_OR_RETURN(l.why, r.str("layer"));
-  for (int64_t* v : {&l.macs, &l.cycles, &l.dramBytes, &l.compulsoryBytes}) {
+  for (int64_t* v : {&l.macs, &l.cycles, &l.dramBytes, &l.compulsoryBytes, &l.step}) {
     ACCELC_ASSIGN_OR_RETURN(uint64_t x, r.le(8, "layer"));
     *v = static_cast<int64_t>(x);
   }
@@ -481,6 +477,9 @@ Status validateBundle(const Bundle& b, const isa::Target& t, const std::string& 
       return error(loc, "pack/unpack step '" + s.name + "' must have one input and one output");
     ACCELC_TRY(checkStepSlots(b, s, loc));
   }
+  for (const LayerInfo& l : b.layers)
+    if (l.step < -1 || l.step >= static_cast<int64_t>(b.steps.size()))
+      return error(loc, "layer '" + l.name + "' names step " + std::to_string(l.step) + ", which does not exist");
   // The host code against the steps, whose slots are known to exist now.
   std::vector<std::vector<Shape>> stepOutputs;
   for (const Step& st : b.steps) {

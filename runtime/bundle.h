@@ -75,6 +75,7 @@ struct LayerInfo {
   int64_t cycles = 0;        ///< estimated cycles (accelerator layers)
   int64_t dramBytes = 0;     ///< bytes the layer moves (estimate)
   int64_t compulsoryBytes = 0;  ///< inputs + weights + outputs, each once
+  int64_t step = -1;            ///< the step that computes it; -1: none (a move its readers read in place)
 };
 
 /// The layer's roofline bound on `hw`: max(MACs / peak MACs per cycle,
@@ -96,9 +97,8 @@ struct Bundle {
   HostCode host;                    ///< generated code of host steps (none: no kernels)
 };
 
-/// The step of each layer of `b`: steps are the layers in order, with pack
-/// and unpack steps between them, and a layer that no step computes (a move
-/// its readers read in place) gets b.steps.size().
+/// The step of each layer of `b` (LayerInfo::step), b.steps.size() for a
+/// layer that no step computes (a move its readers read in place).
 std::vector<size_t> layerSteps(const Bundle& b);
 
 /// The slots a host kernel that computes steps [first, last] of `b` receives

@@ -40,12 +40,16 @@ support::Status finishBundle(Lowering& s) {
   b.hwspecYaml = s.hw.canonicalYaml();
   b.isaYaml = s.t.isa.yamlText;
   b.hash = s.t.hash;
-  std::vector<int> program(s.g.nodes.size(), -1);  // per node: its accelerator program
-  for (size_t si = 0; si < b.steps.size(); ++si)
+  std::vector<int> program(s.g.nodes.size(), -1), step(s.g.nodes.size(), -1);  // per node: its program and step
+  for (size_t si = 0; si < b.steps.size(); ++si) {
+    if (s.stepNode[si] < 0) continue;  // a pack or unpack
+    step[static_cast<size_t>(s.stepNode[si])] = static_cast<int>(si);
     if (b.steps[si].kind == runtime::Step::Kind::kAccel)
       program[static_cast<size_t>(s.stepNode[si])] = b.steps[si].program;
+  }
   for (size_t i = 0; i < s.g.nodes.size(); ++i) {
     ACCELC_ASSIGN_OR_RETURN(runtime::LayerInfo info, layerInfo(s, i, program[i]));
+    info.step = step[i];
     b.layers.push_back(std::move(info));
   }
   b.graphText = printGraph(s.g);

@@ -43,6 +43,7 @@ bool storedAsRows(const Lowering& s, int v) {
 /// as rows (kDense), [..., M, K] with K in the lanes and M the pixels; as weights (kWeights), [..., K, N] with
 /// K in the lanes and N the pixels (runtime::BlockedForm).
 int64_t storedByte(const runtime::BlockedLayout& l, const Shape& shape, Storage st, int64_t e) {
+  ACCELC_CHECK(st == Storage::kDense || st == Storage::kWeights) << "a move's view is rows or weights";
   const int64_t last = shape.back(), before = shape[shape.size() - 2], b = e / (before * last);
   const bool rows = st == Storage::kDense;
   const int64_t px = rows ? e / last % before : e % last, ch = rows ? e % last : e / last % before;
@@ -67,7 +68,7 @@ std::optional<runtime::BlockedLayout> wholeLayout(const Lowering& s, int y, Stor
 std::optional<uint64_t> contiguousView(const Lowering& s, int root, int y, const Tensor& index, Storage st) {
   const Shape &ys = s.g.values[y].shape, &rs = s.g.values[root].shape;
   const auto ly = wholeLayout(s, y, st);
-  if (!ly || index.numel() == 0) return std::nullopt;
+  if (!ly || index.numel() == 0 || index.shape() != ys) return std::nullopt;  // (the graph's shape, checked)
   const runtime::BlockedLayout lr = s.rowsLayout(root);
   const int32_t* idx = index.data<int32_t>();
   const int64_t offset = storedByte(lr, rs, Storage::kDense, idx[0]) - storedByte(*ly, ys, st, 0);
@@ -138,10 +139,8 @@ bool onlyViewsRead(const Lowering& s, int v) {
 }  // namespace
 
 bool isMove(const Graph& g, const Node& n) {
-  const OpKind k = n.kind;
-  if (k != OpKind::kReshape && k != OpKind::kTranspose && k != OpKind::kSlice && k != OpKind::kSqueeze &&
-      k != OpKind::kUnsqueeze && k != OpKind::kFlatten && k != OpKind::kIdentity)
-    return false;
+  // The ops that move values, but a max pool's choice; one output (no Split).
+  if (!movesValues(n.kind) || n.kind == OpKind::kMaxPool) return false;
   if (n.inputs.empty() || n.inputs[0] < 0 || n.outputs.size() != 1) return false;
   if (g.values[n.inputs[0]].dtype != support::DType::kInt8 || g.values[n.outputs[0]].dtype != support::DType::kInt8)
     return false;

@@ -151,7 +151,7 @@ Status checkDramPlan(const CompileState& s, const std::string& pass) {
   const Lowering& l = *s.lowering;
   for (size_t i = 0; i < l.bundle.tensors.size(); ++i) {
     const runtime::TensorSlot& t = l.bundle.tensors[i];
-    // A view inside a Concat's output starts at one of its entries.
+    // A view (in a Concat's output, a Split's input or a move's root) starts at one of its entries.
     const uint64_t align = l.slotViews.count(static_cast<int>(i)) ? static_cast<uint64_t>(t.blocked->block) : l.align;
     if (t.addr % align || t.addr + t.bytes() > l.cursor) return broken(s, pass, "slot '" + t.name + "' is not placed");
   }

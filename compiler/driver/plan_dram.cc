@@ -41,7 +41,7 @@ support::Status planDram(Lowering& s) {
   const int n = static_cast<int>(b.tensors.size());
   std::vector<int> first, last;
   lifetimes(b, first, last);
-  for (const auto& [view, at] : s.slotViews) {  // a Concat's output lives from its first view's write on
+  for (const auto& [view, at] : s.slotViews) {  // a parent lives from its first view's write to its last view's read
     const int parent = at.first;
     if (first[view] >= 0) first[parent] = first[parent] < 0 ? first[view] : std::min(first[parent], first[view]);
     last[parent] = std::max({last[parent], last[view], first[view]});

@@ -372,6 +372,7 @@ int64_t weightEntries(const ConvLayer& l, const Plan& p) { return p.units * p.mb
 /// output block, the last telling the compute unit.
 void emitImageWeightLoads(Kernel& k, std::vector<Stmt>& body, const Plan& p, const Expr& image, const Expr& sram,
                           int vmb, int vc, const std::string& suffix) {
+  ACCELC_CHECK(p.units == 1) << "per-image weights are one group's (ConvLayer::imageWeights)";
   auto load = [&](const Expr& j, bool last) {
     const Expr dram = image + Expr::var(vc, p.cbT * p.mbU) + Expr::var(vmb, p.mbT) + j;
     Stmt s = Stmt::intrinsic(Opcode::kLoad, "weights of the chunk").set("buffer", static_cast<int64_t>(Buffer::kWgt));
@@ -384,7 +385,7 @@ void emitImageWeightLoads(Kernel& k, std::vector<Stmt>& body, const Plan& p, con
     return s;
   };
   if (p.cbT > 1 && p.mbT > 1) {
-    const int vj = k.newVar("j" + suffix);
+    const int vj = k.newVar("wj" + suffix);
     Stmt each = Stmt::loop(vj, p.mbT - 1);
     each.body.push_back(load(Expr::var(vj), false));
     body.push_back(each);
@@ -523,7 +524,7 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
   };
   body.push_back(store(Expr(0)).flag("pop_prev"));
   if (p.mbT > 2) {
-    const int vj = k.newVar("j" + suffix);
+    const int vj = k.newVar("wj" + suffix);
     Stmt blocks = Stmt::loop(vj, p.mbT - 2);
     blocks.body.push_back(store(Expr::var(vj) + Expr(1)));
     body.push_back(blocks);
