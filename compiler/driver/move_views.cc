@@ -155,16 +155,16 @@ void planMoveViews(Lowering& s) {
     auto c = chainOf(s, n, chains);
     if (!c) continue;
     const int y = n.outputs[0];
+    auto view = [&](uint64_t offset, Storage st, const char* what) {
+      const std::string of = "a view of '" + s.g.values[c->root].name + "' from byte " + std::to_string(offset);
+      s.placements[i] = {MovePlan{c->root, offset, st},
+                         "accelerator: in place: " + of + ", whose rows storage holds " + what};
+    };
     if (const auto offset = contiguousView(s, c->root, y, c->index, Storage::kDense))
-      s.placements[i] = {MovePlan{c->root, *offset, Storage::kDense},
-                         "accelerator: in place: a view of '" + s.g.values[c->root].name + "' from byte " +
-                             std::to_string(*offset) + ", whose rows storage holds its rows as they are"};
+      view(*offset, Storage::kDense, "its rows as they are");
     else if (const auto at = readAsWeights(s, y) ? contiguousView(s, c->root, y, c->index, Storage::kWeights)
                                                  : std::nullopt)
-      s.placements[i] = {MovePlan{c->root, *at, Storage::kWeights},
-                         "accelerator: in place: a view of '" + s.g.values[c->root].name + "' from byte " +
-                             std::to_string(*at) + ", whose rows storage holds the weight blocks of the product "
-                                                   "that reads it (its transpose's rows)"};
+      view(*at, Storage::kWeights, "the weight blocks of the product that reads it (its transpose's rows)");
     chains[y] = std::move(*c);
   }
   for (size_t i = s.g.nodes.size(); i-- > 0;) {  // readers first

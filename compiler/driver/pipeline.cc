@@ -207,7 +207,10 @@ std::vector<PipelinePass> makePipeline() {
                  if (s.o.hostTarget.empty()) {
                    ACCELC_TRY(s.o.hostCost ? placeByCost(*s.lowering, *s.o.hostCost) : partition(*s.lowering));
                    planMoveViews(*s.lowering);
-                 } else placeOnHost(*s.lowering, "host: --target " + s.o.hostTarget + " compiles the whole model for the host");
+                 } else {
+                   placeOnHost(*s.lowering,
+                               "host: --target " + s.o.hostTarget + " compiles the whole model for the host");
+                 }
                  return checkPlacements(s, "partition");
                },
                [](const CompileState& s) { return s.lowering ? placementsText(*s.lowering) : std::string(); }});

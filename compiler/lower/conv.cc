@@ -468,15 +468,16 @@ void emitTile(Kernel& k, std::vector<Stmt>& body, const ConvLayer& l, const Plan
     chunks.body.push_back(rowsLoop);
   }
   if (l.imageWeights) {
-    emitImageWeightLoads(k, chunks.body, p, Expr(static_cast<int64_t>(a.weights / wgtE)) + Expr::var(vn, weightEntries(l, p)),
-                         g.mod(2, p.wgtHalf), vmb, vc, suffix);
+    const Expr image = Expr(static_cast<int64_t>(a.weights / wgtE)) + Expr::var(vn, weightEntries(l, p));
+    emitImageWeightLoads(k, chunks.body, p, image, g.mod(2, p.wgtHalf), vmb, vc, suffix);
   } else {
     chunks.body.push_back(Stmt::intrinsic(Opcode::kLoad, "weights of the chunk")
                               .set("buffer", static_cast<int64_t>(Buffer::kWgt))
                               .set("sram_base", g.mod(2, p.wgtHalf))
                               .set("dram_base", Expr(static_cast<int64_t>(a.weights / wgtE)) +
                                                     Expr::var(vmb, p.mbT * l.kh * p.cbU * l.kw) +
-                                                    v.unitTerm(p.mbU * l.kh * p.cbU * l.kw) + Expr::var(vc, p.cbT * l.kw))
+                                                    v.unitTerm(p.mbU * l.kh * p.cbU * l.kw) +
+                                                    Expr::var(vc, p.cbT * l.kw))
                               .set("y_size", p.mbT * l.kh)
                               .set("x_size", p.cbT * l.kw)
                               .set("x_stride", p.cbU * l.kw)
