@@ -36,6 +36,7 @@ Status Executor::load() {
   // A slot lives in host memory unless an accelerator step touches it or it is blocked.
   onHost_.assign(b_.tensors.size(), true);
   resident_.assign(b_.tensors.size(), std::nullopt);
+  spare_.assign(b_.tensors.size(), Tensor());
   std::vector<bool> written(b_.tensors.size(), false);
   for (int id : b_.inputs) written[static_cast<size_t>(id)] = true;
   for (const Step& s : b_.steps) {
@@ -71,7 +72,7 @@ Expected<const Tensor*> Executor::slotTensor(int id, Tensor& local) {
     if (!t) return error(Location::node(name_, b_.tensors[static_cast<size_t>(id)].name), "read before any step wrote it");
     return &*t;
   }
-  ACCELC_ASSIGN_OR_RETURN(local, readSlot(id));
+  ACCELC_ASSIGN_OR_RETURN(local, readSlot(id, std::move(local)));
   return &local;
 }
 
@@ -85,12 +86,12 @@ Expected<Tensor> Executor::readSlot(int id, Tensor reuse) {
   if (s.blocked) {
     bytes_.resize(static_cast<size_t>(s.bytes()));
     ACCELC_TRY(d_.read(s.addr, bytes_.data(), bytes_.size()));
+    reuse.quant = QuantParams{};  // what a round trip through the device keeps
     return fromBlockedShape(unpackBlocked(bytes_.data(), *s.blocked, std::move(reuse)), s.form, s.shape);
   }
-  std::vector<uint8_t> bytes(s.bytes());
-  ACCELC_TRY(d_.read(s.addr, bytes.data(), bytes.size()));
-  Tensor t(s.dtype, s.shape);
-  t.bytes() = std::move(bytes);
+  Tensor t = reuse.dtype() == s.dtype && reuse.shape() == s.shape ? std::move(reuse) : Tensor(s.dtype, s.shape);
+  t.quant = QuantParams{};
+  ACCELC_TRY(d_.read(s.addr, t.bytes().data(), t.bytes().size()));
   return t;
 }
 
@@ -112,7 +113,9 @@ Status Executor::writeSlot(int id, Tensor t) {
     resident_[static_cast<size_t>(id)] = std::move(t);
     return Status::ok();
   }
-  return writeDeviceSlot(id, t);
+  ACCELC_TRY(writeDeviceSlot(id, t));
+  spare_[static_cast<size_t>(id)] = std::move(t);
+  return Status::ok();
 }
 
 Status Executor::writeDeviceSlot(int id, const Tensor& t) {
@@ -145,6 +148,7 @@ Status Executor::hostKernelStep(size_t i, const HostKernel& k) {
       ptrs.push_back(nullptr);
       continue;
     }
+    local[n] = std::move(spare_[static_cast<size_t>(ids[n])]);
     ACCELC_ASSIGN_OR_RETURN(const Tensor* t, slotTensor(ids[n], local[n]));
     ptrs.push_back(t);
   }
@@ -154,10 +158,14 @@ Status Executor::hostKernelStep(size_t i, const HostKernel& k) {
   // value is dead here.
   std::vector<Tensor> out(end.outputs.size());
   for (size_t n = 0; n < out.size(); ++n) {
-    std::optional<Tensor>& old = resident_[static_cast<size_t>(end.outputs[n])];
-    if (onHost_[static_cast<size_t>(end.outputs[n])] && old) out[n] = std::move(*old), old.reset();
+    const size_t y = static_cast<size_t>(end.outputs[n]);
+    std::optional<Tensor>& old = resident_[y];
+    if (!onHost_[y]) out[n] = std::move(spare_[y]);
+    else if (old) out[n] = std::move(*old), old.reset();
   }
   ACCELC_TRY(k.run(ptrs, out));
+  for (size_t n = 0; n < ids.size(); ++n)
+    if (ids[n] >= 0 && !onHost_[static_cast<size_t>(ids[n])]) spare_[static_cast<size_t>(ids[n])] = std::move(local[n]);
   for (size_t n = 0; n < out.size(); ++n) ACCELC_TRY(writeSlot(end.outputs[n], std::move(out[n])));
   stats_.stepKernel[i] = k.kind;
   for (size_t j = i + 1; j <= last; ++j) stats_.stepKernel[j] = k.kind + " (fused)";

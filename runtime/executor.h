@@ -77,6 +77,9 @@ class Executor {
   std::vector<bool> onHost_;                     ///< per slot: it lives in host memory
   std::map<size_t, std::vector<int>> kernelInputs_;  ///< per host kernel's step: the slots it receives (fusedStepInputs)
   std::vector<uint8_t> bytes_;  ///< packed bytes on their way to or from the device, kept from run to run
+  /// Per device slot that host kernels write or read: the tensor of the last run, whose memory the next run's
+  /// kernel writes into or its read unpacks into (fresh pages cost a fault each, every inference).
+  std::vector<Tensor> spare_;
 };
 
 }  // namespace accelc::runtime

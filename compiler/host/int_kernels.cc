@@ -55,7 +55,7 @@ ConvForm qconvForm(const runtime::QConvAttrs& a, const CpuShape& cpu, bool const
   f.constWeights = constWeights;
   f.data = f.out = DType::kInt8;
   f.pad = static_cast<float>(a.padValue);
-  f.vnni = cpu.vnni;
+  f.vnni = cpu.wordProducts();
   f.perChannel = {{"bias", DType::kInt32}, {"mult", DType::kInt32}, {"shift", DType::kInt32}};
   f.epilogue = [a](LoopExpr& e, int acc, const std::vector<int>& ch) {
     requantize(e, e.op(EwOp::kAdd, acc, ch[0]), ch[1], ch[2], a.zeroPoint, a.lo, a.hi);
@@ -86,7 +86,7 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
   };
   LoopStage s;
   int comp = -1;
-  if (cpu.vnni) {
+  if (cpu.wordProducts()) {
     const int x4 = k.addBuffer("x4", n * kq, Role::kTemp, DType::kInt32);
     const int w4 = k.addBuffer("w4", m * kq, Role::kTemp, DType::kInt32);
     const int w4t = k.addBuffer("w4t", kq * m, Role::kTemp, DType::kInt32);
@@ -118,7 +118,7 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
   v = e.op(EwOp::kAdd, v, e.load(bias, perM));
   requantize(e, v, e.load(mult, perM), e.load(shift, perM), a.zeroPoint, a.lo, a.hi);
   StageSchedule sc = productSchedule(s, 0, 1, 2, cpu);
-  sc.vnni = cpu.vnni;
+  if (cpu.wordProducts()) foldWords(sc, cpu);
   add(s, sc);
   return p;
 }

@@ -265,16 +265,47 @@ class StageBuilder {
     llvm::Value* mask = vc;
     if (sc) mask = both(b_, mask, b_.CreateVectorSplat(static_cast<unsigned>(width_), sc));
     if (kv == 1) {
-      llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(et, base, idx), lt->getPointerTo());
-      if (!mask) return b_.CreateAlignedLoad(lt, ptr, al);
-      return b_.CreateMaskedLoad(lt, ptr, al, mask, constOf(lt, n.pad));
+      if (mask) return maskedLoad(lt, n.buffer, idx, al, mask, mask, constOf(lt, n.pad));
+      return b_.CreateAlignedLoad(lt, b_.CreateBitCast(b_.CreateGEP(et, base, idx), lt->getPointerTo()), al);
     }
-    if (kv >= 2 && kv <= 4) return stridedLoad(n.buffer, base, idx, kv, mask, n.pad);
+    if (kv >= 2 && kv <= 4) return stridedLoad(n.buffer, idx, kv, mask, n.pad);
     llvm::Value* lanesIdx = b_.CreateAdd(b_.CreateVectorSplat(static_cast<unsigned>(width_), idx),
                                          b_.CreateMul(lanes64_, b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.getInt64(static_cast<uint64_t>(kv)))));
     llvm::Value* ptrs = b_.CreateGEP(et, base, lanesIdx);
     if (!mask) mask = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(width_)));
     return b_.CreateMaskedGather(lt, ptrs, al, mask, constOf(lt, n.pad));
+  }
+
+  /// A masked load of vector type `t` from element `idx` of `buffer`, `lanes` the lanes it stands for. Where the
+  /// target has no instruction for it (lanes narrower than 32 bits below AVX-512's 16 lanes; any lanes on NEON's
+  /// 4), LLVM turns it into a branch and a load per lane. So when every lane is on, as in most vectors away from
+  /// a border, and the whole vector lies inside the buffer, one plain load runs instead: it reads `t`'s elements
+  /// from `idx` on, the masked-off ones between the lanes included. The narrower shapes stand for those targets:
+  /// AVX2 has masked loads of 32-bit lanes only, NEON none.
+  llvm::Value* maskedLoad(llvm::Type* t, int buffer, llvm::Value* idx, llvm::Align al, llvm::Value* lanes,
+                          llvm::Value* mask, llvm::Value* pass) {
+    auto* vt = llvm::cast<llvm::FixedVectorType>(t);
+    llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(elemType(buffer), bufs_[static_cast<size_t>(buffer)], idx), t->getPointerTo());
+    const bool native = width_ >= 16 || (width_ == 8 && vt->getElementType()->getPrimitiveSizeInBits() >= 32);
+    if (native) return b_.CreateMaskedLoad(t, ptr, al, mask, pass);
+    const int64_t elements = k_.buffers[static_cast<size_t>(buffer)].elements;
+    llvm::Value* inside = b_.CreateICmpSLE(b_.CreateAdd(idx, b_.getInt64(vt->getNumElements())), b_.getInt64(static_cast<uint64_t>(elements)));
+    llvm::LLVMContext& c = m_.getContext();
+    auto* all = llvm::BasicBlock::Create(c, "all_lanes", fn_);
+    auto* some = llvm::BasicBlock::Create(c, "some_lanes", fn_);
+    auto* join = llvm::BasicBlock::Create(c, "loaded", fn_);
+    b_.CreateCondBr(b_.CreateAnd(b_.CreateAndReduce(lanes), inside), all, some);
+    b_.SetInsertPoint(all);
+    llvm::Value* whole = b_.CreateAlignedLoad(t, ptr, al);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(some);
+    llvm::Value* part = b_.CreateMaskedLoad(t, ptr, al, mask, pass);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    llvm::PHINode* v = b_.CreatePHI(t, 2);
+    v->addIncoming(whole, all);
+    v->addIncoming(part, some);
+    return v;
   }
 
   /// A word load's lanes: lane l the 4 bytes from idx + l·kv on, as int32.
@@ -311,8 +342,7 @@ class StageBuilder {
       for (unsigned t = 0; t < 4; ++t) pick[4 * l + t] = static_cast<int>(l * static_cast<unsigned>(kv) + t);
     auto* wideTy = llvm::FixedVectorType::get(i8, bytes);
     llvm::Value* mask = b_.CreateShuffleVector(lanes, llvm::Constant::getNullValue(maskTy), owner);
-    llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(i8, base, idx), wideTy->getPointerTo());
-    llvm::Value* v = b_.CreateMaskedLoad(wideTy, ptr, llvm::Align(1), mask, llvm::Constant::getNullValue(wideTy));
+    llvm::Value* v = maskedLoad(wideTy, n.buffer, idx, llvm::Align(1), lanes, mask, llvm::Constant::getNullValue(wideTy));
     return b_.CreateBitCast(b_.CreateShuffleVector(v, pick), lanesOf(i32));
   }
 
@@ -320,11 +350,9 @@ class StageBuilder {
   /// and a shuffle that keeps every kv-th: far cheaper than a gather. Only
   /// the kept lanes are enabled (where `mask` allows), so nothing past the
   /// last of them is read.
-  llvm::Value* stridedLoad(int buffer, llvm::Value* base, llvm::Value* idx, int64_t kv, llvm::Value* mask, float pad) {
+  llvm::Value* stridedLoad(int buffer, llvm::Value* idx, int64_t kv, llvm::Value* mask, float pad) {
     const unsigned w = static_cast<unsigned>(width_), wide = static_cast<unsigned>(kv) * w;
-    llvm::Type* et = elemType(buffer);
-    llvm::Type* wt = llvm::FixedVectorType::get(et, wide);
-    llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(et, base, idx), wt->getPointerTo());
+    llvm::Type* wt = llvm::FixedVectorType::get(elemType(buffer), wide);
     std::vector<int> spread(wide), keep(w);
     for (unsigned j = 0; j < wide; ++j) spread[j] = j % kv ? static_cast<int>(w) : static_cast<int>(j / kv);
     for (unsigned l = 0; l < w; ++l) keep[l] = static_cast<int>(l * kv);
@@ -332,7 +360,7 @@ class StageBuilder {
     llvm::Value* narrow = mask ? mask : llvm::ConstantInt::getTrue(maskTy);
     // Wide lane j takes narrow lane j / kv when kv divides j, else lane w of the all-false second operand.
     llvm::Value* wideMask = b_.CreateShuffleVector(narrow, llvm::Constant::getNullValue(maskTy), spread);
-    llvm::Value* v = b_.CreateMaskedLoad(wt, ptr, alignOf(buffer), wideMask, constOf(wt, pad));
+    llvm::Value* v = maskedLoad(wt, buffer, idx, alignOf(buffer), narrow, wideMask, constOf(wt, pad));
     return b_.CreateShuffleVector(v, keep);
   }
 
@@ -373,16 +401,40 @@ class StageBuilder {
     return v;
   }
 
+  /// acc + Dot4(a, b) as two vpmaddwd, exactly: a's unsigned bytes and b's signed ones widened to 16 bits, the
+  /// even bytes (0 and 2 of each word) in one pair of operands and the odd bytes in the other. Each 16-bit product
+  /// is at most 255·128 in size and each pair's sum fits its 32-bit lane, so nothing saturates or rounds.
+  llvm::Value* dot4Pmaddwd(llvm::Value* acc, llvm::Value* a, llvm::Value* b) {
+    auto* halves = llvm::FixedVectorType::get(b_.getInt16Ty(), 2 * static_cast<unsigned>(width_));
+    auto* words = llvm::cast<llvm::VectorType>(a->getType());
+    llvm::Value* low = llvm::ConstantInt::get(words, 0x00FF00FF);
+    llvm::Value* eight = llvm::ConstantInt::get(halves, 8);
+    llvm::Value* aEven = b_.CreateBitCast(b_.CreateAnd(a, low), halves);
+    llvm::Value* aOdd = b_.CreateBitCast(b_.CreateAnd(b_.CreateLShr(a, llvm::ConstantInt::get(words, 8)), low), halves);
+    llvm::Value* b16 = b_.CreateBitCast(b, halves);
+    llvm::Value* bEven = b_.CreateAShr(b_.CreateShl(b16, eight), eight);
+    llvm::Value* bOdd = b_.CreateAShr(b16, eight);
+    const llvm::Intrinsic::ID id = width_ == 16 ? llvm::Intrinsic::x86_avx512_pmaddw_d_512
+                                   : width_ == 8 ? llvm::Intrinsic::x86_avx2_pmadd_wd
+                                                 : llvm::Intrinsic::x86_sse2_pmadd_wd;
+    llvm::Value* even = b_.CreateIntrinsic(id, {}, {aEven, bEven});
+    llvm::Value* odd = b_.CreateIntrinsic(id, {}, {aOdd, bOdd});
+    return b_.CreateAdd(acc, b_.CreateAdd(even, odd));
+  }
+
   /// acc folded with the stage's value at point p.
   llvm::Value* fold(llvm::Value* acc, const TilePoint& p) {
     const LoopExpr& e = s_.value;
     const LoopNode& root = e.nodes.back();
     const bool product = root.kind == LoopNode::Kind::kOp && root.op == EwOp::kMul;
     const bool integer = accT_ == vti_;
-    if (s_.reduce == Reduce::kSum && integer && sc_.vnni && root.kind == LoopNode::Kind::kOp && root.op == EwOp::kDot4) {
+    if (s_.reduce == Reduce::kSum && integer && (sc_.vnni || sc_.pmaddwd) && root.kind == LoopNode::Kind::kOp &&
+        root.op == EwOp::kDot4) {
       std::vector<llvm::Value*> v = eval(e, valueInt_, p, e.nodes.size() - 1, nullptr);
+      llvm::Value *a = v[static_cast<size_t>(root.a)], *b = v[static_cast<size_t>(root.b)];
+      if (sc_.pmaddwd) return dot4Pmaddwd(acc, a, b);
       const llvm::Intrinsic::ID id = width_ == 16 ? llvm::Intrinsic::x86_avx512_vpdpbusd_512 : llvm::Intrinsic::x86_avx512_vpdpbusd_256;
-      return b_.CreateIntrinsic(id, {}, {acc, v[static_cast<size_t>(root.a)], v[static_cast<size_t>(root.b)]});
+      return b_.CreateIntrinsic(id, {}, {acc, a, b});
     }
     if (s_.reduce == Reduce::kSum && product && !integer) {
       std::vector<llvm::Value*> v = eval(e, valueInt_, p, e.nodes.size() - 1, nullptr);

@@ -36,6 +36,9 @@ struct CpuShape {
   int vectorWidth = 8;  ///< floats per vector register (16 with AVX-512)
   int registers = 16;   ///< vector registers (32 with AVX-512)
   bool vnni = false;    ///< x86's vpdpbusd at this vector width (AVX512-VNNI; AVX-VNNI at 8 lanes)
+  bool pmaddwd = false; ///< x86's vpmaddwd at this vector width (AVX2, AVX512-BW): Dot4 sums as two of them without VNNI
+  /// Whether int8 products run over 4-byte words (Dot4): with vpdpbusd, or with vpmaddwd in its place.
+  bool wordProducts() const { return vnni || pmaddwd; }
 };
 
 /// A kernel and its schedule.

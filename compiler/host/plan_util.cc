@@ -76,6 +76,11 @@ StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const Cpu
   return sc;
 }
 
+void foldWords(StageSchedule& sc, const CpuShape& cpu) {
+  sc.vnni = cpu.vnni && sc.vector >= 0 && sc.vectorWidth >= 8;  // a narrower row sums its words without vpdpbusd
+  sc.pmaddwd = !sc.vnni && cpu.pmaddwd && sc.vector >= 0;
+}
+
 StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu) {
   StageSchedule sc = StageSchedule::identity(s);
   // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost.
@@ -200,7 +205,7 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
   for (int ch : channel) loads.push_back(e.load(ch, perM));
   f.epilogue(e, acc, loads);
   StageSchedule sc = rowSchedule(s, OW, OH, 4, cpu);
-  sc.vnni = sc.vectorWidth >= 8;  // a row narrower than that sums its words lane by lane
+  foldWords(sc, cpu);
   add(std::move(s), sc);
   return p;
 }
@@ -384,7 +389,7 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
   s.value.op(EwOp::kDot4, s.value.intConstant(static_cast<int32_t>(bytes)), s.value.load(words, aff(0, {{0, rowStride}, {1, qStride}})));
   if (factor != 1) s.epilogue.op(EwOp::kMul, s.epilogue.acc(), s.epilogue.intConstant(factor));
   StageSchedule sc = rowSchedule(s, 0, -1, 1, cpu);
-  sc.vnni = cpu.vnni && sc.vectorWidth >= 8;
+  foldWords(sc, cpu);
   return {s, sc};
 }
 
@@ -454,7 +459,7 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
     f.epilogue(s.epilogue, acc, loads);
   }
   StageSchedule sc = productSchedule(s, M, P, K, cpu);
-  sc.vnni = vnni && cpu.vnni;
+  if (vnni) foldWords(sc, cpu);
   add(s, sc);
   return p;
 }

@@ -27,6 +27,9 @@ Bound inside(Affine e, int64_t size);
 /// reduction axis k: an MR x NV-vector block of the output in registers
 /// across the k loop, n blocks outermost, divided by a thread pool.
 StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu);
+/// Sets how `sc`'s sum of Dot4 folds on `cpu`: vpdpbusd where it has VNNI and
+/// the vector has 8 or 16 lanes, else vpmaddwd on x86 (else lane by lane).
+void foldWords(StageSchedule& sc, const CpuShape& cpu);
 /// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
 /// none, -1) by `ur`, the reduction loops sitting between them and the tile.
 StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu);

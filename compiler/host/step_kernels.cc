@@ -443,7 +443,7 @@ CpuShape jitCpuShape(const HostJit& jit) {
   const std::string& f = jit.features();
   auto has = [&](const char* name) { return f.find(std::string("+") + name) != std::string::npos; };
   const bool vnni = jit.usesAvx512() ? has("avx512vnni") : has("avxvnni") || (has("avx512vnni") && has("avx512vl"));
-  return {jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16, vnni};
+  return {jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16, vnni, has(jit.usesAvx512() ? "avx512bw" : "avx2")};
 }
 
 std::string jitKind(const HostJit& jit) { return std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : ""); }

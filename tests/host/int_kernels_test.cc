@@ -81,9 +81,8 @@ void expectSame(const Tensor& got, const Tensor& want, const std::string& what) 
 }
 
 /// Checks a plan against the reference on `in`, on every JIT, with and
-/// without a pool; where the JIT has VNNI and the plan has `products`, the
-/// plan without it too (the products' int32 form, which the CPUs without it
-/// run). A plan of `outputs` outputs is checked on each.
+/// without a pool; where the plan has `products`, in each of their forms the
+/// JIT's CPU can run. A plan of `outputs` outputs is checked on each.
 void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in,
            const std::function<std::optional<KernelPlan>(const CpuShape&)>& plan, const std::string& what,
            size_t outputs = 1, bool products = true) {
@@ -92,12 +91,17 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in
   const std::vector<Tensor> want = reference(op, attrs, ptrs, outputs);
   support::ThreadPool pool(3);
   for (auto& jit : testing::hostJits()) {
-    std::vector<CpuShape> shapes = {jitCpuShape(*jit)};
-    if (shapes[0].vnni && products) shapes.push_back(CpuShape{shapes[0].vectorWidth, shapes[0].registers, false});
+    // Each form of the products the JIT's CPU can run: over words with vpdpbusd, over words with vpmaddwd in its
+    // place, and in int32 lanes.
+    const CpuShape own = jitCpuShape(*jit);
+    std::vector<CpuShape> shapes = {own};
+    if (products && own.vnni) shapes.push_back(CpuShape{own.vectorWidth, own.registers, false, own.pmaddwd});
+    if (products && own.pmaddwd) shapes.push_back(CpuShape{own.vectorWidth, own.registers, false, false});
     for (const CpuShape& cpu : shapes) {
       std::optional<KernelPlan> p = plan(cpu);
       ASSERT_TRUE(p.has_value()) << what << ": no kernel";
-      const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2") + (cpu.vnni ? " vnni" : "");
+      const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2") + (cpu.vnni ? " vnni" : "") +
+                              (!cpu.vnni && cpu.pmaddwd ? " pmaddwd" : "");
       const std::vector<Tensor> one = generated(*jit, *p, ptrs, want, nullptr), three = generated(*jit, *p, ptrs, want, &pool);
       for (size_t i = 0; i < want.size(); ++i) {
         const std::string part = want.size() > 1 ? " output " + std::to_string(i) : "";
@@ -236,9 +240,9 @@ TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {
       std::optional<KernelPlan> p = qconvPlan(c.op, a, c.x, c.w, jitCpuShape(*jit), true);
       ASSERT_TRUE(p.has_value());
       // Every form prepares its weights (packed into words, converted, or transposed) but the dense
-      // convolution without VNNI, which reads them as they are.
+      // convolution in int32 lanes, which reads them as they are.
       const bool dense = c.op == OpKind::kQConv && a.group == 1;
-      if (jitCpuShape(*jit).vnni || !dense) {
+      if (jitCpuShape(*jit).wordProducts() || !dense) {
         ASSERT_TRUE(std::any_of(p->kernel.stages.begin(), p->kernel.stages.end(), [](const LoopStage& s) { return s.constant; }))
             << "no stage of the weights alone in " << p->kernel.name;
       }
