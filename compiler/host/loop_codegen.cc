@@ -265,7 +265,7 @@ class StageBuilder {
     llvm::Value* mask = vc;
     if (sc) mask = both(b_, mask, b_.CreateVectorSplat(static_cast<unsigned>(width_), sc));
     if (kv == 1) {
-      if (mask) return maskedLoad(lt, n.buffer, idx, al, mask, mask, constOf(lt, n.pad));
+      if (mask) return maskedLoad(lt, n.buffer, idx, al, mask, constOf(lt, n.pad));
       return b_.CreateAlignedLoad(lt, b_.CreateBitCast(b_.CreateGEP(et, base, idx), lt->getPointerTo()), al);
     }
     if (kv >= 2 && kv <= 4) return stridedLoad(n.buffer, idx, kv, mask, n.pad);
@@ -276,35 +276,36 @@ class StageBuilder {
     return b_.CreateMaskedGather(lt, ptrs, al, mask, constOf(lt, n.pad));
   }
 
-  /// A masked load of vector type `t` from element `idx` of `buffer`, `lanes` the lanes it stands for. Where the
-  /// target has no instruction for it (lanes narrower than 32 bits below AVX-512's 16 lanes; any lanes on NEON's
-  /// 4), LLVM turns it into a branch and a load per lane. So when every lane is on, as in most vectors away from
-  /// a border, and the whole vector lies inside the buffer, one plain load runs instead: it reads `t`'s elements
-  /// from `idx` on, the masked-off ones between the lanes included. The narrower shapes stand for those targets:
-  /// AVX2 has masked loads of 32-bit lanes only, NEON none.
-  llvm::Value* maskedLoad(llvm::Type* t, int buffer, llvm::Value* idx, llvm::Align al, llvm::Value* lanes,
-                          llvm::Value* mask, llvm::Value* pass) {
+  /// A masked load of vector type `t` from element `idx` of `buffer`. Where the target has no instruction for it
+  /// (lanes narrower than 32 bits below AVX-512's 16 lanes; any lanes on NEON's 4), LLVM turns it into a branch
+  /// and a load per lane. So when the whole vector lies inside the buffer, as all but a few at its ends do, one
+  /// plain load and a select of the lanes the mask keeps run instead: reading masked-off elements is harmless
+  /// there. The narrower shapes stand for those targets: AVX2 has masked loads of 32-bit lanes only, NEON none.
+  llvm::Value* maskedLoad(llvm::Type* t, int buffer, llvm::Value* idx, llvm::Align al, llvm::Value* mask,
+                          llvm::Value* pass) {
     auto* vt = llvm::cast<llvm::FixedVectorType>(t);
     llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(elemType(buffer), bufs_[static_cast<size_t>(buffer)], idx), t->getPointerTo());
     const bool native = width_ >= 16 || (width_ == 8 && vt->getElementType()->getPrimitiveSizeInBits() >= 32);
     if (native) return b_.CreateMaskedLoad(t, ptr, al, mask, pass);
     const int64_t elements = k_.buffers[static_cast<size_t>(buffer)].elements;
-    llvm::Value* inside = b_.CreateICmpSLE(b_.CreateAdd(idx, b_.getInt64(vt->getNumElements())), b_.getInt64(static_cast<uint64_t>(elements)));
+    llvm::Value* end = b_.CreateAdd(idx, b_.getInt64(vt->getNumElements()));
+    llvm::Value* inside = b_.CreateAnd(b_.CreateICmpSGE(idx, b_.getInt64(0)),
+                                       b_.CreateICmpSLE(end, b_.getInt64(static_cast<uint64_t>(elements))));
     llvm::LLVMContext& c = m_.getContext();
-    auto* all = llvm::BasicBlock::Create(c, "all_lanes", fn_);
-    auto* some = llvm::BasicBlock::Create(c, "some_lanes", fn_);
+    auto* whole = llvm::BasicBlock::Create(c, "inside", fn_);
+    auto* part = llvm::BasicBlock::Create(c, "at_an_end", fn_);
     auto* join = llvm::BasicBlock::Create(c, "loaded", fn_);
-    b_.CreateCondBr(b_.CreateAnd(b_.CreateAndReduce(lanes), inside), all, some);
-    b_.SetInsertPoint(all);
-    llvm::Value* whole = b_.CreateAlignedLoad(t, ptr, al);
+    b_.CreateCondBr(inside, whole, part);
+    b_.SetInsertPoint(whole);
+    llvm::Value* kept = b_.CreateSelect(mask, b_.CreateAlignedLoad(t, ptr, al), pass);
     b_.CreateBr(join);
-    b_.SetInsertPoint(some);
-    llvm::Value* part = b_.CreateMaskedLoad(t, ptr, al, mask, pass);
+    b_.SetInsertPoint(part);
+    llvm::Value* some = b_.CreateMaskedLoad(t, ptr, al, mask, pass);
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
     llvm::PHINode* v = b_.CreatePHI(t, 2);
-    v->addIncoming(whole, all);
-    v->addIncoming(part, some);
+    v->addIncoming(kept, whole);
+    v->addIncoming(some, part);
     return v;
   }
 
@@ -342,7 +343,7 @@ class StageBuilder {
       for (unsigned t = 0; t < 4; ++t) pick[4 * l + t] = static_cast<int>(l * static_cast<unsigned>(kv) + t);
     auto* wideTy = llvm::FixedVectorType::get(i8, bytes);
     llvm::Value* mask = b_.CreateShuffleVector(lanes, llvm::Constant::getNullValue(maskTy), owner);
-    llvm::Value* v = maskedLoad(wideTy, n.buffer, idx, llvm::Align(1), lanes, mask, llvm::Constant::getNullValue(wideTy));
+    llvm::Value* v = maskedLoad(wideTy, n.buffer, idx, llvm::Align(1), mask, llvm::Constant::getNullValue(wideTy));
     return b_.CreateBitCast(b_.CreateShuffleVector(v, pick), lanesOf(i32));
   }
 
@@ -360,7 +361,7 @@ class StageBuilder {
     llvm::Value* narrow = mask ? mask : llvm::ConstantInt::getTrue(maskTy);
     // Wide lane j takes narrow lane j / kv when kv divides j, else lane w of the all-false second operand.
     llvm::Value* wideMask = b_.CreateShuffleVector(narrow, llvm::Constant::getNullValue(maskTy), spread);
-    llvm::Value* v = maskedLoad(wt, buffer, idx, alignOf(buffer), narrow, wideMask, constOf(wt, pad));
+    llvm::Value* v = maskedLoad(wt, buffer, idx, alignOf(buffer), wideMask, constOf(wt, pad));
     return b_.CreateShuffleVector(v, keep);
   }
 
