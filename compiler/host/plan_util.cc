@@ -22,16 +22,19 @@ int64_t paddedColumns(int64_t extent, int64_t t, int64_t w) {
 /// the register file (mr·nv accumulators, nv loads, a broadcast); the one
 /// computing the least padded work wins, weighted by how well it kept the FMA
 /// units busy in bench/host_kernels_bench (fewer loads per fma is better).
-std::pair<int, int> productTile(int64_t m, int64_t n, const CpuShape& cpu) {
+std::pair<int, int> productTile(int64_t m, int64_t n, const CpuShape& cpu, bool pairs) {
   struct Tile {
     int mr, nv;
     double weight;
   };
   static const Tile wide[] = {{8, 3, 1.0}, {12, 2, 1.1}, {6, 2, 1.25}, {4, 4, 1.15}, {8, 2, 1.2}, {4, 2, 1.4}};
   static const Tile narrow[] = {{6, 2, 1.0}, {4, 3, 1.05}, {4, 2, 1.2}, {2, 4, 1.3}};
+  // Dot4 as two vpmaddwd holds each operand twice (its even and odd bytes) and a product besides.
+  static const Tile pairsWide[] = {{6, 2, 1.0}, {4, 3, 1.05}, {4, 2, 1.2}, {2, 4, 1.3}};
+  static const Tile pairsNarrow[] = {{4, 2, 1.0}, {3, 2, 1.1}, {2, 3, 1.1}, {2, 2, 1.3}};
   const bool big = cpu.registers >= 32;
-  const Tile* first = big ? std::begin(wide) : std::begin(narrow);
-  const Tile* last = big ? std::end(wide) : std::end(narrow);
+  const Tile* first = pairs ? (big ? std::begin(pairsWide) : std::begin(pairsNarrow)) : big ? std::begin(wide) : std::begin(narrow);
+  const Tile* last = pairs ? (big ? std::end(pairsWide) : std::end(pairsNarrow)) : big ? std::end(wide) : std::end(narrow);
   double best = 0;
   std::pair<int, int> pick{first->mr, first->nv};
   for (const Tile* t = first; t != last; ++t) {
@@ -58,7 +61,9 @@ int64_t elements(const runtime::Shape& s) { return support::shapeElements(s); }
 
 StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu) {
   StageSchedule sc = StageSchedule::identity(s);
-  const auto [mr, nv] = productTile(s.axes[static_cast<size_t>(m)].extent, s.axes[static_cast<size_t>(n)].extent, cpu);
+  const LoopNode& root = s.value.nodes.back();
+  const bool pairs = !cpu.vnni && cpu.pmaddwd && root.kind == LoopNode::Kind::kOp && root.op == EwOp::kDot4;
+  const auto [mr, nv] = productTile(s.axes[static_cast<size_t>(m)].extent, s.axes[static_cast<size_t>(n)].extent, cpu, pairs);
   const int w = cpu.vectorWidth;
   const int nIn = sc.split(n, nv * w);
   const int nVec = sc.split(nIn, w);
