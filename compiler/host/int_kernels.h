@@ -9,8 +9,9 @@
 // keeps its reference kernel:
 // - QConv (grouped: im2col and an int32 product; depthwise: direct, summed
 //   in float where that is exact) and QGemm (the weights transposed into a
-//   temporary), the requantization in the product's epilogue; where the CPU
-//   has VNNI (CpuShape::vnni), the products run over 4-byte words with vpdpbusd;
+//   temporary), the requantization in the product's epilogue; on x86
+//   (CpuShape::wordProducts) the products run over 4-byte words, with
+//   vpdpbusd where the CPU has VNNI and as vpmaddwd pairs where it has not;
 // - QAdd, flat; QAveragePool, a window of at most 65536 taps;
 // - Im2col, the copy the accelerator's first convolution reads;
 // - QuantizeLinear of float32 to int8 or uint8 and DequantizeLinear of int8

@@ -51,21 +51,21 @@ LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, i
 struct ConvForm {
   support::DType data = support::DType::kFloat32, out = support::DType::kFloat32;
   float pad = 0.0f;
-  bool vnni = false;  ///< int8: the product over 4-byte words (vpdpbusd where the CPU has it)
+  bool vnni = false;  ///< int8: the product over 4-byte words (vpdpbusd where the CPU has VNNI, else vpmaddwd pairs)
   bool constWeights = false;  ///< w never changes: what is computed from it alone is computed once (LoopStage::constant)
   std::vector<std::pair<std::string, support::DType>> perChannel;
   std::function<void(LoopExpr& e, int acc, const std::vector<int>& channel)> epilogue;
 };
 /// A grouped or dense convolution: per (image, group) an im2col copy (none
 /// for a 1x1 convolution without stride or padding) and a register-tiled
-/// product of the weights and the copy. With VNNI the product runs over
-/// 4-byte words, which are packed straight from the input's windows (no
+/// product of the weights and the copy. With `ConvForm::vnni` (x86: vpdpbusd,
+/// or vpmaddwd pairs without VNNI) the product runs over 4-byte words, which are packed straight from the input's windows (no
 /// im2col copy) when each group's channels come in whole words.
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 /// A depthwise convolution (one input channel per group) as one direct stage
-/// over the output rows, the row in vector lanes. Int8 data with VNNI (and no
-/// column dilation) is offset once into a padded image of unsigned bytes, and
-/// each kernel row's taps are read from it as 4-byte words for vpdpbusd, the
+/// over the output rows, the row in vector lanes. Int8 data with word products
+/// (and no column dilation) is offset once into a padded image of unsigned
+/// bytes, and each kernel row's taps are read from it as 4-byte words, the
 /// weights packed into words once. Other integer data is converted once into
 /// a padded float image (so the taps need no bounds) and summed in float,
 /// where every partial sum of at most 1024 int8 products is exact; the
