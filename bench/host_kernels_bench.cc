@@ -3,7 +3,8 @@
 // pipelines (bench/halide_peer.h) and the reference kernels, in one run: 3x3
 // convolutions of ResNet's layer shapes, depthwise convolutions of
 // MobileNet's, and matrix products; one thread unless --threads N; the
-// median of 20 runs after a warm-up.
+// median of 20 runs after a warm-up. --no-halide leaves Halide's column out
+// (its autoscheduler takes minutes for the long reductions).
 //
 // oneDNN (2.x, Debian's libdnnl-dev) gets NCHW activations, as a host step
 // holds them, and weights in the layout it picks (reordered once, outside the
@@ -114,7 +115,7 @@ double maxDiff(const Tensor& a, const Tensor& b) {
   return d;
 }
 
-int run(int threads) {
+int run(int threads, bool halide) {
   auto jit = compiler::host::HostJit::create();
   if (!jit) return std::fprintf(stderr, "%s\n", jit.diag().str().c_str()), 1;
   const compiler::host::CpuShape cpu = compiler::host::jitCpuShape(**jit);
@@ -143,7 +144,7 @@ int run(int threads) {
     Tensor y1(support::DType::kFloat32, ref[0].shape()), y2(support::DType::kFloat32, ref[0].shape());
     const double dn = dnnlConv(eng, strm, r, x, w, b, y1);
     Tensor y3(support::DType::kFloat32, ref[0].shape());
-    const double hl = bench::halideConv(x, w, b, r.stride, r.group, threads, y3);
+    const double hl = halide ? bench::halideConv(x, w, b, r.stride, r.group, threads, y3) : 0.0;
     auto plan = compiler::host::convPlan(a, x.shape(), w.shape(), true, cpu);
     const double us = ours(**jit, *plan,
                            {const_cast<float*>(x.data<float>()), const_cast<float*>(w.data<float>()),
@@ -165,7 +166,7 @@ int run(int threads) {
     const double refMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const double dn = dnnlMatmul(eng, strm, m, k, n, A, B, y1);
     Tensor y3(support::DType::kFloat32, {m, n});
-    const double hl = bench::halideMatmul(A, B, threads, y3);
+    const double hl = halide ? bench::halideMatmul(A, B, threads, y3) : 0.0;
     auto plan = compiler::host::matmulPlan(A.shape(), B.shape(), {m, n}, cpu);
     const double us = ours(**jit, *plan, {const_cast<float*>(A.data<float>()), const_cast<float*>(B.data<float>()), y2.data<float>()}, &pool);
     const std::string name = "matmul " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
@@ -182,5 +183,7 @@ int run(int threads) {
 int main(int argc, char** argv) {
   const int threads = accelc::bench::threadsOption(argc, argv);
   ::setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);  // Halide's thread pool, read when it starts
-  return accelc::run(threads);
+  bool halide = true;
+  for (int i = 1; i < argc; ++i) halide = halide && std::string(argv[i]) != "--no-halide";
+  return accelc::run(threads, halide);
 }
