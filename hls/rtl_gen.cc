@@ -267,9 +267,11 @@ support::Status axiSupports(const hwspec::HwSpec& hw) {
   return support::Status::ok();
 }
 
-std::string rtlSourceTexts() {
+std::string rtlSourceTexts(const RtlOptions& o) {
   std::string all;
   for (const Embedded& e : kSources) all += e.text;
+  if (o.axi)
+    for (const Embedded& e : kAxiSources) all += e.text;
   return all;
 }
 

@@ -72,9 +72,9 @@ support::Status axiSupports(const hwspec::HwSpec& hw);
 /// after rtlSupports (axiSupports with `o.axi`, and package_ip.tcl).
 support::Status writeRtl(const isa::Target& t, const std::string& dir, const RtlOptions& o = {});
 
-/// The RTL sources' texts, concatenated in rtlFiles() order (the generated
+/// The RTL sources' texts, concatenated in rtlFiles(o) order (the generated
 /// packages aside): what a cache of verilated models keys on besides the hwspec.
-std::string rtlSourceTexts();
+std::string rtlSourceTexts(const RtlOptions& o = {});
 
 }  // namespace accelc::hls
 

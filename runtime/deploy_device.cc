@@ -52,7 +52,10 @@ support::Expected<std::unique_ptr<Device>> virtualBoard(const std::string& name,
   ACCELC_ASSIGN_OR_RETURN(boards::BoardSpec b, boards::loadBoard(boardName));
   boards::VirtualBoardOptions o;
   o.board = b.name;
-  o.hwspec = colon == std::string::npos ? t.spec.name : rest.substr(colon + 1);
+  // Without a hwspec named, the board holds the IP of the program's own: its YAML travels whole, so that a hwspec
+  // that is no preset (a file of the user's, a sweep's point) gets an IP too.
+  if (colon == std::string::npos) o.hwspecYaml = t.spec.canonicalYaml();
+  else o.hwspec = rest.substr(colon + 1);
   o.clockMhz = b.fabricClockMhz;
   o.poolBytes = static_cast<uint64_t>(b.dmaPoolBytes);
   o.poolPhysical = b.ddrBase + b.ddrBytes - o.poolBytes;

@@ -1,5 +1,6 @@
 // boards/virtual/vboard_main.cc — accelc-vboard, the process of a virtual
-// board: the verilated Zynq IP of a preset (simulator/rtl, accelc_axi) with
+// board: the verilated Zynq IP of a hwspec (simulator/rtl, accelc_axi; the
+// build's for a preset, else one verilated now into the cache) with
 // its AXI memory on the shared DMA pool, answering a VirtualBus's requests
 // (protocol.h) on a socket until it closes. Started by openVirtualBoard,
 // never by hand.
@@ -8,13 +9,16 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
 #include "boards/virtual/protocol.h"
+#include "hls/rtl_gen.h"
 #include "hwspec/hwspec.h"
 #include "isa/target.h"
 #include "simulator/rtl/builtin_models.h"
+#include "simulator/rtl/model_cache.h"
 
 namespace {
 
@@ -30,15 +34,30 @@ Reply failure(const std::string& why) {
   return r;
 }
 
+/// The IP of `t`: the one the build verilated when `t` is a preset unchanged,
+/// else the cache's, verilated now when it lacks it (saying so on stderr).
+accelc::support::Expected<std::unique_ptr<accelc::simulator::AxiModel>> ipOf(const accelc::isa::Target& t) {
+  namespace hls = accelc::hls;
+  if (auto builtin = accelc::simulator::builtinAxiModel(t)) return builtin;
+  ACCELC_TRY(hls::axiSupports(t.spec));
+  const hls::RtlOptions axi{true};
+  const accelc::simulator::RtlSources src{hls::rtlSourceTexts(axi), hls::rtlFiles(axi),
+                                          [&t, &axi](const std::string& dir) { return hls::writeRtl(t, dir, axi); }};
+  return accelc::simulator::cachedAxiModel(t, src, [](const std::string& line) {
+    std::fprintf(stderr, "accelc-vboard: %s\n", line.c_str());
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app("accelc-vboard: the process of a virtual board (started by the runtime, its socket on fd 3 and "
                "the DMA pool on fd 4)");
   const int fd = vboard::kSocketFd, poolFd = vboard::kPoolFd;
-  std::string hw;
+  std::string hw, hwYaml;
   uint64_t phys = 0, bytes = 0, seed = 0, errorLo = 0, errorHi = 0;
-  app.add_option("--hw", hw)->required();
+  auto* hwOption = app.add_option("--hw", hw, "a preset or a hwspec file");
+  app.add_option("--hw-yaml", hwYaml, "the hwspec's YAML itself")->excludes(hwOption);
   app.add_option("--phys", phys)->required();
   app.add_option("--bytes", bytes)->required();
   app.add_option("--seed", seed);
@@ -46,9 +65,10 @@ int main(int argc, char** argv) {
   app.add_option("--error-hi", errorHi);
   CLI11_PARSE(app, argc, argv);
 
-  auto spec = accelc::hwspec::loadHwSpec(hw);
+  auto spec = hwYaml.empty() ? accelc::hwspec::loadHwSpec(hw)
+                             : accelc::hwspec::parseHwSpec(hwYaml, "the program's hwspec");
   auto target = spec ? accelc::isa::loadTarget(*spec) : accelc::support::Expected<accelc::isa::Target>(spec.diag());
-  auto ip = target ? accelc::simulator::builtinAxiModel(*target)
+  auto ip = target ? ipOf(*target)
                    : accelc::support::Expected<std::unique_ptr<accelc::simulator::AxiModel>>(target.diag());
   if (!ip) {
     send(fd, failure(ip.diag().str()));

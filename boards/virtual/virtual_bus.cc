@@ -119,7 +119,7 @@ support::Expected<std::unique_ptr<Bus>> openVirtualBoard(const VirtualBoardOptio
     return support::error(at, std::string("cannot open the virtual board's socket: ") + std::strerror(errno));
   }
   std::vector<std::string> args = {server,
-                                   "--hw=" + o.hwspec,
+                                   o.hwspecYaml.empty() ? "--hw=" + o.hwspec : "--hw-yaml=" + o.hwspecYaml,
                                    "--phys=" + std::to_string(o.poolPhysical),
                                    "--bytes=" + std::to_string(o.poolBytes),
                                    "--seed=" + std::to_string(o.randomSeed),

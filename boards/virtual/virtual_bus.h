@@ -20,7 +20,8 @@ namespace accelc::boards {
 
 struct VirtualBoardOptions {
   std::string board;            ///< the board's name, for messages
-  std::string hwspec;           ///< the preset whose IP is on it (tiny, vta-default)
+  std::string hwspec;           ///< the hwspec whose IP is on it: a preset or a file
+  std::string hwspecYaml;       ///< else its YAML itself (HwSpec::canonicalYaml)
   int64_t clockMhz = 100;       ///< the IP's clock, for waits
   uint64_t poolPhysical = 0;    ///< where the pool lies
   uint64_t poolBytes = 0;
@@ -29,7 +30,10 @@ struct VirtualBoardOptions {
 };
 
 /// Starts accelc-vboard (ACCELC_VBOARD, or the one this build made) with the IP
-/// of `o.hwspec`; an error when it cannot start or has no such IP.
+/// of `o.hwspec` (or `o.hwspecYaml`): the one the build verilated for a preset,
+/// else one verilated now into the cache of verilated models (once per
+/// hwspec; minutes). An error when it cannot start, or the AXI wrapper does
+/// not implement the hwspec.
 support::Expected<std::unique_ptr<Bus>> openVirtualBoard(const VirtualBoardOptions& o);
 
 }  // namespace accelc::boards

@@ -53,6 +53,9 @@ class AxiModel {
 /// The factory a model's library exports (extern "C"); the caller owns the model.
 using AxiModelFactory = AxiModel* (*)();
 
+/// The name of that factory in a shared library the runtime verilates.
+inline constexpr const char* kAxiModelFactorySymbol = "accelc_axi_create_Vaccelc_model";
+
 }  // namespace accelc::simulator
 
 #endif  // ACCELC_SIMULATOR_RTL_AXI_MODEL_H_

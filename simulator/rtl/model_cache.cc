@@ -1,6 +1,7 @@
 // simulator/rtl/model_cache.cc — verilating a model into the cache and loading it.
 #include "simulator/rtl/model_cache.h"
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,33 +21,47 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-/// The verilator command that builds the model in `work` from `src`.
-std::string verilatorCommand(const std::string& work, const RtlSources& src, bool vcd, const std::string& log) {
+/// What one kind of cached model is built from: the RTL's top module, the
+/// harness that wraps it, and the suffix of its cache folder.
+struct ModelKind {
+  const char* top;
+  const std::vector<std::pair<std::string, std::string>>& harness;
+  const char* suffix;
+};
+
+ModelKind coreKind() { return {"accelc_core", rtlHarnessSources(), ""}; }
+ModelKind axiKind() { return {"accelc_axi", axiHarnessSources(), "-axi"}; }
+
+/// The verilator command that builds the model in `work` from `src` and the kind's harness.
+std::string verilatorCommand(const std::string& work, const RtlSources& src, const ModelKind& k, bool vcd,
+                             const std::string& log) {
   std::string sources;
   for (const std::string& f : src.files) sources += " src/" + f;
+  for (const auto& [path, text] : k.harness)
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cc") == 0) sources += " " + path;
   // A shared library that exports only the model's factory: its Verilator
   // runtime stays its own (-Bsymbolic, --exclude-libs).
   return "cd '" + work + "' && OBJCACHE=$(command -v ccache) verilator --cc --exe --build -j 2 -O2 " + "-Wno-fatal" +
-         (vcd ? " --trace" : "") + " --prefix Vaccelc_model --top-module accelc_core" + " -CFLAGS -fPIC -CFLAGS '-I" +
+         (vcd ? " --trace" : "") + " --prefix Vaccelc_model --top-module " + k.top + " -CFLAGS -fPIC -CFLAGS '-I" +
          work + "' -LDFLAGS '-shared -Wl,-Bsymbolic -Wl,--exclude-libs,ALL'" + " -Mdir obj -o '" + work + "/model.so'" +
-         sources + " simulator/rtl/core_model.cc > '" + log + "' 2>&1";
+         sources + " > '" + log + "' 2>&1";
 }
 
-/// Verilates `src` and the harness into `dir`/model.so.
-support::Status verilate(const isa::Target& t, const RtlSources& src, const std::string& dir, bool vcd,
-                         const Progress& progress) {
+/// Verilates `src` and the kind's harness into `dir`/model.so.
+support::Status verilate(const isa::Target& t, const RtlSources& src, const ModelKind& k, const std::string& dir,
+                         bool vcd, const Progress& progress) {
   const support::Location at = support::Location::file(dir);
   if (std::system("command -v verilator > /dev/null 2>&1") != 0)
-    return support::error(at, "--engine rtl needs Verilator on PATH (scripts/bootstrap.sh installs it)");
+    return support::error(at, "verilating the RTL needs Verilator on PATH (scripts/bootstrap.sh installs it)");
   if (progress)
-    progress("verilating the RTL for hwspec '" + t.spec.name + "' into " + dir +
+    progress("verilating the RTL (" + std::string(k.top) + ") for hwspec '" + t.spec.name + "' into " + dir +
              " (once per hwspec; a minute or two)...");
   const std::string work = dir + ".partial-" + std::to_string(::getpid());
   support::makeDirs(work + "/simulator/rtl");
   ACCELC_TRY(src.write(work + "/src"));
-  for (const auto& [path, text] : rtlHarnessSources()) std::ofstream(work + "/" + path) << text;
+  for (const auto& [path, text] : k.harness) std::ofstream(work + "/" + path) << text;
   const std::string log = work + "/verilate.log";
-  if (std::system(verilatorCommand(work, src, vcd, log).c_str()) != 0 || !exists(work + "/model.so"))
+  if (std::system(verilatorCommand(work, src, k, vcd, log).c_str()) != 0 || !exists(work + "/model.so"))
     return support::error(at, "verilating the RTL failed; the end of " + log + ":" + support::lastLines(log, 15));
   if (!support::moveIntoPlace(work, dir, "model.so"))
     return support::error(at, "cannot move the verilated model from " + work);
@@ -54,9 +69,7 @@ support::Status verilate(const isa::Target& t, const RtlSources& src, const std:
   return support::Status::ok();
 }
 
-}  // namespace
-
-std::string rtlCacheDir(const isa::Target& t, const std::string& rtlText, bool vcd) {
+std::string cacheDir(const isa::Target& t, const std::string& rtlText, const ModelKind& k, bool vcd) {
   std::string root;
   if (const char* c = std::getenv("ACCELC_RTL_CACHE"); c && *c)
     root = c;
@@ -67,15 +80,35 @@ std::string rtlCacheDir(const isa::Target& t, const std::string& rtlText, bool v
   // The hwspec's hash, continued over the RTL's and the harness's texts: a
   // model verilated from other sources is not reused.
   uint64_t h = support::fnv1a64(rtlText, t.hash);
-  for (const auto& file : rtlHarnessSources()) h = support::fnv1a64(file.second, h);
-  return root + "/" + support::hex64(h) + (vcd ? "-vcd" : "");
+  for (const auto& file : k.harness) h = support::fnv1a64(file.second, h);
+  return root + "/" + support::hex64(h) + k.suffix + (vcd ? "-vcd" : "");
+}
+
+}  // namespace
+
+std::string rtlCacheDir(const isa::Target& t, const std::string& rtlText, bool vcd) {
+  return cacheDir(t, rtlText, coreKind(), vcd);
 }
 
 support::Expected<std::unique_ptr<RtlModel>> cachedRtlModel(const isa::Target& t, const RtlSources& src, bool vcd,
                                                             const Progress& progress) {
   const std::string dir = rtlCacheDir(t, src.text, vcd);
-  if (!exists(dir + "/model.so")) ACCELC_TRY(verilate(t, src, dir, vcd, progress));
+  if (!exists(dir + "/model.so")) ACCELC_TRY(verilate(t, src, coreKind(), dir, vcd, progress));
   return loadRtlModel(dir + "/model.so");
+}
+
+support::Expected<std::unique_ptr<AxiModel>> cachedAxiModel(const isa::Target& t, const RtlSources& src,
+                                                            const Progress& progress) {
+  const std::string dir = cacheDir(t, src.text, axiKind(), false);
+  if (!exists(dir + "/model.so")) ACCELC_TRY(verilate(t, src, axiKind(), dir, false, progress));
+  const std::string path = dir + "/model.so";
+  const support::Location at = support::Location::file(path);
+  // RTLD_LOCAL: each library keeps its own Verilator runtime.
+  void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return support::error(at, std::string("cannot load the verilated IP: ") + ::dlerror());
+  auto create = reinterpret_cast<AxiModelFactory>(::dlsym(lib, kAxiModelFactorySymbol));
+  if (!create) return support::error(at, std::string("the library has no ") + kAxiModelFactorySymbol);
+  return std::unique_ptr<AxiModel>(create());
 }
 
 }  // namespace accelc::simulator

@@ -2,8 +2,9 @@
 // into a cache folder and loaded from there.
 //
 // A model is the RTL of one target (written by its caller: hls/ generates it)
-// and this folder's harness (rtlHarnessSources), built by `verilator --cc
-// --build -O2` into a shared library that exports only the model's factory.
+// and this folder's harness (rtlHarnessSources, or axiHarnessSources for the
+// Zynq IP), built by `verilator --cc --build -O2` into a shared library that
+// exports only the model's factory.
 // The cache folder is keyed by the target's hash, the RTL's text and the
 // harness's; work happens in a folder of the process's own, renamed into
 // place when done, so that processes verilating at once do not meet.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "isa/target.h"
+#include "simulator/rtl/axi_model.h"
 #include "simulator/rtl/rtl_model.h"
 #include "support/status.h"
 
@@ -39,6 +41,12 @@ std::string rtlCacheDir(const isa::Target& t, const std::string& rtlText, bool v
 /// The model of `t` from `src`, verilated first when the cache lacks it;
 /// `vcd` selects the model verilated with --trace.
 support::Expected<std::unique_ptr<RtlModel>> cachedRtlModel(const isa::Target& t, const RtlSources& src, bool vcd,
+                                                            const Progress& progress);
+
+/// The Zynq IP (top module accelc_axi) of `t` from `src` (the sources of
+/// `accelc rtl --axi`), verilated with the AXI harness first when the cache
+/// lacks it, in a folder of its own beside the core's.
+support::Expected<std::unique_ptr<AxiModel>> cachedAxiModel(const isa::Target& t, const RtlSources& src,
                                                             const Progress& progress);
 
 }  // namespace accelc::simulator

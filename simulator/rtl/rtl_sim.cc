@@ -16,15 +16,26 @@ struct Embedded {
 const Embedded kHarness[] = {
 #include "simulator/rtl/harness_source.inc"
 };
+const Embedded kAxiHarness[] = {
+#include "simulator/rtl/axi_harness_source.inc"
+};
+
+template <size_t N>
+std::vector<std::pair<std::string, std::string>> harnessFiles(const Embedded (&embedded)[N]) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Embedded& e : embedded) out.emplace_back(std::string("simulator/rtl/") + e.name, e.text);
+  return out;
+}
 
 }  // namespace
 
 const std::vector<std::pair<std::string, std::string>>& rtlHarnessSources() {
-  static const std::vector<std::pair<std::string, std::string>> files = [] {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const Embedded& e : kHarness) out.emplace_back(std::string("simulator/rtl/") + e.name, e.text);
-    return out;
-  }();
+  static const std::vector<std::pair<std::string, std::string>> files = harnessFiles(kHarness);
+  return files;
+}
+
+const std::vector<std::pair<std::string, std::string>>& axiHarnessSources() {
+  static const std::vector<std::pair<std::string, std::string>> files = harnessFiles(kAxiHarness);
   return files;
 }
 

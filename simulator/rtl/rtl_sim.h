@@ -25,6 +25,10 @@ namespace accelc::simulator {
 /// header it includes, to verilate with the RTL (top module accelc_core,
 /// prefix Vaccelc_model) into a shared library.
 const std::vector<std::pair<std::string, std::string>>& rtlHarnessSources();
+/// The Zynq IP's harness: simulator/rtl/axi_harness.cc, the AXI memory it
+/// answers the master from and their headers, to verilate with the RTL of
+/// `accelc rtl --axi` (top module accelc_axi, prefix Vaccelc_model).
+const std::vector<std::pair<std::string, std::string>>& axiHarnessSources();
 
 /// The model in the shared library `path` (built from rtlHarnessSources());
 /// the library stays loaded for the rest of the process.

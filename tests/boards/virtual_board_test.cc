@@ -167,11 +167,12 @@ TEST(VirtualBoardTest, RandomBuffersAtPowerOnShowAProgramThatReadsWhatItNeverWro
   EXPECT_FALSE(after == ref[0].after);
 }
 
-TEST(VirtualBoardTest, ABoardWithoutTheIpSaysWhichItHas) {
-  auto bus = openVirtualBoard(board("wide"));
+TEST(VirtualBoardTest, AHwspecTheAxiWrapperDoesNotImplementIsRefusedBeforeAnythingIsVerilated) {
+  auto bus = openVirtualBoard(board("ice40"));
   ASSERT_FALSE(bus.isOk());
-  EXPECT_EQ(bus.diag().str(), "virtual board test: error: wide: error: no verilated AXI IP of this hwspec is linked in "
-                              "(presets tiny, vta-default)");
+  EXPECT_EQ(bus.diag().str(), "virtual board test: error: ice40: error: the AXI wrapper does not implement "
+                              "dram.split_4k: false: an AXI4 burst must not cross a 4 KiB boundary, so the hwspec "
+                              "must set it true");
 }
 
 }  // namespace
