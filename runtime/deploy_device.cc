@@ -54,7 +54,7 @@ support::Expected<std::unique_ptr<Device>> virtualBoard(const std::string& name,
   o.board = b.name;
   // Without a hwspec named, the board holds the IP of the program's own: its YAML travels whole, so that a hwspec
   // that is no preset (a file of the user's, a sweep's point) gets an IP too.
-  if (colon == std::string::npos) o.hwspecYaml = t.spec.canonicalYaml();
+  if (colon == std::string::npos) o.hwspecYaml = t.spec.canonicalYaml(), o.isaYaml = t.isa.yamlText;
   else o.hwspec = rest.substr(colon + 1);
   o.clockMhz = b.fabricClockMhz;
   o.poolBytes = static_cast<uint64_t>(b.dmaPoolBytes);

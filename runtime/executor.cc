@@ -113,9 +113,7 @@ Status Executor::writeSlot(int id, Tensor t) {
     resident_[static_cast<size_t>(id)] = std::move(t);
     return Status::ok();
   }
-  ACCELC_TRY(writeDeviceSlot(id, t));
-  spare_[static_cast<size_t>(id)] = std::move(t);
-  return Status::ok();
+  return writeDeviceSlot(id, t);
 }
 
 Status Executor::writeDeviceSlot(int id, const Tensor& t) {
@@ -166,7 +164,16 @@ Status Executor::hostKernelStep(size_t i, const HostKernel& k) {
   ACCELC_TRY(k.run(ptrs, out));
   for (size_t n = 0; n < ids.size(); ++n)
     if (ids[n] >= 0 && !onHost_[static_cast<size_t>(ids[n])]) spare_[static_cast<size_t>(ids[n])] = std::move(local[n]);
-  for (size_t n = 0; n < out.size(); ++n) ACCELC_TRY(writeSlot(end.outputs[n], std::move(out[n])));
+  for (size_t n = 0; n < out.size(); ++n) {
+    const size_t y = static_cast<size_t>(end.outputs[n]);
+    if (onHost_[y]) {
+      ACCELC_TRY(writeSlot(end.outputs[n], std::move(out[n])));
+      continue;
+    }
+    ACCELC_TRY(checkSlot(end.outputs[n], out[n]));
+    ACCELC_TRY(writeDeviceSlot(end.outputs[n], out[n]));
+    spare_[y] = std::move(out[n]);  // the next run's kernel writes into its memory
+  }
   stats_.stepKernel[i] = k.kind;
   for (size_t j = i + 1; j <= last; ++j) stats_.stepKernel[j] = k.kind + " (fused)";
   stats_.hostSteps += static_cast<int64_t>(k.fuses + 1);

@@ -41,7 +41,9 @@ accelc::support::Expected<std::unique_ptr<accelc::simulator::AxiModel>> ipOf(con
   if (auto builtin = accelc::simulator::builtinAxiModel(t)) return builtin;
   ACCELC_TRY(hls::axiSupports(t.spec));
   const hls::RtlOptions axi{true};
-  const accelc::simulator::RtlSources src{hls::rtlSourceTexts(axi), hls::rtlFiles(axi),
+  // The key covers the generated packages too: the register map comes from isa/control_regs.h, not the hwspec.
+  const std::string text = hls::rtlSourceTexts(axi) + hls::hwPackage(t.spec) + hls::isaPackage(t) + hls::targetPackage(t);
+  const accelc::simulator::RtlSources src{text, hls::rtlFiles(axi),
                                           [&t, &axi](const std::string& dir) { return hls::writeRtl(t, dir, axi); }};
   return accelc::simulator::cachedAxiModel(t, src, [](const std::string& line) {
     std::fprintf(stderr, "accelc-vboard: %s\n", line.c_str());
@@ -54,23 +56,31 @@ int main(int argc, char** argv) {
   CLI::App app("accelc-vboard: the process of a virtual board (started by the runtime, its socket on fd 3 and "
                "the DMA pool on fd 4)");
   const int fd = vboard::kSocketFd, poolFd = vboard::kPoolFd;
-  std::string hw, hwYaml;
+  std::string hw, hwYaml, isaYaml;
   uint64_t phys = 0, bytes = 0, seed = 0, errorLo = 0, errorHi = 0;
   auto* hwOption = app.add_option("--hw", hw, "a preset or a hwspec file");
-  app.add_option("--hw-yaml", hwYaml, "the hwspec's YAML itself")->excludes(hwOption);
+  auto* yamlOption = app.add_option("--hw-yaml", hwYaml, "the hwspec's YAML itself")->excludes(hwOption);
+  app.add_option("--isa-yaml", isaYaml, "with --hw-yaml: its ISA's YAML (else a bundled ISA of the name it gives)");
   app.add_option("--phys", phys)->required();
   app.add_option("--bytes", bytes)->required();
   app.add_option("--seed", seed);
   app.add_option("--error-lo", errorLo);
   app.add_option("--error-hi", errorHi);
   CLI11_PARSE(app, argc, argv);
+  if (hwOption->count() + yamlOption->count() != 1) {
+    send(fd, failure("accelc-vboard needs the hwspec: --hw or --hw-yaml"));
+    return 1;
+  }
 
   auto spec = hwYaml.empty() ? accelc::hwspec::loadHwSpec(hw)
                              : accelc::hwspec::parseHwSpec(hwYaml, "the program's hwspec");
-  auto target = spec ? accelc::isa::loadTarget(*spec) : accelc::support::Expected<accelc::isa::Target>(spec.diag());
+  auto target = !spec                              ? accelc::support::Expected<accelc::isa::Target>(spec.diag())
+                : hwYaml.empty() || isaYaml.empty() ? accelc::isa::loadTarget(*spec)
+                                                    : accelc::isa::makeTarget(*spec, isaYaml, spec->isaFile);
   auto ip = target ? ipOf(*target)
                    : accelc::support::Expected<std::unique_ptr<accelc::simulator::AxiModel>>(target.diag());
   if (!ip) {
+    std::fprintf(stderr, "accelc-vboard: %s\n", ip.diag().str().c_str());  // whole: a reply holds its start only
     send(fd, failure(ip.diag().str()));
     return 1;
   }

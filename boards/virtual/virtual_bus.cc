@@ -125,6 +125,7 @@ support::Expected<std::unique_ptr<Bus>> openVirtualBoard(const VirtualBoardOptio
                                    "--seed=" + std::to_string(o.randomSeed),
                                    "--error-lo=" + std::to_string(o.errorLo),
                                    "--error-hi=" + std::to_string(o.errorHi)};
+  if (!o.isaYaml.empty()) args.push_back("--isa-yaml=" + o.isaYaml);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

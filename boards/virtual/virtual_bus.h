@@ -22,6 +22,7 @@ struct VirtualBoardOptions {
   std::string board;            ///< the board's name, for messages
   std::string hwspec;           ///< the hwspec whose IP is on it: a preset or a file
   std::string hwspecYaml;       ///< else its YAML itself (HwSpec::canonicalYaml)
+  std::string isaYaml;          ///< with hwspecYaml: its ISA's YAML (IsaLayout::yamlText)
   int64_t clockMhz = 100;       ///< the IP's clock, for waits
   uint64_t poolPhysical = 0;    ///< where the pool lies
   uint64_t poolBytes = 0;

@@ -132,9 +132,11 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
     for (size_t i = skip; i < sizes.size(); ++i)
       d.stride.insert(d.stride.begin() + out + static_cast<long>(i - skip), sizes[i] == 1 ? 0 : outStride);
   }
+  // A fused input moves with the output from batch point to point, so it holds the output's elements per point.
+  const int64_t perPoint = k.buffers[static_cast<size_t>(out)].elements;
   for (size_t i = skip; i < sizes.size(); ++i)
     k.buffers.insert(k.buffers.begin() + out + static_cast<long>(i - skip),
-                     LoopBuffer{"fused" + std::to_string(i), sizes[i], LoopBuffer::Role::kInput});
+                     LoopBuffer{"fused" + std::to_string(i), sizes[i] == 1 ? 1 : perPoint, LoopBuffer::Role::kInput});
   LoopStage& s = k.stages.back();
   LoopExpr e = s.epilogue;
   const int base = e.nodes.empty() ? e.acc() : static_cast<int>(e.nodes.size()) - 1;

@@ -7,7 +7,8 @@
 //           only the last applies the epilogue);
 //   inner:  the reduction loops after it, folding into the tile's accumulators;
 //   tile:   the unrolled spatial points and the vector lanes, emitted
-//           straight-line at each innermost iteration.
+//           straight-line at each innermost iteration (but for the branch of
+//           a masked load the target has no instruction for: maskedLoad).
 // The accumulators live in allocas that LLVM's SROA turns into registers.
 // Values are float or int32 vectors (loop_ir.h): 8-bit loads widen as they
 // are read and narrow as they are stored, so the arithmetic is all 32-bit.
@@ -312,8 +313,9 @@ class StageBuilder {
   /// A word load's lanes: lane l the 4 bytes from idx + l·kv on, as int32.
   /// Lanes at most 4 bytes apart come from one masked load of the bytes they
   /// cover and a byte shuffle (vpermb where the CPU has it); lanes further
-  /// apart are gathered as unaligned words. Masked lanes read nothing: the
-  /// lane mask is a prefix, so byte j is read when the first lane wanting it is on.
+  /// apart are gathered as unaligned words. Masked lanes read nothing outside
+  /// the buffer (maskedLoad): the lane mask is a prefix, so byte j is enabled
+  /// when the first lane wanting it is on.
   llvm::Value* wordLoad(const LoopNode& n, const TilePoint& p) {
     llvm::Type *i8 = b_.getInt8Ty(), *i32 = b_.getInt32Ty();
     llvm::Value* base = bufs_[static_cast<size_t>(n.buffer)];
@@ -349,8 +351,8 @@ class StageBuilder {
 
   /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous elements
   /// and a shuffle that keeps every kv-th: far cheaper than a gather. Only
-  /// the kept lanes are enabled (where `mask` allows), so nothing past the
-  /// last of them is read.
+  /// the kept lanes are enabled (where `mask` allows), so nothing outside the
+  /// buffer is read (maskedLoad reads the others only inside it).
   llvm::Value* stridedLoad(int buffer, llvm::Value* idx, int64_t kv, llvm::Value* mask, float pad) {
     const unsigned w = static_cast<unsigned>(width_), wide = static_cast<unsigned>(kv) * w;
     llvm::Type* wt = llvm::FixedVectorType::get(elemType(buffer), wide);

@@ -348,7 +348,8 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
   if (parallel && isReduce(order[0])) return error(at, "a thread pool can only divide a spatial loop");
   if (vnni && (vector < 0 || (vectorWidth != 8 && vectorWidth != 16)))
     return error(at, "vpdpbusd folds vectors of 8 or 16 lanes");
-  if (pmaddwd && (vector < 0 || vnni)) return error(at, "vpmaddwd folds vectors, and only where vpdpbusd does not");
+  if (pmaddwd && (vector < 0 || vnni || (vectorWidth != 4 && vectorWidth != 8 && vectorWidth != 16)))
+    return error(at, "vpmaddwd folds vectors of 4, 8 or 16 lanes, and only where vpdpbusd does not");
   // Reduction loops outside a spatial loop fold in memory: that loop's tiles must not overlap.
   size_t outerEnd = 0;  // after the last spatial loop outside the tile
   for (size_t i = 0; i < tile; ++i)

@@ -8,7 +8,8 @@ namespace accelc::runtime {
 support::Expected<std::unique_ptr<simulator::RtlModel>> verilatedRtlModel(const isa::Target& t, bool vcd,
                                                                           const simulator::Progress& progress) {
   ACCELC_TRY(hls::rtlSupports(t.spec));
-  const simulator::RtlSources src{hls::rtlSourceTexts(), hls::rtlFiles(),
+  // The key covers the generated packages too, which the generator's code may change for the same hwspec.
+  const simulator::RtlSources src{hls::rtlSourceTexts() + hls::hwPackage(t.spec) + hls::isaPackage(t), hls::rtlFiles(),
                                   [&t](const std::string& dir) { return hls::writeRtl(t, dir); }};
   return simulator::cachedRtlModel(t, src, vcd, progress);
 }

@@ -25,7 +25,7 @@ namespace accelc::simulator {
 
 /// The RTL of one target, as its caller generates it.
 struct RtlSources {
-  std::string text;                ///< every source's text, for the cache key
+  std::string text;                ///< every source's text, generated packages included, for the cache key
   std::vector<std::string> files;  ///< what to verilate, relative to the folder `write` fills
   std::function<support::Status(const std::string& dir)> write;  ///< writes the files into `dir`
 };
