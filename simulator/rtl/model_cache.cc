@@ -24,13 +24,14 @@ bool exists(const std::string& path) {
 /// What one kind of cached model is built from: the RTL's top module, the
 /// harness that wraps it, and the suffix of its cache folder.
 struct ModelKind {
+  const char* what;  ///< for progress messages
   const char* top;
   const std::vector<std::pair<std::string, std::string>>& harness;
   const char* suffix;
 };
 
-ModelKind coreKind() { return {"accelc_core", rtlHarnessSources(), ""}; }
-ModelKind axiKind() { return {"accelc_axi", axiHarnessSources(), "-axi"}; }
+ModelKind coreKind() { return {"the RTL", "accelc_core", rtlHarnessSources(), ""}; }
+ModelKind axiKind() { return {"the Zynq IP (accelc_axi)", "accelc_axi", axiHarnessSources(), "-axi"}; }
 
 /// The verilator command that builds the model in `work` from `src` and the kind's harness.
 std::string verilatorCommand(const std::string& work, const RtlSources& src, const ModelKind& k, bool vcd,
@@ -54,7 +55,7 @@ support::Status verilate(const isa::Target& t, const RtlSources& src, const Mode
   if (std::system("command -v verilator > /dev/null 2>&1") != 0)
     return support::error(at, "verilating the RTL needs Verilator on PATH (scripts/bootstrap.sh installs it)");
   if (progress)
-    progress("verilating the RTL (" + std::string(k.top) + ") for hwspec '" + t.spec.name + "' into " + dir +
+    progress("verilating " + std::string(k.what) + " for hwspec '" + t.spec.name + "' into " + dir +
              " (once per hwspec; a minute or two)...");
   const std::string work = dir + ".partial-" + std::to_string(::getpid());
   support::makeDirs(work + "/simulator/rtl");
