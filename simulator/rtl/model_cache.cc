@@ -1,7 +1,6 @@
 // simulator/rtl/model_cache.cc — verilating a model into the cache and loading it.
 #include "simulator/rtl/model_cache.h"
 
-#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,14 +101,8 @@ support::Expected<std::unique_ptr<AxiModel>> cachedAxiModel(const isa::Target& t
                                                             const Progress& progress) {
   const std::string dir = cacheDir(t, src.text, axiKind(), false);
   if (!exists(dir + "/model.so")) ACCELC_TRY(verilate(t, src, axiKind(), dir, false, progress));
-  const std::string path = dir + "/model.so";
-  const support::Location at = support::Location::file(path);
-  // RTLD_LOCAL: each library keeps its own Verilator runtime.
-  void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return support::error(at, std::string("cannot load the verilated IP: ") + ::dlerror());
-  auto create = reinterpret_cast<AxiModelFactory>(::dlsym(lib, kAxiModelFactorySymbol));
-  if (!create) return support::error(at, std::string("the library has no ") + kAxiModelFactorySymbol);
-  return std::unique_ptr<AxiModel>(create());
+  ACCELC_ASSIGN_OR_RETURN(void* create, loadModelFactory(dir + "/model.so", kAxiModelFactorySymbol));
+  return std::unique_ptr<AxiModel>(reinterpret_cast<AxiModelFactory>(create)());
 }
 
 }  // namespace accelc::simulator

@@ -39,14 +39,19 @@ const std::vector<std::pair<std::string, std::string>>& axiHarnessSources() {
   return files;
 }
 
-support::Expected<std::unique_ptr<RtlModel>> loadRtlModel(const std::string& path) {
+support::Expected<void*> loadModelFactory(const std::string& path, const char* symbol) {
   const support::Location at = support::Location::file(path);
   // RTLD_LOCAL: each library keeps its own Verilator runtime.
   void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) return support::error(at, std::string("cannot load the verilated model: ") + ::dlerror());
-  auto create = reinterpret_cast<RtlModelFactory>(::dlsym(lib, kRtlModelFactorySymbol));
-  if (!create) return support::error(at, std::string("the library has no ") + kRtlModelFactorySymbol);
-  return std::unique_ptr<RtlModel>(create());
+  void* factory = ::dlsym(lib, symbol);
+  if (!factory) return support::error(at, std::string("the library has no ") + symbol);
+  return factory;
+}
+
+support::Expected<std::unique_ptr<RtlModel>> loadRtlModel(const std::string& path) {
+  ACCELC_ASSIGN_OR_RETURN(void* create, loadModelFactory(path, kRtlModelFactorySymbol));
+  return std::unique_ptr<RtlModel>(reinterpret_cast<RtlModelFactory>(create)());
 }
 
 support::Expected<RtlResult> runOnRtl(RtlModel& model, const isa::Target& t, const isa::Program& p,

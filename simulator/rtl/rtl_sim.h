@@ -30,6 +30,11 @@ const std::vector<std::pair<std::string, std::string>>& rtlHarnessSources();
 /// `accelc rtl --axi` (top module accelc_axi, prefix Vaccelc_model).
 const std::vector<std::pair<std::string, std::string>>& axiHarnessSources();
 
+/// The factory `symbol` of the shared library `path` (a verilated model's),
+/// loaded for the rest of the process; an error naming the library when
+/// it cannot be loaded or lacks the symbol.
+support::Expected<void*> loadModelFactory(const std::string& path, const char* symbol);
+
 /// The model in the shared library `path` (built from rtlHarnessSources());
 /// the library stays loaded for the rest of the process.
 support::Expected<std::unique_ptr<RtlModel>> loadRtlModel(const std::string& path);
