@@ -316,7 +316,7 @@ std::optional<KernelPlan> qmulPlan(const runtime::QMulAttrs& a, const Shape& sa,
   requantize(e, e.op(EwOp::kMul, da, db), e.intConstant(i32(a.mult)), e.intConstant(i32(a.shift)), a.zeroPoint, a.lo,
              a.hi);
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu));
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu, byteCopy(k, s)));
   return p;
 }
 
@@ -435,7 +435,7 @@ std::optional<KernelPlan> im2colPlan(const runtime::Im2colAttrs& a, const Shape&
   const int y = k.addBuffer("y", out, Role::kOutput, DType::kInt8);
   k.batch.push_back({g.n, {in, out}});
   k.stages.push_back(im2colStage(g, g.c, ix, y, static_cast<float>(a.padValue)));
-  p.schedule.stages.push_back(rowSchedule(k.stages.back(), 4, -1, 1, cpu));
+  p.schedule.stages.push_back(rowSchedule(k.stages.back(), 4, -1, 1, cpu, byteCopy(k, k.stages.back())));
   return p;
 }
 
@@ -525,7 +525,7 @@ std::optional<KernelPlan> slicePlan(const runtime::SliceGeometry& g, const Shape
   s.out = y, s.outAt = out;
   s.value.load(ix, in);
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu));
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu, byteCopy(k, s)));
   return p;
 }
 
@@ -559,7 +559,7 @@ std::optional<KernelPlan> transposePlan(const runtime::PermAttrs& a, const Shape
   s.out = y, s.outAt = out;
   s.value.load(ix, in);
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu));
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu, byteCopy(k, s)));
   return p;
 }
 
@@ -592,7 +592,7 @@ std::optional<KernelPlan> concatPlan(const runtime::AxisAttrs& a, const std::vec
     if (n == 0) continue;
     const LoopStage s = slabStage(i, in[i], 0, n, y, at, total, outer, n, inner);
     k.stages.push_back(s);
-    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
+    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu, byteCopy(k, s)));
     at += n;
   }
   return p;
@@ -628,7 +628,7 @@ std::optional<KernelPlan> splitPlan(int64_t axis, const Shape& x, const std::vec
     if (n == 0) continue;
     const LoopStage s = slabStage(i, ix, at, total, ys[i], 0, n, outer, n, inner);
     k.stages.push_back(s);
-    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
+    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu, byteCopy(k, s)));
     at += n;
   }
   return p;
@@ -672,7 +672,7 @@ std::optional<KernelPlan> gatherPlan(int64_t axis, const Shape& x, const runtime
     s.out = y, s.outAt = aff(j * inner, {{0, n * inner}, {1, inner}, {2, 1}});
     s.value.load(ix, aff(at[j] * inner, {{0, dim * inner}, {1, step * inner}, {2, 1}}));
     k.stages.push_back(s);
-    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu));
+    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? 2 : 1, -1, 1, cpu, byteCopy(k, s)));
   }
   return p;
 }

@@ -284,12 +284,26 @@ class StageBuilder {
   /// there. The narrower shapes stand for those targets: AVX2 has masked loads of 32-bit lanes only, NEON none.
   llvm::Value* maskedLoad(llvm::Type* t, int buffer, llvm::Value* idx, llvm::Align al, llvm::Value* mask,
                           llvm::Value* pass) {
-    auto* vt = llvm::cast<llvm::FixedVectorType>(t);
     llvm::Value* ptr = b_.CreateBitCast(b_.CreateGEP(elemType(buffer), bufs_[static_cast<size_t>(buffer)], idx), t->getPointerTo());
-    const bool native = width_ >= 16 || (width_ == 8 && vt->getElementType()->getPrimitiveSizeInBits() >= 32);
-    if (native) return b_.CreateMaskedLoad(t, ptr, al, mask, pass);
+    if (nativeMasks(t)) return b_.CreateMaskedLoad(t, ptr, al, mask, pass);
+    return insideOrEdge(
+        buffer, idx, t, [&] { return b_.CreateSelect(mask, b_.CreateAlignedLoad(t, ptr, al), pass); },
+        [&] { return b_.CreateMaskedLoad(t, ptr, al, mask, pass); });
+  }
+
+  /// Whether the target masks loads of vector type `t` with an instruction (AVX-512 at 16 lanes: any lanes;
+  /// AVX2: 32-bit lanes).
+  bool nativeMasks(llvm::Type* t) {
+    const int reg = sc_.registerLanes ? sc_.registerLanes : width_;
+    return reg >= 16 || (reg == 8 && t->getScalarSizeInBits() >= 32);
+  }
+
+  /// `plain()` where the elements of vector type `t` from `idx` on all lie inside `buffer`, else `edge()`: the
+  /// value of whichever ran. Both build the same type.
+  llvm::Value* insideOrEdge(int buffer, llvm::Value* idx, llvm::Type* t, const std::function<llvm::Value*()>& plain,
+                            const std::function<llvm::Value*()>& edge) {
     const int64_t elements = k_.buffers[static_cast<size_t>(buffer)].elements;
-    llvm::Value* end = b_.CreateAdd(idx, b_.getInt64(vt->getNumElements()));
+    llvm::Value* end = b_.CreateAdd(idx, b_.getInt64(llvm::cast<llvm::FixedVectorType>(t)->getNumElements()));
     llvm::Value* inside = b_.CreateAnd(b_.CreateICmpSGE(idx, b_.getInt64(0)),
                                        b_.CreateICmpSLE(end, b_.getInt64(static_cast<uint64_t>(elements))));
     llvm::LLVMContext& c = m_.getContext();
@@ -298,16 +312,37 @@ class StageBuilder {
     auto* join = llvm::BasicBlock::Create(c, "loaded", fn_);
     b_.CreateCondBr(inside, whole, part);
     b_.SetInsertPoint(whole);
-    llvm::Value* kept = b_.CreateSelect(mask, b_.CreateAlignedLoad(t, ptr, al), pass);
+    llvm::Value* kept = plain();
+    llvm::BasicBlock* wholeEnd = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(part);
-    llvm::Value* some = b_.CreateMaskedLoad(t, ptr, al, mask, pass);
+    llvm::Value* some = edge();
+    llvm::BasicBlock* partEnd = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
-    llvm::PHINode* v = b_.CreatePHI(t, 2);
-    v->addIncoming(kept, whole);
-    v->addIncoming(some, part);
+    llvm::PHINode* v = b_.CreatePHI(kept->getType(), 2);
+    v->addIncoming(kept, wholeEnd);
+    v->addIncoming(some, partEnd);
     return v;
+  }
+
+  /// Lanes of `wide` (type `wt`, from `idx` of `buffer`) picked by `pick` into the result, whose lanes `mask`
+  /// keeps (else `pass`); `spread(narrow)` is the mask of the wide lanes that any kept lane needs. Inside the
+  /// buffer one plain load is picked from and the result's lanes selected: no mask is widened there, since a
+  /// shuffle of i1 lanes compiles to a bit-by-bit sequence on AVX2.
+  llvm::Value* pickedLoad(int buffer, llvm::Value* idx, llvm::Type* wt, llvm::Align al, llvm::Value* mask,
+                          llvm::Value* pass, const std::function<llvm::Value*(llvm::Value*)>& pick,
+                          const std::function<llvm::Value*(llvm::Value*)>& spread) {
+    llvm::Value* ptr =
+        b_.CreateBitCast(b_.CreateGEP(elemType(buffer), bufs_[static_cast<size_t>(buffer)], idx), wt->getPointerTo());
+    auto masked = [&] {
+      return pick(b_.CreateMaskedLoad(wt, ptr, al, spread(mask), llvm::Constant::getNullValue(wt)));
+    };
+    auto select = [&](llvm::Value* v) { return b_.CreateSelect(mask, v, pass); };
+    if (nativeMasks(wt)) return select(masked());
+    return insideOrEdge(
+        buffer, idx, wt, [&] { return select(pick(b_.CreateAlignedLoad(wt, ptr, al))); },
+        [&] { return select(masked()); });
   }
 
   /// A word load's lanes: lane l the 4 bytes from idx + l·kv on, as int32.
@@ -344,9 +379,10 @@ class StageBuilder {
     for (unsigned l = 0; l < w; ++l)
       for (unsigned t = 0; t < 4; ++t) pick[4 * l + t] = static_cast<int>(l * static_cast<unsigned>(kv) + t);
     auto* wideTy = llvm::FixedVectorType::get(i8, bytes);
-    llvm::Value* mask = b_.CreateShuffleVector(lanes, llvm::Constant::getNullValue(maskTy), owner);
-    llvm::Value* v = maskedLoad(wideTy, n.buffer, idx, llvm::Align(1), mask, llvm::Constant::getNullValue(wideTy));
-    return b_.CreateBitCast(b_.CreateShuffleVector(v, pick), lanesOf(i32));
+    return pickedLoad(
+        n.buffer, idx, wideTy, llvm::Align(1), lanes, llvm::Constant::getNullValue(lanesOf(i32)),
+        [&](llvm::Value* v) { return b_.CreateBitCast(b_.CreateShuffleVector(v, pick), lanesOf(i32)); },
+        [&](llvm::Value* m) { return b_.CreateShuffleVector(m, llvm::Constant::getNullValue(maskTy), owner); });
   }
 
   /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous elements
@@ -360,11 +396,12 @@ class StageBuilder {
     for (unsigned j = 0; j < wide; ++j) spread[j] = j % kv ? static_cast<int>(w) : static_cast<int>(j / kv);
     for (unsigned l = 0; l < w; ++l) keep[l] = static_cast<int>(l * kv);
     auto* maskTy = llvm::FixedVectorType::get(b_.getInt1Ty(), w);
-    llvm::Value* narrow = mask ? mask : llvm::ConstantInt::getTrue(maskTy);
+    if (!mask) mask = llvm::ConstantInt::getTrue(maskTy);
     // Wide lane j takes narrow lane j / kv when kv divides j, else lane w of the all-false second operand.
-    llvm::Value* wideMask = b_.CreateShuffleVector(narrow, llvm::Constant::getNullValue(maskTy), spread);
-    llvm::Value* v = maskedLoad(wt, buffer, idx, alignOf(buffer), wideMask, constOf(wt, pad));
-    return b_.CreateShuffleVector(v, keep);
+    return pickedLoad(
+        buffer, idx, wt, alignOf(buffer), mask, constOf(lanesOf(elemType(buffer)), pad),
+        [&](llvm::Value* v) { return b_.CreateShuffleVector(v, keep); },
+        [&](llvm::Value* m) { return b_.CreateShuffleVector(m, llvm::Constant::getNullValue(maskTy), spread); });
   }
 
   llvm::Value* inBounds(const LoopNode& n, const TilePoint& p) {

@@ -338,8 +338,10 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
   if (vector >= 0) {
     if (static_cast<size_t>(vector) >= n || order.back() != vector || isReduce(vector) || loops[static_cast<size_t>(vector)].span != 1)
       return error(at, "the vector loop must be the innermost loop, of a spatial axis, one value an iteration");
-    if (vectorWidth != 4 && vectorWidth != 8 && vectorWidth != 16)
-      return error(at, "vector width " + std::to_string(vectorWidth) + "; expected 4, 8 or 16");
+    if (vectorWidth != 4 && vectorWidth != 8 && vectorWidth != 16 && vectorWidth != 32 && vectorWidth != 64)
+      return error(at, "vector width " + std::to_string(vectorWidth) + "; expected 4, 8, 16, 32 or 64");
+    if (registerLanes != 0 && registerLanes != 4 && registerLanes != 8 && registerLanes != 16)
+      return error(at, "register lanes " + std::to_string(registerLanes) + "; expected 4, 8 or 16");
     if (loops[static_cast<size_t>(vector)].range > vectorWidth)
       return error(at, "the vector loop covers more values than the vector holds");
     if (s.outAt.coefOf(static_cast<size_t>(loops[static_cast<size_t>(vector)].axis)) != 1)

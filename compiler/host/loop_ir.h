@@ -162,6 +162,10 @@ struct StageSchedule {
   std::vector<int> order;  ///< loop ids, outermost first; every loop once
   int vector = -1;         ///< the vectorized loop (innermost, spatial; its range is the vector width), -1 none
   int vectorWidth = 1;
+  /// 32-bit lanes of one vector register of the target (0: vectorWidth). A
+  /// row of bytes may take several registers' worth of lanes (vectorWidth 32
+  /// on AVX2): its loads and stores then move whole registers of bytes.
+  int registerLanes = 0;
   bool parallel = false;   ///< a thread pool divides order[0]'s iterations (spatial)
   bool vnni = false;       ///< a sum of Dot4 folds with x86's vpdpbusd (the code then needs the CPU to have it)
   bool pmaddwd = false;    ///< a sum of Dot4 folds as two of x86's vpmaddwd: even and odd bytes widened to 16 bits

@@ -187,7 +187,7 @@ std::optional<KernelPlan> broadcastPlan(const EwKernel& chain, const std::vector
     }
   }
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(dims.size()) - 1, -1, 1, cpu));
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(dims.size()) - 1, -1, 1, cpu, byteCopy(k, s)));
   return p;
 }
 
@@ -245,7 +245,7 @@ std::optional<KernelPlan> softmaxPlan(const runtime::SoftmaxAttrs& a, const Shap
     const int v = s.value.load(ix, at);
     if (!isMax) s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, v, s.value.load(mx, row)));
     k.stages.push_back(s);
-    p.schedule.stages.push_back(inner > 1 ? rowSchedule(s, J, -1, 1, cpu) : rowsSchedule(s, O));
+    p.schedule.stages.push_back(inner > 1 ? rowSchedule(s, J, -1, 1, cpu, byteCopy(k, s)) : rowsSchedule(s, O));
   }
   LoopStage s;
   s.name = "normalize";
@@ -254,7 +254,7 @@ std::optional<KernelPlan> softmaxPlan(const runtime::SoftmaxAttrs& a, const Shap
   const int e = s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, s.value.load(ix, at), s.value.load(mx, row)));
   s.value.op(EwOp::kDiv, e, s.value.load(sum, row));
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? J : K, -1, 1, cpu));
+  p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? J : K, -1, 1, cpu, byteCopy(k, s)));
   return p;
 }
 
@@ -299,7 +299,7 @@ std::optional<KernelPlan> layerNormPlan(const runtime::NormAttrs& a, const Shape
   const int v = s.value.op(EwOp::kMul, s.value.op(EwOp::kMul, d, s.value.load(inv, row)), s.value.load(is, aff(0, {{J, 1}})));
   if (bias) s.value.op(EwOp::kAdd, v, s.value.load(ib, aff(0, {{J, 1}})));
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, J, -1, 1, cpu));
+  p.schedule.stages.push_back(rowSchedule(s, J, -1, 1, cpu, byteCopy(k, s)));
   return p;
 }
 
@@ -400,7 +400,7 @@ std::optional<KernelPlan> poolPlan(runtime::OpKind kind, const runtime::PoolAttr
                {inside(y0, py.in), inside(x0, px.in)}, isMax ? lowest : 0.0f);
   if (!isMax) s.epilogue.op(EwOp::kDiv, s.epilogue.acc(), s.epilogue.load(cnt, aff(0, {{OH, px.out}, {OW, 1}})));
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, OW, OH, 2, cpu));
+  p.schedule.stages.push_back(rowSchedule(s, OW, OH, 2, cpu, byteCopy(k, s)));
   return p;
 }
 

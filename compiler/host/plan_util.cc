@@ -86,11 +86,18 @@ void foldWords(StageSchedule& sc, const CpuShape& cpu) {
   sc.pmaddwd = !sc.vnni && cpu.pmaddwd && sc.vector >= 0;
 }
 
-StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu) {
+StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu, bool byteRows) {
   StageSchedule sc = StageSchedule::identity(s);
-  // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost.
+  const int64_t extent = s.axes[static_cast<size_t>(v)].extent;
+  // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost. A row of bytes
+  // takes the widest vector it fills, its last one shifted inwards: a masked store of bytes has no instruction.
   int width = cpu.vectorWidth;
-  while (width > 4 && s.axes[static_cast<size_t>(v)].extent <= width / 2) width /= 2;
+  if (byteRows) {
+    sc.registerLanes = cpu.vectorWidth;
+    width = 4 * cpu.vectorWidth;
+    while (width > cpu.vectorWidth && extent < width) width /= 2;
+  }
+  while (width > 4 && extent <= width / 2) width /= 2;
   const int vIn = sc.split(v, width);
   sc.vector = vIn, sc.vectorWidth = width;
   int uIn = -1;
@@ -109,6 +116,17 @@ StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const Cp
   sc.order.push_back(vIn);
   sc.parallel = true;
   return sc;
+}
+
+bool byteCopy(const LoopKernel& k, const LoopStage& s) {
+  auto bytes = [&](int b) {
+    const support::DType t = k.buffers[static_cast<size_t>(b)].type;
+    return t == support::DType::kInt8 || t == support::DType::kUint8;
+  };
+  if (s.reduce == Reduce::kSum || !s.epilogue.nodes.empty() || !bytes(s.out)) return false;
+  for (const LoopNode& n : s.value.nodes)
+    if (n.kind != LoopNode::Kind::kLoad || n.word || !bytes(n.buffer)) return false;
+  return true;
 }
 
 Bound inside(Affine e, int64_t size) { return {std::move(e), 0, size}; }

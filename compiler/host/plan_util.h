@@ -32,7 +32,13 @@ StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const Cpu
 void foldWords(StageSchedule& sc, const CpuShape& cpu);
 /// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
 /// none, -1) by `ur`, the reduction loops sitting between them and the tile.
-StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu);
+/// With `byteRows` (a stage that only moves bytes: byteCopy), a vector holds
+/// up to four registers' worth of lanes, so that its loads and stores move
+/// whole registers of bytes, and no more lanes than the row has.
+StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu, bool byteRows = false);
+/// Whether stage `s` of `k` only moves bytes: 8-bit loads (bounded or not)
+/// into an 8-bit output, with no arithmetic but a max, and no epilogue.
+bool byteCopy(const LoopKernel& k, const LoopStage& s);
 
 /// One product stage y[m][n] = Σ_k a·b; `aAt` and `bAt` index A and B by (m, k) and (k, n).
 LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, int64_t n, int64_t kk);

@@ -370,8 +370,11 @@ TEST(IntKernels, Im2colIsTheReferenceBitForBit) {
     int64_t pad;
   };
   uint64_t seed = 200;
-  for (const Case& c : {Case{{1, 3, 224, 224}, {7, 7}, {2, 2}, {3, 3, 3, 3}, -128}, Case{{2, 5, 9, 11}, {3, 3}, {}, {1, 1, 1, 1}, 7},
-                        Case{{1, 2, 8, 8}, {2, 3}, {3, 2}, {0, 1, 2, 0}, 0}, Case{{1, 1, 1, 1}, {1, 1}, {}, {}, 0}}) {
+  for (const Case& c :
+       {Case{{1, 3, 224, 224}, {7, 7}, {2, 2}, {3, 3, 3, 3}, -128}, Case{{2, 5, 9, 11}, {3, 3}, {}, {1, 1, 1, 1}, 7},
+        Case{{1, 2, 8, 8}, {2, 3}, {3, 2}, {0, 1, 2, 0}, 0}, Case{{1, 1, 1, 1}, {1, 1}, {}, {}, 0},
+        // Rows of 40 and 24 bytes: vectors of 32 and 16 lanes on AVX2, the last one shifted inwards.
+        Case{{1, 2, 20, 40}, {3, 3}, {}, {1, 1, 1, 1}, 5}, Case{{1, 3, 30, 70}, {3, 3}, {3, 3}, {0, 2, 1, 0}, -3}}) {
     runtime::Im2colAttrs a;
     a.kernelShape = c.k, a.strides = c.strides, a.pads = c.pads, a.padValue = c.pad;
     check(OpKind::kIm2col, a, {randomTensor(DType::kInt8, c.x, seed++)},
@@ -388,6 +391,30 @@ Tensor quantizeInput(const Shape& s, uint64_t seed) {
   for (size_t i = 0; i < std::size(edges) && static_cast<int64_t>(i) < x.numel(); ++i)
     x.data<float>()[i * 3 % static_cast<size_t>(x.numel())] = edges[i];
   return x;
+}
+
+TEST(IntKernels, ARowOfBytesMovesWholeRegistersOfBytes) {
+  // ResNet's first Im2col: output rows of 112 bytes take vectors of 4 registers' lanes, a row of 20 two.
+  for (const CpuShape cpu : {CpuShape{8, 16}, CpuShape{16, 32}, CpuShape{4, 32}}) {
+    runtime::Im2colAttrs a;
+    a.kernelShape = {7, 7}, a.strides = {2, 2}, a.pads = {3, 3, 3, 3};
+    std::optional<KernelPlan> p = im2colPlan(a, {1, 3, 224, 224}, cpu);
+    ASSERT_TRUE(p.has_value());
+    const StageSchedule& sc = p->schedule.stages[0];
+    EXPECT_EQ(sc.vectorWidth, 4 * cpu.vectorWidth) << cpu.vectorWidth;
+    EXPECT_EQ(sc.registerLanes, cpu.vectorWidth);
+    a.kernelShape = {3, 3}, a.strides = {1, 1}, a.pads = {1, 1, 1, 1};
+    p = im2colPlan(a, {1, 3, 9, 20}, cpu);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(p->schedule.stages[0].vectorWidth, std::max(16, cpu.vectorWidth)) << cpu.vectorWidth;
+  }
+  // A float copy keeps one register's lanes.
+  runtime::PermAttrs t;
+  t.perm = {0, 2, 1};
+  std::optional<KernelPlan> f = transposePlan(t, {2, 112, 112}, DType::kFloat32, CpuShape{8, 16});
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->schedule.stages[0].vectorWidth, 8);
+  EXPECT_EQ(f->schedule.stages[0].registerLanes, 0);
 }
 
 TEST(IntKernels, QuantizeAndDequantizeAreTheReferenceBitForBit) {
@@ -426,15 +453,24 @@ TEST(IntKernels, CopiesAreTheReferenceBitForBit) {
   uint64_t seed = 400;
   for (const DType t : {DType::kFloat32, DType::kInt8, DType::kUint8, DType::kInt32}) {
     const std::string type = support::dtypeName(t);
-    for (const auto& [x, perm] : {std::pair<Shape, runtime::Ints>{{2, 3, 4, 5}, {0, 2, 3, 1}}, {{7, 9}, {}}, {{1, 16, 2, 3}, {3, 1, 0, 2}},
-                                  {{5}, {0}}, {{4, 6, 3}, {1, 0, 2}}}) {
+    for (const auto& [x, perm] : {std::pair<Shape, runtime::Ints>{{2, 3, 4, 5}, {0, 2, 3, 1}},
+                                  {{7, 9}, {}},
+                                  {{1, 16, 2, 3}, {3, 1, 0, 2}},
+                                  {{5}, {0}},
+                                  {{4, 6, 3}, {1, 0, 2}},
+                                  {{3, 50, 37}, {0, 2, 1}},
+                                  {{2, 70, 3}, {2, 0, 1}}}) {
       runtime::PermAttrs a;
       a.perm = perm;
       check(OpKind::kTranspose, a, {randomTensor(t, x, seed++)}, [&](const CpuShape& cpu) { return transposePlan(a, x, t, cpu); },
             "Transpose " + type + " " + support::shapeStr(x), 1, false);
     }
-    for (const auto& [shapes, axis] : {std::pair<std::vector<Shape>, int64_t>{{{1, 3, 5, 5}, {1, 7, 5, 5}, {1, 1, 5, 5}}, 1},
-                                       {{{2, 3}, {4, 3}}, 0}, {{{3, 2}, {3, 1}, {3, 5}}, -1}, {{{1, 16, 1, 1}}, 1}}) {
+    for (const auto& [shapes, axis] :
+         {std::pair<std::vector<Shape>, int64_t>{{{1, 3, 5, 5}, {1, 7, 5, 5}, {1, 1, 5, 5}}, 1},
+          {{{2, 3}, {4, 3}}, 0},
+          {{{3, 2}, {3, 1}, {3, 5}}, -1},
+          {{{1, 16, 1, 1}}, 1},
+          {{{1, 2, 3, 70}, {1, 1, 3, 70}}, 1}}) {
       runtime::AxisAttrs a;
       a.axis = axis;
       std::vector<Tensor> in;
@@ -446,9 +482,10 @@ TEST(IntKernels, CopiesAreTheReferenceBitForBit) {
       Shape x;
       runtime::Ints starts, ends, axes, steps;
     };
-    for (const SliceCase& c : {SliceCase{{2, 6, 5}, {0, 1}, {1, 5}, {0, 1}, {}}, SliceCase{{4, 9}, {-1, 8}, {-100, 0}, {1, -1}, {-1, -2}},
-                               SliceCase{{3, 7, 8}, {2}, {1000}, {-1}, {3}}, SliceCase{{10}, {1}, {9}, {}, {2}},
-                               SliceCase{{1, 12, 4, 4}, {4}, {8}, {1}, {1}}}) {
+    for (const SliceCase& c :
+         {SliceCase{{2, 6, 5}, {0, 1}, {1, 5}, {0, 1}, {}}, SliceCase{{4, 9}, {-1, 8}, {-100, 0}, {1, -1}, {-1, -2}},
+          SliceCase{{3, 7, 8}, {2}, {1000}, {-1}, {3}}, SliceCase{{10}, {1}, {9}, {}, {2}},
+          SliceCase{{1, 12, 4, 4}, {4}, {8}, {1}, {1}}, SliceCase{{3, 100}, {1}, {99}, {1}, {2}}}) {
       std::vector<Tensor> in = {randomTensor(t, c.x, seed++), Tensor::of<int64_t>({static_cast<int64_t>(c.starts.size())}, c.starts),
                                 Tensor::of<int64_t>({static_cast<int64_t>(c.ends.size())}, c.ends)};
       std::vector<int64_t> unread = {static_cast<int64_t>(c.starts.size()), static_cast<int64_t>(c.ends.size())};
