@@ -293,10 +293,11 @@ class StageBuilder {
 
   /// Whether the target masks loads of vector type `t` with an instruction (AVX-512 at 16 lanes: any lanes;
   /// AVX2: 32-bit lanes).
-  bool nativeMasks(llvm::Type* t) {
-    const int reg = sc_.registerLanes ? sc_.registerLanes : width_;
+  bool nativeMasks(llvm::Type* t) const {
+    const int reg = registerLanes();
     return reg >= 16 || (reg == 8 && t->getScalarSizeInBits() >= 32);
   }
+  int registerLanes() const { return sc_.registerLanes ? sc_.registerLanes : width_; }
 
   /// `plain()` where the elements of vector type `t` from `idx` on all lie inside `buffer`, else `edge()`: the
   /// value of whichever ran. Both build the same type.
@@ -327,9 +328,10 @@ class StageBuilder {
   }
 
   /// Lanes of `wide` (type `wt`, from `idx` of `buffer`) picked by `pick` into the result, whose lanes `mask`
-  /// keeps (else `pass`); `spread(narrow)` is the mask of the wide lanes that any kept lane needs. Inside the
-  /// buffer one plain load is picked from and the result's lanes selected: no mask is widened there, since a
-  /// shuffle of i1 lanes compiles to a bit-by-bit sequence on AVX2.
+  /// keeps (else `pass`); `spread(narrow)` is the mask of the wide lanes that any kept lane needs. Below
+  /// AVX-512, inside the buffer one plain load is picked from and the result's lanes selected, even where the
+  /// target masks such loads: no mask is widened there, since a shuffle of i1 lanes compiles to a bit-by-bit
+  /// sequence on AVX2.
   llvm::Value* pickedLoad(int buffer, llvm::Value* idx, llvm::Type* wt, llvm::Align al, llvm::Value* mask,
                           llvm::Value* pass, const std::function<llvm::Value*(llvm::Value*)>& pick,
                           const std::function<llvm::Value*(llvm::Value*)>& spread) {
@@ -339,7 +341,7 @@ class StageBuilder {
       return pick(b_.CreateMaskedLoad(wt, ptr, al, spread(mask), llvm::Constant::getNullValue(wt)));
     };
     auto select = [&](llvm::Value* v) { return b_.CreateSelect(mask, v, pass); };
-    if (nativeMasks(wt)) return select(masked());
+    if (registerLanes() >= 16) return select(masked());  // AVX-512 widens its mask registers cheaply
     return insideOrEdge(
         buffer, idx, wt, [&] { return select(pick(b_.CreateAlignedLoad(wt, ptr, al))); },
         [&] { return select(masked()); });

@@ -25,6 +25,35 @@ namespace {
 using runtime::Shape;
 using Role = LoopBuffer::Role;
 
+/// y[m][n] = Σ_k A·B with B a constant: a stage computed on the first run (LoopStage::constant) packs B
+/// ([K][N], or [N][K] with `transB`) into panels of whole vectors of columns, each K x nb contiguous, and the
+/// product's axes are (m, panel, column in it, k), so that its loads of B walk a panel straight through
+/// (B's rows, N apart, cost a cache line and often a page each, and the prefetchers stop at pages). `aAt`
+/// indexes A by axes 0 (m) and 3 (k). nullopt, adding nothing, when no panel of whole vectors divides n.
+std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, bool transB, int y, int64_t m, int64_t n,
+                                      int64_t kk, const CpuShape& cpu) {
+  const int64_t nb = panelWidth(m, n, cpu);
+  if (nb == 0) return std::nullopt;
+  LoopKernel& k = p.kernel;
+  const int bp = k.addBuffer("Bp", kk * n, Role::kTemp);
+  LoopStage pack;
+  pack.name = "pack_panels";
+  enum { PB, KK, J };
+  pack.axes = {{"panel", n / nb}, {"k", kk}, {"j", nb}};
+  pack.out = bp, pack.outAt = aff(0, {{PB, kk * nb}, {KK, nb}, {J, 1}});
+  pack.value.load(b, transB ? aff(0, {{PB, nb * kk}, {J, kk}, {KK, 1}}) : aff(0, {{KK, n}, {PB, nb}, {J, 1}}));
+  pack.constant = true;
+  k.stages.push_back(pack);
+  p.schedule.stages.push_back(rowSchedule(pack, J, -1, 1, cpu));
+  LoopStage s;
+  s.name = "product";
+  s.axes = {{"m", m}, {"panel", n / nb}, {"j", nb}, {"k", kk, true}};
+  s.out = y, s.outAt = aff(0, {{0, n}, {1, nb}, {2, 1}});
+  s.reduce = Reduce::kSum;
+  s.value.op(EwOp::kMul, s.value.load(a, std::move(aAt)), s.value.load(bp, aff(0, {{1, kk * nb}, {3, nb}, {2, 1}})));
+  return s;
+}
+
 }  // namespace
 
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const Shape& x, const Shape& w, bool bias,
@@ -40,7 +69,7 @@ std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const Shape& x, 
 }
 
 std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, const Shape& B, const Shape* C,
-                                   const Shape& y, const CpuShape& cpu) {
+                                   const Shape& y, const CpuShape& cpu, bool constB) {
   if (A.size() != 2 || B.size() != 2 || y.size() != 2) return std::nullopt;
   const int64_t m = y[0], n = y[1], kk = a.transA ? A[0] : A[1];
   if ((a.transA ? A[1] : A[0]) != m || (a.transB ? B[0] : B[1]) != n || (a.transB ? B[1] : B[0]) != kk) return std::nullopt;
@@ -53,6 +82,26 @@ std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, 
   const int ia = k.addBuffer("A", m * kk, Role::kInput), ib = k.addBuffer("B", kk * n, Role::kInput);
   const int ic = C ? k.addBuffer("C", std::max<int64_t>(1, elements(*C)), Role::kInput) : -1;
   const int iy = k.addBuffer("Y", m * n, Role::kOutput);
+  // The reference's order: y = alpha·(A·B), then y += beta·C; `col` indexes C's columns by the stage's axes.
+  auto epilogue = [&](LoopStage& s, const Affine& col) {
+    int v = s.epilogue.op(EwOp::kMul, s.epilogue.acc(), s.epilogue.constant(a.alpha));
+    if (!C) return;
+    const int64_t rows = C->size() == 2 ? (*C)[0] : 1, cols = C->empty() ? 1 : C->back();
+    Affine at = cols == 1 ? Affine{} : col;
+    if (rows != 1) at.coef.resize(std::max<size_t>(at.coef.size(), 1), 0), at.coef[0] += cols;
+    const int c = s.epilogue.load(ic, at);
+    v = s.epilogue.op(EwOp::kAdd, v, s.epilogue.op(EwOp::kMul, s.epilogue.constant(a.beta), c));
+  };
+  if (constB) {
+    std::optional<LoopStage> s = panelProduct(p, ia, a.transA ? aff(0, {{3, m}, {0, 1}}) : aff(0, {{0, kk}, {3, 1}}),
+                                              ib, a.transB, iy, m, n, kk, cpu);
+    if (s) {
+      epilogue(*s, aff(0, {{1, s->axes[2].extent}, {2, 1}}));
+      k.stages.push_back(*s);
+      p.schedule.stages.push_back(panelSchedule(*s, cpu));
+      return p;
+    }
+  }
   int bsrc = ib;
   if (a.transB) {
     bsrc = k.addBuffer("Bt", kk * n, Role::kTemp);
@@ -67,19 +116,13 @@ std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, 
   }
   LoopStage s = productStage(ia, a.transA ? aff(0, {{2, m}, {0, 1}}) : aff(0, {{0, kk}, {2, 1}}), bsrc,
                              aff(0, {{2, n}, {1, 1}}), iy, m, n, kk);
-  // The reference's order: y = alpha·(A·B), then y += beta·C.
-  int v = s.epilogue.op(EwOp::kMul, s.epilogue.acc(), s.epilogue.constant(a.alpha));
-  if (C) {
-    const int64_t rows = C->size() == 2 ? (*C)[0] : 1, cols = C->empty() ? 1 : C->back();
-    const int c = s.epilogue.load(ic, aff(0, {{0, rows == 1 ? 0 : cols}, {1, cols == 1 ? 0 : 1}}));
-    v = s.epilogue.op(EwOp::kAdd, v, s.epilogue.op(EwOp::kMul, s.epilogue.constant(a.beta), c));
-  }
+  epilogue(s, aff(0, {{1, 1}}));
   k.stages.push_back(s);
   p.schedule.stages.push_back(productSchedule(s, 0, 1, 2, cpu));
   return p;
 }
 
-std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape& y, const CpuShape& cpu) {
+std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape& y, const CpuShape& cpu, bool constB) {
   if (A.empty() || B.empty()) return std::nullopt;
   Shape sa = A, sb = B;
   if (sa.size() == 1) sa.insert(sa.begin(), 1);
@@ -121,6 +164,14 @@ std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape
     sA *= da, sB *= db, sY *= count;
   }
   k.batch = dims;
+  if (constB && elements(bb) == 1) {  // one B, A's batches merged into m: every batch point is the same product
+    if (std::optional<LoopStage> s = panelProduct(p, ia, aff(0, {{0, kk}, {3, 1}}), ib, false, iy, m, n, kk, cpu)) {
+      for (BatchDim& d : k.batch) d.stride.resize(k.buffers.size(), 0);
+      k.stages.push_back(*s);
+      p.schedule.stages.push_back(panelSchedule(*s, cpu));
+      return p;
+    }
+  }
   LoopStage s = productStage(ia, aff(0, {{0, kk}, {2, 1}}), ib, aff(0, {{2, n}, {1, 1}}), iy, m, n, kk);
   k.stages.push_back(s);
   p.schedule.stages.push_back(productSchedule(s, 0, 1, 2, cpu));

@@ -49,10 +49,13 @@ struct KernelPlan {
 
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const runtime::Shape& x, const runtime::Shape& w,
                                    bool bias, const CpuShape& cpu);
+/// With `constB` (B a constant of the bundle), B is packed once into panels that the product walks straight
+/// through (where a whole number of vectors divides its columns; MatMul: where one B serves every batch).
 std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const runtime::Shape& A, const runtime::Shape& B,
-                                   const runtime::Shape* C, const runtime::Shape& y, const CpuShape& cpu);
+                                   const runtime::Shape* C, const runtime::Shape& y, const CpuShape& cpu,
+                                   bool constB = false);
 std::optional<KernelPlan> matmulPlan(const runtime::Shape& A, const runtime::Shape& B, const runtime::Shape& y,
-                                     const CpuShape& cpu);
+                                     const CpuShape& cpu, bool constB = false);
 /// An elementwise chain whose inputs broadcast (numpy's rules) to `out`: one
 /// stage over the output's dimensions (adjacent ones merged where every input
 /// allows), each input read with stride 0 along its broadcast dimensions.

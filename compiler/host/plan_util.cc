@@ -81,6 +81,30 @@ StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const Cpu
   return sc;
 }
 
+int64_t panelWidth(int64_t m, int64_t n, const CpuShape& cpu) {
+  const int w = cpu.vectorWidth;
+  const int most = m <= 2 ? std::min(6, cpu.registers / 2) : productTile(m, n, cpu, false).second;
+  for (int nv = most; nv >= 1; --nv)
+    if (n % (int64_t{nv} * w) == 0) return int64_t{nv} * w;
+  return 0;
+}
+
+StageSchedule panelSchedule(const LoopStage& s, const CpuShape& cpu) {
+  enum { M, PB, J, K };
+  StageSchedule sc = StageSchedule::identity(s);
+  const int64_t m = s.axes[M].extent, panels = s.axes[PB].extent;
+  const int mr = productTile(m, panels * s.axes[J].extent, cpu, false).first;
+  const int jVec = sc.split(J, cpu.vectorWidth);
+  const int mIn = sc.split(M, mr);
+  sc.loops[J].unroll = sc.loops[static_cast<size_t>(mIn)].unroll = true;
+  sc.vector = jVec, sc.vectorWidth = cpu.vectorWidth;
+  const int64_t mBlocks = sc.loops[M].iterations();
+  sc.order = panels < 4 && mBlocks > panels ? std::vector<int>{M, PB, K, mIn, J, jVec}
+                                            : std::vector<int>{PB, M, K, mIn, J, jVec};
+  sc.parallel = true;
+  return sc;
+}
+
 void foldWords(StageSchedule& sc, const CpuShape& cpu) {
   sc.vnni = cpu.vnni && sc.vector >= 0 && sc.vectorWidth >= 8;  // a narrower row sums its words without vpdpbusd
   sc.pmaddwd = !sc.vnni && cpu.pmaddwd && sc.vector >= 0;
@@ -152,16 +176,18 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
 
 namespace {
 
-/// x's channels as floats in an image of hp x wp, x at (pt, pl), `pad` around it (axes c, y, x).
-LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t wp, float pad) {
+/// x's channels as floats in an image of hp x wp, x at (pt, pl), `pad` around it (axes c, y, x); integers
+/// are converted.
+LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t wp, float pad,
+                           bool convert) {
   LoopStage c;
   c.name = "to_float_padded";
   enum { CC, YY, XX };
   c.axes = {{"c", g.c}, {"y", hp}, {"x", wp}};
   c.out = xf, c.outAt = aff(0, {{CC, hp * wp}, {YY, wp}, {XX, 1}});
-  c.value.op(EwOp::kToFloat, c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
-                                           {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)},
-                                           pad));
+  const int v = c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
+                             {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, pad);
+  if (convert) c.value.op(EwOp::kToFloat, v);
   return c;
 }
 
@@ -243,21 +269,24 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   k.name = "depthwise";
   const int64_t mg = g.m / g.group, plane = g.oh * g.ow;
   const int64_t xn = g.c * g.h * g.w, wn = g.m * g.kh * g.kw;
-  int x = k.addBuffer("x", xn, Role::kInput, f.data);
+  const int x = k.addBuffer("x", xn, Role::kInput, f.data);
   int w = k.addBuffer("w", wn, Role::kInput, f.data);
   std::vector<int> channel;
   for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
   const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
-  // Integers are converted to float once, then summed exactly in float (ConvForm). The input is converted
-  // into a padded image (pad_value around it, as far as the windows reach), so that the sum's loads need no
-  // bounds: every tap is a plain vector load.
+  // Integers are converted to float once, then summed exactly in float (ConvForm). The input is copied (or
+  // converted) into a padded image (pad_value around it, as far as the windows reach), so that the sum's
+  // loads need no bounds: every tap is a plain vector load, where a bounded one costs a mask per tap.
   const bool floatSum = f.data != support::DType::kFloat32;
   const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wp = (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1;
-  if (floatSum) {
-    const int xf = k.addBuffer("xf", g.c * hp * wp, Role::kTemp), wf = k.addBuffer("wf", wn, Role::kTemp);
-    LoopStage c = paddedFloatStage(g, x, xf, hp, wp, f.pad);
+  const int xf = k.addBuffer("xf", g.c * hp * wp, Role::kTemp);
+  {
+    LoopStage c = paddedFloatStage(g, x, xf, hp, wp, f.pad, floatSum);
     k.stages.push_back(c);
     p.schedule.stages.push_back(rowSchedule(c, 2, -1, 1, cpu));
+  }
+  if (floatSum) {
+    const int wf = k.addBuffer("wf", wn, Role::kTemp);
     LoopStage cw;
     cw.name = "to_float";
     cw.axes = {{"i", wn}};
@@ -266,7 +295,7 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
     cw.constant = f.constWeights;
     k.stages.push_back(cw);
     p.schedule.stages.push_back(rowSchedule(cw, 0, -1, 1, cpu));
-    x = xf, w = wf;
+    w = wf;
   }
   std::vector<int64_t> strides = {xn, 0};
   strides.insert(strides.end(), channel.size(), 0);
@@ -279,11 +308,7 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"kw", g.kw, true}};
   s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
   s.reduce = Reduce::kSum;
-  const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
-  const int xv = floatSum ? s.value.load(x, aff(0, {{C, hp * wp}, {OH, g.sh * wp}, {KH, g.dh * wp}, {OW, g.sw}, {KW, g.dw}}))
-                          : s.value.load(x, aff(-g.pt * g.w - g.pl, {{C, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w},
-                                                                     {OW, g.sw}, {KW, g.dw}}),
-                                         {inside(iy, g.h), inside(ix, g.w)}, f.pad);
+  const int xv = s.value.load(xf, aff(0, {{C, hp * wp}, {OH, g.sh * wp}, {KH, g.dh * wp}, {OW, g.sw}, {KW, g.dw}}));
   const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * g.kw}, {J, g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
   s.value.op(EwOp::kMul, xv, wv);
   if (f.epilogue) {

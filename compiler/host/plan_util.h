@@ -27,6 +27,14 @@ Bound inside(Affine e, int64_t size);
 /// reduction axis k: an MR x NV-vector block of the output in registers
 /// across the k loop, n blocks outermost, divided by a thread pool.
 StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu);
+/// The columns of the panels a constant B is packed into for an m x n
+/// product: the register tile's vectors, fewer where they do not divide n (a
+/// row or two take up to six); 0 when no whole number of vectors divides n.
+int64_t panelWidth(int64_t m, int64_t n, const CpuShape& cpu);
+/// The product's schedule over packed panels, axes (m, panel, column in the
+/// panel, k): the register tile is MR rows by the panel's vectors, panels
+/// outermost (m blocks, with fewer panels than m blocks), divided by a pool.
+StageSchedule panelSchedule(const LoopStage& s, const CpuShape& cpu);
 /// Sets how `sc`'s sum of Dot4 folds on `cpu`: vpdpbusd where it has VNNI and
 /// the vector has 8 or 16 lanes, else vpmaddwd on x86 (else lane by lane).
 void foldWords(StageSchedule& sc, const CpuShape& cpu);

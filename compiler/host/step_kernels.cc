@@ -323,8 +323,8 @@ std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step
     return convPlan(std::get<runtime::ConvAttrs>(s.attrs), x, in[1]->shape, has(2), cpu);
   if (s.op == OpKind::kGemm && two)
     return gemmPlan(std::get<runtime::GemmAttrs>(s.attrs), x, in[1]->shape, has(2) ? &in[2]->shape : nullptr, out.shape,
-                    cpu);
-  if (s.op == OpKind::kMatMul && two) return matmulPlan(x, in[1]->shape, out.shape, cpu);
+                    cpu, constantSlot(b, s.inputs[1]));
+  if (s.op == OpKind::kMatMul && two) return matmulPlan(x, in[1]->shape, out.shape, cpu, constantSlot(b, s.inputs[1]));
   if (s.op == OpKind::kMaxPool || s.op == OpKind::kAveragePool)
     return poolPlan(s.op, std::get<runtime::PoolAttrs>(s.attrs), x, cpu);
   if (s.op == OpKind::kGlobalAveragePool) return poolPlan(s.op, runtime::PoolAttrs{}, x, cpu);

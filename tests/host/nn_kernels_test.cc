@@ -47,9 +47,10 @@ Tensor reference(OpKind k, const runtime::Attrs& attrs, const std::vector<const 
   return out[0];
 }
 
-/// Runs `plan` on `in` (inputs in buffer order; null for an omitted one) into `out`'s shape.
+/// Runs `plan` `runs` times on `in` (inputs in buffer order; null for an omitted one) into `out`'s shape: a
+/// second run reads what the first prepared from constants.
 Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const Tensor*>& in, const Shape& outShape,
-                 support::ThreadPool* pool) {
+                 support::ThreadPool* pool, int runs = 1) {
   auto k = CompiledKernel::compile(jit, plan.kernel, plan.schedule, "test");
   EXPECT_TRUE(k.isOk()) << k.status().str();
   Tensor out(support::DType::kFloat32, outShape);
@@ -59,7 +60,10 @@ Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const T
     if (t) io.push_back(const_cast<float*>(t->data<float>()));
   io.push_back(out.data<float>());
   io.resize(k->buffers().size(), nullptr);
-  k->run(io, pool);
+  for (int r = 0; r < runs; ++r) {
+    std::fill(out.data<float>(), out.data<float>() + out.numel(), 0.0f);
+    k->run(io, pool);
+  }
   return out;
 }
 
@@ -82,7 +86,7 @@ void expectClose(const Tensor& got, const Tensor& want, const Tensor& terms, con
 /// absolute coefficients) on the inputs' absolute values.
 void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Shape>& shapes,
            const std::function<std::optional<KernelPlan>(const CpuShape&)>& plan, const std::string& what,
-           const runtime::Attrs* termsAttrs = nullptr) {
+           const runtime::Attrs* termsAttrs = nullptr, int runs = 1) {
   std::vector<Tensor> in, abs;
   for (size_t i = 0; i < shapes.size(); ++i) in.push_back(randomTensor(shapes[i], 11 + i));
   for (const Tensor& t : in) abs.push_back(absOf(t));
@@ -94,9 +98,15 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Shape>& sha
     std::optional<KernelPlan> p = plan(jitCpuShape(*jit));
     ASSERT_TRUE(p.has_value()) << what << ": no kernel";
     const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2");
-    expectClose(generated(*jit, *p, ptrs, want.shape(), nullptr), want, terms, tag);
-    expectClose(generated(*jit, *p, ptrs, want.shape(), &pool), want, terms, tag + " 3 threads");
+    expectClose(generated(*jit, *p, ptrs, want.shape(), nullptr, runs), want, terms, tag);
+    expectClose(generated(*jit, *p, ptrs, want.shape(), &pool, runs), want, terms, tag + " 3 threads");
   }
+}
+
+/// Whether `p`'s product reads B from panels packed once (gemmPlan and matmulPlan with a constant B).
+bool packsPanels(const KernelPlan& p) {
+  return std::any_of(p.kernel.stages.begin(), p.kernel.stages.end(),
+                     [](const LoopStage& s) { return s.name == "pack_panels" && s.constant; });
 }
 
 struct ConvCase {
@@ -148,6 +158,8 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
       {{9, 13}, {17, 9}, true, true, 1.0f, 1.0f, Shape{1, 17}},
       {{1, 1}, {1, 1}, false, false, 1.0f, 0.0f, std::nullopt},
       {{40, 3}, {3, 70}, false, false, 1.0f, -1.0f, Shape{40, 70}},
+      {{2, 24}, {24, 40}, false, false, 1.0f, 1.0f, Shape{40}},   // panels of 5 vectors for 2 rows
+      {{24, 6}, {96, 24}, true, true, 0.5f, 1.0f, Shape{6, 96}},  // panels of B's rows, C full size
   };
   for (const GemmCase& g : gemms) {
     runtime::GemmAttrs a;
@@ -158,9 +170,21 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
     runtime::GemmAttrs absolute = a;
     absolute.alpha = std::fabs(a.alpha), absolute.beta = std::fabs(a.beta);
     const runtime::Attrs terms = absolute;
-    check(OpKind::kGemm, a, shapes,
-          [&](const CpuShape& cpu) { return gemmPlan(a, g.a, g.b, g.c ? &*g.c : nullptr, y, cpu); },
-          "gemm " + support::shapeStr(g.a) + " " + support::shapeStr(g.b), &terms);
+    // B a constant too: packed once into panels where whole vectors divide its columns, and run twice.
+    for (const bool constB : {false, true})
+      check(
+          OpKind::kGemm, a, shapes,
+          [&](const CpuShape& cpu) { return gemmPlan(a, g.a, g.b, g.c ? &*g.c : nullptr, y, cpu, constB); },
+          "gemm " + support::shapeStr(g.a) + " " + support::shapeStr(g.b) + (constB ? " constant B" : ""), &terms,
+          constB ? 2 : 1);
+  }
+  // Panels where a whole number of vectors divides n, whatever the vector width (4, 8 or 16 floats).
+  runtime::GemmAttrs plain;
+  for (const CpuShape cpu : {CpuShape{8, 16}, CpuShape{16, 32}, CpuShape{4, 32}}) {
+    EXPECT_TRUE(packsPanels(*gemmPlan(plain, {1, 64}, {64, 1024}, nullptr, {1, 1024}, cpu, true)));
+    EXPECT_TRUE(packsPanels(*gemmPlan(plain, {6, 64}, {64, 96}, nullptr, {6, 96}, cpu, true)));
+    EXPECT_FALSE(packsPanels(*gemmPlan(plain, {6, 64}, {64, 70}, nullptr, {6, 70}, cpu, true)));
+    EXPECT_FALSE(packsPanels(*gemmPlan(plain, {1, 64}, {64, 1024}, nullptr, {1, 1024}, cpu, false)));
   }
   struct MatMulCase {
     Shape a, b, y;
@@ -174,9 +198,14 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
       {{32, 1, 128}, {128, 48}, {32, 1, 48}},             // one B for every batch: one product of 32 rows
   };
   for (const MatMulCase& m : mms)
-    check(OpKind::kMatMul, runtime::NoAttrs{}, {m.a, m.b},
-          [&](const CpuShape& cpu) { return matmulPlan(m.a, m.b, m.y, cpu); },
-          "matmul " + support::shapeStr(m.a) + " " + support::shapeStr(m.b));
+    for (const bool constB : {false, true})
+      check(
+          OpKind::kMatMul, runtime::NoAttrs{}, {m.a, m.b},
+          [&](const CpuShape& cpu) { return matmulPlan(m.a, m.b, m.y, cpu, constB); },
+          "matmul " + support::shapeStr(m.a) + " " + support::shapeStr(m.b) + (constB ? " constant B" : ""), nullptr,
+          constB ? 2 : 1);
+  EXPECT_TRUE(packsPanels(*matmulPlan({32, 1, 128}, {128, 48}, {32, 1, 48}, CpuShape{8, 16}, true)));
+  EXPECT_FALSE(packsPanels(*matmulPlan({2, 4, 10, 16}, {2, 4, 16, 10}, {2, 4, 10, 10}, CpuShape{8, 16}, true)));
 }
 
 TEST(NnKernels, PoolsMatchTheReference) {
