@@ -145,7 +145,7 @@ int run(int threads, bool halide) {
     const double dn = dnnlConv(eng, strm, r, x, w, b, y1);
     Tensor y3(support::DType::kFloat32, ref[0].shape());
     const double hl = halide ? bench::halideConv(x, w, b, r.stride, r.group, threads, y3) : 0.0;
-    auto plan = compiler::host::convPlan(a, x.shape(), w.shape(), true, cpu);
+    auto plan = compiler::host::convPlan(a, x.shape(), w.shape(), true, cpu, true);  // a model's weights are constants
     const double us = ours(**jit, *plan,
                            {const_cast<float*>(x.data<float>()), const_cast<float*>(w.data<float>()),
                             const_cast<float*>(b.data<float>()), y2.data<float>()},

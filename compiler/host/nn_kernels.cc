@@ -57,10 +57,11 @@ std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, b
 }  // namespace
 
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const Shape& x, const Shape& w, bool bias,
-                                   const CpuShape& cpu) {
+                                   const CpuShape& cpu, bool constWeights) {
   runtime::ConvGeometry g;
   if (!runtime::convGeometry(a, x, w, g).empty() || g.n < 1) return std::nullopt;
   ConvForm f;
+  f.constWeights = constWeights;
   if (bias) {
     f.perChannel = {{"b", support::DType::kFloat32}};
     f.epilogue = [](LoopExpr& e, int acc, const std::vector<int>& ch) { e.op(EwOp::kAdd, acc, ch[0]); };
@@ -398,9 +399,46 @@ std::optional<KernelPlan> reduceMeanPlan(const runtime::ReduceAttrs& a, const Sh
   return p;
 }
 
+namespace {
+
+/// A float global average pool: each plane's elements summed in vector lanes (partial[p][l] = Σ_i x[p][i·W + l],
+/// `planes` at a time in registers), then the lanes' sums divided. A window of the whole plane as the other
+/// pools take it would sum one element at a time.
+KernelPlan globalAveragePool(int64_t planes, int64_t in, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "avgpool";
+  const int64_t w = cpu.vectorWidth, steps = (in + w - 1) / w;
+  const int ix = k.addBuffer("x", planes * in, Role::kInput), iy = k.addBuffer("y", planes, Role::kOutput);
+  const int part = k.addBuffer("lanes", planes * w, Role::kTemp);
+  enum { P, L, I };
+  LoopStage s;
+  s.name = "lane_sums";
+  s.axes = {{"p", planes}, {"l", w}, {"i", steps, true}};
+  s.out = part, s.outAt = aff(0, {{P, w}, {L, 1}});
+  s.reduce = Reduce::kSum;
+  s.value.load(ix, aff(0, {{P, in}, {I, w}, {L, 1}}), {inside(aff(0, {{I, w}, {L, 1}}), in)}, 0.0f);
+  k.stages.push_back(s);
+  p.schedule.stages.push_back(rowSchedule(s, L, P, 4, cpu));
+  LoopStage t;
+  t.name = "mean";
+  t.axes = {{"p", planes}, {"l", w, true}};
+  t.out = iy, t.outAt = aff(0, {{P, 1}});
+  t.reduce = Reduce::kSum;
+  t.value.load(part, aff(0, {{P, w}, {L, 1}}));
+  t.epilogue.op(EwOp::kDiv, t.epilogue.acc(), t.epilogue.constant(static_cast<float>(in)));
+  k.stages.push_back(t);
+  p.schedule.stages.push_back(rowSchedule(t, P, -1, 1, cpu));
+  return p;
+}
+
+}  // namespace
+
 std::optional<KernelPlan> poolPlan(runtime::OpKind kind, const runtime::PoolAttrs& attrs, const Shape& x,
                                    const CpuShape& cpu, support::DType type) {
   if (x.size() != 3 && x.size() != 4) return std::nullopt;
+  if (kind == runtime::OpKind::kGlobalAveragePool && type == support::DType::kFloat32)
+    return globalAveragePool(x[0] * x[1], x.size() == 4 ? x[2] * x[3] : x[2], cpu);
   if (type != support::DType::kFloat32 &&
       (kind != runtime::OpKind::kMaxPool || (type != support::DType::kInt8 && type != support::DType::kUint8)))
     return std::nullopt;

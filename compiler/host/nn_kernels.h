@@ -47,8 +47,9 @@ struct KernelPlan {
   KernelSchedule schedule;
 };
 
+/// With `constWeights` (w a constant of the bundle), what depends on w alone is computed on the first run.
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const runtime::Shape& x, const runtime::Shape& w,
-                                   bool bias, const CpuShape& cpu);
+                                   bool bias, const CpuShape& cpu, bool constWeights = false);
 /// With `constB` (B a constant of the bundle), B is packed once into panels that the product walks straight
 /// through (where a whole number of vectors divides its columns; MatMul: where one B serves every batch).
 std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const runtime::Shape& A, const runtime::Shape& B,

@@ -320,7 +320,7 @@ std::optional<KernelPlan> stepPlan(const runtime::Bundle& b, const runtime::Step
   const runtime::Shape& x = in[0]->shape;
   const bool two = has(1);
   if (s.op == OpKind::kConv && two)
-    return convPlan(std::get<runtime::ConvAttrs>(s.attrs), x, in[1]->shape, has(2), cpu);
+    return convPlan(std::get<runtime::ConvAttrs>(s.attrs), x, in[1]->shape, has(2), cpu, constantSlot(b, s.inputs[1]));
   if (s.op == OpKind::kGemm && two)
     return gemmPlan(std::get<runtime::GemmAttrs>(s.attrs), x, in[1]->shape, has(2) ? &in[2]->shape : nullptr, out.shape,
                     cpu, constantSlot(b, s.inputs[1]));

@@ -121,28 +121,49 @@ TEST(NnKernels, ConvolutionsMatchTheReference) {
   using runtime::AutoPad;
   const ConvCase cases[] = {
       // x, w, strides, pads, dilations, group, bias, auto_pad
-      {{1, 3, 9, 11}, {5, 3, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},         // dense, padded, odd sizes
-      {{2, 8, 14, 14}, {16, 8, 3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},   // stride 2 (gathers), batch 2
-      {{1, 16, 7, 7}, {20, 16, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, false, AutoPad::kNotSet},      // 7 columns, no bias
-      {{1, 32, 5, 5}, {13, 32, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                 // 1x1 read in place
-      {{1, 6, 10, 10}, {8, 3, 3, 3}, {}, {0, 1, 2, 0}, {}, 2, true, AutoPad::kNotSet},        // grouped, uneven pads
-      {{1, 8, 12, 12}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 8, true, AutoPad::kNotSet},        // depthwise
-      {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, {}, 8, true, AutoPad::kNotSet},    // depthwise 5x5 stride 2
-      {{1, 4, 9, 9}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 4, false, AutoPad::kNotSet},         // two outputs per channel
-      {{1, 4, 13, 13}, {6, 4, 3, 3}, {}, {2, 2, 2, 2}, {2, 2}, 1, true, AutoPad::kNotSet},    // dilation 2
-      {{1, 3, 8, 9}, {4, 3, 4, 3}, {3, 1}, {}, {}, 1, true, AutoPad::kSameUpper},              // auto_pad
-      {{1, 5, 17}, {7, 5, 3}, {}, {1, 1}, {}, 1, true, AutoPad::kNotSet},                     // 1-D
-      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                    // one element
-      {{1, 64, 56, 56}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},     // a ResNet layer
+      {{1, 3, 9, 11}, {5, 3, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},        // dense, padded, odd sizes
+      {{2, 8, 14, 14}, {16, 8, 3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},  // stride 2 (gathers),
+                                                                                             // batch 2
+      {{1, 16, 7, 7}, {20, 16, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, false, AutoPad::kNotSet},     // 7 columns, no bias
+      {{1, 32, 5, 5}, {13, 32, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                // 1x1 read in place
+      {{1, 6, 10, 10}, {8, 3, 3, 3}, {}, {0, 1, 2, 0}, {}, 2, true, AutoPad::kNotSet},       // grouped, uneven pads
+      {{1, 8, 12, 12}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 8, true, AutoPad::kNotSet},       // depthwise
+      {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, {}, 8, true, AutoPad::kNotSet},   // depthwise 5x5 stride 2
+      {{1, 4, 9, 9}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 4, false, AutoPad::kNotSet},        // two outputs per channel
+      {{1, 4, 13, 13}, {6, 4, 3, 3}, {}, {2, 2, 2, 2}, {2, 2}, 1, true, AutoPad::kNotSet},   // dilation 2
+      {{1, 3, 8, 9}, {4, 3, 4, 3}, {3, 1}, {}, {}, 1, true, AutoPad::kSameUpper},            // auto_pad
+      {{1, 5, 17}, {7, 5, 3}, {}, {1, 1}, {}, 1, true, AutoPad::kNotSet},                    // 1-D
+      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                   // one element
+      {{1, 64, 56, 56}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},    // a ResNet layer
+      {{1, 12, 10, 11}, {32, 12, 3, 3}, {}, {0, 1, 2, 0}, {2, 1}, 1, true, AutoPad::kNotSet},  // rows: dilated, uneven
+      {{2, 40, 6, 6}, {24, 40, 1, 1}, {}, {}, {}, 1, false, AutoPad::kNotSet},                 // rows: 1x1 in place
   };
   for (const ConvCase& c : cases) {
     runtime::ConvAttrs a;
     a.strides = c.strides, a.pads = c.pads, a.dilations = c.dilations, a.group = c.group, a.autoPad = c.autoPad;
     std::vector<Shape> shapes = {c.x, c.w};
     if (c.bias) shapes.push_back({c.w[0]});
-    check(OpKind::kConv, a, shapes, [&](const CpuShape& cpu) { return convPlan(a, c.x, c.w, c.bias, cpu); },
-          "conv x" + support::shapeStr(c.x) + " w" + support::shapeStr(c.w) + " group " + std::to_string(c.group));
+    // Constant weights too (a model's): packed once, run twice; a small image's pixels then go in rows.
+    for (const bool constW : {false, true})
+      check(
+          OpKind::kConv, a, shapes, [&](const CpuShape& cpu) { return convPlan(a, c.x, c.w, c.bias, cpu, constW); },
+          "conv x" + support::shapeStr(c.x) + " w" + support::shapeStr(c.w) + " group " + std::to_string(c.group) +
+              (constW ? " constant weights" : ""),
+          nullptr, constW ? 2 : 1);
   }
+  // Pixels in rows below 28x28 where a panel of whole vectors divides the output channels, else in lanes.
+  runtime::ConvAttrs a;
+  a.pads = {1, 1, 1, 1};
+  auto rows = [&](const Shape& x, const Shape& w, bool constW) {
+    std::optional<KernelPlan> p = convPlan(a, x, w, true, CpuShape{8, 16}, constW);
+    return p && std::any_of(p->kernel.stages.begin(), p->kernel.stages.end(),
+                            [](const LoopStage& s) { return s.name == "to_planes"; });
+  };
+  EXPECT_TRUE(rows({1, 512, 7, 7}, {512, 512, 3, 3}, true));
+  EXPECT_TRUE(rows({1, 256, 14, 14}, {256, 256, 3, 3}, true));
+  EXPECT_FALSE(rows({1, 256, 14, 14}, {256, 256, 3, 3}, false));
+  EXPECT_FALSE(rows({1, 64, 56, 56}, {64, 64, 3, 3}, true));
+  EXPECT_FALSE(rows({1, 16, 7, 7}, {20, 16, 3, 3}, true));
 }
 
 TEST(NnKernels, MatrixProductsMatchTheReference) {
@@ -222,9 +243,11 @@ TEST(NnKernels, PoolsMatchTheReference) {
       {OpKind::kMaxPool, {1, 2, 11, 11}, {3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}, 0, 0},
       {OpKind::kAveragePool, {1, 4, 9, 9}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 0, 0},
       {OpKind::kAveragePool, {1, 4, 9, 9}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, 1, 1},
-      {OpKind::kAveragePool, {1, 3, 20}, {4}, {3}, {1, 2}, {}, 0, 0},                // 1-D
+      {OpKind::kAveragePool, {1, 3, 20}, {4}, {3}, {1, 2}, {}, 0, 0},  // 1-D
       {OpKind::kGlobalAveragePool, {2, 512, 7, 7}, {}, {}, {}, {}, 0, 0},
       {OpKind::kGlobalAveragePool, {1, 3, 1, 1}, {}, {}, {}, {}, 0, 0},
+      {OpKind::kGlobalAveragePool, {1, 5, 56, 56}, {}, {}, {}, {}, 0, 0},  // whole vectors of a plane
+      {OpKind::kGlobalAveragePool, {3, 7, 13}, {}, {}, {}, {}, 0, 0},      // 1-D, a plane's last vector partial
   };
   for (const PoolCase& c : cases) {
     runtime::PoolAttrs a;
