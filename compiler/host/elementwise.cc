@@ -56,6 +56,10 @@ const char* ewOpName(EwOp op) {
       return "Xor";
     case EwOp::kDot4:
       return "Dot4";
+    case EwOp::kAnd:
+      return "And";
+    case EwOp::kDot2:
+      return "Dot2";
   }
   return "?";
 }
@@ -77,6 +81,8 @@ int ewArity(EwOp op) {
     case EwOp::kShrr:
     case EwOp::kXor:
     case EwOp::kDot4:
+    case EwOp::kAnd:
+    case EwOp::kDot2:
       return 2;
     case EwOp::kRelu:
     case EwOp::kClip:
@@ -94,8 +100,8 @@ int ewArity(EwOp op) {
 }
 
 bool ewIntegerOp(EwOp op) {
-  return op == EwOp::kAddSat || op == EwOp::kMulq || op == EwOp::kShrr || op == EwOp::kToFloat ||
-         op == EwOp::kToInt || op == EwOp::kRound || op == EwOp::kXor || op == EwOp::kDot4;
+  return op == EwOp::kAddSat || op == EwOp::kMulq || op == EwOp::kShrr || op == EwOp::kToFloat || op == EwOp::kToInt ||
+         op == EwOp::kRound || op == EwOp::kXor || op == EwOp::kDot4 || op == EwOp::kAnd || op == EwOp::kDot2;
 }
 
 support::Status EwKernel::validate(const std::string& name) const {

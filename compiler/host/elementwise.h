@@ -26,18 +26,35 @@ namespace accelc::compiler::host {
 /// kernels use them (ewIntegerOp), where int32 values also take Add, Sub and
 /// Mul (wrapping), Min, Max, Relu and Clip (compiler/host/loop_ir.h).
 enum class EwOp {
-  kInput, kConst, kAdd, kSub, kMul, kDiv, kPow, kMin, kMax, kRelu, kClip, kSigmoid, kTanh, kErf, kSqrt, kExp,
-  kAddSat,  ///< int32: isa::arith::addSat
-  kMulq,    ///< int32: isa::arith::mulq
-  kShrr,    ///< int32: isa::arith::shrRoundAway(a, b)
-  kToFloat, ///< int32 -> float, rounded to nearest
-  kToInt,   ///< float -> int32, toward zero, saturating, NaN to 0
-  kRound,   ///< float: to the nearest integer, ties to even (nearbyint)
-  kXor,     ///< int32: bitwise exclusive or
-  kDot4,    ///< int32: Σ_t u8(byte t of a) · s8(byte t of b), the 4-byte dot product of x86's vpdpbusd
+  kInput,
+  kConst,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kMin,
+  kMax,
+  kRelu,
+  kClip,
+  kSigmoid,
+  kTanh,
+  kErf,
+  kSqrt,
+  kExp,
+  kAddSat,   ///< int32: isa::arith::addSat
+  kMulq,     ///< int32: isa::arith::mulq
+  kShrr,     ///< int32: isa::arith::shrRoundAway(a, b)
+  kToFloat,  ///< int32 -> float, rounded to nearest
+  kToInt,    ///< float -> int32, toward zero, saturating, NaN to 0
+  kRound,    ///< float: to the nearest integer, ties to even (nearbyint)
+  kXor,      ///< int32: bitwise exclusive or
+  kDot4,     ///< int32: Σ_t u8(byte t of a) · s8(byte t of b), the 4-byte dot product of x86's vpdpbusd
+  kAnd,      ///< int32: bitwise and
+  kDot2,     ///< int32: Σ_t s16(half t of a) · s16(half t of b), wrapping: the pair product of x86's vpmaddwd
 };
 
-/// Whether `op` is one of the loop kernels' own operations (kAddSat .. kDot4).
+/// Whether `op` is one of the loop kernels' own operations (kAddSat .. kDot2).
 bool ewIntegerOp(EwOp op);
 
 /// One node: an input, a constant, or an operation on earlier nodes.

@@ -95,6 +95,13 @@ llvm::Value* dot4(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
   return sum;
 }
 
+/// Σ_t s16(half t of x) · s16(half t of y), wrapping (vpmaddwd's lanes, lane by lane).
+llvm::Value* dot2(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
+  llvm::Value* sixteen = llvm::ConstantInt::get(x->getType(), 16);
+  auto low = [&](llvm::Value* v) { return b.CreateAShr(b.CreateShl(v, sixteen), sixteen); };
+  return b.CreateAdd(b.CreateMul(low(x), low(y)), b.CreateMul(b.CreateAShr(x, sixteen), b.CreateAShr(y, sixteen)));
+}
+
 /// float -> int32 toward zero, saturating, NaN to 0 (llvm.fptosi.sat's
 /// meaning, which LLVM 14 scalarizes on x86): the value is first brought
 /// into range, then converted with the vector instruction.
@@ -141,6 +148,10 @@ llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperand
       return b.CreateXor(x.a, x.b);
     case EwOp::kDot4:
       return dot4(b, x.a, x.b);
+    case EwOp::kAnd:
+      return b.CreateAnd(x.a, x.b);
+    case EwOp::kDot2:
+      return dot2(b, x.a, x.b);
     case EwOp::kToInt:
       return toInt(b, t, x.a);
     case EwOp::kInput:
@@ -211,6 +222,8 @@ llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type
     case EwOp::kToInt:
     case EwOp::kXor:
     case EwOp::kDot4:
+    case EwOp::kAnd:
+    case EwOp::kDot2:
       return x.a;  // int32 results: intOp made them
   }
   return x.a;

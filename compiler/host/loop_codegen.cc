@@ -456,12 +456,16 @@ class StageBuilder {
     llvm::Value* b16 = b_.CreateBitCast(b, halves);
     llvm::Value* bEven = b_.CreateAShr(b_.CreateShl(b16, eight), eight);
     llvm::Value* bOdd = b_.CreateAShr(b16, eight);
+    return b_.CreateAdd(acc, b_.CreateAdd(pmaddwd(aEven, bEven), pmaddwd(aOdd, bOdd)));
+  }
+
+  /// vpmaddwd of words `a` and `b` (int32 lanes, or their 16-bit halves): Σ_t a.half_t · b.half_t per lane.
+  llvm::Value* pmaddwd(llvm::Value* a, llvm::Value* b) {
+    auto* halves = llvm::FixedVectorType::get(b_.getInt16Ty(), 2 * static_cast<unsigned>(width_));
     const llvm::Intrinsic::ID id = width_ == 16 ? llvm::Intrinsic::x86_avx512_pmaddw_d_512
                                    : width_ == 8 ? llvm::Intrinsic::x86_avx2_pmadd_wd
                                                  : llvm::Intrinsic::x86_sse2_pmadd_wd;
-    llvm::Value* even = b_.CreateIntrinsic(id, {}, {aEven, bEven});
-    llvm::Value* odd = b_.CreateIntrinsic(id, {}, {aOdd, bOdd});
-    return b_.CreateAdd(acc, b_.CreateAdd(even, odd));
+    return b_.CreateIntrinsic(id, {}, {b_.CreateBitCast(a, halves), b_.CreateBitCast(b, halves)});
   }
 
   /// acc folded with the stage's value at point p.
@@ -477,6 +481,11 @@ class StageBuilder {
       if (sc_.pmaddwd) return dot4Pmaddwd(acc, a, b);
       const llvm::Intrinsic::ID id = width_ == 16 ? llvm::Intrinsic::x86_avx512_vpdpbusd_512 : llvm::Intrinsic::x86_avx512_vpdpbusd_256;
       return b_.CreateIntrinsic(id, {}, {acc, a, b});
+    }
+    if (s_.reduce == Reduce::kSum && integer && sc_.pmaddwd && root.kind == LoopNode::Kind::kOp &&
+        root.op == EwOp::kDot2) {
+      std::vector<llvm::Value*> v = eval(e, valueInt_, p, e.nodes.size() - 1, nullptr);
+      return b_.CreateAdd(acc, pmaddwd(v[static_cast<size_t>(root.a)], v[static_cast<size_t>(root.b)]));
     }
     if (s_.reduce == Reduce::kSum && product && !integer) {
       std::vector<llvm::Value*> v = eval(e, valueInt_, p, e.nodes.size() - 1, nullptr);

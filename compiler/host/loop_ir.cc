@@ -172,6 +172,8 @@ std::string typeProblem(const LoopNode& n, bool a, bool b) {
     case EwOp::kToFloat:
     case EwOp::kXor:
     case EwOp::kDot4:
+    case EwOp::kAnd:
+    case EwOp::kDot2:
       return a && (!two || b) ? "" : "takes int32 operands";
     case EwOp::kToInt:
     case EwOp::kRound:

@@ -168,7 +168,8 @@ struct StageSchedule {
   int registerLanes = 0;
   bool parallel = false;   ///< a thread pool divides order[0]'s iterations (spatial)
   bool vnni = false;       ///< a sum of Dot4 folds with x86's vpdpbusd (the code then needs the CPU to have it)
-  bool pmaddwd = false;    ///< a sum of Dot4 folds as two of x86's vpmaddwd: even and odd bytes widened to 16 bits
+  bool pmaddwd = false;    ///< a sum of Dot4 folds as two of x86's vpmaddwd (even and odd bytes widened to 16
+                           ///< bits), a sum of Dot2 as one
 
   /// The identity schedule of `s`: its axes in order, nothing split.
   static StageSchedule identity(const LoopStage& s);

@@ -338,35 +338,43 @@ LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, i
 namespace {
 
 /// The words of the windows straight from x, k ordered (kh, kw, input channel):
-/// col4[((kh·KW + kw)·CQ + cq)·plane + p] packs x[4cq + t] at the window's tap, `pad` outside.
-LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col4, float pad) {
-  const int64_t plane = g.oh * g.ow, cq = channels / 4;
+/// col4[((kh·KW + kw)·CQ + cq)·plane + p] packs x[per·cq + t] at the window's tap, `pad` outside; `per` 4:
+/// vpdpbusd's signed operand (packWord), 2: a pair of signed halves (packPair).
+LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col4, float pad, int per) {
+  const int64_t plane = g.oh * g.ow, cq = channels / per;
   LoopStage s;
   s.name = "pack_windows";
   enum { KH, KW, CQ, OH, OW };
   s.axes = {{"kh", g.kh}, {"kw", g.kw}, {"cq", cq}, {"oh", g.oh}, {"ow", g.ow}};
   s.out = col4, s.outAt = aff(0, {{KH, g.kw * cq * plane}, {KW, cq * plane}, {CQ, plane}, {OH, g.ow}, {OW, 1}});
   const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
-  packWord(s.value, [&](int t) {
-    return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, 4 * g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w},
-                                                                 {OW, g.sw}, {KW, g.dw}}),
+  auto load = [&](int t) {
+    return s.value.load(x,
+                        aff((t * g.h - g.pt) * g.w - g.pl,
+                            {{CQ, per * g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
                         {inside(iy, g.h), inside(ix, g.w)}, pad);
-  }, true);
+  };
+  if (per == 2)
+    packPair(s.value, load);
+  else
+    packWord(s.value, load, true);
   return s;
 }
 
-/// The weights' words in windowWordsStage's k order, as vpdpbusd's unsigned operand:
-/// w4[m·kq + (kh·KW + kw)·CQ + cq] packs w[m][4cq + t][kh][kw].
-LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channels, int64_t mg, int w, int w4) {
-  const int64_t cq = channels / 4, taps = g.kh * g.kw, kk = channels * taps;
+/// The weights' words in windowWordsStage's k order, as vpdpbusd's unsigned operand (`per` 4) or pairs of
+/// signed halves (2): w4[m·kq + (kh·KW + kw)·CQ + cq] packs w[m][per·cq + t][kh][kw].
+LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channels, int64_t mg, int w, int w4, int per) {
+  const int64_t cq = channels / per, taps = g.kh * g.kw, kk = channels * taps;
   LoopStage s;
   s.name = "pack_weights";
   enum { M, KH, KW, CQ };
   s.axes = {{"m", mg}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}};
-  s.out = w4, s.outAt = aff(0, {{M, kk / 4}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
-  packWord(s.value, [&](int t) {
-    return s.value.load(w, aff(t * taps, {{M, kk}, {CQ, 4 * taps}, {KH, g.kw}, {KW, 1}}));
-  }, false);
+  s.out = w4, s.outAt = aff(0, {{M, kk / per}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
+  auto load = [&](int t) { return s.value.load(w, aff(t * taps, {{M, kk}, {CQ, per * taps}, {KH, g.kw}, {KW, 1}})); };
+  if (per == 2)
+    packPair(s.value, load);
+  else
+    packWord(s.value, load, false);
   return s;
 }
 
@@ -378,21 +386,22 @@ struct WordBuffers {
 /// The stages packing the product's words: the columns' (from x's windows, reading `pad` outside x, or
 /// from col) and the weights' (`constWeights`: computed on the first run only, the same at every batch point).
 void packProductWords(const runtime::ConvGeometry& g, const WordBuffers& b, bool windows, float pad, bool constWeights,
-                      const CpuShape& cpu, KernelPlan& p) {
-  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw, kq = (kk + 3) / 4;
+                      int per, const CpuShape& cpu, KernelPlan& p) {
+  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw;
+  const int64_t kq = (kk + per - 1) / per;
   auto add = [&](LoopStage s, StageSchedule sc) {
     p.kernel.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
   };
   if (windows) {
-    LoopStage cs = windowWordsStage(g, cg, b.x, b.col4, pad);
+    LoopStage cs = windowWordsStage(g, cg, b.x, b.col4, pad, per);
     add(cs, rowSchedule(cs, 4, -1, 1, cpu));
-    LoopStage ws = windowWeightWordsStage(g, cg, mg, b.w, b.w4);
+    LoopStage ws = windowWeightWordsStage(g, cg, mg, b.w, b.w4, per);
     ws.constant = constWeights;
     add(ws, rowSchedule(ws, 3, -1, 1, cpu));
     return;
   }
-  for (const WordPack& wp : {WordPack{"pack_columns", b.col, b.col4, plane, 1, 1, plane, plane, kk, true},
-                             WordPack{"pack_weights", b.w, b.w4, mg, kk, kq, 1, 1, kk, false}}) {
+  for (const WordPack& wp : {WordPack{"pack_columns", b.col, b.col4, plane, 1, 1, plane, plane, kk, true, per},
+                             WordPack{"pack_weights", b.w, b.w4, mg, kk, kq, 1, 1, kk, false, per}}) {
     LoopStage ps = packStage(wp);
     ps.constant = wp.src == b.w && constWeights;
     add(ps, packSchedule(ps, cpu));
@@ -410,16 +419,26 @@ int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes)
   return signedBytes ? e.op(EwOp::kXor, word, e.intConstant(static_cast<int32_t>(0x80808080u))) : word;
 }
 
+int packPair(LoopExpr& e, const std::function<int(int)>& load) {
+  const int low = e.op(EwOp::kAnd, load(0), e.intConstant(0xFFFF));
+  return e.op(EwOp::kAdd, low, e.op(EwOp::kMul, load(1), e.intConstant(1 << 16)));  // the high half wraps
+}
+
 LoopStage packStage(const WordPack& w) {
   LoopStage s;
   s.name = w.name;
   enum { R, Q };
-  s.axes = {{"r", w.rows}, {"q", (w.kk + 3) / 4}};
+  s.axes = {{"r", w.rows}, {"q", (w.kk + w.per - 1) / w.per}};
   s.out = w.dst, s.outAt = aff(0, {{R, w.dstRow}, {Q, w.dstK}});
-  const float pad = w.signedBytes ? 0.0f : -128.0f;
-  packWord(s.value, [&](int t) {
-    return s.value.load(w.src, aff(t * w.srcK, {{R, w.srcRow}, {Q, 4 * w.srcK}}), {Bound{aff(t, {{Q, 4}}), 0, w.kk}}, pad);
-  }, w.signedBytes);
+  const float pad = w.signedBytes || w.per == 2 ? 0.0f : -128.0f;
+  auto load = [&](int t) {
+    return s.value.load(w.src, aff(t * w.srcK, {{R, w.srcRow}, {Q, w.per * w.srcK}}),
+                        {Bound{aff(t, {{Q, w.per}}), 0, w.kk}}, pad);
+  };
+  if (w.per == 2)
+    packPair(s.value, load);
+  else
+    packWord(s.value, load, w.signedBytes);
   return s;
 }
 
@@ -548,11 +567,15 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "conv";
-  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw, kq = (kk + 3) / 4;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0;
   const bool vnni = f.vnni && f.data == support::DType::kInt8;
-  // With VNNI and whole words of input channels, the windows are packed straight from x (no im2col pass).
-  const bool windows = vnni && !direct && cg % 4 == 0;
+  // Without VNNI the words hold pairs of 16-bit halves, both signed, whose products vpmaddwd sums exactly
+  // (at most 2·128² in size): one instruction a pair, where four bytes as two vpmaddwd took six more to split.
+  const int per = vnni && !cpu.vnni ? 2 : 4;
+  const int64_t cg = g.c / g.group, mg = g.m / g.group, plane = g.oh * g.ow, kk = cg * g.kh * g.kw;
+  const int64_t kq = (kk + per - 1) / per;
+  // With whole words of input channels, the windows are packed straight from x (no im2col pass).
+  const bool windows = vnni && !direct && cg % per == 0;
   const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput, f.data);
   const int w = k.addBuffer("w", mg * kk, Role::kInput, f.data);
   std::vector<int> channel;
@@ -561,7 +584,7 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const int col = direct ? x : windows ? -1 : k.addBuffer("col", kk * plane, Role::kTemp, f.data);
   const int col4 = vnni ? k.addBuffer("col4", kq * plane, Role::kTemp, support::DType::kInt32) : -1;
   const int w4 = vnni ? k.addBuffer("w4", mg * kq, Role::kTemp, support::DType::kInt32) : -1;
-  const int comp = vnni ? k.addBuffer("comp", plane, Role::kTemp, support::DType::kInt32) : -1;
+  const int comp = vnni && per == 4 ? k.addBuffer("comp", plane, Role::kTemp, support::DType::kInt32) : -1;
   // Strides per buffer: x, w, the per-channel inputs, y; temporaries stay put.
   auto strides = [&](int64_t xs, int64_t ws, int64_t cs, int64_t ys) {
     std::vector<int64_t> v = {xs, ws};
@@ -584,15 +607,17 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   s.reduce = Reduce::kSum;
   int acc = -1;
   if (vnni) {
-    packProductWords(g, WordBuffers{x, w, col, col4, w4}, windows, f.pad, f.constWeights && g.group == 1, cpu, p);
-    // The weights are the unsigned operand (offset by 128) and the columns the
-    // signed one, so the offset's sums run along the columns, in vector lanes.
-    PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, plane, 0x01010101u, 128, cpu);
-    add(sums.stage, sums.schedule);
+    packProductWords(g, WordBuffers{x, w, col, col4, w4}, windows, f.pad, f.constWeights && g.group == 1, per, cpu, p);
     s.axes = {{"m", mg}, {"p", plane}, {"k", kq, true}};
     const int a = s.value.load(w4, aff(0, {{M, kq}, {K, 1}})), b = s.value.load(col4, aff(0, {{K, plane}, {P, 1}}));
-    s.value.op(EwOp::kDot4, a, b);
-    acc = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
+    s.value.op(per == 2 ? EwOp::kDot2 : EwOp::kDot4, a, b);
+    if (per == 4) {
+      // The weights are the unsigned operand (offset by 128) and the columns the
+      // signed one, so the offset's sums run along the columns, in vector lanes.
+      PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, plane, 0x01010101u, 128, cpu);
+      add(sums.stage, sums.schedule);
+      acc = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
+    }
   } else {
     s.axes = {{"m", mg}, {"p", plane}, {"k", kk, true}};
     s.value.op(EwOp::kMul, s.value.load(w, aff(0, {{M, kk}, {K, 1}})), s.value.load(col, aff(0, {{K, plane}, {P, 1}})));

@@ -90,6 +90,9 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
 /// values): Σ_t (v_t + 128)·2^(8t), the values offset into unsigned bytes,
 /// or with `signedBytes` those bytes xor 0x80, the values' own bytes.
 int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes);
+/// The word of two signed 16-bit halves, half t from `load(t)` (an int32 node
+/// of int8 values): (v_0 & 0xFFFF) + v_1·2^16, vpmaddwd's operand.
+int packPair(LoopExpr& e, const std::function<int(int)>& load);
 
 /// Packs the k axis of an int8 matrix into 4-byte words: dst[r·dstRow +
 /// q·dstK] = the word of src[r·srcRow + (4q + t)·srcK] for t < 4, bytes past
@@ -100,6 +103,7 @@ struct WordPack {
   int src, dst;
   int64_t rows, srcRow, dstRow, srcK, dstK, kk;
   bool signedBytes;
+  int per = 4;  ///< values per word: 4 bytes (packWord), or 2 with halves of 16 bits (packPair, both signed)
 };
 LoopStage packStage(const WordPack& w);
 /// The packing's schedule: vector lanes along the packed words' contiguous axis.
