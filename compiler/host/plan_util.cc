@@ -462,29 +462,35 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
 
 namespace {
 
-/// A dense float convolution with constant weights as a product whose rows are the output's pixels and whose
+/// A dense convolution with constant weights as a product whose rows are the output's pixels and whose
 /// columns, in vector lanes, are its channels: x moved once into a padded image of pixels [hp][wp][c], the
 /// windows copied into rows [p][(kh, kw, c)], the weights packed once into panels of `nb` output channels
 /// with k in the same order, and the product [p][m] moved into y's planes, where an elementwise consumer
-/// fuses. The other form puts pixels in the lanes: a small image leaves lanes idle (49 pixels in 64) and its
+/// fuses. Float data, or int8 whose rows and panels are words of two adjacent channels (Dot2, vpmaddwd). The other form puts pixels in the lanes: a small image leaves lanes idle (49 pixels in 64) and its
 /// weights' rows are read far apart.
 KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_t nb, const CpuShape& cpu) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "conv";
-  const int64_t plane = g.oh * g.ow, kk = g.c * g.kh * g.kw;
+  // Int8 data (without VNNI) runs over words of two signed 16-bit halves of adjacent input channels (Dot2).
+  const bool pairs = f.data != support::DType::kFloat32;
+  const int per = pairs ? 2 : 1;
+  const int64_t plane = g.oh * g.ow, kk = g.c * g.kh * g.kw, kq = kk / per, cq = g.c / per;
   const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wp = (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1;
-  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput);
-  const int w = k.addBuffer("w", g.m * kk, Role::kInput);
+  const support::DType words = pairs ? support::DType::kInt32 : f.data;
+  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
+  const int w = k.addBuffer("w", g.m * kk, Role::kInput, f.data);
   std::vector<int> channel;
   for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
-  const int y = k.addBuffer("y", g.m * plane, Role::kOutput);
-  const int xt = k.addBuffer("xt", hp * wp * g.c, Role::kTemp);
-  const bool direct =
-      g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && hp == g.h && wp == g.w && g.pt == 0 && g.pl == 0;
-  const int rows = direct ? xt : k.addBuffer("rows", plane * kk, Role::kTemp);
-  const int panels = k.addBuffer("panels", g.m * kk, Role::kTemp);
-  const int yt = k.addBuffer("yt", plane * g.m, Role::kTemp);
+  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
+  const int xt = k.addBuffer("xt", hp * wp * g.c, Role::kTemp, f.data);
+  const bool direct = !pairs && g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && hp == g.h && wp == g.w &&
+                      g.pt == 0 && g.pl == 0;
+  const int rows = direct ? xt : k.addBuffer("rows", plane * kq, Role::kTemp, words);
+  const int panels = k.addBuffer("panels", g.m * kq, Role::kTemp, words);
+  const int yt = k.addBuffer("yt", plane * g.m, Role::kTemp, f.out);
+  // A value of x or w per half of a word (pairs), else the value itself.
+  auto value = [&](LoopExpr& e, const std::function<int(int)>& load) { return pairs ? packPair(e, load) : load(0); };
   std::vector<int64_t> strides(k.buffers.size(), 0);
   strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
   k.batch.push_back({g.n, strides});
@@ -499,25 +505,29 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
     s.out = xt, s.outAt = aff(0, {{YY, wp * g.c}, {XX, g.c}, {CC, 1}});
     s.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
                  {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, f.pad);
-    add(s, rowSchedule(s, CC, -1, 1, cpu));
+    add(s, rowSchedule(s, CC, -1, 1, cpu, byteCopy(k, s)));
   }
   if (!direct) {
     LoopStage s;
     s.name = "window_rows";
-    enum { OH, OW, KH, KW, CC };
-    s.axes = {{"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh}, {"kw", g.kw}, {"c", g.c}};
-    s.out = rows, s.outAt = aff(0, {{OH, g.ow * kk}, {OW, kk}, {KH, g.kw * g.c}, {KW, g.c}, {CC, 1}});
-    s.value.load(xt,
-                 aff(0, {{OH, g.sh * wp * g.c}, {KH, g.dh * wp * g.c}, {OW, g.sw * g.c}, {KW, g.dw * g.c}, {CC, 1}}));
-    add(s, rowSchedule(s, CC, -1, 1, cpu));
+    enum { OH, OW, KH, KW, CQ };
+    s.axes = {{"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}};
+    s.out = rows, s.outAt = aff(0, {{OH, g.ow * kq}, {OW, kq}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
+    value(s.value, [&](int t) {
+      return s.value.load(
+          xt, aff(t, {{OH, g.sh * wp * g.c}, {KH, g.dh * wp * g.c}, {OW, g.sw * g.c}, {KW, g.dw * g.c}, {CQ, per}}));
+    });
+    add(s, rowSchedule(s, CQ, -1, 1, cpu));
   }
   {
     LoopStage s;
     s.name = "pack_panels";
-    enum { MB, KH, KW, CC, J };
-    s.axes = {{"panel", g.m / nb}, {"kh", g.kh}, {"kw", g.kw}, {"c", g.c}, {"j", nb}};
-    s.out = panels, s.outAt = aff(0, {{MB, kk * nb}, {KH, g.kw * g.c * nb}, {KW, g.c * nb}, {CC, nb}, {J, 1}});
-    s.value.load(w, aff(0, {{MB, nb * kk}, {J, kk}, {CC, g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
+    enum { MB, KH, KW, CQ, J };
+    s.axes = {{"panel", g.m / nb}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}, {"j", nb}};
+    s.out = panels, s.outAt = aff(0, {{MB, kq * nb}, {KH, g.kw * cq * nb}, {KW, cq * nb}, {CQ, nb}, {J, 1}});
+    value(s.value, [&](int t) {
+      return s.value.load(w, aff(t * g.kh * g.kw, {{MB, nb * kk}, {J, kk}, {CQ, per * g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
+    });
     s.constant = true;
     add(s, rowSchedule(s, J, -1, 1, cpu));
   }
@@ -525,17 +535,18 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
     LoopStage s;
     s.name = "product";
     enum { P, MB, J, K };
-    s.axes = {{"p", plane}, {"panel", g.m / nb}, {"j", nb}, {"k", kk, true}};
+    s.axes = {{"p", plane}, {"panel", g.m / nb}, {"j", nb}, {"k", kq, true}};
     s.out = yt, s.outAt = aff(0, {{P, g.m}, {MB, nb}, {J, 1}});
     s.reduce = Reduce::kSum;
-    s.value.op(EwOp::kMul, s.value.load(rows, aff(0, {{P, kk}, {K, 1}})),
-               s.value.load(panels, aff(0, {{MB, kk * nb}, {K, nb}, {J, 1}})));
+    s.value.op(pairs ? EwOp::kDot2 : EwOp::kMul, s.value.load(rows, aff(0, {{P, kq}, {K, 1}})),
+               s.value.load(panels, aff(0, {{MB, kq * nb}, {K, nb}, {J, 1}})));
     if (f.epilogue) {
       std::vector<int> loads;
       for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{MB, nb}, {J, 1}})));
       f.epilogue(s.epilogue, s.epilogue.acc(), loads);
     }
-    const StageSchedule sc = panelSchedule(s, cpu);
+    StageSchedule sc = panelSchedule(s, cpu);
+    if (pairs) foldWords(sc, cpu);
     add(std::move(s), sc);
   }
   LoopStage t;
@@ -559,9 +570,11 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   // Pixels in rows where the image is small: measured on AVX2 (bench/host_kernels_bench), ResNet's 3x3
   // convolutions at 7x7 and 14x14 took 3.2 and 2.7 ms in rows against 5.6 to 7.3 and 3.7 to 4.2 ms in lanes,
   // the same at 28x28, and at 56x56 slightly more (moving the pixels to rows and back costs a gather each).
+  // Int8 the same where its words are pairs of channels (x86 without VNNI).
   constexpr int64_t kRowsBelow = 28 * 28;
-  if (f.data == support::DType::kFloat32 && f.out == support::DType::kFloat32 && g.group == 1 && f.constWeights &&
-      g.oh * g.ow < kRowsBelow) {
+  const bool floats = f.data == support::DType::kFloat32 && f.out == support::DType::kFloat32;
+  const bool pairs = f.vnni && f.data == support::DType::kInt8 && !cpu.vnni && g.c % 2 == 0;
+  if ((floats || pairs) && g.group == 1 && f.constWeights && g.oh * g.ow < kRowsBelow) {
     if (const int64_t nb = panelWidth(g.oh * g.ow, g.m, cpu)) return rowsProduct(g, f, nb, cpu);
   }
   KernelPlan p;

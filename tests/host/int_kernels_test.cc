@@ -184,6 +184,8 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, 8, 5, 0, 0, 6, -5000, 5000},       // depthwise 5x5 s2, ReLU6-like
       {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, 1, 0, 0, -128, 127, -5000, 5000},                  // one element
       {{1, 64, 14, 14}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, 1, 0, -2, -128, 127, -50000, 50000},  // a ResNet layer
+      {{2, 10, 11, 7}, {16, 10, 1, 1}, {}, {}, 1, 0, 3, -128, 127, -5000, 5000},              // 1x1, pixels in rows
+      {{1, 6, 9, 13}, {24, 6, 3, 2}, {2, 1}, {0, 1, 2, 0}, 1, 4, -1, -128, 127, -5000, 5000}, // rows: stride, uneven
       // groups of 4 channels (words packed from the windows with VNNI), uneven pads filled with pad_value
       {{2, 8, 9, 9}, {6, 4, 3, 3}, {1, 2}, {2, 0, 1, 1}, 2, -9, 5, -128, 127, -5000, 5000},
       // depthwise over words with VNNI: lanes 1 (a channel multiplier of 2, rows of 37), 2 and 3 bytes apart
@@ -208,7 +210,12 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
                               randomTensor(DType::kInt32, {m}, seed++, 1 << 29, big),  // Q31 multipliers
                               randomTensor(DType::kInt32, {m}, seed++, -2, 40)};       // shifts, clamped to [0, 31]
     const std::string what = "QConv x" + support::shapeStr(c.x) + " w" + support::shapeStr(c.w);
-    check(OpKind::kQConv, a, in, [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQConv, a, c.x, c.w, cpu); }, what);
+    // Dense ones with constant weights too (a small image's pixels then go in rows where the words are pairs).
+    for (const bool constW : {false, true})
+      if (!constW || c.group == 1)
+        check(OpKind::kQConv, a, in,
+            [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQConv, a, c.x, c.w, cpu, constW); },
+            what + (constW ? " constant weights" : ""));
   }
   for (const auto& [n, m, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1000, 512}, {3, 17, 33}, {5, 1, 1}, {8, 64, 300}}) {
     runtime::QConvAttrs a;
