@@ -25,13 +25,18 @@ namespace {
 using runtime::Shape;
 using Role = LoopBuffer::Role;
 
-/// y[m][n] = Σ_k A·B with B a constant: a stage computed on the first run (LoopStage::constant) packs B
-/// ([K][N], or [N][K] with `transB`) into panels of whole vectors of columns, each K x nb contiguous, and the
-/// product's axes are (m, panel, column in it, k), so that its loads of B walk a panel straight through
-/// (B's rows, N apart, cost a cache line and often a page each, and the prefetchers stop at pages). `aAt`
-/// indexes A by axes 0 (m) and 3 (k). nullopt, adding nothing, when no panel of whole vectors divides n.
-std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, bool transB, int y, int64_t m, int64_t n,
-                                      int64_t kk, const CpuShape& cpu) {
+/// The rows from which a product packs a B that is not a constant into panels at every run: measured on AVX2
+/// (bench/host_kernels_bench), 128 to 512 rows took 0.65x to 0.85x the time of the product reading B's rows.
+constexpr int64_t kPanelRows = 64;
+
+/// y[m][n] = Σ_k A·B over panels: a stage packs B ([K][N], or [N][K] with `transB`) into panels of whole
+/// vectors of columns, each K x nb contiguous, and the product's axes are (m, panel, column in it, k), so
+/// that its loads of B walk a panel straight through (B's rows, N apart, cost a cache line and often a page
+/// each, and the prefetchers stop at pages). With `once` (B a constant) the packing runs on the first run
+/// only (LoopStage::constant), else at every batch point. `aAt` indexes A by axes 0 (m) and 3 (k). nullopt,
+/// adding nothing, when no panel of whole vectors divides n.
+std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, bool transB, bool once, int y, int64_t m,
+                                      int64_t n, int64_t kk, const CpuShape& cpu) {
   const int64_t nb = panelWidth(m, n, cpu);
   if (nb == 0) return std::nullopt;
   LoopKernel& k = p.kernel;
@@ -42,7 +47,7 @@ std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, b
   pack.axes = {{"panel", n / nb}, {"k", kk}, {"j", nb}};
   pack.out = bp, pack.outAt = aff(0, {{PB, kk * nb}, {KK, nb}, {J, 1}});
   pack.value.load(b, transB ? aff(0, {{PB, nb * kk}, {J, kk}, {KK, 1}}) : aff(0, {{KK, n}, {PB, nb}, {J, 1}}));
-  pack.constant = true;
+  pack.constant = once;
   k.stages.push_back(pack);
   p.schedule.stages.push_back(rowSchedule(pack, J, -1, 1, cpu));
   LoopStage s;
@@ -95,7 +100,7 @@ std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, 
   };
   if (constB) {
     std::optional<LoopStage> s = panelProduct(p, ia, a.transA ? aff(0, {{3, m}, {0, 1}}) : aff(0, {{0, kk}, {3, 1}}),
-                                              ib, a.transB, iy, m, n, kk, cpu);
+                                              ib, a.transB, true, iy, m, n, kk, cpu);
     if (s) {
       epilogue(*s, aff(0, {{1, s->axes[2].extent}, {2, 1}}));
       k.stages.push_back(*s);
@@ -165,8 +170,12 @@ std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape
     sA *= da, sB *= db, sY *= count;
   }
   k.batch = dims;
-  if (constB && elements(bb) == 1) {  // one B, A's batches merged into m: every batch point is the same product
-    if (std::optional<LoopStage> s = panelProduct(p, ia, aff(0, {{0, kk}, {3, 1}}), ib, false, iy, m, n, kk, cpu)) {
+  // A constant B (one for every batch: A's batches are merged into m) is packed once; another is packed at
+  // every batch point where enough rows read each panel.
+  const bool once = constB && elements(bb) == 1;
+  if (once || m >= kPanelRows) {
+    if (std::optional<LoopStage> s =
+            panelProduct(p, ia, aff(0, {{0, kk}, {3, 1}}), ib, false, once, iy, m, n, kk, cpu)) {
       for (BatchDim& d : k.batch) d.stride.resize(k.buffers.size(), 0);
       k.stages.push_back(*s);
       p.schedule.stages.push_back(panelSchedule(*s, cpu));

@@ -103,10 +103,10 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Shape>& sha
   }
 }
 
-/// Whether `p`'s product reads B from panels packed once (gemmPlan and matmulPlan with a constant B).
-bool packsPanels(const KernelPlan& p) {
+/// Whether `p`'s product reads B from panels packed once (`once`: a constant B), or at every run.
+bool packsPanels(const KernelPlan& p, bool once = true) {
   return std::any_of(p.kernel.stages.begin(), p.kernel.stages.end(),
-                     [](const LoopStage& s) { return s.name == "pack_panels" && s.constant; });
+                     [&](const LoopStage& s) { return s.name == "pack_panels" && s.constant == once; });
 }
 
 struct ConvCase {
@@ -214,9 +214,10 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
       {{2, 4, 10, 16}, {2, 4, 16, 10}, {2, 4, 10, 10}},  // attention scores, per head
       {{3, 1, 5, 7}, {1, 4, 7, 9}, {3, 4, 5, 9}},        // both operands broadcast
       {{10, 64}, {64, 96}, {10, 96}},
-      {{7}, {7, 3}, {3}},                                 // a vector on the left
-      {{2, 5, 6}, {6}, {2, 5}},                           // and on the right
-      {{32, 1, 128}, {128, 48}, {32, 1, 48}},             // one B for every batch: one product of 32 rows
+      {{7}, {7, 3}, {3}},                       // a vector on the left
+      {{2, 5, 6}, {6}, {2, 5}},                 // and on the right
+      {{32, 1, 128}, {128, 48}, {32, 1, 48}},   // one B for every batch: one product of 32 rows
+      {{2, 70, 33}, {2, 33, 24}, {2, 70, 24}},  // 70 rows: B packed at each batch point
   };
   for (const MatMulCase& m : mms)
     for (const bool constB : {false, true})
@@ -226,6 +227,8 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
           "matmul " + support::shapeStr(m.a) + " " + support::shapeStr(m.b) + (constB ? " constant B" : ""), nullptr,
           constB ? 2 : 1);
   EXPECT_TRUE(packsPanels(*matmulPlan({32, 1, 128}, {128, 48}, {32, 1, 48}, CpuShape{8, 16}, true)));
+  EXPECT_TRUE(packsPanels(*matmulPlan({2, 70, 33}, {2, 33, 24}, {2, 70, 24}, CpuShape{8, 16}, false), false));
+  EXPECT_FALSE(packsPanels(*matmulPlan({2, 30, 33}, {2, 33, 24}, {2, 30, 24}, CpuShape{8, 16}, false), false));
   EXPECT_FALSE(packsPanels(*matmulPlan({2, 4, 10, 16}, {2, 4, 16, 10}, {2, 4, 10, 10}, CpuShape{8, 16}, true)));
 }
 
