@@ -1,7 +1,9 @@
 // compiler/host/fusion.cc — finding fusable runs of host steps and building their kernels.
 #include "compiler/host/fusion.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "compiler/host/step_kernels.h"
 
@@ -13,17 +15,45 @@ int64_t slotElements(const runtime::Bundle& b, int slot) {
   return support::shapeElements(b.tensors[static_cast<size_t>(slot)].shape);
 }
 
+/// Whether `in`, its leading 1s dropped, is the trailing dimensions of `out`: broadcast over its leading ones.
+bool trailing(runtime::Shape in, const runtime::Shape& out) {
+  while (!in.empty() && in.front() == 1) in.erase(in.begin());
+  return in.size() <= out.size() && std::equal(in.rbegin(), in.rend(), out.rbegin());
+}
+
 /// Whether step `j` may join a group whose values are `inside` and whose first step computes `n` elements.
 bool joins(const runtime::Bundle& b, size_t j, const std::vector<bool>& inside, int64_t n) {
   const runtime::Step& s = b.steps[j];
   if (!stepChain(b, s) || slotElements(b, s.outputs[0]) != n) return false;
+  const runtime::Shape& out = b.tensors[static_cast<size_t>(s.outputs[0])].shape;
   bool readsGroup = false;
   for (int id : s.inputs) {
     if (id < 0) return false;
     if (inside[static_cast<size_t>(id)]) readsGroup = true;
-    else if (slotElements(b, id) != n && slotElements(b, id) != 1) return false;
+    else if (slotElements(b, id) != n && slotElements(b, id) != 1 &&
+             !trailing(b.tensors[static_cast<size_t>(id)].shape, out))
+      return false;
   }
   return readsGroup;
+}
+
+/// Where stage `s` reads an input of `size` elements broadcast over the output's leading dimensions: its output
+/// index modulo `size`, as `outAt` without the axes that move it by multiples of `size`; nullopt unless every
+/// other axis moves it by less, all of them together staying below `size`.
+std::optional<Affine> trailingAt(const LoopStage& s, int64_t size) {
+  if (s.outAt.c % size != 0) return std::nullopt;
+  Affine at;
+  int64_t reach = 0;
+  for (size_t a = 0; a < s.axes.size(); ++a) {
+    const int64_t k = s.outAt.coefOf(a);
+    if (k % size == 0) continue;
+    if (k > size) return std::nullopt;
+    at.coef.resize(a + 1, 0);
+    at.coef[a] = k;
+    reach += k * (s.axes[a].extent - 1);
+  }
+  if (reach >= size) return std::nullopt;
+  return at;
 }
 
 /// Whether every value steps [first, last) compute is read only by steps (first, last] and is no bundle output.
@@ -118,6 +148,18 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
   if (k.buffers[static_cast<size_t>(out)].type != support::DType::kFloat32) return false;
   for (size_t i = 0; i + 1 < k.stages.size(); ++i)
     if (k.stages[i].out == out) return false;  // a Concat's parts: the chain would see only the last
+  // Where each input is read: the output's index, one element, or the output's index modulo its count.
+  const int64_t perPoint = k.buffers[static_cast<size_t>(out)].elements;
+  int64_t all = perPoint;  // the output's elements at every batch point
+  for (const BatchDim& d : k.batch) all *= d.count;
+  std::vector<Affine> reads(sizes.size());
+  for (size_t i = skip; i < sizes.size(); ++i) {
+    if (sizes[i] == all) reads[i] = k.stages.back().outAt;
+    if (sizes[i] == 1 || sizes[i] == all) continue;
+    std::optional<Affine> at = trailingAt(k.stages.back(), sizes[i]);
+    if (!at || perPoint % sizes[i] != 0) return false;
+    reads[i] = *at;
+  }
   // New buffers go before the output: every index from it on moves up.
   const int added = static_cast<int>(sizes.size() - skip);
   auto moved = [&](int buffer) { return buffer >= out ? buffer + added : buffer; };
@@ -130,13 +172,14 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
   for (BatchDim& d : k.batch) {
     const int64_t outStride = d.stride[static_cast<size_t>(out)];
     for (size_t i = skip; i < sizes.size(); ++i)
-      d.stride.insert(d.stride.begin() + out + static_cast<long>(i - skip), sizes[i] == 1 ? 0 : outStride);
+      d.stride.insert(d.stride.begin() + out + static_cast<long>(i - skip), sizes[i] == all ? outStride : 0);
   }
-  // A fused input moves with the output from batch point to point, so it holds the output's elements per point.
-  const int64_t perPoint = k.buffers[static_cast<size_t>(out)].elements;
+  // A full-size input moves with the output from batch point to point, so it holds the output's elements per
+  // point; a broadcast one (a whole number of them per point) stays put.
   for (size_t i = skip; i < sizes.size(); ++i)
-    k.buffers.insert(k.buffers.begin() + out + static_cast<long>(i - skip),
-                     LoopBuffer{"fused" + std::to_string(i), sizes[i] == 1 ? 1 : perPoint, LoopBuffer::Role::kInput});
+    k.buffers.insert(
+        k.buffers.begin() + out + static_cast<long>(i - skip),
+        LoopBuffer{"fused" + std::to_string(i), sizes[i] == all ? perPoint : sizes[i], LoopBuffer::Role::kInput});
   LoopStage& s = k.stages.back();
   LoopExpr e = s.epilogue;
   const int base = e.nodes.empty() ? e.acc() : static_cast<int>(e.nodes.size()) - 1;
@@ -146,8 +189,7 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
     auto at = [&](int x) { return x < 0 ? -1 : node[static_cast<size_t>(x)]; };
     if (n.op == EwOp::kInput) {
       const size_t in = static_cast<size_t>(n.input);
-      node[i] = in == sizes.size() ? base
-                                   : e.load(out + static_cast<int>(in - skip), sizes[in] == 1 ? Affine{} : s.outAt);
+      node[i] = in == sizes.size() ? base : e.load(out + static_cast<int>(in - skip), reads[in]);
     } else if (n.op == EwOp::kConst) {
       node[i] = e.constant(n.value);
     } else if (n.op == EwOp::kClip) {

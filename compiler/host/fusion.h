@@ -4,7 +4,8 @@
 // A group is a run of host steps one kernel computes: its first step has a
 // generated kernel (a chain or a loop kernel), and each later step is an
 // elementwise chain that reads what the run computed, with every other input
-// holding the first step's element count or one element. Every value the run
+// holding the first step's element count, one element, or the output's
+// trailing dimensions (a bias broadcast over rows). Every value the run
 // computes, but its last step's output, must be read inside the run and be
 // no output of the bundle, since the fused kernel never stores it (the
 // executor's contract, runtime/host_kernels.h). A chain after a chain makes
@@ -43,9 +44,12 @@ std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g,
 /// numbered `sizes.size()` is the stage's value, inputs [0, skip) are the
 /// plan's own inputs (not read by the chain), and each other input i becomes
 /// a new buffer of sizes[i] elements (the output's count, read where the
-/// output is written, or one element), placed before the output buffer.
-/// False (and `plan` unchanged) unless the last stage alone writes the
-/// output, in float32.
+/// output is written, one element, or fewer: the output's trailing
+/// dimensions, read where the output's index modulo sizes[i] is written),
+/// placed before the output buffer. False (and `plan` unchanged) unless the
+/// last stage alone writes the output, in float32, and each input of fewer
+/// elements is read at an index affine in the stage's axes (each axis moves
+/// the output by a multiple of its count, or within it).
 bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip);
 
 }  // namespace accelc::compiler::host

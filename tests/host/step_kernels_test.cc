@@ -103,6 +103,34 @@ TEST(StepKernelsTest, ElementwiseStepsFuseIntoAConvolutionsEpilogue) {
   EXPECT_EQ(a.stats.stepKernel[2].find("(fused)") != std::string::npos, true);
 }
 
+TEST(StepKernelsTest, ABiasBroadcastOverRowsFusesIntoAProductsEpilogue) {
+  // y = MatMul(x, w), z = y + bias (the output's last dimension), o = Relu(z): one kernel, for products whose B
+  // is read as it is (10 rows) and packed into panels (70 rows).
+  const isa::Target t = testing::presetTarget("tiny");
+  for (const int64_t rows : {5, 35}) {
+    const runtime::Shape x = {2, rows, 7}, y = {2, rows, 24};
+    const runtime::Bundle b = testing::hostOnlyBundle(
+        t, {{"x", x}, {"w", {7, 24}}, {"bias", {24}}, {"y", y}, {"z", y}, {"o", y}}, {0, 1, 2}, {5},
+        {testing::hostStep("/mm", OpKind::kMatMul, runtime::defaultAttrs(OpKind::kMatMul), {0, 1}, {3}),
+         testing::hostStep("/add", OpKind::kAdd, runtime::defaultAttrs(OpKind::kAdd), {3, 2}, {4}),
+         testing::hostStep("/relu", OpKind::kRelu, runtime::defaultAttrs(OpKind::kRelu), {4}, {5})});
+    auto jit = HostJit::create();
+    ASSERT_TRUE(jit.isOk()) << jit.diag().str();
+    auto kernels = generatedHostKernels(b, **jit, "mm.acx");
+    ASSERT_TRUE(kernels.isOk()) << kernels.diag().str();
+    ASSERT_EQ(kernels->size(), 1u) << rows;
+    EXPECT_EQ(kernels->at(0).fuses, 2u) << rows;
+    const std::vector<Tensor> in = testing::randomInputs(b, 7, -1.0f, 1.0f);
+    const testing::HostRun a = testing::runOnce(b, t, *kernels, in), r = testing::runOnce(b, t, {}, in);
+    ASSERT_EQ(a.outputs.size(), 1u);
+    // The product sums in another order: each output within 1e-5 of its 7 terms and the bias (at most 1 each).
+    int bad = 0;
+    for (int64_t i = 0; i < r.outputs[0].numel(); ++i)
+      bad += std::fabs(a.outputs[0].data<float>()[i] - r.outputs[0].data<float>()[i]) > 1e-5f * 8;
+    EXPECT_EQ(bad, 0) << rows;
+  }
+}
+
 TEST(StepKernelsTest, AKernelForAStepThatIsNotAHostStepIsRefused) {
   const isa::Target t = testing::presetTarget("tiny");
   const runtime::Bundle b = hostBundle(t);
