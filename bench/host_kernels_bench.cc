@@ -131,6 +131,7 @@ int run(int threads, bool halide) {
       {"conv3x3 256->256 @14 (layer3)", 256, 14, 256, 3, 1, 1}, {"conv3x3 512->512 @7 (layer4)", 512, 7, 512, 3, 1, 1},
       {"conv3x3 64->128 @56 s2", 64, 56, 128, 3, 2, 1},         {"depthwise3x3 144 @56", 144, 56, 144, 3, 1, 144},
       {"depthwise3x3 384 @14", 384, 14, 384, 3, 1, 384},        {"depthwise5x5 576 @14 s2", 576, 14, 576, 5, 2, 576},
+      {"conv3x3 3->16 @224 s2 (stem)", 3, 224, 16, 3, 2, 1},
   };
   for (const ConvRow& r : convs) {
     runtime::ConvAttrs a;
