@@ -47,7 +47,7 @@ std::optional<Affine> trailingAt(const LoopStage& s, int64_t size) {
   for (size_t a = 0; a < s.axes.size(); ++a) {
     const int64_t k = s.outAt.coefOf(a);
     if (k % size == 0) continue;
-    if (k > size) return std::nullopt;
+    if (k < 0 || k > size) return std::nullopt;
     at.coef.resize(a + 1, 0);
     at.coef[a] = k;
     reach += k * (s.axes[a].extent - 1);
@@ -86,7 +86,7 @@ int appendChain(EwKernel& g, const EwKernel& c, const std::vector<int>& in) {
 
 }  // namespace
 
-StepGroup fusedGroup(const runtime::Bundle& b, size_t first) {
+StepGroup fusedGroup(const runtime::Bundle& b, size_t first, size_t below) {
   const runtime::Step& s = b.steps[first];
   StepGroup g{first, first};
   if (s.kind != runtime::Step::Kind::kHost || s.outputs.size() != 1) return g;
@@ -95,7 +95,7 @@ StepGroup fusedGroup(const runtime::Bundle& b, size_t first) {
   for (int id : b.outputs) isOutput[static_cast<size_t>(id)] = true;
   inside[static_cast<size_t>(s.outputs[0])] = true;
   size_t end = first;
-  while (end + 1 < b.steps.size() && joins(b, end + 1, inside, n)) {
+  while (end + 1 < std::min(below, b.steps.size()) && joins(b, end + 1, inside, n)) {
     ++end;
     inside[static_cast<size_t>(b.steps[end].outputs[0])] = true;
   }
@@ -157,7 +157,9 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
     if (sizes[i] == all) reads[i] = k.stages.back().outAt;
     if (sizes[i] == 1 || sizes[i] == all) continue;
     std::optional<Affine> at = trailingAt(k.stages.back(), sizes[i]);
-    if (!at || perPoint % sizes[i] != 0) return false;
+    if (!at) return false;
+    for (const BatchDim& d : k.batch)  // every batch point starts the output at a multiple of the input's count
+      if (d.stride[static_cast<size_t>(out)] % sizes[i] != 0) return false;
     reads[i] = *at;
   }
   // New buffers go before the output: every index from it on moves up.

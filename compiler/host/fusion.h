@@ -14,6 +14,7 @@
 #ifndef ACCELC_COMPILER_HOST_FUSION_H_
 #define ACCELC_COMPILER_HOST_FUSION_H_
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -28,8 +29,9 @@ struct StepGroup {
   size_t first = 0, last = 0;
 };
 
-/// The longest group that starts at step `first` (just that step when nothing fuses).
-StepGroup fusedGroup(const runtime::Bundle& b, size_t first);
+/// The longest group that starts at step `first` and ends before step `below` (just that step when nothing
+/// fuses). A group whose kernel cannot be made is retried ending before its last step.
+StepGroup fusedGroup(const runtime::Bundle& b, size_t first, size_t below = SIZE_MAX);
 
 /// The slots the group's kernel receives, in the executor's order: every
 /// step's inputs, -1 for an omitted one and for a value the group computes.

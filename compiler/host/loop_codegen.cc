@@ -351,7 +351,7 @@ class StageBuilder {
   /// Lanes at most 4 bytes apart come from one masked load of the bytes they
   /// cover and a byte shuffle (vpermb where the CPU has it); lanes further
   /// apart are gathered as unaligned words. Masked lanes read nothing outside
-  /// the buffer (maskedLoad): the lane mask is a prefix, so byte j is enabled
+  /// the buffer (pickedLoad): the lane mask is a prefix, so byte j is enabled
   /// when the first lane wanting it is on.
   llvm::Value* wordLoad(const LoopNode& n, const TilePoint& p) {
     llvm::Type *i8 = b_.getInt8Ty(), *i32 = b_.getInt32Ty();
@@ -390,7 +390,7 @@ class StageBuilder {
   /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous elements
   /// and a shuffle that keeps every kv-th: far cheaper than a gather. Only
   /// the kept lanes are enabled (where `mask` allows), so nothing outside the
-  /// buffer is read (maskedLoad reads the others only inside it).
+  /// buffer is read (pickedLoad reads the others only inside it).
   llvm::Value* stridedLoad(int buffer, llvm::Value* idx, int64_t kv, llvm::Value* mask, float pad) {
     const unsigned w = static_cast<unsigned>(width_), wide = static_cast<unsigned>(kv) * w;
     llvm::Type* wt = llvm::FixedVectorType::get(elemType(buffer), wide);

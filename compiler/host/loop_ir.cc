@@ -344,6 +344,8 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
       return error(at, "vector width " + std::to_string(vectorWidth) + "; expected 4, 8, 16, 32 or 64");
     if (registerLanes != 0 && registerLanes != 4 && registerLanes != 8 && registerLanes != 16)
       return error(at, "register lanes " + std::to_string(registerLanes) + "; expected 4, 8 or 16");
+    if (vectorWidth > 16 && (registerLanes == 0 || vectorWidth > 4 * registerLanes))
+      return error(at, "a vector of " + std::to_string(vectorWidth) + " lanes takes at most four registers' lanes");
     if (loops[static_cast<size_t>(vector)].range > vectorWidth)
       return error(at, "the vector loop covers more values than the vector holds");
     if (s.outAt.coefOf(static_cast<size_t>(loops[static_cast<size_t>(vector)].axis)) != 1)

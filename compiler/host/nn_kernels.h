@@ -36,8 +36,9 @@ struct CpuShape {
   int vectorWidth = 8;  ///< floats per vector register (16 with AVX-512)
   int registers = 16;   ///< vector registers (32 with AVX-512)
   bool vnni = false;    ///< x86's vpdpbusd at this vector width (AVX512-VNNI; AVX-VNNI at 8 lanes)
-  bool pmaddwd = false; ///< x86's vpmaddwd at this vector width (AVX2, AVX512-BW): Dot4 sums as two of them without VNNI
-  /// Whether int8 products run over 4-byte words (Dot4): with vpdpbusd, or with vpmaddwd in its place.
+  bool pmaddwd =
+      false;  ///< x86's vpmaddwd at this vector width (AVX2, AVX512-BW): without VNNI, Dot2 sums, or Dot4 as two
+  /// Whether int8 products run over words: 4 bytes (Dot4) with vpdpbusd, or pairs of halves (Dot2) with vpmaddwd.
   bool wordProducts() const { return vnni || pmaddwd; }
 };
 
@@ -51,7 +52,8 @@ struct KernelPlan {
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const runtime::Shape& x, const runtime::Shape& w,
                                    bool bias, const CpuShape& cpu, bool constWeights = false);
 /// With `constB` (B a constant of the bundle), B is packed once into panels that the product walks straight
-/// through (where a whole number of vectors divides its columns; MatMul: where one B serves every batch).
+/// through (where a whole number of vectors divides its columns; MatMul: where one B serves every batch); a
+/// MatMul of 64 rows or more packs any B, at every batch point.
 std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const runtime::Shape& A, const runtime::Shape& B,
                                    const runtime::Shape* C, const runtime::Shape& y, const CpuShape& cpu,
                                    bool constB = false);

@@ -83,6 +83,7 @@ StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const Cpu
 
 int64_t panelWidth(int64_t m, int64_t n, const CpuShape& cpu) {
   const int w = cpu.vectorWidth;
+  if (w < 8) return 0;  // measured on x86 only: NEON's and PTX's vectors of 4 keep the forms without panels
   const int most = m <= 2 ? std::min(6, cpu.registers / 2) : productTile(m, n, cpu, false).second;
   for (int nv = most; nv >= 1; --nv)
     if (n % (int64_t{nv} * w) == 0) return int64_t{nv} * w;
@@ -115,11 +116,12 @@ StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const Cp
   const int64_t extent = s.axes[static_cast<size_t>(v)].extent;
   // The narrowest vector that holds a short row: masked lanes (and gathered ones) still cost. A row of bytes
   // takes the widest vector it fills, its last one shifted inwards: a masked store of bytes has no instruction.
+  // (x86 only, where it was measured: NEON's and PTX's vectors of 4 keep one register's lanes.)
   int width = cpu.vectorWidth;
-  if (byteRows) {
-    sc.registerLanes = cpu.vectorWidth;
+  if (byteRows && cpu.vectorWidth >= 8) {
     width = 4 * cpu.vectorWidth;
     while (width > cpu.vectorWidth && extent < width) width /= 2;
+    if (width > cpu.vectorWidth) sc.registerLanes = cpu.vectorWidth;
   }
   while (width > 4 && extent <= width / 2) width /= 2;
   const int vIn = sc.split(v, width);
@@ -466,8 +468,9 @@ namespace {
 /// columns, in vector lanes, are its channels: x moved once into a padded image of pixels [hp][wp][c], the
 /// windows copied into rows [p][(kh, kw, c)], the weights packed once into panels of `nb` output channels
 /// with k in the same order, and the product [p][m] moved into y's planes, where an elementwise consumer
-/// fuses. Float data, or int8 whose rows and panels are words of two adjacent channels (Dot2, vpmaddwd). The other form puts pixels in the lanes: a small image leaves lanes idle (49 pixels in 64) and its
-/// weights' rows are read far apart.
+/// fuses. Float data, or int8 whose rows and panels are words of two adjacent channels (Dot2, vpmaddwd).
+/// The other form puts pixels in the lanes: a small image leaves lanes idle (49 pixels in 64) and its
+/// weights' rows are read far apart. `nb` (panelWidth) divides m.
 KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_t nb, const CpuShape& cpu) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
@@ -526,7 +529,8 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
     s.axes = {{"panel", g.m / nb}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}, {"j", nb}};
     s.out = panels, s.outAt = aff(0, {{MB, kq * nb}, {KH, g.kw * cq * nb}, {KW, cq * nb}, {CQ, nb}, {J, 1}});
     value(s.value, [&](int t) {
-      return s.value.load(w, aff(t * g.kh * g.kw, {{MB, nb * kk}, {J, kk}, {CQ, per * g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
+      const int64_t taps = g.kh * g.kw;
+      return s.value.load(w, aff(t * taps, {{MB, nb * kk}, {J, kk}, {CQ, per * taps}, {KH, g.kw}, {KW, 1}}));
     });
     s.constant = true;
     add(s, rowSchedule(s, J, -1, 1, cpu));
@@ -561,11 +565,11 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
 }  // namespace
 
 /// Grouped or dense: per (image, group), col = im2col(x) and y = w · col,
-/// then the form's epilogue. With `vnni`, the product runs over 4-byte words:
-/// w's rows and col's columns packed (the columns' words straight from x's
-/// windows when the channels come in whole words), w's bytes offset by 128
-/// into vpdpbusd's unsigned operand, which the epilogue takes back as
-/// 128·Σ_k col[k][p].
+/// then the form's epilogue. With `vnni`, the product runs over words: w's
+/// rows and col's columns packed (the columns' words straight from x's
+/// windows when the channels come in whole words); with VNNI 4 bytes, w's
+/// offset by 128 into vpdpbusd's unsigned operand, which the epilogue takes
+/// back as 128·Σ_k col[k][p]; without, pairs of signed halves (no offset).
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   // Pixels in rows where the image is small: measured on AVX2 (bench/host_kernels_bench), ResNet's 3x3
   // convolutions at 7x7 and 14x14 took 3.2 and 2.7 ms in rows against 5.6 to 7.3 and 3.7 to 4.2 ms in lanes,

@@ -29,7 +29,8 @@ Bound inside(Affine e, int64_t size);
 StageSchedule productSchedule(const LoopStage& s, int m, int n, int k, const CpuShape& cpu);
 /// The columns of the panels a constant B is packed into for an m x n
 /// product: the register tile's vectors, fewer where they do not divide n (a
-/// row or two take up to six); 0 when no whole number of vectors divides n.
+/// row or two take up to six); 0 when no whole number of vectors divides n,
+/// and for vectors of 4 (NEON, PTX), where panels were never measured.
 int64_t panelWidth(int64_t m, int64_t n, const CpuShape& cpu);
 /// The product's schedule over packed panels, axes (m, panel, column in the
 /// panel, k): the register tile is MR rows by the panel's vectors, panels
@@ -44,6 +45,7 @@ void foldWords(StageSchedule& sc, const CpuShape& cpu);
 /// up to four registers' worth of lanes, so that its loads and stores move
 /// whole registers of bytes, and no more lanes than the row has.
 StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu, bool byteRows = false);
+/// (x86's vectors only; a row shorter than a register keeps one register's lanes.)
 /// Whether stage `s` of `k` only moves bytes: 8-bit loads (bounded or not)
 /// into an 8-bit output, with no arithmetic but a max, and no epilogue.
 bool byteCopy(const LoopKernel& k, const LoopStage& s);
@@ -72,16 +74,20 @@ struct ConvForm {
 };
 /// A grouped or dense convolution: per (image, group) an im2col copy (none
 /// for a 1x1 convolution without stride or padding) and a register-tiled
-/// product of the weights and the copy. With `ConvForm::vnni` (x86: vpdpbusd,
-/// or vpmaddwd pairs without VNNI) the product runs over 4-byte words, which are packed straight from the input's windows (no
-/// im2col copy) when each group's channels come in whole words.
+/// product of the weights and the copy. With `ConvForm::vnni` the product runs
+/// over words: 4 bytes with VNNI (vpdpbusd), else pairs of 16-bit halves
+/// (vpmaddwd), packed straight from the input's windows (no im2col copy) when
+/// each group's channels come in whole words. A dense one with constant
+/// weights and an output under 28x28 (float, or int8 in pairs) puts the
+/// output's pixels in rows and its channels in lanes instead.
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 /// A depthwise convolution (one input channel per group) as one direct stage
 /// over the output rows, the row in vector lanes. Int8 data with word products
 /// (and no column dilation) is offset once into a padded image of unsigned
 /// bytes, and each kernel row's taps are read from it as 4-byte words, the
-/// weights packed into words once. Other integer data is converted once into
-/// a padded float image (so the taps need no bounds) and summed in float,
+/// weights packed into words once. Float data is copied once into a padded
+/// image, and other integer data converted once into a padded float image (so
+/// the taps need no bounds) and summed in float,
 /// where every partial sum of at most 1024 int8 products is exact; the
 /// epilogue gets it back as int32 (callers keep KH·KW within that).
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
@@ -94,8 +100,9 @@ int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes)
 /// of int8 values): (v_0 & 0xFFFF) + v_1·2^16, vpmaddwd's operand.
 int packPair(LoopExpr& e, const std::function<int(int)>& load);
 
-/// Packs the k axis of an int8 matrix into 4-byte words: dst[r·dstRow +
-/// q·dstK] = the word of src[r·srcRow + (4q + t)·srcK] for t < 4, bytes past
+/// Packs the k axis of an int8 matrix into words of `per` values (4 bytes, or
+/// 2 signed halves: then past k every half reads 0): dst[r·dstRow + q·dstK] =
+/// the word of src[r·srcRow + (per·q + t)·srcK] for t < per, bytes past
 /// k = kk reading `pad` (0 for the signed operand, -128 for the unsigned one:
 /// either way a zero byte, so a word's padding adds nothing).
 struct WordPack {

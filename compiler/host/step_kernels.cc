@@ -408,10 +408,10 @@ support::Expected<runtime::HostCode> hostCodeFor(const runtime::Bundle& b, const
   for (size_t i = 0; i < b.steps.size(); ++i) {
     const runtime::Step& s = b.steps[i];
     if (s.kind != runtime::Step::Kind::kHost || s.outputs.empty()) continue;
-    StepGroup g = fusedGroup(b, i);  // a fused run first; else the step alone
+    StepGroup g = fusedGroup(b, i);  // the longest fused run first, then shorter ones, down to the step alone
     ACCELC_ASSIGN_OR_RETURN(bool made, maker.make(g));
-    if (!made && g.last > i) {
-      g = StepGroup{i, i};
+    while (!made && g.last > i) {
+      g = fusedGroup(b, i, g.last);
       ACCELC_ASSIGN_OR_RETURN(made, maker.make(g));
     }
     if (made) i = g.last;

@@ -131,6 +131,32 @@ TEST(StepKernelsTest, ABiasBroadcastOverRowsFusesIntoAProductsEpilogue) {
   }
 }
 
+TEST(StepKernelsTest, ARunWhoseBroadcastCannotFuseIsCutBeforeIt) {
+  // y = MatMul(x [2, 8, 16], w), r = Relu(y), o = r + pos [8, 24]: pos repeats every 192 outputs, but the
+  // product's rows (its batches merged) move the output by 24, so it cannot be read in the epilogue; the run
+  // is cut before the Add (MatMul with its Relu, then the Add), not dropped to the MatMul alone.
+  const isa::Target t = testing::presetTarget("tiny");
+  const runtime::Shape y = {2, 8, 24};
+  const runtime::Bundle b = testing::hostOnlyBundle(
+      t, {{"x", {2, 8, 16}}, {"w", {16, 24}}, {"pos", {8, 24}}, {"y", y}, {"r", y}, {"o", y}}, {0, 1, 2}, {5},
+      {testing::hostStep("/mm", OpKind::kMatMul, runtime::defaultAttrs(OpKind::kMatMul), {0, 1}, {3}),
+       testing::hostStep("/relu", OpKind::kRelu, runtime::defaultAttrs(OpKind::kRelu), {3}, {4}),
+       testing::hostStep("/add", OpKind::kAdd, runtime::defaultAttrs(OpKind::kAdd), {4, 2}, {5})});
+  auto jit = HostJit::create();
+  ASSERT_TRUE(jit.isOk()) << jit.diag().str();
+  auto kernels = generatedHostKernels(b, **jit, "cut.acx");
+  ASSERT_TRUE(kernels.isOk()) << kernels.diag().str();
+  ASSERT_EQ(kernels->size(), 2u);
+  EXPECT_EQ(kernels->at(0).fuses, 1u);
+  EXPECT_EQ(kernels->count(2), 1u);
+  const std::vector<Tensor> in = testing::randomInputs(b, 9, -1.0f, 1.0f);
+  const testing::HostRun a = testing::runOnce(b, t, *kernels, in), r = testing::runOnce(b, t, {}, in);
+  int bad = 0;
+  for (int64_t i = 0; i < r.outputs[0].numel(); ++i)
+    bad += std::fabs(a.outputs[0].data<float>()[i] - r.outputs[0].data<float>()[i]) > 1e-5f * 17;
+  EXPECT_EQ(bad, 0);
+}
+
 TEST(StepKernelsTest, AKernelForAStepThatIsNotAHostStepIsRefused) {
   const isa::Target t = testing::presetTarget("tiny");
   const runtime::Bundle b = hostBundle(t);
