@@ -178,6 +178,17 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
 
 namespace {
 
+/// The rows and columns of a padded image that every window of `g` reaches.
+std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g) {
+  return {(g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1};
+}
+
+/// x at channel `cc`, row `yy` - pt and column `xx` - pl (axes of a padded image), `pad` outside x.
+int loadPadded(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int yy, int xx, float pad) {
+  return e.load(x, aff(-g.pt * g.w - g.pl, {{cc, g.h * g.w}, {yy, g.w}, {xx, 1}}),
+                {inside(aff(-g.pt, {{yy, 1}}), g.h), inside(aff(-g.pl, {{xx, 1}}), g.w)}, pad);
+}
+
 /// x's channels as floats in an image of hp x wp, x at (pt, pl), `pad` around it (axes c, y, x); integers
 /// are converted.
 LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t wp, float pad,
@@ -187,8 +198,7 @@ LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_
   enum { CC, YY, XX };
   c.axes = {{"c", g.c}, {"y", hp}, {"x", wp}};
   c.out = xf, c.outAt = aff(0, {{CC, hp * wp}, {YY, wp}, {XX, 1}});
-  const int v = c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
-                             {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, pad);
+  const int v = loadPadded(c.value, g, x, CC, YY, XX, pad);
   if (convert) c.value.op(EwOp::kToFloat, v);
   return c;
 }
@@ -208,7 +218,7 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
   LoopKernel& k = p.kernel;
   k.name = "depthwise";
   const int64_t mg = g.m / g.group, plane = g.oh * g.ow, nq = (g.kw + 3) / 4;
-  const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wq = (g.ow - 1) * g.sw + 4 * nq;
+  const int64_t hp = paddedExtent(g).first, wq = (g.ow - 1) * g.sw + 4 * nq;
   const int64_t xn = g.c * g.h * g.w;
   const int x = k.addBuffer("x", xn, Role::kInput, f.data);
   const int w = k.addBuffer("w", g.m * g.kh * g.kw, Role::kInput, f.data);
@@ -225,8 +235,7 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
     enum { CC, YY, XX };
     c.axes = {{"c", g.c}, {"y", hp}, {"x", wq}};
     c.out = xb, c.outAt = aff(0, {{CC, hp * wq}, {YY, wq}, {XX, 1}});
-    const int v = c.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
-                               {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, f.pad);
+    const int v = loadPadded(c.value, g, x, CC, YY, XX, f.pad);
     c.value.op(EwOp::kAdd, v, c.value.intConstant(128));  // the low byte is the unsigned operand
     const StageSchedule sc = rowSchedule(c, XX, -1, 1, cpu);
     add(std::move(c), sc);
@@ -280,7 +289,8 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   // converted) into a padded image (pad_value around it, as far as the windows reach), so that the sum's
   // loads need no bounds: every tap is a plain vector load, where a bounded one costs a mask per tap.
   const bool floatSum = f.data != support::DType::kFloat32;
-  const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wp = (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+  const std::pair<int64_t, int64_t> extent = paddedExtent(g);
+  const int64_t hp = extent.first, wp = extent.second;
   const int xf = k.addBuffer("xf", g.c * hp * wp, Role::kTemp);
   {
     LoopStage c = paddedFloatStage(g, x, xf, hp, wp, f.pad, floatSum);
@@ -356,10 +366,7 @@ LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int
                             {{CQ, per * g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
                         {inside(iy, g.h), inside(ix, g.w)}, pad);
   };
-  if (per == 2)
-    packPair(s.value, load);
-  else
-    packWord(s.value, load, true);
+  packValues(s.value, per, load, true);
   return s;
 }
 
@@ -373,10 +380,7 @@ LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channel
   s.axes = {{"m", mg}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}};
   s.out = w4, s.outAt = aff(0, {{M, kk / per}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
   auto load = [&](int t) { return s.value.load(w, aff(t * taps, {{M, kk}, {CQ, per * taps}, {KH, g.kw}, {KW, 1}})); };
-  if (per == 2)
-    packPair(s.value, load);
-  else
-    packWord(s.value, load, false);
+  packValues(s.value, per, load, false);
   return s;
 }
 
@@ -421,6 +425,10 @@ int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes)
   return signedBytes ? e.op(EwOp::kXor, word, e.intConstant(static_cast<int32_t>(0x80808080u))) : word;
 }
 
+int packValues(LoopExpr& e, int per, const std::function<int(int)>& load, bool signedBytes) {
+  return per == 2 ? packPair(e, load) : packWord(e, load, signedBytes);
+}
+
 int packPair(LoopExpr& e, const std::function<int(int)>& load) {
   const int low = e.op(EwOp::kAnd, load(0), e.intConstant(0xFFFF));
   return e.op(EwOp::kAdd, low, e.op(EwOp::kMul, load(1), e.intConstant(1 << 16)));  // the high half wraps
@@ -437,10 +445,7 @@ LoopStage packStage(const WordPack& w) {
     return s.value.load(w.src, aff(t * w.srcK, {{R, w.srcRow}, {Q, w.per * w.srcK}}),
                         {Bound{aff(t, {{Q, w.per}}), 0, w.kk}}, pad);
   };
-  if (w.per == 2)
-    packPair(s.value, load);
-  else
-    packWord(s.value, load, w.signedBytes);
+  packValues(s.value, w.per, load, w.signedBytes);
   return s;
 }
 
@@ -479,7 +484,8 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
   const bool pairs = f.data != support::DType::kFloat32;
   const int per = pairs ? 2 : 1;
   const int64_t plane = g.oh * g.ow, kk = g.c * g.kh * g.kw, kq = kk / per, cq = g.c / per;
-  const int64_t hp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, wp = (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+  const std::pair<int64_t, int64_t> extent = paddedExtent(g);
+  const int64_t hp = extent.first, wp = extent.second;
   const support::DType words = pairs ? support::DType::kInt32 : f.data;
   const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
   const int w = k.addBuffer("w", g.m * kk, Role::kInput, f.data);
@@ -506,8 +512,7 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
     enum { YY, XX, CC };
     s.axes = {{"y", hp}, {"x", wp}, {"c", g.c}};
     s.out = xt, s.outAt = aff(0, {{YY, wp * g.c}, {XX, g.c}, {CC, 1}});
-    s.value.load(x, aff(-g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
-                 {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, f.pad);
+    loadPadded(s.value, g, x, CC, YY, XX, f.pad);
     add(s, rowSchedule(s, CC, -1, 1, cpu, byteCopy(k, s)));
   }
   if (!direct) {

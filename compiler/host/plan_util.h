@@ -99,6 +99,8 @@ int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes)
 /// The word of two signed 16-bit halves, half t from `load(t)` (an int32 node
 /// of int8 values): (v_0 & 0xFFFF) + v_1·2^16, vpmaddwd's operand.
 int packPair(LoopExpr& e, const std::function<int(int)>& load);
+/// packPair where `per` is 2, else packWord.
+int packValues(LoopExpr& e, int per, const std::function<int(int)>& load, bool signedBytes);
 
 /// Packs the k axis of an int8 matrix into words of `per` values (4 bytes, or
 /// 2 signed halves: then past k every half reads 0): dst[r·dstRow + q·dstK] =

@@ -150,12 +150,21 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
       {EwOp::kAdd, isa::arith::gemmAccumulate},
       {EwOp::kMul, isa::arith::mulWrap},
       {EwOp::kXor, [](int32_t a, int32_t b) { return a ^ b; }},
-      {EwOp::kDot4, [](int32_t a, int32_t b) {  // vpdpbusd's 4-byte dot product: unsigned bytes of a, signed of b
+      {EwOp::kDot4,
+       [](int32_t a, int32_t b) {  // vpdpbusd's 4-byte dot product: unsigned bytes of a, signed of b
          int32_t sum = 0;
          for (int t = 0; t < 4; ++t)
            sum += static_cast<int32_t>((static_cast<uint32_t>(a) >> (8 * t)) & 0xff) *
                   static_cast<int8_t>(static_cast<uint32_t>(b) >> (8 * t));
          return sum;
+       }},
+      {EwOp::kAnd, [](int32_t a, int32_t b) { return a & b; }},
+      {EwOp::kDot2, [](int32_t a, int32_t b) {  // vpmaddwd's pair product: signed halves, the sum wrapping
+         int64_t sum = 0;
+         for (int t = 0; t < 2; ++t)
+           sum += int64_t{static_cast<int16_t>(static_cast<uint32_t>(a) >> (16 * t))} *
+                  static_cast<int16_t>(static_cast<uint32_t>(b) >> (16 * t));
+         return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(sum)));
        }}};
   for (const auto& [op, f] : ops) {
     std::vector<int32_t> want;
