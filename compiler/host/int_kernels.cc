@@ -316,7 +316,7 @@ std::optional<KernelPlan> qmulPlan(const runtime::QMulAttrs& a, const Shape& sa,
   requantize(e, e.op(EwOp::kMul, da, db), e.intConstant(i32(a.mult)), e.intConstant(i32(a.shift)), a.zeroPoint, a.lo,
              a.hi);
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu, byteCopy(k, s)));
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(r - 1), -1, 1, cpu));
   return p;
 }
 

@@ -248,7 +248,7 @@ std::optional<KernelPlan> broadcastPlan(const EwKernel& chain, const std::vector
     }
   }
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(dims.size()) - 1, -1, 1, cpu, byteCopy(k, s)));
+  p.schedule.stages.push_back(rowSchedule(s, static_cast<int>(dims.size()) - 1, -1, 1, cpu));
   return p;
 }
 
@@ -306,7 +306,7 @@ std::optional<KernelPlan> softmaxPlan(const runtime::SoftmaxAttrs& a, const Shap
     const int v = s.value.load(ix, at);
     if (!isMax) s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, v, s.value.load(mx, row)));
     k.stages.push_back(s);
-    p.schedule.stages.push_back(inner > 1 ? rowSchedule(s, J, -1, 1, cpu, byteCopy(k, s)) : rowsSchedule(s, O));
+    p.schedule.stages.push_back(inner > 1 ? rowSchedule(s, J, -1, 1, cpu) : rowsSchedule(s, O));
   }
   LoopStage s;
   s.name = "normalize";
@@ -315,7 +315,7 @@ std::optional<KernelPlan> softmaxPlan(const runtime::SoftmaxAttrs& a, const Shap
   const int e = s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, s.value.load(ix, at), s.value.load(mx, row)));
   s.value.op(EwOp::kDiv, e, s.value.load(sum, row));
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? J : K, -1, 1, cpu, byteCopy(k, s)));
+  p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? J : K, -1, 1, cpu));
   return p;
 }
 
@@ -360,7 +360,7 @@ std::optional<KernelPlan> layerNormPlan(const runtime::NormAttrs& a, const Shape
   const int v = s.value.op(EwOp::kMul, s.value.op(EwOp::kMul, d, s.value.load(inv, row)), s.value.load(is, aff(0, {{J, 1}})));
   if (bias) s.value.op(EwOp::kAdd, v, s.value.load(ib, aff(0, {{J, 1}})));
   k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, J, -1, 1, cpu, byteCopy(k, s)));
+  p.schedule.stages.push_back(rowSchedule(s, J, -1, 1, cpu));
   return p;
 }
 

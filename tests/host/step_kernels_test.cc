@@ -19,6 +19,13 @@ namespace {
 using runtime::OpKind;
 using runtime::Tensor;
 
+/// How many of `got`'s floats lie further than `bound` from `want`'s.
+int outside(const Tensor& got, const Tensor& want, float bound) {
+  int bad = 0;
+  for (int64_t i = 0; i < want.numel(); ++i) bad += std::fabs(got.data<float>()[i] - want.data<float>()[i]) > bound;
+  return bad;
+}
+
 /// A bundle of host steps only: s = x + y (y one element), g = Gelu(s), t = Gelu_tanh(g), u = Sigmoid(t), o = Neg(u)
 /// (Neg has no generated kernel).
 runtime::Bundle hostBundle(const isa::Target& t) {
@@ -96,10 +103,7 @@ TEST(StepKernelsTest, ElementwiseStepsFuseIntoAConvolutionsEpilogue) {
   ASSERT_EQ(a.outputs.size(), 1u);
   ASSERT_EQ(r.outputs.size(), 1u);
   // The convolution sums in another order: each output within 1e-5 of the 55 terms' magnitude (at most 2 each).
-  int bad = 0;
-  for (int64_t i = 0; i < r.outputs[0].numel(); ++i)
-    bad += std::fabs(a.outputs[0].data<float>()[i] - r.outputs[0].data<float>()[i]) > 1e-5f * 55 * 2;
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(outside(a.outputs[0], r.outputs[0], 1e-5f * 55 * 2), 0);
   EXPECT_EQ(a.stats.stepKernel[2].find("(fused)") != std::string::npos, true);
 }
 
@@ -124,10 +128,7 @@ TEST(StepKernelsTest, ABiasBroadcastOverRowsFusesIntoAProductsEpilogue) {
     const testing::HostRun a = testing::runOnce(b, t, *kernels, in), r = testing::runOnce(b, t, {}, in);
     ASSERT_EQ(a.outputs.size(), 1u);
     // The product sums in another order: each output within 1e-5 of its 7 terms and the bias (at most 1 each).
-    int bad = 0;
-    for (int64_t i = 0; i < r.outputs[0].numel(); ++i)
-      bad += std::fabs(a.outputs[0].data<float>()[i] - r.outputs[0].data<float>()[i]) > 1e-5f * 8;
-    EXPECT_EQ(bad, 0) << rows;
+    EXPECT_EQ(outside(a.outputs[0], r.outputs[0], 1e-5f * 8), 0) << rows;
   }
 }
 
@@ -151,10 +152,7 @@ TEST(StepKernelsTest, ARunWhoseBroadcastCannotFuseIsCutBeforeIt) {
   EXPECT_EQ(kernels->count(2), 1u);
   const std::vector<Tensor> in = testing::randomInputs(b, 9, -1.0f, 1.0f);
   const testing::HostRun a = testing::runOnce(b, t, *kernels, in), r = testing::runOnce(b, t, {}, in);
-  int bad = 0;
-  for (int64_t i = 0; i < r.outputs[0].numel(); ++i)
-    bad += std::fabs(a.outputs[0].data<float>()[i] - r.outputs[0].data<float>()[i]) > 1e-5f * 17;
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(outside(a.outputs[0], r.outputs[0], 1e-5f * 17), 0);
 }
 
 TEST(StepKernelsTest, AKernelForAStepThatIsNotAHostStepIsRefused) {
