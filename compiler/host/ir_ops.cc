@@ -1,6 +1,7 @@
 // compiler/host/ir_ops.cc — elementwise operations as LLVM IR.
 #include "compiler/host/ir_ops.h"
 
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
@@ -32,7 +33,11 @@ bool pairedLanes(llvm::IRBuilder<>& b, llvm::Type* t) {
 /// (x86's vpmuldq reads the low half of each), the even results shifted down
 /// into the low halves, the odd ones up into the high halves, and the halves
 /// merged. Widening instead costs cross-lane shuffles on every vector, which
-/// compete with the loads' own shuffles in the int8 kernels.
+/// compete with the loads' own shuffles in the int8 kernels. A splat y (a
+/// per-channel multiplier) has the same value in its odd lanes as in its even
+/// ones, so both products read its even halves: x86 then multiplies the odd
+/// lanes with one vpmuldq too, where a hoisted odd half of y, whose sign bits
+/// the instruction selector cannot see, costs a 64-bit product in three.
 llvm::Value* mulqPaired(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
   auto* vt = llvm::cast<llvm::FixedVectorType>(x->getType());
   auto* wt = llvm::FixedVectorType::get(b.getInt64Ty(), vt->getNumElements() / 2);
@@ -41,7 +46,8 @@ llvm::Value* mulqPaired(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
   auto even = [&](llvm::Value* v) { return b.CreateAShr(b.CreateShl(v, k(32)), k(32)); };
   llvm::Value* nudge = k(uint64_t{1} << 30);
   llvm::Value* pe = b.CreateAdd(b.CreateMul(even(xw), even(yw)), nudge);
-  llvm::Value* po = b.CreateAdd(b.CreateMul(b.CreateAShr(xw, k(32)), b.CreateAShr(yw, k(32))), nudge);
+  llvm::Value* yOdd = llvm::getSplatValue(y) ? even(yw) : b.CreateAShr(yw, k(32));
+  llvm::Value* po = b.CreateAdd(b.CreateMul(b.CreateAShr(xw, k(32)), yOdd), nudge);
   llvm::Value* merged = b.CreateOr(b.CreateAnd(b.CreateLShr(pe, k(31)), k(0xffffffffu)),
                                    b.CreateAnd(b.CreateShl(po, k(1)), k(0xffffffff00000000u)));
   return b.CreateBitCast(merged, vt);
@@ -50,7 +56,10 @@ llvm::Value* mulqPaired(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
 /// isa::arith::mulq lane by lane: the high half of 2ab rounded (ties up).
 /// (ab + nudge) / 2^31 truncated, with the nudge of either sign, is
 /// (ab + 2^30) >> 31 for every ab: one 64-bit product and a shift, no
-/// division. INT32_MIN squared saturates.
+/// division. INT32_MIN squared saturates: its 2^31 is the only result that
+/// wraps to INT32_MIN (every other ab gives -2^31 + 1 to 2^31 - 1), so
+/// subtracting one where the result is INT32_MIN gives INT32_MAX, with no
+/// look at either operand.
 llvm::Value* mulq(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
   llvm::Type* t = x->getType();
   llvm::Value* q = pairedLanes(b, t) ? mulqPaired(b, x, y) : nullptr;
@@ -60,8 +69,7 @@ llvm::Value* mulq(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
     q = b.CreateTrunc(b.CreateAShr(b.CreateAdd(ab, llvm::ConstantInt::get(w, int64_t{1} << 30)), llvm::ConstantInt::get(w, 31)), t);
   }
   llvm::Value* minimum = llvm::ConstantInt::get(t, static_cast<uint64_t>(INT32_MIN), true);
-  llvm::Value* both = b.CreateAnd(b.CreateICmpEQ(x, minimum), b.CreateICmpEQ(y, minimum));
-  return b.CreateSelect(both, llvm::ConstantInt::get(t, INT32_MAX), q);
+  return b.CreateAdd(q, b.CreateSExt(b.CreateICmpEQ(q, minimum), t));
 }
 
 /// isa::arith::shrRoundAway lane by lane, in 32 bits: x shifted right by s

@@ -185,16 +185,16 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
   };
   const int64_t big = std::numeric_limits<int32_t>::max();
   const Case cases[] = {
-      {{1, 3, 9, 11}, {5, 3, 3, 3}, {}, {1, 1, 1, 1}, 1, -3, 4, -128, 127, -5000, 5000},     // dense, padded, odd
+      {{1, 3, 9, 11}, {5, 3, 3, 3}, {}, {1, 1, 1, 1}, 1, -3, 4, -128, 127, -5000, 5000},      // dense, padded, odd
       {{2, 8, 14, 14}, {16, 8, 3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 0, -7, -7, 127, -5000, 5000},  // stride 2, ReLU clamp
       {{1, 32, 5, 5}, {13, 32, 1, 1}, {}, {}, 1, 0, 0, -128, 127, -big, big},                 // 1x1 in place, wrapping
       {{1, 6, 10, 10}, {8, 3, 3, 3}, {}, {0, 1, 2, 0}, 2, 9, 1, -100, 100, -5000, 5000},      // grouped, uneven pads
       {{1, 8, 12, 12}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, 8, -128, 3, -128, 127, -5000, 5000},   // depthwise
-      {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, 8, 5, 0, 0, 6, -5000, 5000},       // depthwise 5x5 s2, ReLU6-like
-      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, 1, 0, 0, -128, 127, -5000, 5000},                  // one element
+      {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, 8, 5, 0, 0, 6, -5000, 5000},  // depthwise 5x5 s2, ReLU6-like
+      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, 1, 0, 0, -128, 127, -5000, 5000},             // one element
       {{1, 64, 14, 14}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, 1, 0, -2, -128, 127, -50000, 50000},  // a ResNet layer
-      {{2, 10, 11, 7}, {16, 10, 1, 1}, {}, {}, 1, 0, 3, -128, 127, -5000, 5000},              // 1x1, pixels in rows
-      {{1, 6, 9, 13}, {24, 6, 3, 2}, {2, 1}, {0, 1, 2, 0}, 1, 4, -1, -128, 127, -5000, 5000}, // rows: stride, uneven
+      {{2, 10, 11, 7}, {16, 10, 1, 1}, {}, {}, 1, 0, 3, -128, 127, -5000, 5000},                // 1x1, pixels in rows
+      {{1, 6, 9, 13}, {24, 6, 3, 2}, {2, 1}, {0, 1, 2, 0}, 1, 4, -1, -128, 127, -5000, 5000},   // rows: stride, uneven
       // groups of 4 channels (words packed from the windows with VNNI), uneven pads filled with pad_value
       {{2, 8, 9, 9}, {6, 4, 3, 3}, {1, 2}, {2, 0, 1, 1}, 2, -9, 5, -128, 127, -5000, 5000},
       // depthwise over words with VNNI: lanes 1 (a channel multiplier of 2, rows of 37), 2 and 3 bytes apart
@@ -207,6 +207,10 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 6, 12, 20}, {6, 1, 7, 7}, {}, {3, 3, 3, 3}, 6, -5, 1, -128, 127, -big, big},
       {{1, 3, 6, 6}, {3, 1, 3, 3}, {}, {1, 1, 1, 1}, 3, 4, 0, -128, 127, -5000, 5000},
       {{1, 3, 5, 3}, {3, 1, 3, 3}, {}, {1, 1, 1, 1}, 3, 4, 0, -128, 127, -5000, 5000},
+      // 28x28 and more at stride 1, read in place from padded images of channel pairs (x86 without VNNI):
+      // uneven pads, two images; a 5x5 kernel, whose last windows reach past the last image
+      {{2, 6, 29, 30}, {7, 6, 3, 3}, {}, {0, 1, 2, 0}, 1, -9, 3, -128, 127, -5000, 5000},
+      {{1, 4, 30, 28}, {5, 4, 5, 5}, {}, {2, 2, 2, 2}, 1, 6, -2, -128, 127, -big, big},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
