@@ -176,12 +176,11 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
   return s;
 }
 
-namespace {
-
-/// The rows and columns of a padded image that every window of `g` reaches.
 std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g) {
   return {(g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1};
 }
+
+namespace {
 
 /// x at channel `cc`, row `yy` - pt and column `xx` - pl (axes of a padded image), `pad` outside x.
 int loadPadded(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int yy, int xx, float pad) {
@@ -342,9 +341,26 @@ LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, i
   s.axes = {{"ci", channels}, {"kh", g.kh}, {"kw", g.kw}, {"oh", g.oh}, {"ow", g.ow}};
   s.out = col, s.outAt = aff(0, {{CI, g.kh * g.kw * plane}, {KH, g.kw * plane}, {KW, plane}, {OH, g.ow}, {OW, 1}});
   const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
-  s.value.load(x, aff(-g.pt * g.w - g.pl, {{CI, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
-               {inside(iy, g.h), inside(ix, g.w)}, pad);
+  // Without padding every window lies inside x: no bounds, so no lane masks to compute.
+  std::vector<Bound> bounds;
+  if (g.pt || g.pl || g.pb || g.pr) bounds = {inside(iy, g.h), inside(ix, g.w)};
+  s.value.load(x,
+               aff(-g.pt * g.w - g.pl, {{CI, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
+               bounds, pad);
   return s;
+}
+
+std::pair<LoopStage, runtime::ConvGeometry> paddedImage(const runtime::ConvGeometry& g, int x, int xp, float pad) {
+  runtime::ConvGeometry inner = g;
+  std::tie(inner.h, inner.w) = paddedExtent(g);
+  inner.pt = inner.pl = inner.pb = inner.pr = 0;
+  LoopStage s;
+  s.name = "padded";
+  enum { CC, YY, XX };
+  s.axes = {{"c", g.c}, {"y", inner.h}, {"x", inner.w}};
+  s.out = xp, s.outAt = aff(0, {{CC, inner.h * inner.w}, {YY, inner.w}, {XX, 1}});
+  loadPadded(s.value, g, x, CC, YY, XX, pad);
+  return {s, inner};
 }
 
 namespace {

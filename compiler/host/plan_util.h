@@ -58,6 +58,12 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk);
 /// The im2col copy of `channels` channels of x into col [channels·KH·KW][OH·OW]
 /// (axes ci, kh, kw, oh, ow; `pad` outside the input), as the Im2col op lays it out.
 LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col, float pad);
+/// The rows and columns of a padded image that every window of `g` reaches.
+std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g);
+/// A stage copying x into xp, an image of the rows and columns that g's windows reach with `pad` around x
+/// (axes c, y, x), and the geometry of the same windows over xp: no padding, so that no load of it needs
+/// bounds.
+std::pair<LoopStage, runtime::ConvGeometry> paddedImage(const runtime::ConvGeometry& g, int x, int xp, float pad);
 
 /// What a convolution's im2col-and-product form computes in: the element
 /// type of x, w and the im2col copy (float32 or int8), the output's, the
