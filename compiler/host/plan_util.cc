@@ -207,9 +207,12 @@ LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_
 namespace {
 
 /// The stages of an int8 depthwise convolution over 4-byte words (see
-/// plan_util.h): x + 128 into a padded byte image, w's kernel rows packed into
-/// words and their sums taken once, then Σ Dot4(x's words, w's words) - 128·Σw
-/// per output with each kernel row's taps read as ⌈KW/4⌉ words of the image.
+/// plan_util.h): x copied into a padded byte image (a copy of whole rows of
+/// bytes), w's kernel rows packed into words and their sums taken once, then
+/// Σ Dot4(x's words with each byte's top bit flipped, which is x + 128 unsigned,
+/// w's words) - 128·Σw per output with each kernel row's taps read as ⌈KW/4⌉
+/// words of the image. (Adding 128 in the copy instead made it a stage of
+/// int32 lanes: 0.062 ms of the 0.41 ms of 144 channels at 56x56, against 0.022.)
 /// Bytes of a word past KW meet zero weight bytes, and the image's columns
 /// reach the last word's last byte, so no load needs bounds.
 KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
@@ -234,9 +237,8 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
     enum { CC, YY, XX };
     c.axes = {{"c", g.c}, {"y", hp}, {"x", wq}};
     c.out = xb, c.outAt = aff(0, {{CC, hp * wq}, {YY, wq}, {XX, 1}});
-    const int v = loadPadded(c.value, g, x, CC, YY, XX, f.pad);
-    c.value.op(EwOp::kAdd, v, c.value.intConstant(128));  // the low byte is the unsigned operand
-    const StageSchedule sc = rowSchedule(c, XX, -1, 1, cpu);
+    loadPadded(c.value, g, x, CC, YY, XX, f.pad);
+    const StageSchedule sc = rowSchedule(c, XX, -1, 1, cpu, byteCopy(k, c));
     add(std::move(c), sc);
   }
   LoopStage pw = packStage(WordPack{"pack_weights", w, w4, g.m * g.kh, g.kw, nq, 1, 1, g.kw, true});
@@ -255,7 +257,10 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
   s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"q", nq, true}};
   s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
   s.reduce = Reduce::kSum;
-  const int xw = s.value.loadWord(xb, aff(0, {{C, hp * wq}, {OH, g.sh * wq}, {KH, g.dh * wq}, {OW, g.sw}, {Q, 4}}));
+  // Each byte's top bit flipped: x + 128, the unsigned operand.
+  const int xw = s.value.op(
+      EwOp::kXor, s.value.loadWord(xb, aff(0, {{C, hp * wq}, {OH, g.sh * wq}, {KH, g.dh * wq}, {OW, g.sw}, {Q, 4}})),
+      s.value.intConstant(static_cast<int32_t>(0x80808080u)));
   s.value.op(EwOp::kDot4, xw, s.value.load(w4, aff(0, {{C, mg * g.kh * nq}, {J, g.kh * nq}, {KH, nq}, {Q, 1}})));
   LoopExpr& e = s.epilogue;
   const Affine perM = aff(0, {{C, mg}, {J, 1}});

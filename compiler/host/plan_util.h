@@ -91,8 +91,8 @@ struct ConvForm {
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 /// A depthwise convolution (one input channel per group) as one direct stage
 /// over the output rows, the row in vector lanes. Int8 data with word products
-/// (and no column dilation) is offset once into a padded image of unsigned
-/// bytes, and each kernel row's taps are read from it as 4-byte words, the
+/// (and no column dilation) is copied once into a padded byte image, and each
+/// kernel row's taps are read from it as 4-byte words (offset to unsigned), the
 /// weights packed into words once. Float data is copied once into a padded
 /// image, and other integer data converted once into a padded float image (so
 /// the taps need no bounds) and summed in float,
