@@ -216,8 +216,7 @@ std::string viewsRefused(const Lowering& s, const Node& n) {
     return "only a concatenation of channels is placed in DRAM";
   for (size_t k = 0; k < n.inputs.size(); ++k) {
     const std::string name = "input '" + s.g.values[n.inputs[k]].name + "'";
-    if (a.zeros[k] != a.zeroPoint || a.shift > 7 || a.mults[k] != (int64_t{1} << (23 + a.shift)))
-      return name + " is rescaled, which needs a pass over it";
+    if (!concatCopies(a, k)) return name + " is rescaled, which needs a pass over it";
     if (k + 1 < n.inputs.size() && s.g.values[n.inputs[k]].shape[1] % s.hw.blockIn)
       return name + " has " + std::to_string(s.g.values[n.inputs[k]].shape[1]) + " channels, not whole blocks of " +
              std::to_string(s.hw.blockIn);

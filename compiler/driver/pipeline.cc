@@ -13,14 +13,15 @@
 #include "compiler/driver/move_clamps.h"
 #include "compiler/driver/move_views.h"
 #include "compiler/driver/partition.h"
-#include "compiler/driver/place_by_cost.h"
 #include "compiler/driver/pipeline_text.h"
+#include "compiler/driver/place_by_cost.h"
 #include "compiler/driver/plan_dram.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/graph/static_shapes.h"
 #include "compiler/passes/channel_shuffle.h"
 #include "compiler/passes/host_weights.h"
 #include "compiler/passes/im2col.h"
+#include "compiler/passes/pad_concat.h"
 #include "compiler/passes/passes.h"
 #include "compiler/quant/quantize.h"
 
@@ -84,6 +85,13 @@ Status quantize(CompileState& s) {
 Status shuffles(CompileState& s) {
   if (s.floatOnHost) return Status::ok();
   shuffleToConvs(s.graph, s.log);
+  return verify(s.graph);
+}
+
+Status padConcats(CompileState& s) {
+  ACCELC_CHECK(s.t) << "pad-concats needs a target";
+  if (!s.o.hostTarget.empty() || s.floatOnHost) return Status::ok();  // the accelerator runs nothing
+  padConcatChannels(s.graph, s.t->spec, s.log);
   return verify(s.graph);
 }
 
@@ -195,6 +203,9 @@ std::vector<PipelinePass> makePipeline() {
   p.push_back({"quantize", "the integer graph: QConv, QGemm, QAdd, ... with requantization", quantize, graphText});
   p.push_back({"channel-shuffle", "channel shuffles left in the integer graph become 1x1 QConvs that permute",
                shuffles, graphText});
+  p.push_back({"pad-concats",
+               "a channel Concat's inputs padded to whole channel blocks where their producers and readers allow",
+               padConcats, graphText});
   p.push_back({"im2col", "narrow convolutions fed by the host unrolled into channels", im2col, graphText});
   p.push_back({"host-weights", "with --target: constant Gemm weights transposed once for the host's kernels",
                hostWeights, graphText});

@@ -63,4 +63,9 @@ std::vector<ConcatChain> concatChains(const Graph& g) {
   return chains;
 }
 
+bool concatCopies(const runtime::QConcatAttrs& a, size_t k) {
+  return k < a.zeros.size() && k < a.mults.size() && a.zeros[k] == a.zeroPoint && a.shift >= -23 && a.shift <= 7 &&
+         a.mults[k] == (int64_t{1} << (23 + a.shift));
+}
+
 }  // namespace accelc::compiler

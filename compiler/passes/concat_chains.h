@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/graph/graph.h"
+#include "runtime/attrs.h"
 
 namespace accelc::compiler {
 
@@ -28,6 +29,10 @@ struct ConcatChain {
 /// (no graph input, output or constant), and no prefix's output is a graph
 /// output. A Concat in no other's prefix is a chain of its own.
 std::vector<ConcatChain> concatChains(const Graph& g);
+
+/// Whether QConcat `a` copies its input `k` unchanged (the output's zero point, a multiplier of one), so
+/// that the input can be a view of the output.
+bool concatCopies(const runtime::QConcatAttrs& a, size_t k);
 
 }  // namespace accelc::compiler
 

@@ -24,6 +24,7 @@ struct CoverageCase {
   int64_t maxBoundaries = 2;     ///< quantize/dequantize steps, at most
   bool cycleModel = false;       ///< also run on the cycle model
   int64_t maxHostMoves = -1;     ///< host Reshape, Transpose and Slice steps with pack/unpack, at most (-1: any)
+  int64_t maxHostConcats = -1;   ///< host Concat steps, at most (-1: any)
 };
 
 void PrintTo(const CoverageCase& c, std::ostream* os) { *os << c.model.name; }
@@ -57,6 +58,11 @@ TEST_P(CoverageTest, CompiledForVtaDefaultIsBitExactOnFsimAndKeepsItsCoverage) {
       moves += cov.hostSteps.count(op) ? cov.hostSteps.at(op) : 0;
     EXPECT_LE(moves, c.maxHostMoves) << "host moves";
   }
+  if (c.maxHostConcats >= 0) {
+    int64_t concats = 0;
+    for (const char* op : {"Concat", "QConcat"}) concats += cov.hostSteps.count(op) ? cov.hostSteps.at(op) : 0;
+    EXPECT_LE(concats, c.maxHostConcats) << "host concatenations";
+  }
   RecordProperty("accelerator_mac_share_pct", std::to_string(cov.accelMacSharePct));
   RecordProperty("boundaries", std::to_string(cov.quantBoundaries));
   const Tensor x = load(c.model.input());
@@ -77,7 +83,8 @@ TEST_P(CoverageTest, CompiledForVtaDefaultIsBitExactOnFsimAndKeepsItsCoverage) {
 // island (its softmax, layer norms and GELU: 8 islands, its output a layer norm's) and every matrix product on
 // the accelerator, Q·Kᵀ and attention·V among them. SqueezeNet's in-place concatenations and the encoder's
 // products of two activations also run on the cycle model, as do ShuffleNet's channel shuffles (1x1 convolutions
-// that permute, one per half that the next unit splits off, and the last folded into conv5's weights). The
+// that permute, one per half that the next unit splits off, and the last folded into conv5's weights) and its
+// Concats, all in place (the second stage's halves of 24 channels padded to whole blocks). The
 // encoder's head splits and joins, and Kᵀ as Q·Kᵀ's weights, are views read in place: 6 Reshapes,
 // 2 Transposes (V's, packed as weights) and 24 packs or unpacks stay on the host, 32 moves where there were 80.
 INSTANTIATE_TEST_SUITE_P(Zoo, CoverageTest,
@@ -87,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(Zoo, CoverageTest,
                                            CoverageCase{{"squeezenet1_0", "logits"}, 100.0, 2, true},
                                            CoverageCase{{"inception_v3", "logits"}, 100.0, 2},
                                            CoverageCase{{"densenet121", "logits"}, 100.0, 2},
-                                           CoverageCase{{"shufflenet_v2_x0_5", "logits"}, 100.0, 2, true},
+                                           CoverageCase{{"shufflenet_v2_x0_5", "logits"}, 100.0, 2, true, -1, 0},
                                            CoverageCase{{"transformer_encoder", "out"}, 100.0, 16, true, 32}),
                          [](const ::testing::TestParamInfo<CoverageCase>& i) { return i.param.model.name; });
 

@@ -1,5 +1,7 @@
 // tests/compiler/passes_test.cc — every pass on a golden graph, and the passes
 // keeping the computed values (the engine before and after agree).
+#include "compiler/passes/passes.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,7 +10,7 @@
 #include "compiler/frontend/onnx_import.h"
 #include "compiler/graph/graph_text.h"
 #include "compiler/graph/static_shapes.h"
-#include "compiler/passes/passes.h"
+#include "compiler/passes/pad_concat.h"
 #include "tests/test_util.h"
 
 namespace accelc::compiler {
@@ -148,6 +150,89 @@ node "range" Range("z", "n1", "one") -> ("r" : int64[7])
 output "r"
 )");
   EXPECT_TRUE(checkStaticShapes(g).isOk());
+}
+
+/// A random int8 or int32 constant of `shape`, values in [lo, hi].
+Tensor randomConstant(support::DType t, const Shape& shape, std::mt19937& rng, int32_t lo, int32_t hi) {
+  Tensor c(t, shape);
+  std::uniform_int_distribution<int32_t> d(lo, hi);
+  for (int64_t i = 0; i < c.numel(); ++i) {
+    if (t == support::DType::kInt32)
+      c.data<int32_t>()[i] = d(rng);
+    else
+      c.data<int8_t>()[i] = static_cast<int8_t>(d(rng));
+  }
+  return c;
+}
+
+TEST(PassesTest, ConcatPaddingKeepsEveryValue) {
+  // x -> QConv a (6 channels), QConv b (5): joined into 11 channels, which a 3x3 and a 1x1 QConv read. With
+  // blocks of 4, a is computed to 8 channels and the readers' weights spread over 13.
+  Graph g;
+  g.model = "pad";
+  std::mt19937 rng(7);
+  auto value = [&](const std::string& name, const Shape& s) {
+    Value v;
+    v.name = name, v.dtype = support::DType::kInt8, v.shape = s;
+    v.quant.scale = {0.05f}, v.quant.zeroPoint = {-3};
+    return g.addValue(std::move(v));
+  };
+  auto constant = [&](const std::string& name, support::DType t, const Shape& s, int32_t lo, int32_t hi) {
+    Value v;
+    v.name = name, v.dtype = t, v.shape = s, v.constant = randomConstant(t, s, rng, lo, hi);
+    return g.addValue(std::move(v));
+  };
+  auto conv = [&](const std::string& name, int x, int64_t m, int64_t c, int64_t k, int y) {
+    runtime::QConvAttrs a;
+    a.padValue = -3, a.zeroPoint = -3;
+    if (k == 3) a.pads = {1, 1, 1, 1};
+    Node n;
+    n.kind = OpKind::kQConv, n.name = name, n.attrs = a, n.outputs = {y};
+    n.inputs = {x, constant(name + ".w", support::DType::kInt8, {m, c, k, k}, -128, 127),
+                constant(name + ".b", support::DType::kInt32, {m}, -3000, 3000),
+                constant(name + ".m", support::DType::kInt32, {m}, 1 << 29, (1 << 30) + (1 << 29)),
+                constant(name + ".s", support::DType::kInt32, {m}, 4, 8)};
+    g.nodes.push_back(std::move(n));
+  };
+  const int x = value("x", {1, 4, 3, 3});
+  g.inputs = {x};
+  const int a = value("a", {1, 6, 3, 3}), b = value("b", {1, 5, 3, 3}), y = value("y", {1, 11, 3, 3});
+  const int z = value("z", {1, 7, 3, 3}), z2 = value("z2", {1, 2, 3, 3});
+  conv("A", x, 6, 4, 1, a);
+  conv("B", x, 5, 4, 3, b);
+  runtime::QConcatAttrs ca;
+  ca.axis = 1, ca.zeros = {-3, -3}, ca.mults = {1 << 23, 1 << 23}, ca.zeroPoint = -3;
+  Node cat;
+  cat.kind = OpKind::kQConcat, cat.name = "C", cat.attrs = ca, cat.inputs = {a, b}, cat.outputs = {y};
+  g.nodes.push_back(std::move(cat));
+  conv("R", y, 7, 11, 3, z);
+  conv("R2", y, 2, 11, 1, z2);
+  g.outputs = {z, z2};
+  ASSERT_TRUE(verify(g).isOk()) << verify(g).diag().str();
+  const Tensor in = randomConstant(support::DType::kInt8, {1, 4, 3, 3}, rng, -128, 127);
+  auto want = runReference(g, {in});
+  ASSERT_TRUE(want.isOk()) << want.diag().str();
+  std::vector<std::string> log;
+  padConcatChannels(g, testing::presetTarget("tiny").spec, &log);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(g.values[static_cast<size_t>(a)].shape, (Shape{1, 8, 3, 3}));
+  EXPECT_EQ(g.values[static_cast<size_t>(y)].shape, (Shape{1, 13, 3, 3}));
+  ASSERT_TRUE(verify(g).isOk()) << verify(g).diag().str();
+  auto got = runReference(g, {in});
+  ASSERT_TRUE(got.isOk()) << got.diag().str();
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ((*got)[i].bytes(), (*want)[i].bytes()) << "output " << i;
+  // A reader that is no convolution leaves the Concat as it is.
+  Node pool;
+  pool.kind = OpKind::kMaxPool, pool.name = "P", pool.inputs = {y};
+  runtime::PoolAttrs pa;
+  pa.kernelShape = {1, 1};
+  pool.attrs = pa;
+  pool.outputs = {value("p", {1, 13, 3, 3})};
+  g.nodes.push_back(std::move(pool));
+  g.outputs.push_back(g.nodes.back().outputs[0]);
+  log.clear();
+  padConcatChannels(g, testing::presetTarget("wide").spec, &log);
+  EXPECT_TRUE(log.empty());
 }
 
 }  // namespace

@@ -11,7 +11,10 @@
 // add run on the accelerator, bit-exact on every level; and channel Split and
 // Slice (models/forms/make_slices.py) as views of their input, read in place;
 // channel shuffles (models/forms/make_shuffle.py) as permuting 1×1
-// convolutions, or folded into the convolution that reads them.
+// convolutions, or folded into the convolution that reads them; and channel
+// Concats of inputs that do not fill whole blocks
+// (models/forms/make_narrow_concat.py), padded to whole blocks and placed in
+// DRAM.
 // One preset per process (one SystemC elaboration).
 #include <gtest/gtest.h>
 
@@ -199,6 +202,26 @@ TEST_P(FormsTest, ChannelShufflesRunAsPermutingConvolutionsOrFoldIntoTheirReader
   }
   EXPECT_EQ(permuting, (std::vector<std::string>{"/Slice", "/Slice_1", "/Reshape_5"}));
   expectBitExactOnEveryLevel(*b, t, kForms + "shuffle_calib.npy");
+}
+
+TEST_P(FormsTest, ConcatsOfInputsThatDoNotFillBlocksArePaddedAndPlacedInDramBitExact) {
+  const isa::Target t = testing::presetTarget(GetParam());
+  auto b = compileForm("narrow_concat.onnx", "narrow_concat_calib.npy", t);
+  ASSERT_TRUE(b.isOk()) << b.diag().str();
+  const std::vector<std::string> concats = placesOf(*b, "Concat");
+  ASSERT_EQ(concats.size(), 3u);
+  for (const std::string& why : concats) EXPECT_EQ(why.rfind("accelerator: in place", 0), 0u) << why;
+  // The last Concat joins 6, 24 and 12 channels: its first two inputs rounded up to whole blocks, and the
+  // convolution reading it zero weights for the channels between.
+  const int64_t block = t.spec.blockIn,
+                padded = (6 + block - 1) / block * block + (24 + block - 1) / block * block + 12;
+  auto g = parseGraph(b->graphText, "graph");
+  ASSERT_TRUE(g.isOk()) << g.diag().str();
+  const int joined = g->findValue("/Concat_2_output_0:q");
+  ASSERT_GE(joined, 0);
+  EXPECT_EQ(g->values[static_cast<size_t>(joined)].shape, (runtime::Shape{1, padded, 6, 6}));
+  // (That the padding changes no value the model computes: PassesTest.ConcatPaddingKeepsEveryValue.)
+  expectBitExactOnEveryLevel(*b, t, kForms + "narrow_concat_calib.npy");
 }
 
 /// The attention block compiled for `t` with `--placement cost` against `host`.

@@ -1,0 +1,132 @@
+// compiler/passes/pad_concat.cc — see pad_concat.h.
+#include "compiler/passes/pad_concat.h"
+
+#include <algorithm>
+
+#include "compiler/passes/concat_chains.h"
+#include "compiler/passes/rewrite.h"
+
+namespace accelc::compiler {
+
+using runtime::OpKind;
+using runtime::Tensor;
+
+namespace {
+
+/// Whether node `n` is a QConv of one group whose weights and requantization are constants.
+bool constantConv(const Graph& g, const Node& n) {
+  if (n.kind != OpKind::kQConv || std::get<runtime::QConvAttrs>(n.attrs).group != 1 || n.inputs.size() != 5)
+    return false;
+  return std::all_of(n.inputs.begin() + 1, n.inputs.end(), [&](int v) { return constantOf(g, v) != nullptr; });
+}
+
+/// The channels of `c`'s inputs after padding: every input but the last rounded up to whole blocks of `block`
+/// where its producer can compute them; empty when the Concat is left as it is.
+std::vector<int64_t> paddedChannels(const Graph& g, const Node& c, int64_t block) {
+  if (c.kind != OpKind::kQConcat) return {};
+  const auto& a = std::get<runtime::QConcatAttrs>(c.attrs);
+  const int y = c.outputs[0];
+  if (g.values[y].shape.size() != 4 || (a.axis != 1 && a.axis != -3) || isBoundary(g, y)) return {};
+  std::vector<int64_t> padded;
+  bool any = false;
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const int v = c.inputs[k];
+    const int64_t ch = g.values[v].shape[1];
+    if (!concatCopies(a, k)) return {};
+    if (k + 1 == c.inputs.size() || ch % block == 0) {
+      padded.push_back(ch);
+      continue;
+    }
+    const Node* p = producer(g, v);
+    if (!p || !constantConv(g, *p) || useCount(g, v) != 1 || isBoundary(g, v)) return {};
+    padded.push_back((ch + block - 1) / block * block);
+    any = true;
+  }
+  int readers = 0;
+  for (const Node& n : g.nodes) {
+    if (std::find(n.inputs.begin(), n.inputs.end(), y) == n.inputs.end()) continue;
+    if (!constantConv(g, n) || n.inputs[0] != y || std::count(n.inputs.begin(), n.inputs.end(), y) != 1) return {};
+    ++readers;
+  }
+  return any && readers == useCount(g, y) ? padded : std::vector<int64_t>{};
+}
+
+int addConstant(Graph& g, const std::string& name, Tensor t) {
+  Value v;
+  v.name = name, v.dtype = t.dtype(), v.shape = t.shape();
+  v.constant = std::move(t);
+  return g.addValue(std::move(v));
+}
+
+/// `t` [rows, ...] with `more` rows of `fill` after its own.
+Tensor moreRows(const Tensor& t, int64_t more, uint8_t fill) {
+  runtime::Shape s = t.shape();
+  s[0] += more;
+  Tensor out(t.dtype(), s);
+  std::fill(out.bytes().begin(), out.bytes().end(), fill);
+  std::copy(t.bytes().begin(), t.bytes().end(), out.bytes().begin());
+  return out;
+}
+
+/// Producer `p` computes `channels` output channels: the new ones with zero weights and bias, a multiplier
+/// of one half and no shift (their value is the zero point, which the readers' zero weights ignore).
+void padProducer(Graph& g, Node& p, int64_t channels) {
+  const int64_t more = channels - g.values[p.outputs[0]].shape[1];
+  const std::string at =
+      g.values[p.outputs[0]].name + ":more_outputs";  // value names are unique, node names need not be
+  p.inputs[1] = addConstant(g, at + "_weight", moreRows(*constantOf(g, p.inputs[1]), more, 0));
+  p.inputs[2] = addConstant(g, at + "_bias", moreRows(*constantOf(g, p.inputs[2]), more, 0));
+  Tensor mult = moreRows(*constantOf(g, p.inputs[3]), more, 0);
+  for (int64_t m = channels - more; m < channels; ++m) mult.data<int32_t>()[m] = int32_t{1} << 30;
+  p.inputs[3] = addConstant(g, at + "_mult", std::move(mult));
+  p.inputs[4] = addConstant(g, at + "_shift", moreRows(*constantOf(g, p.inputs[4]), more, 0));
+  g.values[p.outputs[0]].shape[1] = channels;
+}
+
+/// Reader `r`'s weights [M, C, KH, KW] spread over the padded channels: input k's channel j moves from
+/// Σ_{i<k} old[i] + j to Σ_{i<k} padded[i] + j, and the channels between get zero weights.
+void padReader(Graph& g, Node& r, const std::vector<int64_t>& old, const std::vector<int64_t>& padded) {
+  const Tensor& w = *constantOf(g, r.inputs[1]);
+  const runtime::Shape& s = w.shape();
+  const int64_t c = s[1], window = s[2] * s[3];
+  int64_t total = 0;
+  for (int64_t p : padded) total += p;
+  Tensor nw(w.dtype(), {s[0], total, s[2], s[3]});
+  for (int64_t m = 0; m < s[0]; ++m) {
+    int64_t from = 0, to = 0;
+    for (size_t k = 0; k < old.size(); ++k) {
+      std::copy_n(w.data<int8_t>() + (m * c + from) * window, old[k] * window,
+                  nw.data<int8_t>() + (m * total + to) * window);
+      from += old[k], to += padded[k];
+    }
+  }
+  r.inputs[1] = addConstant(g, g.values[r.outputs[0]].name + ":more_inputs_weight", std::move(nw));
+}
+
+}  // namespace
+
+void padConcatChannels(Graph& g, const hwspec::HwSpec& hw, std::vector<std::string>* log) {
+  if (hw.batch != 1 || hw.blockIn != hw.blockOut) return;  // no Concat is placed in DRAM there
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const std::vector<int64_t> padded = paddedChannels(g, g.nodes[i], hw.blockIn);
+    if (padded.empty()) continue;
+    const Node c = g.nodes[i];
+    std::vector<int64_t> old;
+    for (size_t k = 0; k < c.inputs.size(); ++k) {
+      old.push_back(g.values[c.inputs[k]].shape[1]);
+      if (padded[k] != old.back()) padProducer(g, *producer(g, c.inputs[k]), padded[k]);
+    }
+    const int y = c.outputs[0];
+    for (Node& n : g.nodes)
+      if (!n.inputs.empty() && n.inputs[0] == y) padReader(g, n, old, padded);
+    int64_t total = 0;
+    for (int64_t p : padded) total += p;
+    const int64_t before = g.values[y].shape[1];
+    g.values[y].shape[1] = total;
+    if (log)
+      log->push_back(c.name + ": inputs padded to whole blocks of " + std::to_string(hw.blockIn) + " channels (" +
+                     std::to_string(before) + " to " + std::to_string(total) + "), so that it can be placed in DRAM");
+  }
+}
+
+}  // namespace accelc::compiler
