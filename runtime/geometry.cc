@@ -43,9 +43,11 @@ std::string convGeometry(const ConvAttrs& a, const Shape& x, const Shape& w, Con
   } else if (!a.pads.empty()) {
     g.pt = twoD ? a.pads[0] : 0, g.pl = a.pads[sp - 1], g.pb = twoD ? a.pads[2] : 0, g.pr = a.pads[2 * sp - 1];
   }
-  g.oh = (g.h + g.pt + g.pb - ((g.kh - 1) * g.dh + 1)) / g.sh + 1;
-  g.ow = (g.w + g.pl + g.pr - ((g.kw - 1) * g.dw + 1)) / g.sw + 1;
-  if (g.oh < 1 || g.ow < 1) return "the kernel does not fit the padded input";
+  // Checked before dividing: C++ division truncates toward zero, so a room of -1 would give one output.
+  const int64_t roomH = g.h + g.pt + g.pb - ((g.kh - 1) * g.dh + 1),
+                roomW = g.w + g.pl + g.pr - ((g.kw - 1) * g.dw + 1);
+  if (roomH < 0 || roomW < 0) return "the kernel does not fit the padded input";
+  g.oh = roomH / g.sh + 1, g.ow = roomW / g.sw + 1;
   return "";
 }
 

@@ -1,7 +1,9 @@
 // compiler/host/ir_ops.cc — elementwise operations as LLVM IR.
 #include "compiler/host/ir_ops.h"
 
-#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
@@ -19,6 +21,14 @@ llvm::Value* libm(llvm::IRBuilder<>& b, llvm::Module& m, const char* name, llvm:
   for (unsigned l = 0; l < vt->getNumElements(); ++l)
     r = b.CreateInsertElement(r, b.CreateCall(fn, {b.CreateExtractElement(x, l)}), l);
   return r;
+}
+
+/// Whether every lane of `v` is one value: a shuffle of lane 0 alone (no undefined lane) or a constant splat.
+bool splat(llvm::Value* v) {
+  if (auto* sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(v))
+    return llvm::all_of(sh->getShuffleMask(), [](int i) { return i == 0; });
+  auto* c = llvm::dyn_cast<llvm::Constant>(v);
+  return c && c->getSplatValue() != nullptr;
 }
 
 /// Whether int32 vector type `t` can be read as half as many int64 lanes,
@@ -46,7 +56,7 @@ llvm::Value* mulqPaired(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
   auto even = [&](llvm::Value* v) { return b.CreateAShr(b.CreateShl(v, k(32)), k(32)); };
   llvm::Value* nudge = k(uint64_t{1} << 30);
   llvm::Value* pe = b.CreateAdd(b.CreateMul(even(xw), even(yw)), nudge);
-  llvm::Value* yOdd = llvm::getSplatValue(y) ? even(yw) : b.CreateAShr(yw, k(32));
+  llvm::Value* yOdd = splat(y) ? even(yw) : b.CreateAShr(yw, k(32));
   llvm::Value* po = b.CreateAdd(b.CreateMul(b.CreateAShr(xw, k(32)), yOdd), nudge);
   llvm::Value* merged = b.CreateOr(b.CreateAnd(b.CreateLShr(pe, k(31)), k(0xffffffffu)),
                                    b.CreateAnd(b.CreateShl(po, k(1)), k(0xffffffff00000000u)));

@@ -346,9 +346,10 @@ LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, i
   s.axes = {{"ci", channels}, {"kh", g.kh}, {"kw", g.kw}, {"oh", g.oh}, {"ow", g.ow}};
   s.out = col, s.outAt = aff(0, {{CI, g.kh * g.kw * plane}, {KH, g.kw * plane}, {KW, plane}, {OH, g.ow}, {OW, 1}});
   const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
-  // Without padding every window lies inside x: no bounds, so no lane masks to compute.
+  // Where every window lies inside x (no padding reached): no bounds, so no lane masks to compute.
   std::vector<Bound> bounds;
-  if (g.pt || g.pl || g.pb || g.pr) bounds = {inside(iy, g.h), inside(ix, g.w)};
+  const auto [hp, wp] = paddedExtent(g);
+  if (g.pt || g.pl || hp > g.h || wp > g.w) bounds = {inside(iy, g.h), inside(ix, g.w)};
   s.value.load(x,
                aff(-g.pt * g.w - g.pl, {{CI, g.h * g.w}, {OH, g.sh * g.w}, {KH, g.dh * g.w}, {OW, g.sw}, {KW, g.dw}}),
                bounds, pad);
@@ -588,56 +589,31 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
   return p;
 }
 
-/// A dense stride-1 convolution over pairs of channels, read in place from a padded image of pairs: x's
-/// channels 2·cq and 2·cq + 1 as the signed halves of the words of image cq, padded to hp x wp. Output pixel
-/// (oh, ow) is column q = oh·wp + ow of the product, whose window then starts at word q + kh·dh·wp + kw·dw of
-/// each image: affine in q, so no im2col copy is written. The columns q with ow >= OW (wp - OW of every row)
-/// read past their row and are computed in vain; a byte copy drops them. Against packing the windows, this
-/// writes a word per padded input pixel and channel pair where that wrote KH·KW of them (at 56x56 and 64
-/// channels 3.6 MB, a fifth of the convolution's time), and computes (wp / OW) - 1 more columns.
-KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "conv";
+/// x's channels 2·cq and 2·cq + 1 as the signed halves of the words of image cq of x2, padded to hp x wp.
+LoopStage pairImageStage(const runtime::ConvGeometry& g, int x, int x2, float pad) {
   const auto [hp, wp] = paddedExtent(g);
-  const int64_t cq = g.c / 2, kq = cq * g.kh * g.kw, plane = g.oh * g.ow, columns = g.oh * wp;
-  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
-  const int w = k.addBuffer("w", g.m * g.c * g.kh * g.kw, Role::kInput, f.data);
-  std::vector<int> channel;
-  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
-  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
-  // The last window of the last image reaches (KW - 1)·dw words past it, and only for columns in vain.
-  const int x2 = k.addBuffer("x2", cq * hp * wp + (g.kw - 1) * g.dw, Role::kTemp, support::DType::kInt32);
-  const int w2 = k.addBuffer("w2", g.m * kq, Role::kTemp, support::DType::kInt32);
-  const int yq = k.addBuffer("yq", g.m * columns, Role::kTemp, f.out);
-  std::vector<int64_t> strides(k.buffers.size(), 0);
-  strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
-  k.batch.push_back({g.n, strides});
-  auto add = [&](LoopStage s, StageSchedule sc) {
-    k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
-  };
-  {
-    LoopStage s;
-    s.name = "pair_image";
-    enum { CQ, YY, XX };
-    s.axes = {{"cq", cq}, {"y", hp}, {"x", wp}};
-    s.out = x2, s.outAt = aff(0, {{CQ, hp * wp}, {YY, wp}, {XX, 1}});
-    packPair(s.value, [&](int t) {
-      return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, 2 * g.h * g.w}, {YY, g.w}, {XX, 1}}),
-                          {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, f.pad);
-    });
-    const StageSchedule sc = rowSchedule(s, XX, -1, 1, cpu);
-    add(std::move(s), sc);
-  }
-  LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w2, 2);
-  ws.constant = f.constWeights;
-  const StageSchedule wsc = rowSchedule(ws, 3, -1, 1, cpu);
-  add(std::move(ws), wsc);
+  LoopStage s;
+  s.name = "pair_image";
+  enum { CQ, YY, XX };
+  s.axes = {{"cq", g.c / 2}, {"y", hp}, {"x", wp}};
+  s.out = x2, s.outAt = aff(0, {{CQ, hp * wp}, {YY, wp}, {XX, 1}});
+  packPair(s.value, [&](int t) {
+    return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, 2 * g.h * g.w}, {YY, g.w}, {XX, 1}}),
+                        {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, pad);
+  });
+  return s;
+}
+
+/// The product over x2's windows into out [M][OH·wp] (see pairWindowsProduct), and its schedule.
+PlannedStage pairWindowsStage(const runtime::ConvGeometry& g, const ConvForm& f, int x2, int w2, int out,
+                              const std::vector<int>& channel, const CpuShape& cpu) {
+  const auto [hp, wp] = paddedExtent(g);
+  const int64_t cq = g.c / 2, kq = cq * g.kh * g.kw, columns = g.oh * wp;
   LoopStage s;
   s.name = "product";
   enum { M, Q, KH, KW, CQ };
   s.axes = {{"m", g.m}, {"q", columns}, {"kh", g.kh, true}, {"kw", g.kw, true}, {"cq", cq, true}};
-  s.out = yq, s.outAt = aff(0, {{M, columns}, {Q, 1}});
+  s.out = out, s.outAt = aff(0, {{M, columns}, {Q, 1}});
   s.reduce = Reduce::kSum;
   const int a = s.value.load(w2, aff(0, {{M, kq}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}}));
   const int b = s.value.load(x2, aff(0, {{CQ, hp * wp}, {Q, 1}, {KH, g.dh * wp}, {KW, g.dw}}));
@@ -656,7 +632,49 @@ KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f,
       order.push_back(id);
   sc.order = order;
   foldWords(sc, cpu);
-  add(std::move(s), sc);
+  return {s, sc};
+}
+
+/// A dense stride-1 convolution over pairs of channels, read in place from a padded image of pairs: x's
+/// channels 2·cq and 2·cq + 1 as the signed halves of the words of image cq, padded to hp x wp. Output pixel
+/// (oh, ow) is column q = oh·wp + ow of the product, whose window then starts at word q + kh·dh·wp + kw·dw of
+/// each image: affine in q, so no im2col copy is written. The columns q with ow >= OW (wp - OW of every row)
+/// read past their row and are computed in vain; a byte copy drops them (none where wp = OW: a kernel one
+/// column wide without column padding, whose product writes y itself). Against packing the windows, this
+/// writes a word per padded input pixel and channel pair where that wrote KH·KW of them (at 56x56 and 64
+/// channels 3.6 MB, a fifth of the convolution's time), and computes (wp / OW) - 1 more columns.
+KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "conv";
+  const auto [hp, wp] = paddedExtent(g);
+  const int64_t plane = g.oh * g.ow, columns = g.oh * wp;
+  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
+  const int w = k.addBuffer("w", g.m * g.c * g.kh * g.kw, Role::kInput, f.data);
+  std::vector<int> channel;
+  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
+  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
+  // The last window of the last image reaches (KW - 1)·dw words past it, and only for columns in vain.
+  const int x2 = k.addBuffer("x2", g.c / 2 * hp * wp + (g.kw - 1) * g.dw, Role::kTemp, support::DType::kInt32);
+  const int w2 = k.addBuffer("w2", g.m * g.c / 2 * g.kh * g.kw, Role::kTemp, support::DType::kInt32);
+  // Rows as wide as the output's (a kernel one column wide, no column padding): no columns to drop.
+  const int yq = wp == g.ow ? y : k.addBuffer("yq", g.m * columns, Role::kTemp, f.out);
+  std::vector<int64_t> strides(k.buffers.size(), 0);
+  strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
+  k.batch.push_back({g.n, strides});
+  auto add = [&](LoopStage s, StageSchedule sc) {
+    k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
+  };
+  LoopStage pairs = pairImageStage(g, x, x2, f.pad);
+  const StageSchedule psc = rowSchedule(pairs, 2, -1, 1, cpu);
+  add(std::move(pairs), psc);
+  LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w2, 2);
+  ws.constant = f.constWeights;
+  const StageSchedule wsc = rowSchedule(ws, 3, -1, 1, cpu);
+  add(std::move(ws), wsc);
+  PlannedStage product = pairWindowsStage(g, f, x2, w2, yq, channel, cpu);
+  add(std::move(product.stage), std::move(product.schedule));
+  if (yq == y) return p;
   LoopStage t;
   t.name = "drop_columns";
   t.axes = {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}};

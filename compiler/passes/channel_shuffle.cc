@@ -63,13 +63,6 @@ bool permutesFactorsOnly(const runtime::Ints& perm, size_t r) {
   return true;
 }
 
-int addConstant(Graph& g, const std::string& name, Tensor t) {
-  Value v;
-  v.name = name, v.dtype = t.dtype(), v.shape = t.shape();
-  v.constant = std::move(t);
-  return g.addValue(std::move(v));
-}
-
 /// Whether a reader of the shuffled value can take the permutation into its weights.
 bool foldableReader(const Graph& g, const Node& n, int id) {
   if (n.kind != OpKind::kConv || n.inputs[0] != id || std::get<runtime::ConvAttrs>(n.attrs).group != 1) return false;

@@ -40,14 +40,6 @@ bool bnParams(const Graph& g, const Node& bn, std::vector<float>& scale, std::ve
   return true;
 }
 
-int addConstant(Graph& g, const std::string& name, Tensor t) {
-  Value v;
-  v.name = name;
-  v.dtype = t.dtype(), v.shape = t.shape();
-  v.constant = std::move(t);
-  return g.addValue(std::move(v));
-}
-
 /// Folds into a Conv: weights [M, ...] scale per M; the bias shifts.
 bool foldIntoConv(Graph& g, Node& conv, const std::vector<float>& s, const std::vector<float>& t) {
   const Tensor* w = constantOf(g, conv.inputs[1]);

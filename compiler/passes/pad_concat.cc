@@ -1,4 +1,8 @@
-// compiler/passes/pad_concat.cc — see pad_concat.h.
+// compiler/passes/pad_concat.cc — see pad_concat.h. With blocks of 16:
+//
+//   before: a = QConv(x, w_a[24,C,1,1]); b = QConv(...)[24]; y = QConcat(a, b)[48]; z = QConv(y, w_z[M,48,3,3])
+//   after:  a = QConv(x, w_a[32,C,1,1]) (rows 24..31 zero, bias 0); y = QConcat(a, b)[56];
+//           z = QConv(y, w_z'[M,56,3,3]) (w_z' columns 0..23 and 32..55 are w_z's, 24..31 zero)
 #include "compiler/passes/pad_concat.h"
 
 #include <algorithm>
@@ -32,12 +36,13 @@ std::vector<int64_t> paddedChannels(const Graph& g, const Node& c, int64_t block
   for (size_t k = 0; k < c.inputs.size(); ++k) {
     const int v = c.inputs[k];
     const int64_t ch = g.values[v].shape[1];
-    if (!concatCopies(a, k)) return {};
+    const Node* p = producer(g, v);
+    // A Concat nested in another stays on the host (partition.cc): padding would gain nothing.
+    if (!concatCopies(a, k) || (p && (p->kind == OpKind::kQConcat || p->kind == OpKind::kConcat))) return {};
     if (k + 1 == c.inputs.size() || ch % block == 0) {
       padded.push_back(ch);
       continue;
     }
-    const Node* p = producer(g, v);
     if (!p || !constantConv(g, *p) || useCount(g, v) != 1 || isBoundary(g, v)) return {};
     padded.push_back((ch + block - 1) / block * block);
     any = true;
@@ -51,13 +56,6 @@ std::vector<int64_t> paddedChannels(const Graph& g, const Node& c, int64_t block
   return any && readers == useCount(g, y) ? padded : std::vector<int64_t>{};
 }
 
-int addConstant(Graph& g, const std::string& name, Tensor t) {
-  Value v;
-  v.name = name, v.dtype = t.dtype(), v.shape = t.shape();
-  v.constant = std::move(t);
-  return g.addValue(std::move(v));
-}
-
 /// `t` [rows, ...] with `more` rows of `fill` after its own.
 Tensor moreRows(const Tensor& t, int64_t more, uint8_t fill) {
   runtime::Shape s = t.shape();
@@ -68,18 +66,24 @@ Tensor moreRows(const Tensor& t, int64_t more, uint8_t fill) {
   return out;
 }
 
-/// Producer `p` computes `channels` output channels: the new ones with zero weights and bias, a multiplier
-/// of one half and no shift (their value is the zero point, which the readers' zero weights ignore).
+/// `t` [rows] with `more` copies of its first value after its own.
+Tensor moreOfTheFirst(const Tensor& t, int64_t more) {
+  Tensor out = moreRows(t, more, 0);
+  for (int64_t i = t.numel(); i < out.numel(); ++i) out.data<int32_t>()[i] = t.data<int32_t>()[0];
+  return out;
+}
+
+/// Producer `p` computes `channels` output channels: the new ones with zero weights and bias, so a sum of 0
+/// whose requantization is the zero point (which the readers' zero weights ignore) whatever the multiplier
+/// and shift. They take channel 0's, so that a layer whose multipliers all are INT32_MAX (no mulq) stays so.
 void padProducer(Graph& g, Node& p, int64_t channels) {
   const int64_t more = channels - g.values[p.outputs[0]].shape[1];
-  const std::string at =
-      g.values[p.outputs[0]].name + ":more_outputs";  // value names are unique, node names need not be
+  // Named after the output: value names are unique, node names need not be.
+  const std::string at = g.values[p.outputs[0]].name + ":more_outputs";
   p.inputs[1] = addConstant(g, at + "_weight", moreRows(*constantOf(g, p.inputs[1]), more, 0));
   p.inputs[2] = addConstant(g, at + "_bias", moreRows(*constantOf(g, p.inputs[2]), more, 0));
-  Tensor mult = moreRows(*constantOf(g, p.inputs[3]), more, 0);
-  for (int64_t m = channels - more; m < channels; ++m) mult.data<int32_t>()[m] = int32_t{1} << 30;
-  p.inputs[3] = addConstant(g, at + "_mult", std::move(mult));
-  p.inputs[4] = addConstant(g, at + "_shift", moreRows(*constantOf(g, p.inputs[4]), more, 0));
+  p.inputs[3] = addConstant(g, at + "_mult", moreOfTheFirst(*constantOf(g, p.inputs[3]), more));
+  p.inputs[4] = addConstant(g, at + "_shift", moreOfTheFirst(*constantOf(g, p.inputs[4]), more));
   g.values[p.outputs[0]].shape[1] = channels;
 }
 

@@ -2,6 +2,8 @@
 #ifndef ACCELC_COMPILER_PASSES_REWRITE_H_
 #define ACCELC_COMPILER_PASSES_REWRITE_H_
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/graph/graph.h"
@@ -55,6 +57,14 @@ inline bool movesValues(OpKind k) {
 /// The constant tensor of value `id`, or null (also for -1).
 inline const Tensor* constantOf(const Graph& g, int id) {
   return id >= 0 && g.values[id].constant ? &*g.values[id].constant : nullptr;
+}
+
+/// Adds constant `t` as a value named `name`; returns its id.
+inline int addConstant(Graph& g, const std::string& name, Tensor t) {
+  Value v;
+  v.name = name, v.dtype = t.dtype(), v.shape = t.shape();
+  v.constant = std::move(t);
+  return g.addValue(std::move(v));
 }
 
 /// Removes nodes none of whose outputs is read (repeatedly, back to front).

@@ -221,7 +221,18 @@ TEST(PassesTest, ConcatPaddingKeepsEveryValue) {
   auto got = runReference(g, {in});
   ASSERT_TRUE(got.isOk()) << got.diag().str();
   for (size_t i = 0; i < 2; ++i) EXPECT_EQ((*got)[i].bytes(), (*want)[i].bytes()) << "output " << i;
-  // A reader that is no convolution leaves the Concat as it is.
+  // An input read by another node too, or a reader that is no convolution, leaves the Concat as it is.
+  runtime::PoolAttrs one;
+  one.kernelShape = {1, 1};
+  const int a2 = value("a2", {1, 8, 3, 3});
+  Graph shared = g;
+  Node reread;
+  reread.kind = OpKind::kMaxPool, reread.name = "A2", reread.attrs = one, reread.inputs = {a}, reread.outputs = {a2};
+  shared.nodes.insert(shared.nodes.begin() + 1, reread);
+  shared.outputs.push_back(a2);
+  log.clear();
+  padConcatChannels(shared, testing::presetTarget("wide").spec, &log);
+  EXPECT_TRUE(log.empty());
   Node pool;
   pool.kind = OpKind::kMaxPool, pool.name = "P", pool.inputs = {y};
   runtime::PoolAttrs pa;

@@ -134,6 +134,29 @@ KernelPlan binaryInt(EwOp op, int64_t n, const CpuShape& cpu) {
   return p;
 }
 
+/// One int32 stage y[i][j] = f(a[j], b[i]) over `nb` x `na` elements: b is the same in every lane of a
+/// vector (a splat, as a per-channel multiplier is).
+KernelPlan broadcastInt(EwOp op, int64_t na, int64_t nb, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "arith";
+  const int a = k.addBuffer("a", na, LoopBuffer::Role::kInput, DType::kInt32);
+  const int b = k.addBuffer("b", nb, LoopBuffer::Role::kInput, DType::kInt32);
+  const int y = k.addBuffer("y", na * nb, LoopBuffer::Role::kOutput, DType::kInt32);
+  LoopStage s;
+  s.name = "arith";
+  s.axes = {{"i", nb}, {"j", na}};
+  s.out = y, s.outAt.coef = {na, 1};
+  Affine at, bt;
+  at.coef = {0, 1}, bt.coef = {1, 0};
+  s.value.op(op, s.value.load(a, at), s.value.load(b, bt));
+  k.stages.push_back(s);
+  StageSchedule sc = StageSchedule::identity(s);
+  sc.vector = sc.split(1, cpu.vectorWidth), sc.vectorWidth = cpu.vectorWidth;
+  p.schedule.stages.push_back(sc);
+  return p;
+}
+
 TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
   const int32_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
   const std::vector<int32_t> values = {0, 1, -1, 2, -2, 3, 127, -128, 255, 1 << 30, -(1 << 30), (1 << 30) + 1,
@@ -173,6 +196,18 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
       const Tensor got = generated(*jit, binaryInt(op, n, jitCpuShape(*jit)), {&ta, &tb}, {Tensor::of<int32_t>({n}, want)}, nullptr)[0];
       expectSame(got, Tensor::of<int32_t>({n}, want), std::string(ewOpName(op)) + (jit->usesAvx512() ? " avx512" : ""));
     }
+  }
+  // mulq of a splat (its own odd-lane form) against every value, INT32_MIN squared among them.
+  const int64_t nv = static_cast<int64_t>(values.size());
+  const Tensor tv = Tensor::of<int32_t>({nv}, values);
+  std::vector<int32_t> want;
+  for (int32_t b : values)
+    for (int32_t a : values) want.push_back(isa::arith::mulq(a, b));
+  for (auto& jit : testing::hostJits()) {
+    const Tensor wantT = Tensor::of<int32_t>({nv * nv}, want);
+    const Tensor got =
+        generated(*jit, broadcastInt(EwOp::kMulq, nv, nv, jitCpuShape(*jit)), {&tv, &tv}, {wantT}, nullptr)[0];
+    expectSame(got, wantT, std::string("Mulq of a splat") + (jit->usesAvx512() ? " avx512" : ""));
   }
 }
 
@@ -394,7 +429,9 @@ TEST(IntKernels, Im2colIsTheReferenceBitForBit) {
        {Case{{1, 3, 224, 224}, {7, 7}, {2, 2}, {3, 3, 3, 3}, -128}, Case{{2, 5, 9, 11}, {3, 3}, {}, {1, 1, 1, 1}, 7},
         Case{{1, 2, 8, 8}, {2, 3}, {3, 2}, {0, 1, 2, 0}, 0}, Case{{1, 1, 1, 1}, {1, 1}, {}, {}, 0},
         // Rows of 40 and 24 bytes: vectors of 32 and 16 lanes on AVX2, the last one shifted inwards.
-        Case{{1, 2, 20, 40}, {3, 3}, {}, {1, 1, 1, 1}, 5}, Case{{1, 3, 30, 70}, {3, 3}, {3, 3}, {0, 2, 1, 0}, -3}}) {
+        Case{{1, 2, 20, 40}, {3, 3}, {}, {1, 1, 1, 1}, 5}, Case{{1, 3, 30, 70}, {3, 3}, {3, 3}, {0, 2, 1, 0}, -3},
+        // No padding (no bounds), strides that leave rows and columns of the image unread.
+        Case{{1, 2, 10, 9}, {3, 2}, {2, 3}, {}, 0}}) {
     runtime::Im2colAttrs a;
     a.kernelShape = c.k, a.strides = c.strides, a.pads = c.pads, a.padValue = c.pad;
     check(OpKind::kIm2col, a, {randomTensor(DType::kInt8, c.x, seed++)},
