@@ -56,19 +56,18 @@ std::vector<int64_t> paddedChannels(const Graph& g, const Node& c, int64_t block
   return any && readers == useCount(g, y) ? padded : std::vector<int64_t>{};
 }
 
-/// `t` [rows, ...] with `more` rows of `fill` after its own.
-Tensor moreRows(const Tensor& t, int64_t more, uint8_t fill) {
+/// `t` [rows, ...] with `more` rows of zeros after its own.
+Tensor moreRows(const Tensor& t, int64_t more) {
   runtime::Shape s = t.shape();
   s[0] += more;
-  Tensor out(t.dtype(), s);
-  std::fill(out.bytes().begin(), out.bytes().end(), fill);
+  Tensor out(t.dtype(), s);  // zeros
   std::copy(t.bytes().begin(), t.bytes().end(), out.bytes().begin());
   return out;
 }
 
-/// `t` [rows] with `more` copies of its first value after its own.
+/// `t` [rows] (int32) with `more` copies of its first value after its own.
 Tensor moreOfTheFirst(const Tensor& t, int64_t more) {
-  Tensor out = moreRows(t, more, 0);
+  Tensor out = moreRows(t, more);
   for (int64_t i = t.numel(); i < out.numel(); ++i) out.data<int32_t>()[i] = t.data<int32_t>()[0];
   return out;
 }
@@ -80,8 +79,8 @@ void padProducer(Graph& g, Node& p, int64_t channels) {
   const int64_t more = channels - g.values[p.outputs[0]].shape[1];
   // Named after the output: value names are unique, node names need not be.
   const std::string at = g.values[p.outputs[0]].name + ":more_outputs";
-  p.inputs[1] = addConstant(g, at + "_weight", moreRows(*constantOf(g, p.inputs[1]), more, 0));
-  p.inputs[2] = addConstant(g, at + "_bias", moreRows(*constantOf(g, p.inputs[2]), more, 0));
+  p.inputs[1] = addConstant(g, at + "_weight", moreRows(*constantOf(g, p.inputs[1]), more));
+  p.inputs[2] = addConstant(g, at + "_bias", moreRows(*constantOf(g, p.inputs[2]), more));
   p.inputs[3] = addConstant(g, at + "_mult", moreOfTheFirst(*constantOf(g, p.inputs[3]), more));
   p.inputs[4] = addConstant(g, at + "_shift", moreOfTheFirst(*constantOf(g, p.inputs[4]), more));
   g.values[p.outputs[0]].shape[1] = channels;
@@ -89,12 +88,10 @@ void padProducer(Graph& g, Node& p, int64_t channels) {
 
 /// Reader `r`'s weights [M, C, KH, KW] spread over the padded channels: input k's channel j moves from
 /// Σ_{i<k} old[i] + j to Σ_{i<k} padded[i] + j, and the channels between get zero weights.
-void padReader(Graph& g, Node& r, const std::vector<int64_t>& old, const std::vector<int64_t>& padded) {
+void padReader(Graph& g, Node& r, const std::vector<int64_t>& old, const std::vector<int64_t>& padded, int64_t total) {
   const Tensor& w = *constantOf(g, r.inputs[1]);
   const runtime::Shape& s = w.shape();
   const int64_t c = s[1], window = s[2] * s[3];
-  int64_t total = 0;
-  for (int64_t p : padded) total += p;
   Tensor nw(w.dtype(), {s[0], total, s[2], s[3]});
   for (int64_t m = 0; m < s[0]; ++m) {
     int64_t from = 0, to = 0;
@@ -121,10 +118,10 @@ void padConcatChannels(Graph& g, const hwspec::HwSpec& hw, std::vector<std::stri
       if (padded[k] != old.back()) padProducer(g, *producer(g, c.inputs[k]), padded[k]);
     }
     const int y = c.outputs[0];
-    for (Node& n : g.nodes)
-      if (!n.inputs.empty() && n.inputs[0] == y) padReader(g, n, old, padded);
     int64_t total = 0;
     for (int64_t p : padded) total += p;
+    for (Node& n : g.nodes)
+      if (!n.inputs.empty() && n.inputs[0] == y) padReader(g, n, old, padded, total);
     const int64_t before = g.values[y].shape[1];
     g.values[y].shape[1] = total;
     if (log)

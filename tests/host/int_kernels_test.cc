@@ -112,43 +112,22 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in
   }
 }
 
-/// One int32 stage y = f(a, b) over `n` elements, for the arithmetic checks.
-KernelPlan binaryInt(EwOp op, int64_t n, const CpuShape& cpu) {
+/// One int32 stage y[i][j] = f(a[j], b) over `rows` x `n` elements, for the arithmetic checks: b is b[j]
+/// (`splatB` false, one row), or b[i], the same in every lane of a vector (a splat, as a per-channel
+/// multiplier is).
+KernelPlan arithKernel(EwOp op, int64_t rows, int64_t n, bool splatB, const CpuShape& cpu) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "arith";
   const int a = k.addBuffer("a", n, LoopBuffer::Role::kInput, DType::kInt32);
-  const int b = k.addBuffer("b", n, LoopBuffer::Role::kInput, DType::kInt32);
-  const int y = k.addBuffer("y", n, LoopBuffer::Role::kOutput, DType::kInt32);
+  const int b = k.addBuffer("b", splatB ? rows : n, LoopBuffer::Role::kInput, DType::kInt32);
+  const int y = k.addBuffer("y", rows * n, LoopBuffer::Role::kOutput, DType::kInt32);
   LoopStage s;
   s.name = "arith";
-  s.axes = {{"i", n}};
-  s.out = y, s.outAt.coef = {1};
-  Affine at;
-  at.coef = {1};
-  s.value.op(op, s.value.load(a, at), s.value.load(b, at));
-  k.stages.push_back(s);
-  StageSchedule sc = StageSchedule::identity(s);
-  sc.vector = sc.split(0, cpu.vectorWidth), sc.vectorWidth = cpu.vectorWidth;
-  p.schedule.stages.push_back(sc);
-  return p;
-}
-
-/// One int32 stage y[i][j] = f(a[j], b[i]) over `nb` x `na` elements: b is the same in every lane of a
-/// vector (a splat, as a per-channel multiplier is).
-KernelPlan broadcastInt(EwOp op, int64_t na, int64_t nb, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "arith";
-  const int a = k.addBuffer("a", na, LoopBuffer::Role::kInput, DType::kInt32);
-  const int b = k.addBuffer("b", nb, LoopBuffer::Role::kInput, DType::kInt32);
-  const int y = k.addBuffer("y", na * nb, LoopBuffer::Role::kOutput, DType::kInt32);
-  LoopStage s;
-  s.name = "arith";
-  s.axes = {{"i", nb}, {"j", na}};
-  s.out = y, s.outAt.coef = {na, 1};
+  s.axes = {{"i", rows}, {"j", n}};
+  s.out = y, s.outAt.coef = {n, 1};
   Affine at, bt;
-  at.coef = {0, 1}, bt.coef = {1, 0};
+  at.coef = {0, 1}, bt.coef = splatB ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{0, 1};
   s.value.op(op, s.value.load(a, at), s.value.load(b, bt));
   k.stages.push_back(s);
   StageSchedule sc = StageSchedule::identity(s);
@@ -193,7 +172,8 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
     std::vector<int32_t> want;
     for (int64_t i = 0; i < n; ++i) want.push_back(f(as[static_cast<size_t>(i)], bs[static_cast<size_t>(i)]));
     for (auto& jit : testing::hostJits()) {
-      const Tensor got = generated(*jit, binaryInt(op, n, jitCpuShape(*jit)), {&ta, &tb}, {Tensor::of<int32_t>({n}, want)}, nullptr)[0];
+      const Tensor got = generated(*jit, arithKernel(op, 1, n, false, jitCpuShape(*jit)), {&ta, &tb},
+                                   {Tensor::of<int32_t>({n}, want)}, nullptr)[0];
       expectSame(got, Tensor::of<int32_t>({n}, want), std::string(ewOpName(op)) + (jit->usesAvx512() ? " avx512" : ""));
     }
   }
@@ -206,7 +186,7 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
   for (auto& jit : testing::hostJits()) {
     const Tensor wantT = Tensor::of<int32_t>({nv * nv}, want);
     const Tensor got =
-        generated(*jit, broadcastInt(EwOp::kMulq, nv, nv, jitCpuShape(*jit)), {&tv, &tv}, {wantT}, nullptr)[0];
+        generated(*jit, arithKernel(EwOp::kMulq, nv, nv, true, jitCpuShape(*jit)), {&tv, &tv}, {wantT}, nullptr)[0];
     expectSame(got, wantT, std::string("Mulq of a splat") + (jit->usesAvx512() ? " avx512" : ""));
   }
 }
