@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -86,27 +87,45 @@ namespace {
 // small models).
 constexpr int64_t kTile = 16;
 
-/// out[j·os + i] = in[i·is + j] for i < rows, j < cols (at most kTile each).
+#if defined(__SSE2__)
+/// One round of the transpose: y[2k] and y[2k + 1] interleave the bytes of x[k] and x[k + kTile / 2]. The
+/// indices are a parameter pack, so that the round is unrolled and x and y stay in registers (a loop kept
+/// them on the stack, and a tile cost six times as long).
+template <int... K>
+inline void interleaveRound(const __m128i* x, __m128i* y, std::integer_sequence<int, K...>) {
+  ((y[2 * K] = _mm_unpacklo_epi8(x[K], x[K + kTile / 2]), y[2 * K + 1] = _mm_unpackhi_epi8(x[K], x[K + kTile / 2])),
+   ...);
+}
+
+/// out[j·os + i] = in[i·is + j] for i, j < kTile. Four rounds of interleaving rows k and k + 8 rotate the 8
+/// bits of (row, column) by one each: by four, a transpose.
+template <int... I>
+inline void transposeFull(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, std::integer_sequence<int, I...>) {
+  __m128i x[kTile], y[kTile];
+  ((x[I] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + I * is))), ...);
+  constexpr auto half = std::make_integer_sequence<int, kTile / 2>();
+  interleaveRound(x, y, half);
+  interleaveRound(y, x, half);
+  interleaveRound(x, y, half);
+  interleaveRound(y, x, half);
+  (_mm_storeu_si128(reinterpret_cast<__m128i*>(out + I * os), x[I]), ...);
+}
+#endif
+
+/// out[j·os + i] = in[i·is + j] for i < rows, j < cols (at most kTile each). A partial tile (the last channel
+/// block, an image narrower than a tile) is staged through a whole one.
 void transposeTile(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, int64_t rows, int64_t cols) {
 #if defined(__SSE2__)
-  if (rows == kTile && cols == kTile) {
-    // Four rounds of interleaving rows k and k + 8 rotate the 8 bits of (row, column) by one each: by four, a
-    // transpose.
-    __m128i x[kTile], y[kTile];
-    for (int i = 0; i < kTile; ++i) x[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i * is));
-    for (int round = 0; round < 4; ++round) {
-      for (int k = 0; k < kTile / 2; ++k) {
-        y[2 * k] = _mm_unpacklo_epi8(x[k], x[k + kTile / 2]);
-        y[2 * k + 1] = _mm_unpackhi_epi8(x[k], x[k + kTile / 2]);
-      }
-      std::copy(y, y + kTile, x);
-    }
-    for (int j = 0; j < kTile; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * os), x[j]);
-    return;
-  }
-#endif
+  constexpr auto all = std::make_integer_sequence<int, kTile>();
+  if (rows == kTile && cols == kTile) return transposeFull(in, is, out, os, all);
+  alignas(16) uint8_t a[kTile * kTile] = {}, b[kTile * kTile];
+  for (int64_t i = 0; i < rows; ++i) std::memcpy(a + i * kTile, in + i * is, static_cast<size_t>(cols));
+  transposeFull(a, kTile, b, kTile, all);
+  for (int64_t j = 0; j < cols; ++j) std::memcpy(out + j * os, b + j * kTile, static_cast<size_t>(rows));
+#else
   for (int64_t j = 0; j < cols; ++j)
     for (int64_t i = 0; i < rows; ++i) out[j * os + i] = in[i * is + j];
+#endif
 }
 
 /// Calls `tile(entry, plain, lanes, columns)` for every tile of `l`: the byte
