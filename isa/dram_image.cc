@@ -12,13 +12,18 @@ using support::error;
 using support::Location;
 using support::Status;
 
-Status DramImage::write(uint64_t addr, const void* data, uint64_t n) {
+support::Expected<uint8_t*> DramImage::writable(uint64_t addr, uint64_t n) {
   if (n > limit_ || addr > limit_ - n)
     return error(Location(), "write of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
                                  " lies outside the hwspec's DRAM window (dram.window)");
   if (addr + n > size()) ACCELC_TRY(support::checkAllocation(addr + n, "the DRAM window", Location()));
   ensure(addr + n);
-  if (n) std::memcpy(at(addr), data, n);
+  return at(addr);
+}
+
+Status DramImage::write(uint64_t addr, const void* data, uint64_t n) {
+  ACCELC_ASSIGN_OR_RETURN(uint8_t * to, writable(addr, n));
+  if (n) std::memcpy(to, data, n);
   return Status::ok();
 }
 

@@ -57,6 +57,11 @@ class Device {
   virtual const isa::Target& target() const = 0;
   virtual support::Status write(uint64_t addr, const void* data, uint64_t n) = 0;
   virtual support::Status read(uint64_t addr, void* out, uint64_t n) = 0;
+  /// Where `n` bytes at `addr` of the device's DRAM lie in this process, for the host to write in place instead
+  /// of through write() (one copy less); an error where write() would refuse them. Null on a device whose DRAM
+  /// only write() may change (a board's DMA buffers need their caches flushed). The pointer lasts until the
+  /// next call on the device.
+  virtual support::Expected<uint8_t*> writable(uint64_t /*addr*/, uint64_t /*n*/) { return nullptr; }
   /// Runs a program whose segments are already in DRAM; `name` locates errors.
   virtual support::Expected<RunResult> run(const isa::Program& p, const std::string& name) = 0;
   /// A name for reports ("fsim", "cycle", "rtl", ...).

@@ -119,8 +119,13 @@ Status Executor::writeSlot(int id, Tensor t) {
 Status Executor::writeDeviceSlot(int id, const Tensor& t) {
   const TensorSlot& s = b_.tensors[id];
   if (!s.blocked) return d_.write(s.addr, t.bytes().data(), t.bytes().size());
-  if (s.form == BlockedForm::kImage) packBlockedInto(t, *s.blocked, bytes_);
-  else packBlockedInto(toBlockedShape(t, s.shape, s.form, s.blocked->block), *s.blocked, bytes_);
+  Tensor shaped;
+  if (s.form != BlockedForm::kImage) shaped = toBlockedShape(t, s.shape, s.form, s.blocked->block);
+  const Tensor& nchw = s.form == BlockedForm::kImage ? t : shaped;
+  // Packed straight into the device's DRAM where it lies in this process: a copy of the whole slot less.
+  ACCELC_ASSIGN_OR_RETURN(uint8_t * in, d_.writable(s.addr, s.bytes()));
+  if (in) return packBlockedTo(nchw, *s.blocked, in), Status::ok();
+  packBlockedInto(nchw, *s.blocked, bytes_);
   return d_.write(s.addr, bytes_.data(), bytes_.size());
 }
 

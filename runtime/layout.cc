@@ -112,19 +112,22 @@ inline void transposeFull(const uint8_t* in, int64_t is, uint8_t* out, int64_t o
 }
 #endif
 
-/// out[j·os + i] = in[i·is + j] for i < rows, j < cols (at most kTile each). A partial tile (the last channel
-/// block, an image narrower than a tile) is staged through a whole one.
-void transposeTile(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, int64_t rows, int64_t cols) {
+/// out[j·os + i] = in[i·is + j] for i < rows, j < cols (at most kTile each), and `fill` for rows <= i < outRows
+/// (at most kTile). A partial tile (the last channel block, an image narrower than a tile) is staged through a
+/// whole one.
+void transposeTile(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, int64_t rows, int64_t cols, int64_t outRows,
+                   uint8_t fill) {
 #if defined(__SSE2__)
   constexpr auto all = std::make_integer_sequence<int, kTile>();
   if (rows == kTile && cols == kTile) return transposeFull(in, is, out, os, all);
-  alignas(16) uint8_t a[kTile * kTile] = {}, b[kTile * kTile];
+  alignas(16) uint8_t a[kTile * kTile], b[kTile * kTile];
+  std::memset(a, fill, sizeof a);
   for (int64_t i = 0; i < rows; ++i) std::memcpy(a + i * kTile, in + i * is, static_cast<size_t>(cols));
   transposeFull(a, kTile, b, kTile, all);
-  for (int64_t j = 0; j < cols; ++j) std::memcpy(out + j * os, b + j * kTile, static_cast<size_t>(rows));
+  for (int64_t j = 0; j < cols; ++j) std::memcpy(out + j * os, b + j * kTile, static_cast<size_t>(outRows));
 #else
   for (int64_t j = 0; j < cols; ++j)
-    for (int64_t i = 0; i < rows; ++i) out[j * os + i] = in[i * is + j];
+    for (int64_t i = 0; i < outRows; ++i) out[j * os + i] = i < rows ? in[i * is + j] : fill;
 #endif
 }
 
@@ -151,9 +154,20 @@ std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l) {
 }
 
 void packBlockedInto(const Tensor& t, const BlockedLayout& l, std::vector<uint8_t>& out) {
-  out.assign(static_cast<size_t>(l.bytes()), static_cast<uint8_t>(l.fill));  // keeps out's capacity
+  out.resize(static_cast<size_t>(l.bytes()));  // keeps out's capacity and, at one size, its pages
+  packBlockedTo(t, l, out.data());
+}
+
+void packBlockedTo(const Tensor& t, const BlockedLayout& l, uint8_t* out) {
+  // Without a border or other blocks between the rows, the tiles write every byte when each covers its block's
+  // lanes past C with the fill: the whole output need not be filled first (2 MB for ResNet's first layer).
+  const bool tilesCoverAll = !l.top && !l.left && !l.bottom && !l.right && l.rowBlocks() == l.blocks() &&
+                             (l.block <= kTile || l.c % l.block == 0);
+  const auto fill = static_cast<uint8_t>(l.fill);
+  if (!tilesCoverAll) std::memset(out, fill, static_cast<size_t>(l.bytes()));
   forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
-    transposeTile(t.bytes().data() + plain, l.h * l.w, out.data() + entry, l.block, lanes, cols);
+    const int64_t outLanes = tilesCoverAll ? std::min(kTile, l.block - entry % l.block) : lanes;
+    transposeTile(t.bytes().data() + plain, l.h * l.w, out + entry, l.block, lanes, cols, outLanes, fill);
   });
 }
 
@@ -162,7 +176,7 @@ Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l, Tensor reuse) 
   Tensor t = reuse.dtype() == support::DType::kInt8 && reuse.shape() == shape ? std::move(reuse)
                                                                                 : Tensor(support::DType::kInt8, shape);
   forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
-    transposeTile(data + entry, l.block, t.bytes().data() + plain, l.h * l.w, cols, lanes);
+    transposeTile(data + entry, l.block, t.bytes().data() + plain, l.h * l.w, cols, lanes, cols, 0);
   });
   return t;
 }

@@ -479,6 +479,8 @@ Expected<std::unique_ptr<CycleSim>> CycleSim::create(const isa::Target& t) {
 
 Status CycleSim::write(uint64_t addr, const void* data, uint64_t n) { return state_->dram.write(addr, data, n); }
 
+Expected<uint8_t*> CycleSim::writable(uint64_t addr, uint64_t n) { return state_->dram.writable(addr, n); }
+
 Status CycleSim::read(uint64_t addr, void* out, uint64_t n) const { return state_->dram.read(addr, out, n); }
 
 Status CycleSim::loadProgram(const isa::Program& p) { return state_->dram.loadProgram(p); }

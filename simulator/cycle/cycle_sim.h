@@ -71,6 +71,8 @@ class CycleSim {
   const isa::Target& target() const { return t_; }
   /// Writes `n` bytes at `addr` into DRAM.
   support::Status write(uint64_t addr, const void* data, uint64_t n);
+  /// Where `n` bytes at `addr` lie in DRAM, to write in place (isa::DramImage::writable).
+  support::Expected<uint8_t*> writable(uint64_t addr, uint64_t n);
   /// Reads `n` bytes at `addr` from DRAM.
   support::Status read(uint64_t addr, void* out, uint64_t n) const;
   /// Writes a program's segments into DRAM.
