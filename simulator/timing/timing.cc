@@ -78,9 +78,10 @@ int64_t instructionCycles(const isa::Instruction& insn, const hwspec::HwSpec& hw
       const isa::AluInsn& a = insn.alu();
       return hw.timing.pipelineDepth + a.iterOut * a.iterIn * (a.uopEnd - a.uopBgn) * hw.timing.aluIi;
     }
-    default:
+    case isa::Opcode::kFinish:
       return 1;
   }
+  return 1;
 }
 
 }  // namespace accelc::simulator
