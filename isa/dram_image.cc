@@ -27,11 +27,16 @@ Status DramImage::write(uint64_t addr, const void* data, uint64_t n) {
   return Status::ok();
 }
 
-Status DramImage::read(uint64_t addr, void* out, uint64_t n) const {
+support::Expected<const uint8_t*> DramImage::readable(uint64_t addr, uint64_t n) const {
   if (!contains(addr, n))
     return error(Location(), "read of " + std::to_string(n) + " bytes at " + std::to_string(addr) +
                                  " lies outside the DRAM window of " + std::to_string(size()) + " bytes");
-  if (n) std::memcpy(out, at(addr), n);
+  return at(addr);
+}
+
+Status DramImage::read(uint64_t addr, void* out, uint64_t n) const {
+  ACCELC_ASSIGN_OR_RETURN(const uint8_t* from, readable(addr, n));
+  if (n) std::memcpy(out, from, n);
   return Status::ok();
 }
 

@@ -26,6 +26,9 @@ class DramImage {
   /// Where `n` bytes at `addr` lie, for a caller to write in place of write(): the window grows to hold them; an
   /// error where write() would refuse them. The pointer lasts until the window grows again.
   support::Expected<uint8_t*> writable(uint64_t addr, uint64_t n);
+  /// Where `n` bytes at `addr` lie, for a caller to read in place of read(); an error outside what the window
+  /// holds. The pointer lasts until the window grows.
+  support::Expected<const uint8_t*> readable(uint64_t addr, uint64_t n) const;
   /// Copies `n` bytes at `addr` out; an error outside what the window holds.
   support::Status read(uint64_t addr, void* out, uint64_t n) const;
   /// Grows the window to `p.window` and writes its segments.

@@ -62,6 +62,9 @@ class Device {
   /// only write() may change (a board's DMA buffers need their caches flushed). The pointer lasts until the
   /// next call on the device.
   virtual support::Expected<uint8_t*> writable(uint64_t /*addr*/, uint64_t /*n*/) { return nullptr; }
+  /// The same for reading in place of read(): null where only read() may (a board's DMA buffers need their
+  /// caches invalidated first).
+  virtual support::Expected<const uint8_t*> readable(uint64_t /*addr*/, uint64_t /*n*/) { return nullptr; }
   /// Runs a program whose segments are already in DRAM; `name` locates errors.
   virtual support::Expected<RunResult> run(const isa::Program& p, const std::string& name) = 0;
   /// A name for reports ("fsim", "cycle", "rtl", ...).

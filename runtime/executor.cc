@@ -84,10 +84,15 @@ Expected<Tensor> Executor::readSlot(int id, Tensor reuse) {
   }
   const TensorSlot& s = b_.tensors[id];
   if (s.blocked) {
-    bytes_.resize(static_cast<size_t>(s.bytes()));
-    ACCELC_TRY(d_.read(s.addr, bytes_.data(), bytes_.size()));
+    // Unpacked straight from the device's DRAM where it lies in this process: a copy of the whole slot less.
+    ACCELC_ASSIGN_OR_RETURN(const uint8_t* from, d_.readable(s.addr, s.bytes()));
+    if (!from) {
+      bytes_.resize(static_cast<size_t>(s.bytes()));
+      ACCELC_TRY(d_.read(s.addr, bytes_.data(), bytes_.size()));
+      from = bytes_.data();
+    }
     reuse.quant = QuantParams{};  // what a round trip through the device keeps
-    return fromBlockedShape(unpackBlocked(bytes_.data(), *s.blocked, std::move(reuse)), s.form, s.shape);
+    return fromBlockedShape(unpackBlocked(from, *s.blocked, std::move(reuse)), s.form, s.shape);
   }
   Tensor t = reuse.dtype() == s.dtype && reuse.shape() == s.shape ? std::move(reuse) : Tensor(s.dtype, s.shape);
   t.quant = QuantParams{};

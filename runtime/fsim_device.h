@@ -20,6 +20,7 @@ class FsimDevice : public Device {
   support::Status write(uint64_t addr, const void* data, uint64_t n) override;
   support::Status read(uint64_t addr, void* out, uint64_t n) override;
   support::Expected<uint8_t*> writable(uint64_t addr, uint64_t n) override { return sim_->writable(addr, n); }
+  support::Expected<const uint8_t*> readable(uint64_t addr, uint64_t n) override { return sim_->readable(addr, n); }
   /// The run's events; no cycles.
   support::Expected<RunResult> run(const isa::Program& p, const std::string& name) override;
   std::string kind() const override { return "fsim"; }

@@ -32,6 +32,7 @@ class CycleDevice : public Device {
   support::Status write(uint64_t addr, const void* data, uint64_t n) override { return sim_->write(addr, data, n); }
   support::Status read(uint64_t addr, void* out, uint64_t n) override { return sim_->read(addr, out, n); }
   support::Expected<uint8_t*> writable(uint64_t addr, uint64_t n) override { return sim_->writable(addr, n); }
+  support::Expected<const uint8_t*> readable(uint64_t addr, uint64_t n) override { return sim_->readable(addr, n); }
   support::Expected<RunResult> run(const isa::Program& p, const std::string& name) override;
   std::string kind() const override { return "cycle"; }
   std::optional<std::string> trace() const override;

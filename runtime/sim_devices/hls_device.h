@@ -43,6 +43,7 @@ class HlsDevice : public Device {
   support::Status write(uint64_t addr, const void* data, uint64_t n) override { return dram_.write(addr, data, n); }
   support::Status read(uint64_t addr, void* out, uint64_t n) override { return dram_.read(addr, out, n); }
   support::Expected<uint8_t*> writable(uint64_t addr, uint64_t n) override { return dram_.writable(addr, n); }
+  support::Expected<const uint8_t*> readable(uint64_t addr, uint64_t n) override { return dram_.readable(addr, n); }
   /// Events, and the simulation's own wall time.
   support::Expected<RunResult> run(const isa::Program& p, const std::string& name) override;
   std::string kind() const override { return "hls"; }

@@ -481,6 +481,8 @@ Status CycleSim::write(uint64_t addr, const void* data, uint64_t n) { return sta
 
 Expected<uint8_t*> CycleSim::writable(uint64_t addr, uint64_t n) { return state_->dram.writable(addr, n); }
 
+Expected<const uint8_t*> CycleSim::readable(uint64_t addr, uint64_t n) const { return state_->dram.readable(addr, n); }
+
 Status CycleSim::read(uint64_t addr, void* out, uint64_t n) const { return state_->dram.read(addr, out, n); }
 
 Status CycleSim::loadProgram(const isa::Program& p) { return state_->dram.loadProgram(p); }

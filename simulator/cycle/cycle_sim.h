@@ -73,6 +73,8 @@ class CycleSim {
   support::Status write(uint64_t addr, const void* data, uint64_t n);
   /// Where `n` bytes at `addr` lie in DRAM, to write in place (isa::DramImage::writable).
   support::Expected<uint8_t*> writable(uint64_t addr, uint64_t n);
+  /// Where `n` bytes at `addr` lie in DRAM, to read in place (isa::DramImage::readable).
+  support::Expected<const uint8_t*> readable(uint64_t addr, uint64_t n) const;
   /// Reads `n` bytes at `addr` from DRAM.
   support::Status read(uint64_t addr, void* out, uint64_t n) const;
   /// Writes a program's segments into DRAM.

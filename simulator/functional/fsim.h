@@ -54,6 +54,8 @@ class FunctionalSim {
   support::Status write(uint64_t addr, const void* data, uint64_t n) { return dram_.write(addr, data, n); }
   /// Where `n` bytes at `addr` lie in DRAM, to write in place (isa::DramImage::writable).
   support::Expected<uint8_t*> writable(uint64_t addr, uint64_t n) { return dram_.writable(addr, n); }
+  /// Where `n` bytes at `addr` lie in DRAM, to read in place (isa::DramImage::readable).
+  support::Expected<const uint8_t*> readable(uint64_t addr, uint64_t n) const { return dram_.readable(addr, n); }
   /// Copies bytes out of DRAM; an error when outside the window.
   support::Status read(uint64_t addr, void* out, uint64_t n) const { return dram_.read(addr, out, n); }
   /// Sizes the window for `p` and writes its segments (text, micro-ops, constants).
