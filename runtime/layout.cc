@@ -113,8 +113,8 @@ inline void transposeFull(const uint8_t* in, int64_t is, uint8_t* out, int64_t o
 #endif
 
 /// out[j·os + i] = in[i·is + j] for i < rows, j < cols (at most kTile each), and `fill` for rows <= i < outRows
-/// (at most kTile). A partial tile (the last channel block, an image narrower than a tile) is staged through a
-/// whole one.
+/// (at most kTile). With SSE2 a partial tile (the last channel block, an image narrower than a tile) is staged
+/// through a whole one.
 void transposeTile(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, int64_t rows, int64_t cols, int64_t outRows,
                    uint8_t fill) {
 #if defined(__SSE2__)
@@ -160,7 +160,8 @@ void packBlockedInto(const Tensor& t, const BlockedLayout& l, std::vector<uint8_
 
 void packBlockedTo(const Tensor& t, const BlockedLayout& l, uint8_t* out) {
   // Without a border or other blocks between the rows, the tiles write every byte when each covers its block's
-  // lanes past C with the fill: the whole output need not be filled first (2 MB for ResNet's first layer).
+  // lanes past C with the fill: the whole output need not be filled first (2 MB for ResNet's first layer). That
+  // takes blocks of at most one tile or whole blocks only: the lane tiles of a wider block start below C.
   const bool tilesCoverAll = !l.top && !l.left && !l.bottom && !l.right && l.rowBlocks() == l.blocks() &&
                              (l.block <= kTile || l.c % l.block == 0);
   const auto fill = static_cast<uint8_t>(l.fill);

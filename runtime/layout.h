@@ -78,7 +78,8 @@ Tensor fromBlockedShape(Tensor nchw, BlockedForm f, const Shape& shape);
 std::vector<uint8_t> packBlocked(const Tensor& t, const BlockedLayout& l);
 /// The same into `out`, whose memory is reused (a run packs into the pages of the last).
 void packBlockedInto(const Tensor& t, const BlockedLayout& l, std::vector<uint8_t>& out);
-/// The same into the l.bytes() bytes at `out` (a device's DRAM, written in place).
+/// The same into the l.bytes() bytes at `out` (a device's DRAM, written in place). Every byte of the span is
+/// written: a view's span holds the other blocks of the rows between its own, which take the fill.
 void packBlockedTo(const Tensor& t, const BlockedLayout& l, uint8_t* out);
 /// Unpacks bytes in layout `l` into an int8 [N, C, H, W] tensor: `reuse`'s
 /// memory when it already has that type and shape, else a new tensor.

@@ -274,6 +274,9 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
   return p;
 }
 
+/// The columns of depthwisePairs' image: to the last word's, which starts 2·(⌈KW/2⌉ - 1) taps into the last window.
+int64_t pairColumns(const runtime::ConvGeometry& g) { return (g.ow - 1) * g.sw + 2 * ((g.kw + 1) / 2 - 1) * g.dw + 1; }
+
 /// The stages of an int8 depthwise convolution on x86 without VNNI, over words of two signed 16-bit halves
 /// (Dot2: one vpmaddwd and an add a word): x moved once into a padded image of words whose halves are the
 /// taps at columns x and x + dw, w's kernel rows packed into words of taps 2q and 2q + 1 (0 past KW), then
@@ -281,9 +284,6 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
 /// stride 1 a plain vector load. Both halves are signed, so no offset is taken back, where the words of four
 /// bytes (depthwiseWords) take x + 128 against the signed weights, whose sums each output subtracts, and
 /// vpmaddwd splits each word in two: 384 channels at 14x14 took 0.101 ms that way on AVX2.
-/// The columns of depthwisePairs' image: to the last word's, which starts 2·(⌈KW/2⌉ - 1) taps into the last window.
-int64_t pairColumns(const runtime::ConvGeometry& g) { return (g.ow - 1) * g.sw + 2 * ((g.kw + 1) / 2 - 1) * g.dw + 1; }
-
 KernelPlan depthwisePairs(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   KernelPlan p;
   LoopKernel& k = p.kernel;

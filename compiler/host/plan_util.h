@@ -91,9 +91,13 @@ struct ConvForm {
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 /// A depthwise convolution (one input channel per group) as one direct stage
 /// over the output rows, the row in vector lanes. Int8 data with word products
-/// (and no column dilation) is copied once into a padded byte image, and each
-/// kernel row's taps are read from it as 4-byte words (offset to unsigned), the
-/// weights packed into words once. Float data is copied once into a padded
+/// on x86 without VNNI, at stride 1 along the row and with an image of pairs of
+/// at most 512 KiB, is moved once into a padded image of words whose signed
+/// 16-bit halves are adjacent taps, and each kernel row's taps are read from it
+/// as ⌈KW/2⌉ words (vpmaddwd); otherwise (and no column dilation) it is copied
+/// once into a padded byte image, and each kernel row's taps are read from it
+/// as 4-byte words (offset to unsigned); either way the weights are packed into
+/// words once. Float data is copied once into a padded
 /// image, and other integer data converted once into a padded float image (so
 /// the taps need no bounds) and summed in float,
 /// where every partial sum of at most 1024 int8 products is exact; the

@@ -222,9 +222,12 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 6, 12, 20}, {6, 1, 7, 7}, {}, {3, 3, 3, 3}, 6, -5, 1, -128, 127, -big, big},
       {{1, 3, 6, 6}, {3, 1, 3, 3}, {}, {1, 1, 1, 1}, 3, 4, 0, -128, 127, -5000, 5000},
       {{1, 3, 5, 3}, {3, 1, 3, 3}, {}, {1, 1, 1, 1}, 3, 4, 0, -128, 127, -5000, 5000},
-      // depthwise over pairs of taps without VNNI (stride 1, an image that stays in cache): 5 wide by 3 high,
-      // whose last word's high half lies past the padding, with a wrapping bias
+      // depthwise over pairs of taps without VNNI (stride 1 along the rows, an image that stays in cache): 5 wide
+      // by 3 high, whose last word's high half lies past the padding, with a wrapping bias; stride 2 down the
+      // columns only; and 64 channels at 44x44, whose 529 KiB of pairs take the words of four bytes instead
       {{2, 3, 8, 9}, {6, 1, 3, 5}, {}, {1, 2, 1, 2}, 3, 3, -4, -128, 127, -big, big},
+      {{1, 5, 11, 9}, {5, 1, 3, 3}, {2, 1}, {1, 1, 1, 1}, 5, -6, 2, -128, 127, -5000, 5000},
+      {{1, 64, 44, 44}, {64, 1, 3, 3}, {}, {1, 1, 1, 1}, 64, 1, -1, -128, 127, -5000, 5000},
       // 28x28 and more at stride 1, read in place from padded images of channel pairs (x86 without VNNI):
       // uneven pads, two images; a 5x5 kernel, whose last windows reach past the last image
       {{2, 6, 29, 30}, {7, 6, 3, 3}, {}, {0, 1, 2, 0}, 1, -9, 3, -128, 127, -5000, 5000},
