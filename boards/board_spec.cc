@@ -94,6 +94,11 @@ Status readMemory(YamlMap& root, BoardSpec& b) {
     return error(dma.valueLoc("device"), "key 'dma.device': expected a device file under /dev/, found '" +
                                              support::printable(b.dmaDevice) + "'");
   ACCELC_ASSIGN_OR_RETURN(b.dmaPoolBytes, dma.bytes("pool_bytes"));
+  // The pool's buffers are what the accelerator addresses, inside the DDR window (a size is positive).
+  if (static_cast<uint64_t>(b.dmaPoolBytes) > b.ddrBytes)
+    return error(dma.valueLoc("pool_bytes"), "key 'dma.pool_bytes': expected at most ddr.bytes (" +
+                                                 std::to_string(b.ddrBytes) + "), found " +
+                                                 std::to_string(b.dmaPoolBytes));
   return dma.finish();
 }
 

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${FUZZ_BUILD_DIR:-build-fuzz}
-TARGETS=(hwspec isa asm program bundle onnx reference npy)
+TARGETS=(hwspec isa asm program bundle onnx reference npy sweep board)
 source tests/sanitizers.sh
 
 build() {
@@ -48,6 +48,8 @@ campaign_one() {
 seeds() {
   local a=build/tools/accelc/accelc c=tests/fuzz/corpus
   [ -x "$a" ] || bash scripts/build.sh
+  mkdir -p $c/board
+  cp boards/*.yaml $c/board/
   $a asm examples/dense_relu.s -o $c/program/dense_relu.bin
   $a asm examples/ice40_dense.s -o $c/program/ice40_dense.bin
   for p in tiny vta-default wide; do $a asm tests/golden/forms.$p.s -o $c/program/forms.$p.bin; done

@@ -104,6 +104,8 @@ TEST(BoardSpecTest, BadBoardFilesGetLocatedErrors) {
             "board.yaml:16:14: error: key 'dma.allocator': expected cma or udmabuf, found 'malloc'");
   EXPECT_EQ(errorOf(edited("bytes: 512MiB", "bytes: lots")),
             "board.yaml:13:10: error: key 'ddr.bytes': expected a byte size such as 4096, 32KiB or 1MiB, found 'lots'");
+  EXPECT_EQ(errorOf(edited("pool_bytes: 128MiB", "pool_bytes: 1GiB")),
+            "board.yaml:18:15: error: key 'dma.pool_bytes': expected at most ddr.bytes (536870912), found 1073741824");
 }
 
 TEST(BoardSpecTest, TheFitCountsMultipliersBlockRamsAndTheDramBus) {
