@@ -165,7 +165,8 @@ void packBlockedTo(const Tensor& t, const BlockedLayout& l, uint8_t* out) {
   const bool tilesCoverAll = !l.top && !l.left && !l.bottom && !l.right && l.rowBlocks() == l.blocks() &&
                              (l.block <= kTile || l.c % l.block == 0);
   const auto fill = static_cast<uint8_t>(l.fill);
-  if (!tilesCoverAll) std::memset(out, fill, static_cast<size_t>(l.bytes()));
+  if (!tilesCoverAll && l.bytes() > 0)
+    std::memset(out, fill, static_cast<size_t>(l.bytes()));  // empty: out may be null
   forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
     const int64_t outLanes = tilesCoverAll ? std::min(kTile, l.block - entry % l.block) : lanes;
     transposeTile(t.bytes().data() + plain, l.h * l.w, out + entry, l.block, lanes, cols, outLanes, fill);
