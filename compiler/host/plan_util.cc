@@ -206,6 +206,68 @@ LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_
 
 namespace {
 
+/// What the word forms of an int8 depthwise convolution share (depthwiseWords, depthwisePairs): the kernel's
+/// buffers (x, w, the per-channel parameters, y, then the form's image of x and the packed weights), w's kernel
+/// rows packed into nq words of `per` taps, the batch over images, and the depthwise stage's loops over
+/// (c, j, oh, ow) reducing over (kh, q) into y, whose product each form builds.
+struct DepthwiseWordKernel {
+  enum Axis { kC, kJ, kOH, kOW, kKH, kQ };
+  KernelPlan p;
+  int x = 0, w = 0, y = 0, image = 0, words = 0;
+  std::vector<int> channel;
+  int64_t mg = 0, plane = 0, nq = 0;
+
+  DepthwiseWordKernel(const runtime::ConvGeometry& g, const ConvForm& f, int per, int64_t imageSize,
+                      support::DType imageType, const char* imageName, const char* wordsName)
+      : mg(g.m / g.group), plane(g.oh * g.ow), nq((g.kw + per - 1) / per) {
+    LoopKernel& k = p.kernel;
+    k.name = "depthwise";
+    x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
+    w = k.addBuffer("w", g.m * g.kh * g.kw, Role::kInput, f.data);
+    for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
+    y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
+    image = k.addBuffer(imageName, imageSize, Role::kTemp, imageType);
+    words = k.addBuffer(wordsName, g.m * g.kh * nq, Role::kTemp, support::DType::kInt32);
+  }
+  void add(LoopStage s, const StageSchedule& sc) {
+    p.kernel.stages.push_back(std::move(s)), p.schedule.stages.push_back(sc);
+  }
+  /// The weights' pack stage (prepared once when they are constant).
+  void packWeights(const runtime::ConvGeometry& g, const ConvForm& f, int per, const CpuShape& cpu) {
+    LoopStage pw = packStage(WordPack{"pack_weights", w, words, g.m * g.kh, g.kw, nq, 1, 1, g.kw, true, per});
+    pw.constant = f.constWeights;
+    const StageSchedule sc = packSchedule(pw, cpu);
+    add(std::move(pw), sc);
+  }
+  /// The depthwise stage's loops and output (and the batch over images, once every buffer is added).
+  LoopStage stage(const runtime::ConvGeometry& g) {
+    std::vector<int64_t> strides(p.kernel.buffers.size(), 0);
+    strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
+    p.kernel.batch.push_back({g.n, strides});
+    LoopStage s;
+    s.name = "depthwise";
+    s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"q", nq, true}};
+    s.out = y, s.outAt = aff(0, {{kC, mg * plane}, {kJ, plane}, {kOH, g.ow}, {kOW, 1}});
+    s.reduce = Reduce::kSum;
+    return s;
+  }
+  /// A load in `e` of the packed weights' word at the stage's point.
+  int weightWord(LoopExpr& e, const runtime::ConvGeometry& g) const {
+    return e.load(words, aff(0, {{kC, mg * g.kh * nq}, {kJ, g.kh * nq}, {kKH, nq}, {kQ, 1}}));
+  }
+  /// Finishes `s`: the form's epilogue on `acc` with the per-channel loads, rows in vector lanes (four unrolled)
+  /// with the words folded, and adds it.
+  KernelPlan finish(LoopStage s, int acc, const ConvForm& f, const CpuShape& cpu) {
+    std::vector<int> loads;
+    for (int ch : channel) loads.push_back(s.epilogue.load(ch, aff(0, {{kC, mg}, {kJ, 1}})));
+    f.epilogue(s.epilogue, acc, loads);
+    StageSchedule sc = rowSchedule(s, kOW, kOH, 4, cpu);
+    foldWords(sc, cpu);
+    add(std::move(s), sc);
+    return std::move(p);
+  }
+};
+
 /// The stages of an int8 depthwise convolution over 4-byte words (see
 /// plan_util.h): x copied into a padded byte image (a copy of whole rows of
 /// bytes), w's kernel rows packed into words and their sums taken once, then
@@ -216,62 +278,35 @@ namespace {
 /// Bytes of a word past KW meet zero weight bytes, and the image's columns
 /// reach the last word's last byte, so no load needs bounds.
 KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "depthwise";
-  const int64_t mg = g.m / g.group, plane = g.oh * g.ow, nq = (g.kw + 3) / 4;
-  const int64_t hp = paddedExtent(g).first, wq = (g.ow - 1) * g.sw + 4 * nq;
-  const int64_t xn = g.c * g.h * g.w;
-  const int x = k.addBuffer("x", xn, Role::kInput, f.data);
-  const int w = k.addBuffer("w", g.m * g.kh * g.kw, Role::kInput, f.data);
-  std::vector<int> channel;
-  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
-  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
-  const int xb = k.addBuffer("xb", g.c * hp * wq, Role::kTemp, support::DType::kUint8);
-  const int w4 = k.addBuffer("w4", g.m * g.kh * nq, Role::kTemp, support::DType::kInt32);
-  const int comp = k.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32);
-  auto add = [&](LoopStage s, StageSchedule sc) { k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc)); };
+  using K = DepthwiseWordKernel;
+  const int64_t nq = (g.kw + 3) / 4, hp = paddedExtent(g).first, wq = (g.ow - 1) * g.sw + 4 * nq;
+  K d(g, f, 4, g.c * hp * wq, support::DType::kUint8, "xb", "w4");
+  const int comp = d.p.kernel.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32);
   {
     LoopStage c;
     c.name = "to_bytes_padded";
     enum { CC, YY, XX };
     c.axes = {{"c", g.c}, {"y", hp}, {"x", wq}};
-    c.out = xb, c.outAt = aff(0, {{CC, hp * wq}, {YY, wq}, {XX, 1}});
-    loadPadded(c.value, g, x, CC, YY, XX, f.pad);
-    const StageSchedule sc = rowSchedule(c, XX, -1, 1, cpu, byteCopy(k, c));
-    add(std::move(c), sc);
+    c.out = d.image, c.outAt = aff(0, {{CC, hp * wq}, {YY, wq}, {XX, 1}});
+    loadPadded(c.value, g, d.x, CC, YY, XX, f.pad);
+    const StageSchedule sc = rowSchedule(c, XX, -1, 1, cpu, byteCopy(d.p.kernel, c));
+    d.add(std::move(c), sc);
   }
-  LoopStage pw = packStage(WordPack{"pack_weights", w, w4, g.m * g.kh, g.kw, nq, 1, 1, g.kw, true});
-  pw.constant = f.constWeights;
-  const StageSchedule pws = packSchedule(pw, cpu);
-  add(std::move(pw), pws);
-  PlannedStage sums = wordSumStage(w4, comp, g.m, g.kh * nq, g.kh * nq, 1, 0x80808080u, 1, cpu);
+  d.packWeights(g, f, 4, cpu);
+  PlannedStage sums = wordSumStage(d.words, comp, g.m, g.kh * nq, g.kh * nq, 1, 0x80808080u, 1, cpu);
   sums.stage.constant = f.constWeights;
-  add(std::move(sums.stage), sums.schedule);
-  std::vector<int64_t> strides(k.buffers.size(), 0);
-  strides[static_cast<size_t>(x)] = xn, strides[static_cast<size_t>(y)] = g.m * plane;
-  k.batch.push_back({g.n, strides});
-  LoopStage s;
-  s.name = "depthwise";
-  enum { C, J, OH, OW, KH, Q };
-  s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"q", nq, true}};
-  s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
-  s.reduce = Reduce::kSum;
+  d.add(std::move(sums.stage), sums.schedule);
+  LoopStage s = d.stage(g);
   // Each byte's top bit flipped: x + 128, the unsigned operand.
   const int xw = s.value.op(
-      EwOp::kXor, s.value.loadWord(xb, aff(0, {{C, hp * wq}, {OH, g.sh * wq}, {KH, g.dh * wq}, {OW, g.sw}, {Q, 4}})),
+      EwOp::kXor,
+      s.value.loadWord(
+          d.image, aff(0, {{K::kC, hp * wq}, {K::kOH, g.sh * wq}, {K::kKH, g.dh * wq}, {K::kOW, g.sw}, {K::kQ, 4}})),
       s.value.intConstant(static_cast<int32_t>(0x80808080u)));
-  s.value.op(EwOp::kDot4, xw, s.value.load(w4, aff(0, {{C, mg * g.kh * nq}, {J, g.kh * nq}, {KH, nq}, {Q, 1}})));
+  s.value.op(EwOp::kDot4, xw, d.weightWord(s.value, g));
   LoopExpr& e = s.epilogue;
-  const Affine perM = aff(0, {{C, mg}, {J, 1}});
-  const int acc = e.op(EwOp::kSub, e.acc(), e.load(comp, perM));
-  std::vector<int> loads;
-  for (int ch : channel) loads.push_back(e.load(ch, perM));
-  f.epilogue(e, acc, loads);
-  StageSchedule sc = rowSchedule(s, OW, OH, 4, cpu);
-  foldWords(sc, cpu);
-  add(std::move(s), sc);
-  return p;
+  const int acc = e.op(EwOp::kSub, e.acc(), e.load(comp, aff(0, {{K::kC, d.mg}, {K::kJ, 1}})));
+  return d.finish(std::move(s), acc, f, cpu);
 }
 
 /// The columns of depthwisePairs' image: to the last word's, which starts 2·(⌈KW/2⌉ - 1) taps into the last window.
@@ -285,58 +320,30 @@ int64_t pairColumns(const runtime::ConvGeometry& g) { return (g.ow - 1) * g.sw +
 /// bytes (depthwiseWords) take x + 128 against the signed weights, whose sums each output subtracts, and
 /// vpmaddwd splits each word in two: 384 channels at 14x14 took 0.101 ms that way on AVX2.
 KernelPlan depthwisePairs(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "depthwise";
-  const int64_t mg = g.m / g.group, plane = g.oh * g.ow, nq = (g.kw + 1) / 2;
+  using K = DepthwiseWordKernel;
   const int64_t hp = paddedExtent(g).first, wq = pairColumns(g);
-  const int64_t xn = g.c * g.h * g.w;
-  const int x = k.addBuffer("x", xn, Role::kInput, f.data);
-  const int w = k.addBuffer("w", g.m * g.kh * g.kw, Role::kInput, f.data);
-  std::vector<int> channel;
-  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
-  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
-  const int x2 = k.addBuffer("x2", g.c * hp * wq, Role::kTemp, support::DType::kInt32);
-  const int w2 = k.addBuffer("w2", g.m * g.kh * nq, Role::kTemp, support::DType::kInt32);
-  auto add = [&](LoopStage s, StageSchedule sc) {
-    k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
-  };
+  K d(g, f, 2, g.c * hp * wq, support::DType::kInt32, "x2", "w2");
   {
     LoopStage c;
     c.name = "pair_image";
     enum { CC, YY, XX };
     c.axes = {{"c", g.c}, {"y", hp}, {"x", wq}};
-    c.out = x2, c.outAt = aff(0, {{CC, hp * wq}, {YY, wq}, {XX, 1}});
+    c.out = d.image, c.outAt = aff(0, {{CC, hp * wq}, {YY, wq}, {XX, 1}});
     packPair(c.value, [&](int t) {  // the high half of the last word may lie past the padding: its weight is 0
       const Affine ix = aff(t * g.dw - g.pl, {{XX, 1}});
-      return c.value.load(x, aff(t * g.dw - g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
+      return c.value.load(d.x, aff(t * g.dw - g.pt * g.w - g.pl, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}),
                           {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(ix, g.w)}, f.pad);
     });
     const StageSchedule sc = rowSchedule(c, XX, -1, 1, cpu);
-    add(std::move(c), sc);
+    d.add(std::move(c), sc);
   }
-  LoopStage pw = packStage(WordPack{"pack_weights", w, w2, g.m * g.kh, g.kw, nq, 1, 1, g.kw, true, 2});
-  pw.constant = f.constWeights;
-  const StageSchedule pws = packSchedule(pw, cpu);
-  add(std::move(pw), pws);
-  std::vector<int64_t> strides(k.buffers.size(), 0);
-  strides[static_cast<size_t>(x)] = xn, strides[static_cast<size_t>(y)] = g.m * plane;
-  k.batch.push_back({g.n, strides});
-  LoopStage s;
-  s.name = "depthwise";
-  enum { C, J, OH, OW, KH, Q };
-  s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"q", nq, true}};
-  s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
-  s.reduce = Reduce::kSum;
-  const int xv = s.value.load(x2, aff(0, {{C, hp * wq}, {OH, g.sh * wq}, {KH, g.dh * wq}, {OW, g.sw}, {Q, 2 * g.dw}}));
-  s.value.op(EwOp::kDot2, xv, s.value.load(w2, aff(0, {{C, mg * g.kh * nq}, {J, g.kh * nq}, {KH, nq}, {Q, 1}})));
-  std::vector<int> loads;
-  for (int ch : channel) loads.push_back(s.epilogue.load(ch, aff(0, {{C, mg}, {J, 1}})));
-  f.epilogue(s.epilogue, s.epilogue.acc(), loads);
-  StageSchedule sc = rowSchedule(s, OW, OH, 4, cpu);
-  foldWords(sc, cpu);
-  add(std::move(s), sc);
-  return p;
+  d.packWeights(g, f, 2, cpu);
+  LoopStage s = d.stage(g);
+  const int xv = s.value.load(
+      d.image, aff(0, {{K::kC, hp * wq}, {K::kOH, g.sh * wq}, {K::kKH, g.dh * wq}, {K::kOW, g.sw}, {K::kQ, 2 * g.dw}}));
+  s.value.op(EwOp::kDot2, xv, d.weightWord(s.value, g));
+  const int acc = s.epilogue.acc();
+  return d.finish(std::move(s), acc, f, cpu);
 }
 
 }  // namespace
