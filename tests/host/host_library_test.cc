@@ -5,9 +5,11 @@
 // architecture, does not hash to what the bundle records, or needs a CPU
 // feature this CPU lacks; a kernel description past the bundle's steps is a
 // located error when the bundle is read.
-#include <gtest/gtest.h>
+#include "runtime/host_library.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -17,7 +19,6 @@
 #include "compiler/host/step_kernels.h"
 #include "runtime/executor.h"
 #include "runtime/fsim_device.h"
-#include "runtime/host_library.h"
 #include "runtime/ops.h"
 #include "support/hash.h"
 #include "tests/host/host_util.h"
@@ -134,8 +135,10 @@ std::string harness(const Cross& c) {
   const std::string bin = testing::tempDir() + "/run_host_code." + c.arch + "." + support::hex64(support::fnv1a64(all));
   struct stat st;
   if (::stat(bin.c_str(), &st) == 0) return bin;
-  const std::string cmd = c.gxx + " -std=c++17 -O2 -I" + src + list + " -o " + bin + ".tmp -ldl -lpthread > " + bin +
-                          ".log 2>&1 && mv " + bin + ".tmp " + bin;
+  // Test processes running at once may build the same program: each builds its own file, and the rename is atomic.
+  const std::string tmp = bin + "." + std::to_string(::getpid());
+  const std::string cmd = c.gxx + " -std=c++17 -O2 -I" + src + list + " -o " + tmp + ".tmp -ldl -lpthread > " + tmp +
+                          ".log 2>&1 && mv " + tmp + ".tmp " + bin;
   return std::system(cmd.c_str()) == 0 ? bin : "";
 }
 
