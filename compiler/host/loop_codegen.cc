@@ -262,19 +262,44 @@ class StageBuilder {
       v = b_.CreateVectorSplat(static_cast<unsigned>(width_), v);
       return vc ? b_.CreateSelect(vc, v, constOf(lt, n.pad)) : v;
     }
+    const bool bounded = vc || sc;
     if (laneMask_) vc = both(b_, vc, laneMask_);
     llvm::Value* mask = vc;
     if (sc) mask = both(b_, mask, b_.CreateVectorSplat(static_cast<unsigned>(width_), sc));
-    if (kv == 1) {
-      if (mask) return maskedLoad(lt, n.buffer, idx, al, mask, constOf(lt, n.pad));
-      return b_.CreateAlignedLoad(lt, b_.CreateBitCast(b_.CreateGEP(et, base, idx), lt->getPointerTo()), al);
+    auto emit = [&](llvm::Value* m) -> llvm::Value* {
+      if (kv == 1) {
+        if (m) return maskedLoad(lt, n.buffer, idx, al, m, constOf(lt, n.pad));
+        return b_.CreateAlignedLoad(lt, b_.CreateBitCast(b_.CreateGEP(et, base, idx), lt->getPointerTo()), al);
+      }
+      if (kv >= 2 && kv <= 4) return stridedLoad(n.buffer, idx, kv, m, n.pad);
+      llvm::Value* lanesIdx = b_.CreateAdd(
+          b_.CreateVectorSplat(static_cast<unsigned>(width_), idx),
+          b_.CreateMul(lanes64_,
+                       b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.getInt64(static_cast<uint64_t>(kv)))));
+      llvm::Value* ptrs = b_.CreateGEP(et, base, lanesIdx);
+      if (!m) m = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(width_)));
+      return b_.CreateMaskedGather(lt, ptrs, al, m, constOf(lt, n.pad));
+    };
+    // Most vectors of a bounded load lie wholly inside its bounds (the interior of an image): they take the
+    // plain load, and only the others the masked one. Each bound is affine in the lanes, so its first and
+    // last lanes decide for all of them.
+    if (!bounded || laneMask_) return emit(mask);
+    return choose(
+        allLanesInside(n.bounds, p), [&] { return emit(nullptr); }, [&] { return emit(mask); });
+  }
+
+  /// Whether every bound holds in every lane at point `p`: at lanes 0 and W - 1, the ends of each affine bound.
+  llvm::Value* allLanesInside(const std::vector<Bound>& bounds, const TilePoint& p) {
+    llvm::Value* all = nullptr;
+    for (const Bound& bd : bounds) {
+      llvm::Value* first = affine(bd.e, p);
+      llvm::Value* last = b_.CreateAdd(first, b_.getInt64(static_cast<uint64_t>(vectorCoef(bd.e) * (width_ - 1))));
+      for (llvm::Value* e : {first, last})
+        all = both(b_, all,
+                   b_.CreateAnd(b_.CreateICmpSGE(e, b_.getInt64(static_cast<uint64_t>(bd.lo))),
+                                b_.CreateICmpSLT(e, b_.getInt64(static_cast<uint64_t>(bd.hi)))));
     }
-    if (kv >= 2 && kv <= 4) return stridedLoad(n.buffer, idx, kv, mask, n.pad);
-    llvm::Value* lanesIdx = b_.CreateAdd(b_.CreateVectorSplat(static_cast<unsigned>(width_), idx),
-                                         b_.CreateMul(lanes64_, b_.CreateVectorSplat(static_cast<unsigned>(width_), b_.getInt64(static_cast<uint64_t>(kv)))));
-    llvm::Value* ptrs = b_.CreateGEP(et, base, lanesIdx);
-    if (!mask) mask = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(width_)));
-    return b_.CreateMaskedGather(lt, ptrs, al, mask, constOf(lt, n.pad));
+    return all;
   }
 
   /// A masked load of vector type `t` from element `idx` of `buffer`. Where the target has no instruction for it
@@ -307,11 +332,17 @@ class StageBuilder {
     llvm::Value* end = b_.CreateAdd(idx, b_.getInt64(llvm::cast<llvm::FixedVectorType>(t)->getNumElements()));
     llvm::Value* inside = b_.CreateAnd(b_.CreateICmpSGE(idx, b_.getInt64(0)),
                                        b_.CreateICmpSLE(end, b_.getInt64(static_cast<uint64_t>(elements))));
+    return choose(inside, plain, edge);
+  }
+
+  /// `plain()` where `cond` holds, else `edge()`: the value of whichever ran. Both build the same type.
+  llvm::Value* choose(llvm::Value* cond, const std::function<llvm::Value*()>& plain,
+                      const std::function<llvm::Value*()>& edge) {
     llvm::LLVMContext& c = m_.getContext();
     auto* whole = llvm::BasicBlock::Create(c, "inside", fn_);
     auto* part = llvm::BasicBlock::Create(c, "at_an_end", fn_);
     auto* join = llvm::BasicBlock::Create(c, "loaded", fn_);
-    b_.CreateCondBr(inside, whole, part);
+    b_.CreateCondBr(cond, whole, part);
     b_.SetInsertPoint(whole);
     llvm::Value* kept = plain();
     llvm::BasicBlock* wholeEnd = b_.GetInsertBlock();
