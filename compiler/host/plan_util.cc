@@ -182,22 +182,33 @@ std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g) {
 
 namespace {
 
-/// x at channel `cc`, row `yy` - pt and column `xx` - pl (axes of a padded image), `pad` outside x.
-int loadPadded(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int yy, int xx, float pad) {
-  return e.load(x, aff(-g.pt * g.w - g.pl, {{cc, g.h * g.w}, {yy, g.w}, {xx, 1}}),
-                {inside(aff(-g.pt, {{yy, 1}}), g.h), inside(aff(-g.pl, {{xx, 1}}), g.w)}, pad);
+/// x at channel `cc`, row `yy` - pt and column `col` - pl (of a padded image), `pad` outside x.
+int loadPaddedAt(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int yy, const Affine& col, float pad) {
+  Affine at = col;
+  at.c += -g.pt * g.w - g.pl;
+  at.coef.resize(std::max<size_t>({at.coef.size(), static_cast<size_t>(cc) + 1, static_cast<size_t>(yy) + 1}), 0);
+  at.coef[static_cast<size_t>(cc)] += g.h * g.w, at.coef[static_cast<size_t>(yy)] += g.w;
+  Affine ix = col;
+  ix.c -= g.pl;
+  return e.load(x, std::move(at), {inside(aff(-g.pt, {{yy, 1}}), g.h), inside(std::move(ix), g.w)}, pad);
 }
 
-/// x's channels as floats in an image of hp x wp, x at (pt, pl), `pad` around it (axes c, y, x); integers
-/// are converted.
-LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t wp, float pad,
-                           bool convert) {
+/// x at channel `cc`, row `yy` - pt and column `xx` - pl (axes of a padded image), `pad` outside x.
+int loadPadded(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int yy, int xx, float pad) {
+  return loadPaddedAt(e, g, x, cc, yy, aff(0, {{xx, 1}}), pad);
+}
+
+/// x's channels as floats in a padded image of hp rows, x at (pt, pl), `pad` around it; integers are
+/// converted. Each row is split into `phases` planes of wq columns: plane r holds the padded columns i·phases
+/// + r (axes c, y, r, i), so that a window stepping `phases` columns reads each plane contiguously.
+LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t phases, int64_t wq,
+                           float pad, bool convert) {
   LoopStage c;
   c.name = "to_float_padded";
-  enum { CC, YY, XX };
-  c.axes = {{"c", g.c}, {"y", hp}, {"x", wp}};
-  c.out = xf, c.outAt = aff(0, {{CC, hp * wp}, {YY, wp}, {XX, 1}});
-  const int v = loadPadded(c.value, g, x, CC, YY, XX, pad);
+  enum { CC, YY, RR, II };
+  c.axes = {{"c", g.c}, {"y", hp}, {"r", phases}, {"i", wq}};
+  c.out = xf, c.outAt = aff(0, {{CC, hp * phases * wq}, {YY, phases * wq}, {RR, wq}, {II, 1}});
+  const int v = loadPaddedAt(c.value, g, x, CC, YY, aff(0, {{II, phases}, {RR, 1}}), pad);
   if (convert) c.value.op(EwOp::kToFloat, v);
   return c;
 }
@@ -371,26 +382,35 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
   // Integers are converted to float once, then summed exactly in float (ConvForm). The input is copied (or
   // converted) into a padded image (pad_value around it, as far as the windows reach), so that the sum's
-  // loads need no bounds: every tap is a plain vector load, where a bounded one costs a mask per tap.
+  // loads need no bounds: every tap is a plain vector load, where a bounded one costs a mask per tap. At a
+  // column stride s of 2 to 4 the image's rows are split into s planes (column i·s + r in plane r), so that
+  // tap kw = q·s + r of output column ow reads plane r at ow + q, a contiguous load, where a strided one is
+  // two or more loads and shuffles. The kernel's rows are then padded with zero taps to a multiple of s:
+  // 12 taps for 3x3 instead of 9 strided ones. (A zero tap multiplies an image value that is finite unless x
+  // holds an infinity.)
   const bool floatSum = f.data != support::DType::kFloat32;
-  const std::pair<int64_t, int64_t> extent = paddedExtent(g);
-  const int64_t hp = extent.first, wp = extent.second;
-  const int xf = k.addBuffer("xf", g.c * hp * wp, Role::kTemp);
+  const int64_t phases = g.sw >= 2 && g.sw <= 4 && g.dw == 1 ? g.sw : 1;
+  const int64_t hp = paddedExtent(g).first, kq = (g.kw + phases - 1) / phases, kwp = kq * phases;
+  const int64_t wq = phases == 1 ? paddedExtent(g).second : g.ow + kq - 1;
+  const int xf = k.addBuffer("xf", g.c * hp * phases * wq, Role::kTemp);
   {
-    LoopStage c = paddedFloatStage(g, x, xf, hp, wp, f.pad, floatSum);
+    LoopStage c = paddedFloatStage(g, x, xf, hp, phases, wq, f.pad, floatSum);
     k.stages.push_back(c);
-    p.schedule.stages.push_back(rowSchedule(c, 2, -1, 1, cpu));
+    p.schedule.stages.push_back(rowSchedule(c, 3, -1, 1, cpu));
   }
-  if (floatSum) {
-    const int wf = k.addBuffer("wf", wn, Role::kTemp);
+  if (floatSum || kwp != g.kw) {
+    const int wf = k.addBuffer("wf", g.m * g.kh * kwp, Role::kTemp);
     LoopStage cw;
-    cw.name = "to_float";
-    cw.axes = {{"i", wn}};
-    cw.out = wf, cw.outAt = aff(0, {{0, 1}});
-    cw.value.op(EwOp::kToFloat, cw.value.load(w, aff(0, {{0, 1}})));
+    cw.name = "weights_padded";
+    cw.axes = {{"r", g.m * g.kh}, {"t", kwp}};
+    cw.out = wf, cw.outAt = aff(0, {{0, kwp}, {1, 1}});
+    std::vector<Bound> past;
+    if (kwp != g.kw) past.push_back(inside(aff(0, {{1, 1}}), g.kw));
+    const int v = cw.value.load(w, aff(0, {{0, g.kw}, {1, 1}}), std::move(past), 0.0f);
+    if (floatSum) cw.value.op(EwOp::kToFloat, v);
     cw.constant = f.constWeights;
     k.stages.push_back(cw);
-    p.schedule.stages.push_back(rowSchedule(cw, 0, -1, 1, cpu));
+    p.schedule.stages.push_back(rowSchedule(cw, 1, -1, 1, cpu));
     w = wf;
   }
   std::vector<int64_t> strides = {xn, 0};
@@ -400,12 +420,16 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   k.batch.push_back({g.n, strides});
   LoopStage s;
   s.name = "depthwise";
-  enum { C, J, OH, OW, KH, KW };
-  s.axes = {{"c", g.c}, {"j", mg}, {"oh", g.oh}, {"ow", g.ow}, {"kh", g.kh, true}, {"kw", g.kw, true}};
+  enum { C, J, OH, OW, KH, KQ, KR };
+  s.axes = {{"c", g.c},         {"j", mg},        {"oh", g.oh},        {"ow", g.ow},
+            {"kh", g.kh, true}, {"kq", kq, true}, {"kr", phases, true}};
   s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
   s.reduce = Reduce::kSum;
-  const int xv = s.value.load(xf, aff(0, {{C, hp * wp}, {OH, g.sh * wp}, {KH, g.dh * wp}, {OW, g.sw}, {KW, g.dw}}));
-  const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * g.kw}, {J, g.kh * g.kw}, {KH, g.kw}, {KW, 1}}));
+  const int64_t row = phases * wq;
+  const int xv = s.value.load(
+      xf, phases == 1 ? aff(0, {{C, hp * row}, {OH, g.sh * row}, {KH, g.dh * row}, {OW, g.sw}, {KQ, g.dw}})
+                      : aff(0, {{C, hp * row}, {OH, g.sh * row}, {KH, g.dh * row}, {KR, wq}, {OW, 1}, {KQ, 1}}));
+  const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * kwp}, {J, g.kh * kwp}, {KH, kwp}, {KQ, phases}, {KR, 1}}));
   s.value.op(EwOp::kMul, xv, wv);
   if (f.epilogue) {
     const int acc = floatSum ? s.epilogue.op(EwOp::kToInt, s.epilogue.acc()) : s.epilogue.acc();

@@ -99,9 +99,12 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
 /// as 4-byte words (offset to unsigned); either way the weights are packed into
 /// words once. Float data is copied once into a padded
 /// image, and other integer data converted once into a padded float image (so
-/// the taps need no bounds) and summed in float,
-/// where every partial sum of at most 1024 int8 products is exact; the
-/// epilogue gets it back as int32 (callers keep KH·KW within that).
+/// the taps need no bounds) and summed in float, where every partial sum of
+/// at most 1024 int8 products is exact; the epilogue gets it back as int32
+/// (callers keep KH·KW within that). At a column stride s of 2 to 4 (no
+/// column dilation) that image's rows are split into s planes of every s-th
+/// column and the kernel's rows padded with zero taps to a multiple of s, so
+/// that every tap is a contiguous load.
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 
 /// The word of four bytes, byte t from `load(t)` (an int32 node of int8

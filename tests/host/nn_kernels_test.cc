@@ -130,13 +130,18 @@ TEST(NnKernels, ConvolutionsMatchTheReference) {
       {{1, 8, 12, 12}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 8, true, AutoPad::kNotSet},       // depthwise
       {{1, 8, 15, 15}, {8, 1, 5, 5}, {2, 2}, {2, 2, 2, 2}, {}, 8, true, AutoPad::kNotSet},   // depthwise 5x5 stride 2
       {{1, 4, 9, 9}, {8, 1, 3, 3}, {}, {1, 1, 1, 1}, {}, 4, false, AutoPad::kNotSet},        // two outputs per channel
-      {{1, 4, 13, 13}, {6, 4, 3, 3}, {}, {2, 2, 2, 2}, {2, 2}, 1, true, AutoPad::kNotSet},   // dilation 2
-      {{1, 3, 8, 9}, {4, 3, 4, 3}, {3, 1}, {}, {}, 1, true, AutoPad::kSameUpper},            // auto_pad
-      {{1, 5, 17}, {7, 5, 3}, {}, {1, 1}, {}, 1, true, AutoPad::kNotSet},                    // 1-D
-      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                   // one element
-      {{1, 64, 56, 56}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},    // a ResNet layer
-      {{1, 12, 10, 11}, {32, 12, 3, 3}, {}, {0, 1, 2, 0}, {2, 1}, 1, true, AutoPad::kNotSet},  // rows: dilated, uneven
-      {{2, 40, 6, 6}, {24, 40, 1, 1}, {}, {}, {}, 1, false, AutoPad::kNotSet},                 // rows: 1x1
+      // Depthwise at column strides of 2 to 4 (column planes, zero taps), and strided loads where dilated.
+      {{2, 6, 13, 11}, {12, 1, 3, 3}, {2, 2}, {0, 1, 2, 0}, {}, 6, true, AutoPad::kNotSet},     // uneven pads, 2 per
+      {{1, 5, 17, 19}, {5, 1, 3, 3}, {3, 3}, {1, 1, 1, 1}, {}, 5, true, AutoPad::kNotSet},      // stride 3
+      {{1, 3, 20, 23}, {3, 1, 5, 5}, {1, 4}, {2, 2, 2, 2}, {}, 3, false, AutoPad::kNotSet},     // stride (1, 4)
+      {{1, 4, 15, 15}, {4, 1, 3, 3}, {2, 2}, {2, 2, 2, 2}, {2, 2}, 4, true, AutoPad::kNotSet},  // dilated
+      {{1, 4, 13, 13}, {6, 4, 3, 3}, {}, {2, 2, 2, 2}, {2, 2}, 1, true, AutoPad::kNotSet},      // dilation 2
+      {{1, 3, 8, 9}, {4, 3, 4, 3}, {3, 1}, {}, {}, 1, true, AutoPad::kSameUpper},               // auto_pad
+      {{1, 5, 17}, {7, 5, 3}, {}, {1, 1}, {}, 1, true, AutoPad::kNotSet},                       // 1-D
+      {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                      // one element
+      {{1, 64, 56, 56}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},       // a ResNet layer
+      {{1, 12, 10, 11}, {32, 12, 3, 3}, {}, {0, 1, 2, 0}, {2, 1}, 1, true, AutoPad::kNotSet},   // rows: dilated, uneven
+      {{2, 40, 6, 6}, {24, 40, 1, 1}, {}, {}, {}, 1, false, AutoPad::kNotSet},                  // rows: 1x1
   };
   for (const ConvCase& c : cases) {
     runtime::ConvAttrs a;
