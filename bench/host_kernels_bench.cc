@@ -138,6 +138,7 @@ int run(int threads, bool halide) {
       {"depthwise3x3 16 @112 s2", 16, 112, 16, 3, 2, 16},
       {"depthwise3x3 72 @56 s2", 72, 56, 72, 3, 2, 72},
       {"conv3x3 3->16 @224 s2 (stem)", 3, 224, 16, 3, 2, 1},
+      {"conv7x7 3->64 @224 s2 (ResNet stem)", 3, 224, 64, 7, 2, 1},
   };
   for (const ConvRow& r : convs) {
     runtime::ConvAttrs a;
