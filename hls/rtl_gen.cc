@@ -232,12 +232,10 @@ support::Status rtlSupports(const hwspec::HwSpec& hw) {
       hw.accType != ElemType::kInt32)
     return no("dtypes", "it has int8 input, weight and output and int32 acc");
   auto pow2 = [](int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
-  const int64_t w = hw.dramBytesPerCycle, acc8 = hw.batch * hw.blockOut;
+  const int64_t w = hw.dramBytesPerCycle;
   if (!pow2(w)) return no("dram.bytes_per_cycle", "a power of two is needed");
   for (BufferKind b : {BufferKind::kUop, BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kOutput})
     if (!pow2(hw.entryBytes(b))) return no("gemm", "every buffer entry must be a power of two of bytes");
-  if (hw.entryBytes(BufferKind::kOutput) < w || acc8 < w)
-    return no("dram.bytes_per_cycle", "an output row (batch x block_out bytes) must hold at least one beat");
   if (hw.timing.maxBurst % w) return no("timing.max_burst", "a whole number of beats is needed");
   const int64_t ib = hw.insnBits / 8;
   if (ib % w) return no("dram.bytes_per_cycle", "fetch assembles an instruction from whole beats: at most its bytes");

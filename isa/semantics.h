@@ -40,6 +40,17 @@ inline int64_t dramEntryBytes(const hwspec::HwSpec& s, Buffer b) {
   return s.entryBytes(sramOf(b));
 }
 
+/// Bytes a DRAM beat of a transfer to or from buffer `b` carries: the bus's
+/// dram.bytes_per_cycle, except that a transfer of output rows (the output
+/// buffer's, or acc8's) narrower than a beat moves one row a beat (an AXI
+/// narrow transfer with its write strobes): the output buffer gives, and the
+/// accumulator takes, one row a cycle.
+inline int64_t dramBeatBytes(const hwspec::HwSpec& s, Buffer b) {
+  const int64_t row = dramEntryBytes(s, b);
+  const bool rows = b == Buffer::kAcc8 || sramOf(b) == hwspec::BufferKind::kOutput;
+  return rows && row < s.dramBytesPerCycle ? row : s.dramBytesPerCycle;
+}
+
 /// The three execution units, in queue order: load -> compute -> store.
 enum class Unit { kLoad = 0, kCompute = 1, kStore = 2 };
 inline constexpr int kNumUnits = 3;

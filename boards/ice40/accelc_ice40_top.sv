@@ -47,9 +47,13 @@ module accelc_ice40_top (
   /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0] mem_addr;
   logic [15:0] mem_wdata, mem_rdata;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [accelc_hw_pkg::DRAM_BYTES_PER_CYCLE-1:0] mem_strb;  // all set: an output row of this preset is a whole beat
+  /* verilator lint_on UNUSEDSIGNAL */
   accelc_core core (
       .clk, .rst, .start, .insn_count(32'(accelc_image_pkg::INSN_COUNT)), .insn_addr(32'(accelc_image_pkg::INSN_ADDR)),
-      .dram_base(32'd0), .running, .done(core_done), .cycles, .error(core_error), .error_pc(core_error_pc), .mem_rd, .mem_wr, .mem_addr, .mem_wdata, .mem_rdata);
+      .dram_base(32'd0), .running, .done(core_done), .cycles, .error(core_error), .error_pc(core_error_pc), .mem_rd, .mem_wr,
+      .mem_strb, .mem_addr, .mem_wdata, .mem_rdata);
 
   // DRAM: one port, the copy's until the image is in, then the core's.
   logic [15:0] dram[1 << WA];

@@ -45,6 +45,10 @@ support::Status checkIce40Board(const isa::Target& t, const isa::Program& p, con
     return support::error(t.spec.locOf("dram.bytes_per_cycle"),
                           "the UP5K board needs dram.bytes_per_cycle 2 (one SPRAM word per beat), not " +
                               std::to_string(t.spec.dramBytesPerCycle));
+  if (t.spec.batch * t.spec.blockOut < 2)  // a narrow beat would need a write strobe per byte
+    return support::error(t.spec.locOf("gemm"),
+                          "the UP5K board writes whole 16-bit SPRAM words: an output row "
+                          "(batch x block_out bytes) of at least 2 bytes is needed");
   if (t.spec.dramWindowBytes > kUp5kSpramBytes)
     return support::error(t.spec.locOf("dram.window"), "the UP5K board holds a DRAM window of at most 128 KiB (its SPRAM), not " +
                                                            std::to_string(t.spec.dramWindowBytes) + " bytes");

@@ -95,7 +95,7 @@ module accelc_axi (
   logic        e_rst, e_start, e_running, e_done, e_error;
   logic [63:0] e_cycles;
   logic [31:0] e_pc;
-  logic [NR-1:0]    rq_valid, rq_write, rq_accept, rq_done;
+  logic [NR-1:0]    rq_valid, rq_write, rq_narrow, rq_accept, rq_done;
   logic [NR*BB-1:0] rq_beats;
   logic [NR*AB-1:0] rq_addr;
   logic             rbeat_valid, wbeat_valid;
@@ -112,11 +112,11 @@ module accelc_axi (
   /* verilator lint_on UNUSEDSIGNAL */
   accelc_engine engine (
       .clk, .rst(e_rst), .start(e_start), .insn_count, .insn_addr, .dram_base(32'd0), .running(e_running),
-      .done(e_done), .cycles(e_cycles), .error(e_error), .error_pc(e_pc), .rq_valid, .rq_write, .rq_beats,
+      .done(e_done), .cycles(e_cycles), .error(e_error), .error_pc(e_pc), .rq_valid, .rq_write, .rq_narrow, .rq_beats,
       .rq_addr, .rq_accept, .rq_done, .rbeat_valid, .rbeat_req, .wbeat_valid, .mem_wdata, .mem_rdata);
   accelc_axi_port port (
       .clk, .rst, .halt, .base(run_base), .window(run_window), .req_valid(rq_valid), .req_write(rq_write),
-      .req_beats(rq_beats), .req_addr(rq_addr), .req_accept(rq_accept), .done(rq_done), .rbeat_valid, .rbeat_req,
+      .req_narrow(rq_narrow), .req_beats(rq_beats), .req_addr(rq_addr), .req_accept(rq_accept), .done(rq_done), .rbeat_valid, .rbeat_req,
       .wbeat_valid, .rdata_q(mem_rdata), .mem_wdata, .fault_window, .fault_align, .resp_error, .busy(port_busy),
       .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid, .m_axi_arready, .m_axi_rdata,
       .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize,

@@ -12,10 +12,13 @@
 //   read completes in the cycle after its last beat.
 // - A write's beats are W handshakes from the cycle after its accept, in
 //   acceptance order (wvalid does not wait for AW); each carries the store's
-//   mem_wdata of that cycle with every strobe set, since a STORE writes whole
-//   beats (accelc rtl refuses an output row narrower than a beat). A write
-//   completes in the cycle after its B handshake.
-// - A burst past the window or not on a beat boundary is not accepted: it
+//   mem_wdata of that cycle with every strobe set. A narrow burst (output rows
+//   narrower than a beat: isa::dramBeatBytes) is an AXI narrow burst of one
+//   row a beat (AxSIZE the row's): a write beat's row moves to the lanes of
+//   its address, with only their strobes set; a read beat's row comes from
+//   those lanes down to byte 0. A write completes in the cycle after its B
+//   handshake.
+// - A burst past the window or not on a boundary of its beats is not accepted: it
 //   raises fault_window or fault_align instead. An R or B response other
 //   than OKAY raises resp_error. `halt` stops accepting; what was accepted
 //   still completes, so that `busy` falls and the engine can be reset.
@@ -32,6 +35,7 @@ module accelc_axi_port (
     input  logic [63:0]                                                   window,  // bytes in the window
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_valid,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_write,
+    input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_narrow,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::BEAT_BITS-1:0] req_beats,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr,
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_accept,
@@ -84,20 +88,23 @@ module accelc_axi_port (
   localparam int IW = N > 1 ? $clog2(N) : 1;
   localparam int CW = $clog2(N + 1) + 1;
   localparam int RW = $clog2(NR);
+  // A narrow beat: one output row of E8 bytes (rows narrower than a beat only).
+  localparam int E8 = accelc_hw_pkg::ENTRY_BYTES_ACC8 < W ? accelc_hw_pkg::ENTRY_BYTES_ACC8 : W;
+  localparam int LW = W > 1 ? $clog2(W) : 1;  // a byte's lane bits
 
   // ---- acceptance: the contract port's arbiter, with the window and beat checks ----
   logic [CW-1:0] inflight, completions;
   logic [NR-1:0] cand;  // the highest-priority requester presenting a burst
-  logic          c_wr;
+  logic          c_wr, c_nar;
   logic [RW-1:0] c_req;
   logic [BB-1:0] c_beats;
   logic [AB-1:0] c_addr;
   accelc_port_pick picker (
-      .req_valid, .req_write, .req_beats, .req_addr, .pick(cand), .pick_req(c_req), .pick_write(c_wr),
-      .pick_beats(c_beats), .pick_addr(c_addr));
+      .req_valid, .req_write, .req_narrow, .req_beats, .req_addr, .pick(cand), .pick_req(c_req), .pick_write(c_wr),
+      .pick_narrow(c_nar), .pick_beats(c_beats), .pick_addr(c_addr));
   logic c_inside, c_aligned, accepting;
-  assign c_inside = {1'b0, 64'(c_addr)} + 65'(c_beats) * 65'(W) <= {1'b0, window};
-  assign c_aligned = (c_addr & AB'(W - 1)) == '0;
+  assign c_inside = {1'b0, 64'(c_addr)} + (c_nar ? 65'(c_beats) * 65'(E8) : 65'(c_beats) * 65'(W)) <= {1'b0, window};
+  assign c_aligned = (c_addr & AB'((c_nar ? E8 : W) - 1)) == '0;
   always_comb begin
     completions = '0;
     for (int r = 0; r < NR; r++) completions = completions + CW'(done[r]);
@@ -110,7 +117,8 @@ module accelc_axi_port (
 
   // ---- queues, each registered: an entry is visible the cycle after its push ----
   // Addresses waiting for AR and for AW; reads and writes waiting for data.
-  logic [AB-1:0] ar_addr[N], aw_addr[N];
+  logic [AB-1:0] ar_addr[N], aw_addr[N], rd_addr[N], wr_addr[N];
+  logic          ar_nar[N], aw_nar[N], rd_nar[N], wr_nar[N];
   logic [BB-1:0] ar_beats[N], aw_beats[N], rd_beats[N], wr_beats[N];
   logic [RW-1:0] rd_req[N], wr_req[N], b_req[N];
   logic [IW-1:0] ar_h, ar_t, aw_h, aw_t, rd_h, rd_t, wr_h, wr_t, b_h, b_t;
@@ -124,12 +132,12 @@ module accelc_axi_port (
   assign m_axi_arvalid = ar_n != '0;
   assign m_axi_araddr = base + 64'(ar_addr[ar_h]);
   assign m_axi_arlen = 8'(32'(ar_beats[ar_h]) - 32'd1);
-  assign m_axi_arsize = 3'($clog2(W));
+  assign m_axi_arsize = ar_nar[ar_h] ? 3'($clog2(E8)) : 3'($clog2(W));
   assign m_axi_arburst = 2'b01;
   assign m_axi_awvalid = aw_n != '0;
   assign m_axi_awaddr = base + 64'(aw_addr[aw_h]);
   assign m_axi_awlen = 8'(32'(aw_beats[aw_h]) - 32'd1);
-  assign m_axi_awsize = 3'($clog2(W));
+  assign m_axi_awsize = aw_nar[aw_h] ? 3'($clog2(E8)) : 3'($clog2(W));
   assign m_axi_awburst = 2'b01;
   assign ar_go = m_axi_arvalid && m_axi_arready;
   assign aw_go = m_axi_awvalid && m_axi_awready;
@@ -140,9 +148,13 @@ module accelc_axi_port (
   assign rbeat_valid = r_go;
   assign rbeat_req = rd_req[rd_h];
 
+  // The lane of a narrow beat's row: the head burst's address, one row a beat on.
+  logic [LW-1:0] r_lane, w_lane;
+  assign r_lane = LW'(rd_addr[rd_h] + (AB'(r_count) << $clog2(E8)));
+  assign w_lane = LW'(wr_addr[wr_h] + (AB'(w_count) << $clog2(E8)));
   assign m_axi_wvalid = wr_n != '0;
-  assign m_axi_wdata = mem_wdata;
-  assign m_axi_wstrb = '1;
+  assign m_axi_wdata = wr_nar[wr_h] ? mem_wdata << (8 * 32'(w_lane)) : mem_wdata;
+  assign m_axi_wstrb = wr_nar[wr_h] ? W'((64'(1) << E8) - 64'(1)) << w_lane : '1;
   assign w_last = w_count + BB'(1) == wr_beats[wr_h];
   assign m_axi_wlast = w_last;
   assign w_go = m_axi_wvalid && m_axi_wready;
@@ -173,16 +185,22 @@ module accelc_axi_port (
       inflight <= inflight + CW'(accepting) - completions;
       if (accepting && !c_wr) begin
         ar_addr[ar_t] <= c_addr;
+        ar_nar[ar_t] <= c_nar;
         ar_beats[ar_t] <= c_beats;
         ar_t <= nextIx(ar_t);
+        rd_addr[rd_t] <= c_addr;
+        rd_nar[rd_t] <= c_nar;
         rd_beats[rd_t] <= c_beats;
         rd_req[rd_t] <= c_req;
         rd_t <= nextIx(rd_t);
       end
       if (accepting && c_wr) begin
         aw_addr[aw_t] <= c_addr;
+        aw_nar[aw_t] <= c_nar;
         aw_beats[aw_t] <= c_beats;
         aw_t <= nextIx(aw_t);
+        wr_addr[wr_t] <= c_addr;
+        wr_nar[wr_t] <= c_nar;
         wr_beats[wr_t] <= c_beats;
         wr_req[wr_t] <= c_req;
         wr_t <= nextIx(wr_t);
@@ -192,7 +210,7 @@ module accelc_axi_port (
       ar_n <= ar_n + CW'(accepting && !c_wr) - CW'(ar_go);
       aw_n <= aw_n + CW'(accepting && c_wr) - CW'(aw_go);
       // R beats, in AR order.
-      if (r_go) rdata_q <= m_axi_rdata;
+      if (r_go) rdata_q <= rd_nar[rd_h] ? m_axi_rdata >> (8 * 32'(r_lane)) : m_axi_rdata;
       rd_done <= r_go && r_last;
       rd_done_req <= rd_req[rd_h];
       if (r_go) r_count <= r_last ? '0 : r_count + BB'(1);

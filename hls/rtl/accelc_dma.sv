@@ -1,7 +1,9 @@
 // hls/rtl/accelc_dma.sv — one unit's DMA engine on the DRAM port
 // (docs/microarchitecture.md, "The DRAM port"): from the cycle after `start`
 // it requests the transfer's bursts, each row on its own cut every MAX_BURST
-// bytes (and at 4 KiB boundaries with SPLIT_4K), one request per cycle at most and the next the cycle after an
+// bytes (and at 4 KiB boundaries with SPLIT_4K; `narrow` transfers of output
+// rows narrower than a beat move one row a beat, at most MAX_BURST / W beats
+// a burst), one request per cycle at most and the next the cycle after an
 // accept; it counts the port's completions, then spends one cycle per
 // zero-padding entry (`pads`, loads only) and raises `finish` in the cycle
 // the instruction ends.
@@ -22,6 +24,7 @@ module accelc_dma #(
     input  logic                                 rst,
     input  logic                                 start,      // the unit starts the instruction this cycle
     input  logic                                 write,      // a STORE
+    input  logic                                 narrow,     // output rows narrower than a beat: one row a beat
     input  logic [31:0]                          rows,       // y_size
     input  logic [31:0]                          row_bytes,  // x_size times the buffer's DRAM entry bytes
     input  logic [accelc_hw_pkg::PAD_COUNT_BITS-1:0] pads,   // zero-padding entries written after the data
@@ -41,6 +44,7 @@ module accelc_dma #(
     output logic [XW-1:0]                        pad_idx,    // ... at this entry of the padded window
     output logic                                 req_valid,
     output logic                                 req_write,
+    output logic                                 req_narrow, // its beats carry one output row (E8 bytes) each
     output logic [accelc_hw_pkg::BEAT_BITS-1:0]  req_beats,
     input  logic                                 req_accept,
     input  logic                                 done,       // one of this unit's bursts completed
@@ -48,6 +52,10 @@ module accelc_dma #(
 );
   localparam int MAXB = accelc_hw_pkg::MAX_BURST;
   localparam int W = accelc_hw_pkg::DRAM_BYTES_PER_CYCLE;
+  // A narrow beat (isa::dramBeatBytes) carries one output row; a burst of them
+  // has at most the bus's beats.
+  localparam int E8 = accelc_hw_pkg::ENTRY_BYTES_ACC8 < W ? accelc_hw_pkg::ENTRY_BYTES_ACC8 : W;
+  localparam int MAXB8 = MAXB / W * E8 > E8 ? MAXB / W * E8 : E8;
 
   // Register widths from the instruction fields: rows and columns of the
   // window (a pad on each side), and a row's bytes (the largest entry).
@@ -67,7 +75,7 @@ module accelc_dma #(
   logic [BW-1:0] offset, row_len;
   logic [OW-1:0] outstanding;
   logic [NP-1:0] pads_left;
-  logic          wr;
+  logic          wr, nar;
   logic [AB-1:0] row_addr, row_pitch;  // DRAM address of the requesting row, row to row
   logic [PB-1:0] yp0, xp0, xp1;        // the padded window
   logic [YB-1:0] ys;
@@ -126,17 +134,22 @@ module accelc_dma #(
   // SPLIT_4K, when it starts on a beat, no further than the next 4 KiB
   // boundary of its address (beats of a burst off a beat would no longer
   // follow one another through the row; the AXI port refuses such a burst).
-  logic [BW-1:0] rest, capped, burst;
+  logic [BW-1:0] rest, capped, burst, most, bb;
   logic [11:0]   page_off;  // the request's byte in its 4 KiB page
   logic [31:0]   to4k;
+  assign bb = nar ? BW'(E8) : BW'(W);  // bytes a beat
+  assign most = nar ? BW'(MAXB8) : BW'(MAXB);
   assign rest = row_len - offset;
-  assign capped = rest > BW'(MAXB) ? BW'(MAXB) : rest;
+  assign capped = rest > most ? most : rest;
   assign page_off = 12'(req_addr);
   assign to4k = 32'd4096 - 32'(page_off);
-  assign burst = accelc_hw_pkg::SPLIT_4K != 0 && 32'(page_off) % 32'(W) == 0 && to4k < 32'(capped) ? BW'(to4k) : capped;
+  assign burst = accelc_hw_pkg::SPLIT_4K != 0 && (32'(page_off) & (32'(bb) - 32'd1)) == 0 && to4k < 32'(capped)
+                     ? BW'(to4k) : capped;
   assign req_valid = state == REQ;
   assign req_write = wr;
-  assign req_beats = accelc_hw_pkg::BEAT_BITS'((burst + BW'(W - 1)) / BW'(W));
+  assign req_narrow = nar;
+  assign req_beats = nar ? accelc_hw_pkg::BEAT_BITS'((burst + BW'(E8 - 1)) / BW'(E8))
+                         : accelc_hw_pkg::BEAT_BITS'((burst + BW'(W - 1)) / BW'(W));
 
   logic last_request, row_done;
   assign row_done = offset + burst >= row_len;
@@ -158,17 +171,18 @@ module accelc_dma #(
       outstanding <= '0;
       pads_left <= '0;
       wr <= 1'b0;
+      nar <= 1'b0;
       row_addr <= '0;
       row_pitch <= '0;
       {yp0, ys, xp0, xs, xp1} <= '0;
       {drow, doff, pr, pc, pi} <= '0;
     end else begin
       if (beat) begin
-        if (doff + BW'(W) >= row_len) begin
+        if (doff + bb >= row_len) begin
           doff <= '0;
           drow <= drow + XW'(cols);
         end else begin
-          doff <= doff + BW'(W);
+          doff <= doff + bb;
         end
       end
       outstanding <= due;
@@ -177,6 +191,7 @@ module accelc_dma #(
         row_len <= BW'(row_bytes);
         offset <= '0;
         wr <= write;
+        nar <= narrow;
         pads_left <= pads;
         row_addr <= addr;
         row_pitch <= pitch;

@@ -10,19 +10,22 @@
 // the cycle after. done[r] pulses in the cycle a burst of r completes: for a
 // read the cycle after its last beat, for a write LATENCY cycles after that
 // (its acknowledgement). Each beat shows on beat_* in its cycle: the
-// requester, the direction and the byte address (the burst's address plus
-// DRAM_BYTES_PER_CYCLE per beat); the memory moves the data.
+// requester, the direction, the byte address (the burst's address plus
+// DRAM_BYTES_PER_CYCLE per beat, or one output row per beat for a narrow
+// burst) and whether it is narrow; the memory moves the data.
 module accelc_dram_port (
     input  logic                                                          clk,
     input  logic                                                          rst,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_valid,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_write,
+    input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_narrow,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::BEAT_BITS-1:0] req_beats,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr,
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      req_accept,
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                      done,
     output logic                                                          beat_valid,
     output logic                                                          beat_write,
+    output logic                                                          beat_narrow,
     output logic [$clog2(accelc_hw_pkg::NUM_REQUESTERS)-1:0]              beat_req,
     output logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0]                      beat_addr
 );
@@ -33,6 +36,7 @@ module accelc_dram_port (
   localparam int CW = $clog2(N + 1) + 1;      // counts up to N, and N plus one accept
   localparam int RW = $clog2(NR);
   localparam int AB = accelc_hw_pkg::DRAM_ADDR_BITS;
+  localparam int NARROW = accelc_hw_pkg::ENTRY_BYTES_ACC8;  // a narrow beat's bytes: one output row
   // Cycle stamps count modulo 2^SW: a burst waits at most for the N bursts
   // ahead of it and the latency, so the signed distance to now never wraps.
   localparam int SW = $clog2(N * (1 << BB) + accelc_hw_pkg::DRAM_LATENCY + 4) + 1;
@@ -43,6 +47,7 @@ module accelc_dram_port (
   // Accepted bursts, in order: requester, direction, beats, first cycle a beat may go.
   logic [RW-1:0]   bq_req  [N];
   logic            bq_wr   [N];
+  logic            bq_nar  [N];
   logic [BB-1:0]   bq_beats[N];
   logic [SW-1:0]   bq_at   [N];
   logic [AB-1:0]   bq_addr [N];
@@ -58,7 +63,7 @@ module accelc_dram_port (
   // The data channel: beats left of the burst on it.
   logic [BB-1:0]   beats_left;
   logic [RW-1:0]   cur_req;
-  logic            cur_wr;
+  logic            cur_wr, cur_nar;
   logic [AB-1:0]   cur_addr;  // the next beat's address
 
   // A read's completion, registered from its last beat.
@@ -78,14 +83,14 @@ module accelc_dram_port (
   logic can_accept;
   assign can_accept = (inflight - completions) < CW'(N);
   logic [NR-1:0] pick;
-  logic          accepting, acc_wr;
+  logic          accepting, acc_wr, acc_nar;
   logic [RW-1:0] acc_req;
   logic [BB-1:0] acc_beats;
   logic [AB-1:0] acc_addr;
   // The choice among the requesters while a slot is free (none otherwise).
   accelc_port_pick picker (
-      .req_valid(can_accept ? req_valid : '0), .req_write, .req_beats, .req_addr, .pick, .pick_req(acc_req),
-      .pick_write(acc_wr), .pick_beats(acc_beats), .pick_addr(acc_addr));
+      .req_valid(can_accept ? req_valid : '0), .req_write, .req_narrow, .req_beats, .req_addr, .pick,
+      .pick_req(acc_req), .pick_write(acc_wr), .pick_narrow(acc_nar), .pick_beats(acc_beats), .pick_addr(acc_addr));
   assign req_accept = pick;
   assign accepting = |req_accept;
 
@@ -107,6 +112,7 @@ module accelc_dram_port (
   assign beat_req = start ? bq_req[bq_head] : cur_req;
   assign beat_valid = start || beats_left != '0;
   assign beat_write = beat_wr;
+  assign beat_narrow = start ? bq_nar[bq_head] : cur_nar;
   assign beat_addr = start ? bq_addr[bq_head] : cur_addr;
   // The last beat of a burst goes in this cycle.
   logic ending, push_ack;
@@ -146,6 +152,7 @@ module accelc_dram_port (
       beats_left <= '0;
       cur_req <= '0;
       cur_wr <= 1'b0;
+      cur_nar <= 1'b0;
       cur_addr <= '0;
       rd_done <= 1'b0;
       rd_req <= '0;
@@ -159,17 +166,19 @@ module accelc_dram_port (
       if (accepting) begin
         bq_req[bq_tail] <= acc_req;
         bq_wr[bq_tail] <= acc_wr;
+        bq_nar[bq_tail] <= acc_nar;
         bq_beats[bq_tail] <= acc_beats;
         bq_addr[bq_tail] <= acc_addr;
         bq_at[bq_tail] <= now + (acc_wr ? SW'(1) : SW'(accelc_hw_pkg::DRAM_LATENCY));
         bq_tail <= bq_tail_next;
       end
-      if (beat_valid) cur_addr <= beat_addr + AB'(accelc_hw_pkg::DRAM_BYTES_PER_CYCLE);
+      if (beat_valid) cur_addr <= beat_addr + AB'(beat_narrow ? NARROW : accelc_hw_pkg::DRAM_BYTES_PER_CYCLE);
       if (start) begin
         bq_head <= bq_head_next;
         beats_left <= head_beats - BB'(1);
         cur_req <= bq_req[bq_head];
         cur_wr <= bq_wr[bq_head];
+        cur_nar <= bq_nar[bq_head];
       end else if (beats_left != '0) begin
         beats_left <= beats_left - BB'(1);
       end

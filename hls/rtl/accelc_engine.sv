@@ -35,6 +35,7 @@ module accelc_engine (
     // The requesters' bursts, in the port's requester order (fetch, compute, load, store).
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                          rq_valid,
     output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                          rq_write,
+    output logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                          rq_narrow,  // one output row a beat
     output logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::BEAT_BITS-1:0] rq_beats,
     output logic [accelc_hw_pkg::NUM_REQUESTERS*accelc_hw_pkg::DRAM_ADDR_BITS-1:0] rq_addr,
     input  logic [accelc_hw_pkg::NUM_REQUESTERS-1:0]                          rq_accept,
@@ -103,7 +104,7 @@ module accelc_engine (
 
   // ---- the DMA engines ----
   // Each unit's transfers (accelc_transfer, below).
-  logic [2:0]      dma_start, dma_finish, dma_valid, dma_wr;
+  logic [2:0]      dma_start, dma_finish, dma_valid, dma_wr, dma_narrow;
   logic [BB-1:0]   dma_beats[3];
   logic [AB-1:0]   dma_req_addr[3];
   /* verilator lint_off UNUSEDSIGNAL */
@@ -237,7 +238,7 @@ module accelc_engine (
   for (genvar u = 0; u < 3; u++) begin : xfer
     accelc_transfer #(.U(u), .XW(XW), .RB(RB)) unit (
         .clk, .rst, .insn(head[u]), .go(go[u]), .dram_base, .start(dma_start[u]), .finish(dma_finish[u]),
-        .req_valid(dma_valid[u]), .req_write(dma_wr[u]), .req_beats(dma_beats[u]), .req_addr(dma_req_addr[u]),
+        .req_valid(dma_valid[u]), .req_write(dma_wr[u]), .req_narrow(dma_narrow[u]), .req_beats(dma_beats[u]), .req_addr(dma_req_addr[u]),
         .req_accept(rq_accept[rqOf(u)]), .done(rq_done[rqOf(u)]), .beat(u == ST ? wbeat_valid : rbeat_valid && 32'(rbeat_req) == rqOf(u)),
         .data_base(data_base[u]), .data_off(data_off[u]), .pad_valid(pad_valid[u]), .pad_entry(pad_entry[u]),
         .xfer_buf(xfer_buf[u]), .xfer_first(xfer_first[u]), .row_bytes_q(dma_row_bytes_q[u]), .rows(dma_rows[u]),
@@ -248,6 +249,7 @@ module accelc_engine (
   always_comb begin
     rq_valid = '0;
     rq_write = '0;
+    rq_narrow = '0;
     rq_beats = '0;
     rq_valid[RQ_FETCH] = fetch_req;
     rq_beats[RQ_FETCH*BB +: BB] = fetch_beats;
@@ -257,6 +259,7 @@ module accelc_engine (
       rq_addr[rqOf(u)*AB +: AB] = dma_req_addr[u];
       rq_valid[rqOf(u)] = dma_valid[u];
       rq_write[rqOf(u)] = dma_wr[u];
+      rq_narrow[rqOf(u)] = dma_narrow[u];
       rq_beats[rqOf(u)*BB +: BB] = dma_beats[u];
     end
   end
@@ -297,7 +300,9 @@ module accelc_engine (
         byte_in = (data_off[u] & ((32'd1 << led) - 32'd1)) << (les - led);
         off = RB'(data_off[u]);
         rest = dma_row_bytes_q[u] - off;
-        bytes = rest > RB'(W) ? RB'(W) : rest;
+        // a narrow acc8 beat carries one row (E_ACC8 bytes)
+        bytes = 32'(xfer_buf[u]) == accelc_isa_pkg::BUFFER_ACC8 && E_ACC8 < W ? (rest > RB'(E_ACC8) ? RB'(E_ACC8) : rest)
+                                                                           : (rest > RB'(W) ? RB'(W) : rest);
         rd_buf <= xfer_buf[u];
         rd_word <= FW'((entry << (les - lg)) + (byte_in >> lg));
         rd_words <= (32'(bytes) << (les - led)) >> lg;
@@ -353,11 +358,13 @@ module accelc_engine (
       .ew_en(padsInto(pad_valid[LD], xfer_buf[LD], accelc_isa_pkg::BUFFER_WGT)), .ew_idx(GIW'(pad_entry[LD])),
       .ew_data('0), .re(wgt_re), .ridx(wgt_idx), .rdata(wgt_data));
   // The beat's data as the accumulator's words: acc8 bytes sign-extended to int32.
-  logic [E_ACC*8-1:0] rd_acc_data;
+  // A narrow acc8 beat (rows narrower than a beat) carries one row, E_ACC8 bytes.
+  localparam int ACC8_BEAT = E_ACC8 < W ? E_ACC8 : W;
+  logic [NB_ACC*G_ACC*8-1:0] rd_acc_data;
   always_comb begin
     rd_acc_data = '0;
     if (rd_acc8)
-      for (int i = 0; i < W; i++) rd_acc_data[32*i +: 32] = 32'($signed(mem_rdata[8*i +: 8]));
+      for (int i = 0; i < ACC8_BEAT; i++) rd_acc_data[32*i +: 32] = 32'($signed(mem_rdata[8*i +: 8]));
     else rd_acc_data[W*8-1:0] = mem_rdata;
   end
 

@@ -2,7 +2,9 @@
 // GEMM and ALU rows are written into the buffer (accelc_buffer) as they
 // retire; a STORE reads its entries, rows of `xs` from `base`, ahead of its
 // write beats into a FIFO of four (the first in the STORE's start cycle), and
-// each write beat of the DRAM port takes the next W bytes of the FIFO's head.
+// each write beat of the DRAM port takes the next W bytes of the FIFO's head;
+// where an entry is narrower than a beat (E < W), each beat takes one entry,
+// in its low E bytes (a narrow beat: the port strobes those bytes alone).
 module accelc_store_path #(
     parameter int DEPTH = 16,  // output buffer entries
     parameter int E = 16,      // bytes per entry
@@ -40,18 +42,23 @@ module accelc_store_path #(
   logic [IW-1:0] st_next;   // the next entry to read
   logic [YB-1:0] st_rows;   // entries left to read: st_rows rows of st_xs after st_cols
   logic [XB-1:0] st_cols, st_xs;
-  localparam int SBW = E / W > 1 ? $clog2(E / W) : 1;
+  localparam int BPE = E > W ? E / W : 1;  // beats an entry
+  localparam int SBW = BPE > 1 ? $clog2(BPE) : 1;
   logic [SBW-1:0] st_beat;  // beats taken from the head entry
   logic        st_any;      // the STORE moves entries
   assign st_any = rows != '0 && xs != '0;
   assign st_re = start ? st_any : (st_cols != '0 || st_rows != '0) && 32'(sf_count) + 32'(sf_pending) < SF;
   assign st_idx = start ? base : st_next;
   logic st_pop;
-  assign st_pop = take && 32'(st_beat) + 1 == E / W;
-  always_comb begin
-    mem_wdata = '0;
-    for (int k = 0; k < E / W; k++)
-      if (32'(st_beat) == k) mem_wdata = sf_data[sf_head][k*W*8 +: W*8];
+  assign st_pop = take && 32'(st_beat) + 1 == BPE;
+  if (E < W) begin : narrow
+    assign mem_wdata = (W*8)'(sf_data[sf_head]);
+  end else begin : wide
+    always_comb begin
+      mem_wdata = '0;
+      for (int k = 0; k < BPE; k++)
+        if (32'(st_beat) == k) mem_wdata = sf_data[sf_head][k*W*8 +: W*8];
+    end
   end
   always_ff @(posedge clk) begin
     if (rst) begin

@@ -22,6 +22,7 @@ module accelc_transfer #(
     output logic                                     finish,     // the running one ends now
     output logic                                     req_valid,  // the DMA engine's port request
     output logic                                     req_write,
+    output logic                                     req_narrow, // one output row a beat (isa::dramBeatBytes)
     output logic [accelc_hw_pkg::BEAT_BITS-1:0]      req_beats,
     output logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr,
     input  logic                                     req_accept,
@@ -57,6 +58,7 @@ module accelc_transfer #(
   logic [31:0]   row_bytes, yp0, xp0, xp1;
   logic [NP-1:0] pads;
   logic [AB-1:0] addr, pitch;
+  logic          narrow;  // the head transfer moves output rows narrower than a beat
   always_comb begin
     logic [31:0] yp1;
     logic [4:0]  le;  // log2 of the DRAM entry bytes
@@ -76,6 +78,9 @@ module accelc_transfer #(
       accelc_isa_pkg::BUFFER_ACC8: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC8));
       default: le = '0;  // an unknown buffer: never dispatched (accelc_fetch)
     endcase  // entry sizes are powers of two: shifts
+    narrow = accelc_hw_pkg::ENTRY_BYTES_ACC8 < accelc_hw_pkg::DRAM_BYTES_PER_CYCLE &&
+             (32'(insn[accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS]) == accelc_isa_pkg::BUFFER_OUT ||
+              32'(insn[accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS]) == accelc_isa_pkg::BUFFER_ACC8);
     op = insn[0 +: accelc_isa_pkg::OPCODE_BITS];
     row_bytes = xs << le;
     // the window less the data: (yp0 + yp1) * cols + ys * (xp0 + xp1), by the narrow pad factors
@@ -88,8 +93,8 @@ module accelc_transfer #(
 
   logic [XW-1:0] pad_idx, xfer_base;
   accelc_dma #(.XW(XW)) engine (
-      .clk, .rst, .start, .write(U == ST), .rows, .row_bytes, .pads, .addr, .pitch, .y_pad0(yp0), .x_pad0(xp0),
-      .x_size(xs), .x_pad1(xp1), .req_addr, .req_valid, .req_write, .req_beats, .req_accept, .done, .finish, .beat,
+      .clk, .rst, .start, .write(U == ST), .narrow, .rows, .row_bytes, .pads, .addr, .pitch, .y_pad0(yp0), .x_pad0(xp0),
+      .x_size(xs), .x_pad1(xp1), .req_addr, .req_valid, .req_write, .req_narrow, .req_beats, .req_accept, .done, .finish, .beat,
       .data_base, .data_off, .pad_valid, .pad_idx);
 
   // What the running transfer writes, latched at its start.

@@ -121,7 +121,9 @@ class AxiHarness final : public accelc::simulator::AxiModel {
   bool evalSide() {
     AxiMasterSide a;  // the address channels' registers
     a.arvalid = top_->m_axi_arvalid, a.araddr = top_->m_axi_araddr, a.arlen = top_->m_axi_arlen;
+    a.arsize = top_->m_axi_arsize;
     a.awvalid = top_->m_axi_awvalid, a.awaddr = top_->m_axi_awaddr, a.awlen = top_->m_axi_awlen;
+    a.awsize = top_->m_axi_awsize;
     const AxiSlaveSide& s = memory_->drive(now_, a);
     top_->m_axi_arready = s.arready;
     top_->m_axi_awready = s.awready;

@@ -13,6 +13,10 @@
 //
 // Addresses outside [base, base + size) answer DECERR, and a burst that
 // touches [errorLo, errorHi) answers SLVERR (a write there writes nothing).
+// A narrow burst (AxSIZE below the bus) moves 2^AxSIZE bytes a beat, its
+// address stepping by that much; each beat's bytes sit on the lanes of their
+// address within the bus (a read returns the whole aligned bus word, a write
+// takes the lanes whose strobes are set).
 #ifndef ACCELC_SIMULATOR_RTL_AXI_MEMORY_H_
 #define ACCELC_SIMULATOR_RTL_AXI_MEMORY_H_
 
@@ -27,10 +31,12 @@ namespace accelc::simulator {
 struct AxiMasterSide {
   bool arvalid = false;
   uint64_t araddr = 0;
-  unsigned arlen = 0;  ///< beats - 1
+  unsigned arlen = 0;   ///< beats - 1
+  unsigned arsize = 0;  ///< log2 of a beat's bytes
   bool awvalid = false;
   uint64_t awaddr = 0;
   unsigned awlen = 0;
+  unsigned awsize = 0;
   bool wvalid = false;
   const uint8_t* wdata = nullptr;  ///< a beat's bytes
   uint64_t wstrb = 0;              ///< one bit per byte
@@ -82,6 +88,7 @@ class AxiMemory {
     bool write = false;
     uint64_t addr = 0;
     unsigned beats = 0;
+    unsigned size = 0;   ///< bytes a beat
     uint64_t from = 0;   ///< first cycle a beat may move
     unsigned done = 0;   ///< beats moved
     unsigned resp = 0;   ///< OKAY, SLVERR or DECERR
@@ -90,9 +97,9 @@ class AxiMemory {
     uint64_t at = 0;
     unsigned resp = 0;
   };
-  unsigned respFor(uint64_t addr, unsigned beats) const;
-  /// Takes an address handshake of a burst of `beats` beats at `addr`.
-  void accept(bool write, uint64_t addr, unsigned beats, uint64_t from);
+  unsigned respFor(uint64_t addr, uint64_t bytes) const;
+  /// Takes an address handshake of a burst of `beats` beats of 2^`size` bytes at `addr`.
+  void accept(bool write, uint64_t addr, unsigned beats, unsigned size, uint64_t from);
   bool stall();
 
   uint8_t* mem_;

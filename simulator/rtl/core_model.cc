@@ -67,9 +67,15 @@ class CoreModel final : public accelc::simulator::RtlModel {
       pendingRead = top_->mem_rd;
       readAddr = top_->mem_addr;
       if (top_->mem_rd && readAddr >= size) return outOfWindow(r, readAddr);
-      if (top_->mem_wr) {
-        if (top_->mem_addr + kBeat > size) return outOfWindow(r, top_->mem_addr);
-        std::memcpy(&dram[top_->mem_addr], &top_->mem_wdata, kBeat);
+      if (top_->mem_wr) {  // the bytes whose strobe is set: a narrow beat writes one output row
+        uint8_t data[kBeat];
+        std::memcpy(data, &top_->mem_wdata, kBeat);
+        const uint64_t strb = static_cast<uint64_t>(top_->mem_strb);
+        for (size_t i = 0; i < kBeat; ++i) {
+          if (!(strb >> i & 1)) continue;
+          if (top_->mem_addr + i >= size) return outOfWindow(r, top_->mem_addr);
+          dram[top_->mem_addr + i] = data[i];
+        }
       }
       tick();
     }

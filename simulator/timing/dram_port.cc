@@ -12,16 +12,23 @@ constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+int64_t beatOf(int64_t busBytes, const DmaShape& d) { return d.beatBytes > 0 ? d.beatBytes : busBytes; }
+
 /// A burst not on a beat is never cut at 4 KiB: its beats would then no
 /// longer follow one another through the row (an AXI port refuses it anyway).
-int64_t cutBurst(int64_t maxBurst, int64_t beat, bool split4k, const DmaShape& d, int64_t row, int64_t offset) {
-  const int64_t bytes = std::min(maxBurst, d.rowBytes - offset);
+/// Narrow beats keep the bus's most beats a burst.
+int64_t cutBurst(int64_t maxBurst, int64_t busBytes, bool split4k, const DmaShape& d, int64_t row, int64_t offset) {
+  const int64_t beat = beatOf(busBytes, d);
+  const int64_t most = beat == busBytes ? maxBurst : std::max(beat, maxBurst / busBytes * beat);
+  const int64_t bytes = std::min(most, d.rowBytes - offset);
   const uint64_t at = d.addr + static_cast<uint64_t>(row) * d.pitch + static_cast<uint64_t>(offset);
   if (!split4k || at % static_cast<uint64_t>(beat)) return bytes;
   return std::min(bytes, static_cast<int64_t>(4096 - at % 4096));
 }
 
 }  // namespace
+
+int64_t beatBytesOf(const hwspec::HwSpec& hw, const DmaShape& d) { return beatOf(hw.dramBytesPerCycle, d); }
 
 int64_t burstBytes(const hwspec::HwSpec& hw, const DmaShape& d, int64_t row, int64_t offset) {
   return cutBurst(hw.timing.maxBurst, hw.dramBytesPerCycle, hw.dramSplit4k, d, row, offset);
@@ -76,7 +83,7 @@ void DramPort::advance(uint64_t until) {
 void DramPort::accept(int r, uint64_t c) {
   Pending& p = queue_[r].front();
   const int64_t bytes = cutBurst(maxBurst_, bytesPerCycle_, split4k_, p.shape, p.row, p.offset);
-  const uint64_t beats = static_cast<uint64_t>(ceilDiv(bytes, bytesPerCycle_));
+  const uint64_t beats = static_cast<uint64_t>(ceilDiv(bytes, beatOf(bytesPerCycle_, p.shape)));
   const uint64_t first = std::max(c + (p.shape.write ? 1 : static_cast<uint64_t>(latency_)), channelFree_);
   channelFree_ = first + beats;
   const uint64_t done = channelFree_ + (p.shape.write ? static_cast<uint64_t>(latency_) : 0);

@@ -3,11 +3,12 @@
 // The port rules of docs/microarchitecture.md ("DRAM port"), in plain C++: the
 // cycle model drives it from its SystemC threads and the compiler's cost model
 // runs it with one requester. Requesters queue DMAs (rows split into bursts of
-// at most max_burst bytes); in every cycle the port accepts at most one burst,
+// at most max_burst / bytes_per_cycle beats); in every cycle the port accepts at most one burst,
 // from the highest-priority requester whose next request is visible, while
 // fewer than `outstanding` bursts are in flight (with dram.split_4k a burst
 // also ends at a 4 KiB boundary of its DRAM address). Accepted bursts use the data
-// channel in acceptance order, dram.bytes_per_cycle per beat: a read's beats
+// channel in acceptance order, one beat a cycle of the DMA's beat bytes
+// (dram.bytes_per_cycle, or one output row: isa::dramBeatBytes): a read's beats
 // start dram.latency_cycles after its acceptance, a write's the cycle after
 // it; a read completes after its last beat, a write one latency later (its
 // acknowledgement). Cycle numbers are absolute within a run.
@@ -28,19 +29,24 @@ enum class Requester : int { kFetch = 0, kCompute = 1, kLoad = 2, kStore = 3 };
 inline constexpr int kNumRequesters = 4;
 
 /// One DMA as the port sees it: `rows` rows of `rowBytes` bytes, row r at
-/// DRAM byte `addr` + r·`pitch` of the window (which starts on a 4 KiB boundary).
+/// DRAM byte `addr` + r·`pitch` of the window (which starts on a 4 KiB
+/// boundary), in beats of `beatBytes` (0: dram.bytes_per_cycle).
 struct DmaShape {
   int64_t rows = 0;
   int64_t rowBytes = 0;
   bool write = false;
   uint64_t addr = 0;
   uint64_t pitch = 0;
+  int64_t beatBytes = 0;
 };
 
+/// The bytes a beat of `d` carries.
+int64_t beatBytesOf(const hwspec::HwSpec& hw, const DmaShape& d);
+
 /// The bytes of the burst that starts `offset` bytes into row `row` of `d`:
-/// the rest of the row, at most timing.max_burst, and with dram.split_4k, when
-/// it starts on a beat, no further than the next 4 KiB boundary. The RTL's DMA
-/// engine cuts the same way.
+/// the rest of the row, at most timing.max_burst / dram.bytes_per_cycle beats,
+/// and with dram.split_4k, when it starts on a beat, no further than the next
+/// 4 KiB boundary. The RTL's DMA engine cuts the same way.
 int64_t burstBytes(const hwspec::HwSpec& hw, const DmaShape& d, int64_t row, int64_t offset);
 
 /// The port's state: queued DMAs, bursts in flight, the data channel.

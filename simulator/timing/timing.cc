@@ -9,9 +9,14 @@ namespace accelc::simulator {
 
 DmaShape dmaShapeOf(const isa::Instruction& insn, const hwspec::HwSpec& hw) {
   const isa::MemInsn& m = insn.mem();
-  const int64_t e = isa::dramEntryBytes(hw, isa::Buffer(m.buffer));
-  return {m.ySize, m.xSize * e, insn.opcode == isa::Opcode::kStore, static_cast<uint64_t>(m.dramBase * e),
-          static_cast<uint64_t>(m.xStride * e)};
+  const isa::Buffer b = isa::Buffer(m.buffer);
+  const int64_t e = isa::dramEntryBytes(hw, b);
+  return {m.ySize,
+          m.xSize * e,
+          insn.opcode == isa::Opcode::kStore,
+          static_cast<uint64_t>(m.dramBase * e),
+          static_cast<uint64_t>(m.xStride * e),
+          isa::dramBeatBytes(hw, b)};
 }
 
 int64_t padCycles(const isa::Instruction& insn) {
@@ -37,7 +42,7 @@ void eachBurst(const DmaShape& d, const hwspec::HwSpec& hw, F f) {
 
 int64_t dmaBeats(const DmaShape& d, const hwspec::HwSpec& hw) {
   if (d.rows <= 0 || d.rowBytes <= 0) return 0;
-  const int64_t burst = hw.timing.maxBurst, w = hw.dramBytesPerCycle;
+  const int64_t burst = burstBytes(hw, d, 0, 0), w = beatBytesOf(hw, d);
   int64_t beats = 0;
   if (hw.dramSplit4k) {  // bursts depend on the addresses
     eachBurst(d, hw, [&](int64_t bytes) { beats += (bytes + w - 1) / w; });
@@ -49,7 +54,10 @@ int64_t dmaBeats(const DmaShape& d, const hwspec::HwSpec& hw) {
 
 int64_t dmaBursts(const DmaShape& d, const hwspec::HwSpec& hw) {
   if (d.rows <= 0 || d.rowBytes <= 0) return 0;
-  if (!hw.dramSplit4k) return d.rows * ((d.rowBytes + hw.timing.maxBurst - 1) / hw.timing.maxBurst);
+  if (!hw.dramSplit4k) {
+    const int64_t burst = burstBytes(hw, d, 0, 0);
+    return d.rows * ((d.rowBytes + burst - 1) / burst);
+  }
   int64_t bursts = 0;
   eachBurst(d, hw, [&](int64_t) { ++bursts; });
   return bursts;

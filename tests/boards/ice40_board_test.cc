@@ -65,6 +65,15 @@ TEST(Ice40BoardTest, RefusesWhatTheBoardCannotHold) {
   ASSERT_FALSE(st.isOk());
   EXPECT_NE(st.diag().str().find("dram.bytes_per_cycle 2"), std::string::npos) << st.diag().str();
 
+  hwspec::HwSpec oneByteRows = testing::presetTarget("ice40").spec;
+  oneByteRows.blockOut = 1;
+  auto narrow = isa::loadTarget(oneByteRows);
+  ASSERT_TRUE(narrow.isOk()) << narrow.diag().str();
+  st = checkIce40Board(*narrow, *p, "finish.bin");
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.diag().str().find("an output row (batch x block_out bytes) of at least 2 bytes"), std::string::npos)
+      << st.diag().str();
+
   const isa::Target ice40 = testing::presetTarget("ice40");
   isa::ProgramBuilder big(ice40);
   big.text(0);

@@ -4,11 +4,11 @@
 // it as the cycle model does; a model compiled for that hwspec gives on it
 // the outputs and cycles of --engine rtl. Heavy: a first verilation takes
 // minutes.
+#include <dirent.h>
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
 #include <cstdlib>
+#include <filesystem>
 
 #include "boards/driver/driver.h"
 #include "boards/virtual/virtual_bus.h"
@@ -50,6 +50,7 @@ int foldersEndingIn(const std::string& dir, const std::string& suffix) {
 
 TEST(VirtualBoardVerilateTest, AnotherHwspecsIpIsVerilatedOnceAndRunsAsTheCycleModel) {
   const std::string cache = testing::tempDir() + "/rtl-cache-vboard";
+  std::filesystem::remove_all(cache);              // a build tree keeps the IPs of RTL since changed
   ::setenv("ACCELC_RTL_CACHE", cache.c_str(), 1);  // the board's process inherits it
   auto spec = hwspec::parseHwSpec(slowTinyYaml(), "slow-tiny.yaml");
   ASSERT_TRUE(spec.isOk()) << spec.diag().str();

@@ -46,8 +46,11 @@ TEST(RtlGenTest, UnimplementedShapesNameTheirKey) {
   odd.timing.maxBurst = 6;  // tiny's beats are 4 bytes
   expectError(odd, "timing.max_burst");
   hwspec::HwSpec wideBeat = *base;
-  wideBeat.dramBytesPerCycle = 8;  // tiny's output rows are 4 bytes
+  wideBeat.dramBytesPerCycle = 32, wideBeat.timing.maxBurst = 128;  // tiny's instructions are 16 bytes
   expectError(wideBeat, "dram.bytes_per_cycle");
+  hwspec::HwSpec narrowRows = *base;
+  narrowRows.dramBytesPerCycle = 8;  // tiny's output rows are 4 bytes: they move one a beat
+  EXPECT_TRUE(rtlSupports(narrowRows).isOk()) << rtlSupports(narrowRows).diag().str();
   hwspec::HwSpec split = *base;
   split.timing.maxBurst = 72;  // whole beats, but the fifth instruction would straddle two bursts
   expectError(split, "fetch needs a whole number of instructions per burst");

@@ -35,16 +35,16 @@ module tb_dma_alone (
   logic [accelc_hw_pkg::DRAM_ADDR_BITS-1:0] req_addr, beat_addr;
   logic [15:0] data_base, pad_idx;
   logic [31:0] data_off;
-  logic pad_valid, beat_valid, beat_write;
+  logic pad_valid, beat_valid, beat_write, beat_narrow, dma_narrow;
   logic [1:0] beat_req;
   /* verilator lint_on UNUSEDSIGNAL */
   accelc_dma dma (
-      .clk, .rst, .start, .write, .rows, .row_bytes, .pads(accelc_hw_pkg::PAD_COUNT_BITS'(pads)), .addr(accelc_hw_pkg::DRAM_ADDR_BITS'(addr)),
+      .clk, .rst, .start, .write, .narrow(1'b0), .rows, .row_bytes, .pads(accelc_hw_pkg::PAD_COUNT_BITS'(pads)), .addr(accelc_hw_pkg::DRAM_ADDR_BITS'(addr)),
       .pitch(accelc_hw_pkg::DRAM_ADDR_BITS'(pitch)), .y_pad0('0), .x_pad0('0),
-      .x_size('0), .x_pad1('0), .req_addr, .req_valid(dma_valid), .req_write(dma_write), .req_beats(dma_beats),
+      .x_size('0), .x_pad1('0), .req_addr, .req_valid(dma_valid), .req_write(dma_write), .req_narrow(dma_narrow), .req_beats(dma_beats),
       .req_accept(accept[LOAD]), .done(done[LOAD]), .finish, .beat(beat_valid && beat_req == 2'(LOAD)), .data_base,
       .data_off, .pad_valid, .pad_idx);
   accelc_dram_port port (
-      .clk, .rst, .req_valid(valid), .req_write(wr), .req_beats(beats), .req_addr({NR{req_addr}}),
-      .req_accept(accept), .done, .beat_valid, .beat_write, .beat_req, .beat_addr);
+      .clk, .rst, .req_valid(valid), .req_write(wr), .req_narrow('0), .req_beats(beats), .req_addr({NR{req_addr}}),
+      .req_accept(accept), .done, .beat_valid, .beat_write, .beat_narrow, .beat_req, .beat_addr);
 endmodule
