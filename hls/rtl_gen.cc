@@ -236,6 +236,9 @@ support::Status rtlSupports(const hwspec::HwSpec& hw) {
   if (!pow2(w)) return no("dram.bytes_per_cycle", "a power of two is needed");
   for (BufferKind b : {BufferKind::kUop, BufferKind::kInput, BufferKind::kWeight, BufferKind::kAcc, BufferKind::kOutput})
     if (!pow2(hw.entryBytes(b))) return no("gemm", "every buffer entry must be a power of two of bytes");
+  // Narrower output rows move one a beat; an accumulator row narrower than a beat is not implemented.
+  if (hw.entryBytes(BufferKind::kAcc) < w)
+    return no("dram.bytes_per_cycle", "an accumulator row (batch x block_out x 4 bytes) must hold at least one beat");
   if (hw.timing.maxBurst % w) return no("timing.max_burst", "a whole number of beats is needed");
   const int64_t ib = hw.insnBits / 8;
   if (ib % w) return no("dram.bytes_per_cycle", "fetch assembles an instruction from whole beats: at most its bytes");

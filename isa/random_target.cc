@@ -24,8 +24,9 @@ int64_t in(std::mt19937_64& g, int64_t lo, int64_t hi) { return lo + static_cast
 std::string drawYaml(std::mt19937_64& g, const std::string& name) {
   const int64_t batch = g() % 5 == 0 ? 2 : 1, bi = pow2In(g, 1, 4), bo = pow2In(g, 1, 4);
   const int64_t insnBits = g() % 3 == 0 ? 256 : 128, uopBits = g() % 3 == 0 ? 64 : 32;
-  // A beat divides an instruction word (the RTL's fetch); output rows narrower than a beat move one a beat.
-  const int64_t maxBeat = std::min<int64_t>(insnBits / 8, 16);
+  // A beat divides an instruction word (the RTL's fetch) and an accumulator row; output rows narrower than a
+  // beat move one a beat.
+  const int64_t maxBeat = std::min<int64_t>({4 * batch * bo, insnBits / 8, 16});
   int64_t beat = 1;
   while (beat * 2 <= maxBeat && g() % 3 != 0) beat *= 2;
   const int64_t gemmIi = in(g, 1, 2), aluIi = in(g, 1, 3), ii = std::min(gemmIi, aluIi);

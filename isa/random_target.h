@@ -5,8 +5,8 @@
 // of 16 to 1024 entries, DRAM buses of 1–16 bytes with latencies of 1–80
 // cycles, queues of 1–16 entries, either ISA description and word width, ALU
 // op subsets and every timing parameter. The draws stay inside what the RTL
-// implements (hls::rtlSupports: beats that divide an instruction, a pipeline
-// deep enough for the accumulator hazard), so every
+// implements (hls::rtlSupports: beats that divide an instruction and an
+// accumulator row, a pipeline deep enough for the accumulator hazard), so every
 // engine can run them. A draw that the hwspec or the ISA loader refuses
 // (an ISA field too narrow for a buffer) is drawn again, so the result is
 // always a valid target; the same seed gives the same target everywhere.

@@ -48,7 +48,7 @@ module accelc_ice40_top (
   logic [31:0] mem_addr;
   logic [15:0] mem_wdata, mem_rdata;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [accelc_hw_pkg::DRAM_BYTES_PER_CYCLE-1:0] mem_strb;  // all set: an output row of this preset is a whole beat
+  logic [accelc_hw_pkg::DRAM_BYTES_PER_CYCLE-1:0] mem_strb;  // all set: the board takes output rows of a beat or more
   /* verilator lint_on UNUSEDSIGNAL */
   accelc_core core (
       .clk, .rst, .start, .insn_count(32'(accelc_image_pkg::INSN_COUNT)), .insn_addr(32'(accelc_image_pkg::INSN_ADDR)),

@@ -45,7 +45,7 @@ support::Status checkIce40Board(const isa::Target& t, const isa::Program& p, con
     return support::error(t.spec.locOf("dram.bytes_per_cycle"),
                           "the UP5K board needs dram.bytes_per_cycle 2 (one SPRAM word per beat), not " +
                               std::to_string(t.spec.dramBytesPerCycle));
-  if (t.spec.batch * t.spec.blockOut < 2)  // a narrow beat would need a write strobe per byte
+  if (t.spec.batch * t.spec.blockOut < 2)  // a narrow beat: the top writes whole words, with no byte strobes
     return support::error(t.spec.locOf("gemm"),
                           "the UP5K board writes whole 16-bit SPRAM words: an output row "
                           "(batch x block_out bytes) of at least 2 bytes is needed");

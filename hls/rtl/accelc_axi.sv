@@ -9,8 +9,8 @@
 // taken at the start. FINISH ends it: CYCLES and STOP_PC (fetch's pc: the
 // FINISH's index + 1) are latched, STATUS reads 0, ap_done and ap_ready
 // rise. A fault ends it too: an illegal instruction (STATUS bit 0; STOP_PC
-// is that instruction), a burst past DRAM_WINDOW (bit 1) or not on a beat
-// (bit 4), an R or B response other than OKAY (bit 3; STOP_PC is how far
+// is that instruction), a burst past DRAM_WINDOW (bit 1) or not on a boundary
+// of its beats (bit 4), an R or B response other than OKAY (bit 3; STOP_PC is how far
 // fetch had got). The port then accepts no burst, the accepted ones
 // complete, the engine is reset, and ap_done rises. While a run goes on
 // STOP_PC reads fetch's pc. ABORT stops a run the same way without touching

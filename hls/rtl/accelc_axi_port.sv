@@ -49,7 +49,7 @@ module accelc_axi_port (
     output logic                                                          fault_align,
     output logic                                                          resp_error,
     output logic                                                          busy,
-    // AXI4 master: one ID, INCR bursts of DRAM_BYTES_PER_CYCLE-byte beats.
+    // AXI4 master: one ID, INCR bursts of DRAM_BYTES_PER_CYCLE-byte beats (narrow: one output row a beat).
     output logic [63:0]                                                   m_axi_araddr,
     output logic [7:0]                                                    m_axi_arlen,
     output logic [2:0]                                                    m_axi_arsize,
@@ -148,7 +148,8 @@ module accelc_axi_port (
   assign rbeat_valid = r_go;
   assign rbeat_req = rd_req[rd_h];
 
-  // The lane of a narrow beat's row: the head burst's address, one row a beat on.
+  // The lane of a narrow beat's row: the head burst's address, one row a beat on (the window's address
+  // gives the bus's lanes: DRAM_BASE is on a 4 KiB boundary, as the board driver's DMA pool is).
   logic [LW-1:0] r_lane, w_lane;
   assign r_lane = LW'(rd_addr[rd_h] + (AB'(r_count) << $clog2(E8)));
   assign w_lane = LW'(wr_addr[wr_h] + (AB'(w_count) << $clog2(E8)));

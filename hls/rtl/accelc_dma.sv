@@ -9,7 +9,7 @@
 // the instruction ends.
 //
 // It also says where the data goes: each burst's DRAM address (row r at
-// `addr` + r * `pitch`, cut every MAX_BURST bytes); for each beat of its own
+// `addr` + r * `pitch`, cut as above); for each beat of its own
 // (`beat`: the port serves a unit's bursts in order) the entries from the
 // window's first data entry to the first of its row (row times the window's
 // width) and the byte offset in the row it carries; and in each padding cycle
@@ -130,8 +130,8 @@ module accelc_dma #(
   assign data_off = 32'(doff);
   assign req_addr = row_addr + AB'(offset);
 
-  // The current burst: the rest of the row, at most MAX_BURST bytes, and with
-  // SPLIT_4K, when it starts on a beat, no further than the next 4 KiB
+  // The current burst: the rest of the row, at most MAX_BURST bytes (MAXB8 for
+  // narrow beats), and with SPLIT_4K, when it starts on a beat, no further than the next 4 KiB
   // boundary of its address (beats of a burst off a beat would no longer
   // follow one another through the row; the AXI port refuses such a burst).
   logic [BW-1:0] rest, capped, burst, most, bb;

@@ -32,7 +32,7 @@ struct AxiMasterSide {
   bool arvalid = false;
   uint64_t araddr = 0;
   unsigned arlen = 0;   ///< beats - 1
-  unsigned arsize = 0;  ///< log2 of a beat's bytes
+  unsigned arsize = 0;  ///< log2 of a beat's bytes (the harness copies the master's; 0 is one byte)
   bool awvalid = false;
   uint64_t awaddr = 0;
   unsigned awlen = 0;

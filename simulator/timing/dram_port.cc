@@ -19,7 +19,7 @@ int64_t beatOf(int64_t busBytes, const DmaShape& d) { return d.beatBytes > 0 ? d
 /// Narrow beats keep the bus's most beats a burst.
 int64_t cutBurst(int64_t maxBurst, int64_t busBytes, bool split4k, const DmaShape& d, int64_t row, int64_t offset) {
   const int64_t beat = beatOf(busBytes, d);
-  const int64_t most = beat == busBytes ? maxBurst : std::max(beat, maxBurst / busBytes * beat);
+  const int64_t most = beat == busBytes ? maxBurst : std::min(maxBurst, std::max(beat, maxBurst / busBytes * beat));
   const int64_t bytes = std::min(most, d.rowBytes - offset);
   const uint64_t at = d.addr + static_cast<uint64_t>(row) * d.pitch + static_cast<uint64_t>(offset);
   if (!split4k || at % static_cast<uint64_t>(beat)) return bytes;

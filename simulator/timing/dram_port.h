@@ -44,9 +44,9 @@ struct DmaShape {
 int64_t beatBytesOf(const hwspec::HwSpec& hw, const DmaShape& d);
 
 /// The bytes of the burst that starts `offset` bytes into row `row` of `d`:
-/// the rest of the row, at most timing.max_burst / dram.bytes_per_cycle beats,
-/// and with dram.split_4k, when it starts on a beat, no further than the next
-/// 4 KiB boundary. The RTL's DMA engine cuts the same way.
+/// the rest of the row, at most timing.max_burst bytes (and for narrow beats
+/// at most max_burst / dram.bytes_per_cycle of them), and with dram.split_4k, when it starts on a beat, no further than
+/// the next 4 KiB boundary. The RTL's DMA engine cuts the same way.
 int64_t burstBytes(const hwspec::HwSpec& hw, const DmaShape& d, int64_t row, int64_t offset);
 
 /// The port's state: queued DMAs, bursts in flight, the data channel.

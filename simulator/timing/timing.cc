@@ -42,13 +42,13 @@ void eachBurst(const DmaShape& d, const hwspec::HwSpec& hw, F f) {
 
 int64_t dmaBeats(const DmaShape& d, const hwspec::HwSpec& hw) {
   if (d.rows <= 0 || d.rowBytes <= 0) return 0;
-  const int64_t burst = burstBytes(hw, d, 0, 0), w = beatBytesOf(hw, d);
+  const int64_t w = beatBytesOf(hw, d);
   int64_t beats = 0;
   if (hw.dramSplit4k) {  // bursts depend on the addresses
     eachBurst(d, hw, [&](int64_t bytes) { beats += (bytes + w - 1) / w; });
     return beats;
   }
-  const int64_t full = d.rowBytes / burst, tail = d.rowBytes % burst;
+  const int64_t burst = burstBytes(hw, d, 0, 0), full = d.rowBytes / burst, tail = d.rowBytes % burst;
   return d.rows * (full * ((burst + w - 1) / w) + (tail + w - 1) / w);
 }
 

@@ -51,6 +51,9 @@ TEST(RtlGenTest, UnimplementedShapesNameTheirKey) {
   hwspec::HwSpec narrowRows = *base;
   narrowRows.dramBytesPerCycle = 8;  // tiny's output rows are 4 bytes: they move one a beat
   EXPECT_TRUE(rtlSupports(narrowRows).isOk()) << rtlSupports(narrowRows).diag().str();
+  hwspec::HwSpec narrowAcc = narrowRows;
+  narrowAcc.blockOut = 1;  // accumulator rows of 4 bytes on 8-byte beats
+  expectError(narrowAcc, "an accumulator row (batch x block_out x 4 bytes) must hold at least one beat");
   hwspec::HwSpec split = *base;
   split.timing.maxBurst = 72;  // whole beats, but the fifth instruction would straddle two bursts
   expectError(split, "fetch needs a whole number of instructions per burst");
