@@ -138,9 +138,10 @@ int benchModel(const std::string& name, const isa::Target& t) {
     }
     auto ortOut = support::readNpy(ortDir + "/" + b->tensors[static_cast<size_t>(b->outputs[0])].name + ".npy");
     const double diff = ortOut ? maxDiff(out[0], *ortOut) : INFINITY;
+    if (!std::isfinite(bestOrt)) bestOrt = -1;  // onnxruntime did not run
     std::printf("%-22s %7d %10.1f %8.1f %10.2f %10.2f %7.2fx %6zu/%-4zu %10.1e  (%s)\n", name.c_str(), threads,
-                compileMs, jitMs, best, bestOrt, std::isfinite(bestOrt) ? best / bestOrt : 0.0, generated,
-                b->steps.size(), diff, ratios.c_str());
+                compileMs, jitMs, best, bestOrt, bestOrt > 0 ? best / bestOrt : 0.0, generated, b->steps.size(), diff,
+                ratios.c_str());
     if (slowest >= 0) printSlowest(*b, (*ex)->stats(), slowest, 21 * rounds);
   }
   return 0;
@@ -155,8 +156,8 @@ int run(const std::vector<std::string>& models) {
       "whole models with --target x86 against onnxruntime-node; the lowest of %d rounds' medians of 20 runs "
       "after a warm-up, in ms, and (each round's ratio)\n",
       rounds);
-  std::printf("%-22s %7s %10s %8s %10s %10s %8s %11s %10s\n", "model", "threads", "compile", "jit", "accelc",
-              "onnxrt", "ratio", "jit steps", "max|diff|");
+  std::printf("%-22s %7s %10s %8s %10s %10s %8s %11s %10s  %s\n", "model", "threads", "compile", "jit", "accelc",
+              "onnxrt", "ratio", "jit steps", "max|diff|", "(rounds)");
   int rc = 0;
   for (const std::string& m : models) rc |= benchModel(m, *t);
   return rc;

@@ -7,8 +7,10 @@
 //           only the last applies the epilogue);
 //   inner:  the reduction loops after it, folding into the tile's accumulators;
 //   tile:   the unrolled spatial points and the vector lanes, emitted
-//           straight-line at each innermost iteration (but for the branch of
-//           a masked load the target has no instruction for: maskedLoad).
+//           straight-line at each innermost iteration (but for the branches
+//           of bounded loads: a plain load where every lane is inside the
+//           bounds, and of a masked load the target has no instruction for:
+//           maskedLoad).
 // The accumulators live in allocas that LLVM's SROA turns into registers.
 // Values are float or int32 vectors (loop_ir.h): 8-bit loads widen as they
 // are read and narrow as they are stored, so the arithmetic is all 32-bit.

@@ -386,10 +386,11 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   // column stride s of 2 to 4 the image's rows are split into s planes (column i·s + r in plane r), so that
   // tap kw = q·s + r of output column ow reads plane r at ow + q, a contiguous load, where a strided one is
   // two or more loads and shuffles. The kernel's rows are then padded with zero taps to a multiple of s:
-  // 12 taps for 3x3 instead of 9 strided ones. (A zero tap multiplies an image value that is finite unless x
-  // holds an infinity.)
+  // 12 taps for 3x3 instead of 9 strided ones (so only where KW >= s). A zero tap's load of the image is
+  // bounded to read 0: the image there is a neighbouring window's, and an infinity or NaN of x would
+  // otherwise reach this output through 0·x.
   const bool floatSum = f.data != support::DType::kFloat32;
-  const int64_t phases = g.sw >= 2 && g.sw <= 4 && g.dw == 1 ? g.sw : 1;
+  const int64_t phases = g.sw >= 2 && g.sw <= 4 && g.dw == 1 && g.kw >= g.sw ? g.sw : 1;
   const int64_t hp = paddedExtent(g).first, kq = (g.kw + phases - 1) / phases, kwp = kq * phases;
   const int64_t wq = phases == 1 ? paddedExtent(g).second : g.ow + kq - 1;
   const int xf = k.addBuffer("xf", g.c * hp * phases * wq, Role::kTemp);
@@ -426,9 +427,13 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   s.out = y, s.outAt = aff(0, {{C, mg * plane}, {J, plane}, {OH, g.ow}, {OW, 1}});
   s.reduce = Reduce::kSum;
   const int64_t row = phases * wq;
+  std::vector<Bound> taps;  // the zero taps read 0
+  if (kwp != g.kw) taps.push_back(inside(aff(0, {{KQ, phases}, {KR, 1}}), g.kw));
   const int xv = s.value.load(
-      xf, phases == 1 ? aff(0, {{C, hp * row}, {OH, g.sh * row}, {KH, g.dh * row}, {OW, g.sw}, {KQ, g.dw}})
-                      : aff(0, {{C, hp * row}, {OH, g.sh * row}, {KH, g.dh * row}, {KR, wq}, {OW, 1}, {KQ, 1}}));
+      xf,
+      phases == 1 ? aff(0, {{C, hp * row}, {OH, g.sh * row}, {KH, g.dh * row}, {OW, g.sw}, {KQ, g.dw}})
+                  : aff(0, {{C, hp * row}, {OH, g.sh * row}, {KH, g.dh * row}, {KR, wq}, {OW, 1}, {KQ, 1}}),
+      std::move(taps), 0.0f);
   const int wv = s.value.load(w, aff(0, {{C, mg * g.kh * kwp}, {J, g.kh * kwp}, {KH, kwp}, {KQ, phases}, {KR, 1}}));
   s.value.op(EwOp::kMul, xv, wv);
   if (f.epilogue) {

@@ -102,9 +102,9 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
 /// the taps need no bounds) and summed in float, where every partial sum of
 /// at most 1024 int8 products is exact; the epilogue gets it back as int32
 /// (callers keep KH·KW within that). At a column stride s of 2 to 4 (no
-/// column dilation) that image's rows are split into s planes of every s-th
-/// column and the kernel's rows padded with zero taps to a multiple of s, so
-/// that every tap is a contiguous load.
+/// column dilation, KW at least s) that image's rows are split into s planes
+/// of every s-th column and the kernel's rows padded with zero taps (which
+/// read 0) to a multiple of s, so that every tap is a contiguous load.
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 
 /// The word of four bytes, byte t from `load(t)` (an int32 node of int8

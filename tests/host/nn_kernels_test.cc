@@ -171,6 +171,34 @@ TEST(NnKernels, ConvolutionsMatchTheReference) {
   EXPECT_FALSE(rows({1, 16, 7, 7}, {20, 16, 3, 3}, true));
 }
 
+TEST(NnKernels, AStridedDepthwisesZeroTapsKeepAnInfinityInItsOwnOutputs) {
+  // 12 columns at stride 2, 3 taps, no padding: 5 outputs. Column 11 is in no window, but the last output's
+  // zero tap (kernel column 3) lies on it; column 3 is in output 1's window alone, and output 0's zero tap
+  // lies on it.
+  runtime::ConvAttrs a;
+  a.strides = {2, 2}, a.group = 2;
+  const Shape xs = {1, 2, 5, 12}, ws = {2, 1, 3, 3};
+  Tensor x = randomTensor(xs, 7), w = randomTensor(ws, 8);
+  for (int64_t c = 0; c < 2; ++c)
+    for (int64_t r = 0; r < 5; ++r) {
+      x.data<float>()[(c * 5 + r) * 12 + 11] = std::numeric_limits<float>::infinity();
+      x.data<float>()[(c * 5 + r) * 12 + 3] = std::numeric_limits<float>::quiet_NaN();
+    }
+  const Tensor want = reference(OpKind::kConv, a, {&x, &w});
+  for (auto& jit : testing::hostJits()) {
+    std::optional<KernelPlan> p = convPlan(a, xs, ws, false, jitCpuShape(*jit), true);
+    ASSERT_TRUE(p.has_value());
+    const Tensor got = generated(*jit, *p, {&x, &w}, want.shape(), nullptr, 2);
+    for (int64_t i = 0; i < want.numel(); ++i) {
+      const float g = got.data<float>()[i], r = want.data<float>()[i];
+      EXPECT_EQ(std::isnan(g), std::isnan(r)) << "output " << i << ": " << g << ", the reference " << r;
+      if (!std::isnan(r)) {
+        EXPECT_NEAR(g, r, 1e-4f) << "output " << i;
+      }
+    }
+  }
+}
+
 TEST(NnKernels, MatrixProductsMatchTheReference) {
   struct GemmCase {
     Shape a, b;
