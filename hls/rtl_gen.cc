@@ -58,15 +58,18 @@ std::string hwPackage(const hwspec::HwSpec& hw) {
       {"BEAT_BITS", beatBits(hw)},
       {"DRAM_ADDR_BITS", bitsFor(hw.dramWindowBytes - 1)},  // a DRAM byte address inside the window
       // a transfer's padding entries: a legal one fits the largest buffer
-      {"PAD_COUNT_BITS", bitsFor(std::max({hw.depth(BufferKind::kUop), hw.depth(BufferKind::kInput), hw.depth(BufferKind::kWeight),
-                                            hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput)}))},
-      {"NUM_REQUESTERS", 4},  // fetch, compute, load, store: the contract's DRAM port
+      {"PAD_COUNT_BITS",
+       bitsFor(std::max({hw.depth(BufferKind::kUop), hw.depth(BufferKind::kInput), hw.depth(BufferKind::kWeight),
+                         hw.depth(BufferKind::kAcc), hw.depth(BufferKind::kOutput)}))},
+      {"NUM_REQUESTERS", 4},                                 // fetch, compute, load, store: the contract's DRAM port
       {"ENTRY_BYTES_UOP", hw.entryBytes(BufferKind::kUop)},  // DRAM bytes per entry of each buffer
       {"ENTRY_BYTES_WGT", hw.entryBytes(BufferKind::kWeight)},
       {"ENTRY_BYTES_INP", hw.entryBytes(BufferKind::kInput)},
       {"ENTRY_BYTES_ACC", hw.entryBytes(BufferKind::kAcc)},
       {"ENTRY_BYTES_OUT", hw.entryBytes(BufferKind::kOutput)},
-      {"ENTRY_BYTES_ACC8", hw.batch * hw.blockOut * hwspec::HwSpec::elemBits(hw.outputType) / 8},
+      {"ENTRY_BYTES_ACC8", isa::dramEntryBytes(hw, isa::Buffer::kAcc8)},
+      // a beat of output rows (a STORE's, acc8's): the bus's, or one row where a row is narrower
+      {"ROW_BEAT_BYTES", isa::dramBeatBytes(hw, isa::Buffer::kOut)},
       {"COMMAND_DEPTH", hw.commandDepth},
       {"QUEUE_RAM_MIN_DEPTH", kQueueRamMinDepth},
       {"TOKEN_DEPTH", hw.tokenDepth},

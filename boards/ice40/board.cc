@@ -8,6 +8,7 @@
 
 #include "hls/rtl_gen.h"
 #include "hls/synth_gen.h"
+#include "isa/semantics.h"
 
 namespace accelc::boards {
 
@@ -45,7 +46,8 @@ support::Status checkIce40Board(const isa::Target& t, const isa::Program& p, con
     return support::error(t.spec.locOf("dram.bytes_per_cycle"),
                           "the UP5K board needs dram.bytes_per_cycle 2 (one SPRAM word per beat), not " +
                               std::to_string(t.spec.dramBytesPerCycle));
-  if (t.spec.batch * t.spec.blockOut < 2)  // a narrow beat: the top writes whole words, with no byte strobes
+  // A narrow beat (isa::dramBeatBytes): the top writes whole words, with no byte strobes.
+  if (isa::dramBeatBytes(t.spec, isa::Buffer::kOut) < t.spec.dramBytesPerCycle)
     return support::error(t.spec.locOf("gemm"),
                           "the UP5K board writes whole 16-bit SPRAM words: an output row "
                           "(batch x block_out bytes) of at least 2 bytes is needed");

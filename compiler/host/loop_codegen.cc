@@ -235,8 +235,7 @@ class StageBuilder {
         lanes = both(b_, lanes, b_.CreateAnd(b_.CreateICmpSGE(ev, splat32(static_cast<int32_t>(bd.lo))),
                                              b_.CreateICmpSLT(ev, splat32(static_cast<int32_t>(bd.hi)))));
       } else {
-        scalar = both(b_, scalar, b_.CreateAnd(b_.CreateICmpSGE(e, b_.getInt64(static_cast<uint64_t>(bd.lo))),
-                                               b_.CreateICmpSLT(e, b_.getInt64(static_cast<uint64_t>(bd.hi)))));
+        scalar = both(b_, scalar, within(e, bd));
       }
     }
   }
@@ -296,12 +295,15 @@ class StageBuilder {
     for (const Bound& bd : bounds) {
       llvm::Value* first = affine(bd.e, p);
       llvm::Value* last = b_.CreateAdd(first, b_.getInt64(static_cast<uint64_t>(vectorCoef(bd.e) * (width_ - 1))));
-      for (llvm::Value* e : {first, last})
-        all = both(b_, all,
-                   b_.CreateAnd(b_.CreateICmpSGE(e, b_.getInt64(static_cast<uint64_t>(bd.lo))),
-                                b_.CreateICmpSLT(e, b_.getInt64(static_cast<uint64_t>(bd.hi)))));
+      all = both(b_, all, b_.CreateAnd(within(first, bd), within(last, bd)));
     }
     return all;
+  }
+
+  /// lo <= e < hi for 64-bit scalar `e`.
+  llvm::Value* within(llvm::Value* e, const Bound& bd) {
+    return b_.CreateAnd(b_.CreateICmpSGE(e, b_.getInt64(static_cast<uint64_t>(bd.lo))),
+                        b_.CreateICmpSLT(e, b_.getInt64(static_cast<uint64_t>(bd.hi))));
   }
 
   /// A masked load of vector type `t` from element `idx` of `buffer`. Where the target has no instruction for it

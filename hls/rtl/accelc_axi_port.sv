@@ -89,7 +89,7 @@ module accelc_axi_port (
   localparam int CW = $clog2(N + 1) + 1;
   localparam int RW = $clog2(NR);
   // A narrow beat: one output row of E8 bytes (rows narrower than a beat only).
-  localparam int E8 = accelc_hw_pkg::ENTRY_BYTES_ACC8 < W ? accelc_hw_pkg::ENTRY_BYTES_ACC8 : W;
+  localparam int E8 = accelc_hw_pkg::ROW_BEAT_BYTES;
   localparam int LW = W > 1 ? $clog2(W) : 1;  // a byte's lane bits
 
   // ---- acceptance: the contract port's arbiter, with the window and beat checks ----

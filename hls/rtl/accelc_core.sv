@@ -45,6 +45,6 @@ module accelc_core (
   assign mem_wr = beat_valid && beat_write;
   assign mem_addr = 32'(beat_addr);
   // A narrow beat writes one output row, from byte 0 of mem_wdata (a write strobe per byte).
-  localparam int W = accelc_hw_pkg::DRAM_BYTES_PER_CYCLE, E8 = accelc_hw_pkg::ENTRY_BYTES_ACC8;
+  localparam int W = accelc_hw_pkg::DRAM_BYTES_PER_CYCLE, E8 = accelc_hw_pkg::ROW_BEAT_BYTES;
   assign mem_strb = beat_narrow && E8 < W ? W'((64'(1) << E8) - 64'(1)) : '1;
 endmodule

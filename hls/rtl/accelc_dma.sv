@@ -54,7 +54,7 @@ module accelc_dma #(
   localparam int W = accelc_hw_pkg::DRAM_BYTES_PER_CYCLE;
   // A narrow beat (isa::dramBeatBytes) carries one output row; a burst of them
   // has at most the bus's beats.
-  localparam int E8 = accelc_hw_pkg::ENTRY_BYTES_ACC8 < W ? accelc_hw_pkg::ENTRY_BYTES_ACC8 : W;
+  localparam int E8 = accelc_hw_pkg::ROW_BEAT_BYTES;
   localparam int MAXB8 = MAXB / W * E8 > E8 ? MAXB / W * E8 : E8;
 
   // Register widths from the instruction fields: rows and columns of the

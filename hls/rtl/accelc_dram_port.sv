@@ -36,7 +36,7 @@ module accelc_dram_port (
   localparam int CW = $clog2(N + 1) + 1;      // counts up to N, and N plus one accept
   localparam int RW = $clog2(NR);
   localparam int AB = accelc_hw_pkg::DRAM_ADDR_BITS;
-  localparam int NARROW = accelc_hw_pkg::ENTRY_BYTES_ACC8;  // a narrow beat's bytes: one output row
+  localparam int NARROW = accelc_hw_pkg::ROW_BEAT_BYTES;  // a narrow beat's bytes: one output row
   // Cycle stamps count modulo 2^SW: a burst waits at most for the N bursts
   // ahead of it and the latency, so the signed distance to now never wraps.
   localparam int SW = $clog2(N * (1 << BB) + accelc_hw_pkg::DRAM_LATENCY + 4) + 1;

@@ -76,6 +76,8 @@ module accelc_engine (
   localparam int E_UOP = accelc_hw_pkg::ENTRY_BYTES_UOP, E_INP = accelc_hw_pkg::ENTRY_BYTES_INP;
   localparam int E_WGT = accelc_hw_pkg::ENTRY_BYTES_WGT, E_ACC = accelc_hw_pkg::ENTRY_BYTES_ACC;
   localparam int E_OUT = accelc_hw_pkg::ENTRY_BYTES_OUT, E_ACC8 = accelc_hw_pkg::ENTRY_BYTES_ACC8;
+  // An acc8 beat: the bus's, or one row (E_ACC8 bytes) where a row is narrower (isa::dramBeatBytes).
+  localparam int ACC8_BEAT = accelc_hw_pkg::ROW_BEAT_BYTES;
   localparam int G_UOP = E_UOP < W ? E_UOP : W, G_INP = E_INP < W ? E_INP : W, G_WGT = E_WGT < W ? E_WGT : W;
   localparam int G_ACC = E_ACC < W ? E_ACC : W, G_OUT = E_OUT < W ? E_OUT : W;
   localparam int NB_UOP = (E_UOP < W ? W : E_UOP) / G_UOP, NB_INP = (E_INP < W ? W : E_INP) / G_INP;
@@ -301,7 +303,7 @@ module accelc_engine (
         off = RB'(data_off[u]);
         rest = dma_row_bytes_q[u] - off;
         // a narrow acc8 beat carries one row (E_ACC8 bytes)
-        bytes = 32'(xfer_buf[u]) == accelc_isa_pkg::BUFFER_ACC8 && E_ACC8 < W ? (rest > RB'(E_ACC8) ? RB'(E_ACC8) : rest)
+        bytes = 32'(xfer_buf[u]) == accelc_isa_pkg::BUFFER_ACC8 && ACC8_BEAT < W ? (rest > RB'(ACC8_BEAT) ? RB'(ACC8_BEAT) : rest)
                                                                            : (rest > RB'(W) ? RB'(W) : rest);
         rd_buf <= xfer_buf[u];
         rd_word <= FW'((entry << (les - lg)) + (byte_in >> lg));
@@ -358,8 +360,6 @@ module accelc_engine (
       .ew_en(padsInto(pad_valid[LD], xfer_buf[LD], accelc_isa_pkg::BUFFER_WGT)), .ew_idx(GIW'(pad_entry[LD])),
       .ew_data('0), .re(wgt_re), .ridx(wgt_idx), .rdata(wgt_data));
   // The beat's data as the accumulator's words: acc8 bytes sign-extended to int32.
-  // A narrow acc8 beat (rows narrower than a beat) carries one row, E_ACC8 bytes.
-  localparam int ACC8_BEAT = E_ACC8 < W ? E_ACC8 : W;
   logic [NB_ACC*G_ACC*8-1:0] rd_acc_data;
   always_comb begin
     rd_acc_data = '0;

@@ -78,7 +78,7 @@ module accelc_transfer #(
       accelc_isa_pkg::BUFFER_ACC8: le = 5'($clog2(accelc_hw_pkg::ENTRY_BYTES_ACC8));
       default: le = '0;  // an unknown buffer: never dispatched (accelc_fetch)
     endcase  // entry sizes are powers of two: shifts
-    narrow = accelc_hw_pkg::ENTRY_BYTES_ACC8 < accelc_hw_pkg::DRAM_BYTES_PER_CYCLE &&
+    narrow = accelc_hw_pkg::ROW_BEAT_BYTES < accelc_hw_pkg::DRAM_BYTES_PER_CYCLE &&
              (32'(insn[accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS]) == accelc_isa_pkg::BUFFER_OUT ||
               32'(insn[accelc_isa_pkg::MEM_BUFFER_LO +: accelc_isa_pkg::MEM_BUFFER_BITS]) == accelc_isa_pkg::BUFFER_ACC8);
     op = insn[0 +: accelc_isa_pkg::OPCODE_BITS];
