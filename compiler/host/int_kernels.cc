@@ -185,7 +185,9 @@ struct AxisStage {
   Affine at() const { return aff(0, {{O, sp.dim * sp.inner}, {A, sp.inner}, {I, 1}}); }
   Affine param() const { return aff(0, {{A, 1}}); }
   /// Rows of `inner` in vector lanes, or of `dim` when inner is 1.
-  StageSchedule schedule(const CpuShape& cpu) const { return rowSchedule(s, sp.inner > 1 ? I : A, -1, 1, cpu); }
+  StageSchedule schedule(const CpuShape& cpu, bool byteRows = false) const {
+    return rowSchedule(s, sp.inner > 1 ? I : A, -1, 1, cpu, byteRows);
+  }
 };
 
 }  // namespace
@@ -440,13 +442,11 @@ std::optional<KernelPlan> im2colPlan(const runtime::Im2colAttrs& a, const Shape&
   };
   if (g.pt || g.pl || g.pb || g.pr) {
     // The windows read a padded copy: a pass over the input, against lane masks on every row of the output,
-    // which is KH·KW / (SH·SW) times larger (ResNet's first layer: 0.19 ms with the masks).
-    const auto [hp, wp] = paddedExtent(g);
-    const int xp = k.addBuffer("xp", g.c * hp * wp, Role::kTemp, DType::kInt8);
+    // which is KH·KW / (SH·SW) times larger. ResNet's first layer (7x7 at stride 2, one thread, warm): 0.19 ms
+    // with the masks, 0.165 with strided loads from the copy, 0.09 from its column planes.
+    std::vector<LoopStage> stages = paddedIm2colStages(k, g, ix, y, static_cast<float>(a.padValue));
     k.batch[0].stride.push_back(0);
-    auto [copy, inner] = paddedImage(g, ix, xp, static_cast<float>(a.padValue));
-    add(std::move(copy), 2);
-    add(im2colStage(inner, g.c, xp, y, 0.0f), 4);
+    for (size_t i = 0; i < stages.size(); ++i) add(std::move(stages[i]), i == 0 ? 3 : 4);
     return p;
   }
   add(im2colStage(g, g.c, ix, y, 0.0f), 4);
@@ -472,7 +472,9 @@ std::optional<KernelPlan> quantizePlan(const runtime::AxisAttrs& a, const Shape&
   const int v = e.op(EwOp::kAdd, r, iz >= 0 ? e.load(iz, st.param()) : e.intConstant(0));
   e.clip(v, to == DType::kInt8 ? -128.0f : 0.0f, to == DType::kInt8 ? 127.0f : 255.0f);
   k.stages.push_back(st.s);
-  p.schedule.stages.push_back(st.schedule(cpu));
+  // Rows of bytes out: vectors of up to four registers' floats, so that each store moves a whole register
+  // of bytes (1x3x224x224: 0.034 ms instead of 0.040).
+  p.schedule.stages.push_back(st.schedule(cpu, true));
   return p;
 }
 

@@ -198,13 +198,14 @@ int loadPadded(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int y
   return loadPaddedAt(e, g, x, cc, yy, aff(0, {{xx, 1}}), pad);
 }
 
-/// x's channels as floats in a padded image of hp rows, x at (pt, pl), `pad` around it; integers are
-/// converted. Each row is split into `phases` planes of wq columns: plane r holds the padded columns i·phases
+/// x's channels in a padded image of hp rows, x at (pt, pl), `pad` around it; with `convert`, integers
+/// are converted to float. Each row is split into `phases` planes of wq columns: plane r holds the padded columns
+/// i·phases
 /// + r (axes c, y, r, i), so that a window stepping `phases` columns reads each plane contiguously.
-LoopStage paddedFloatStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t phases, int64_t wq,
-                           float pad, bool convert) {
+LoopStage paddedPlanesStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t phases, int64_t wq,
+                            float pad, bool convert) {
   LoopStage c;
-  c.name = "to_float_padded";
+  c.name = convert ? "to_float_padded" : "padded";
   enum { CC, YY, RR, II };
   c.axes = {{"c", g.c}, {"y", hp}, {"r", phases}, {"i", wq}};
   c.out = xf, c.outAt = aff(0, {{CC, hp * phases * wq}, {YY, phases * wq}, {RR, wq}, {II, 1}});
@@ -395,7 +396,7 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const int64_t wq = phases == 1 ? paddedExtent(g).second : g.ow + kq - 1;
   const int xf = k.addBuffer("xf", g.c * hp * phases * wq, Role::kTemp);
   {
-    LoopStage c = paddedFloatStage(g, x, xf, hp, phases, wq, f.pad, floatSum);
+    LoopStage c = paddedPlanesStage(g, x, xf, hp, phases, wq, f.pad, floatSum);
     k.stages.push_back(c);
     p.schedule.stages.push_back(rowSchedule(c, 3, -1, 1, cpu));
   }
@@ -465,17 +466,31 @@ LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, i
   return s;
 }
 
-std::pair<LoopStage, runtime::ConvGeometry> paddedImage(const runtime::ConvGeometry& g, int x, int xp, float pad) {
-  runtime::ConvGeometry inner = g;
-  std::tie(inner.h, inner.w) = paddedExtent(g);
-  inner.pt = inner.pl = inner.pb = inner.pr = 0;
-  LoopStage s;
-  s.name = "padded";
-  enum { CC, YY, XX };
-  s.axes = {{"c", g.c}, {"y", inner.h}, {"x", inner.w}};
-  s.out = xp, s.outAt = aff(0, {{CC, inner.h * inner.w}, {YY, inner.w}, {XX, 1}});
-  loadPadded(s.value, g, x, CC, YY, XX, pad);
-  return {s, inner};
+std::vector<LoopStage> paddedIm2colStages(LoopKernel& k, const runtime::ConvGeometry& g, int x, int col, float pad) {
+  // At a column stride s of 2 to 4 the padded copy's rows are split into s planes (padded column i·s + r in
+  // plane r), so that tap kw = q·s + r of output column ow reads plane r at ow + q: each output row is one
+  // contiguous run, where a strided one is two or more loads and shuffles per vector (ResNet's first layer,
+  // 7x7 at stride 2). One windows stage per plane, as the taps of a plane are every s-th.
+  const int64_t phases = g.sw >= 2 && g.sw <= 4 && g.dw == 1 && g.kw >= g.sw ? g.sw : 1;
+  const auto [hp, wp] = paddedExtent(g);
+  const int64_t wq = phases == 1 ? wp : g.ow + (g.kw - 1) / phases, row = phases * wq, plane = g.oh * g.ow;
+  const int xp = k.addBuffer("xp", g.c * hp * row, Role::kTemp, k.buffers[static_cast<size_t>(x)].type);
+  std::vector<LoopStage> stages = {paddedPlanesStage(g, x, xp, hp, phases, wq, pad, false)};
+  for (int64_t r = 0; r < phases; ++r) {
+    LoopStage s;
+    s.name = "im2col";
+    enum { CI, KH, Q, OH, OW };
+    s.axes = {{"ci", g.c}, {"kh", g.kh}, {"q", (g.kw - r + phases - 1) / phases}, {"oh", g.oh}, {"ow", g.ow}};
+    s.out = col;
+    s.outAt = aff(r * plane, {{CI, g.kh * g.kw * plane}, {KH, g.kw * plane}, {Q, phases * plane}, {OH, g.ow}, {OW, 1}});
+    s.value.load(xp, aff(r * wq, {{CI, hp * row},
+                                  {OH, g.sh * row},
+                                  {KH, g.dh * row},
+                                  {Q, phases == 1 ? g.dw : 1},
+                                  {OW, phases == 1 ? g.sw : 1}}));
+    stages.push_back(std::move(s));
+  }
+  return stages;
 }
 
 namespace {

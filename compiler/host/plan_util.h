@@ -41,9 +41,10 @@ StageSchedule panelSchedule(const LoopStage& s, const CpuShape& cpu);
 void foldWords(StageSchedule& sc, const CpuShape& cpu);
 /// A schedule that vectorizes spatial axis `v` and unrolls spatial axis `u` (or
 /// none, -1) by `ur`, the reduction loops sitting between them and the tile.
-/// With `byteRows` (a stage that only moves bytes: byteCopy), a vector holds
-/// up to four registers' worth of lanes, so that its loads and stores move
-/// whole registers of bytes, and no more lanes than the row has.
+/// With `byteRows` (a stage that only moves bytes, byteCopy, or one that
+/// narrows floats to bytes, a quantization), a vector holds up to four
+/// registers' worth of lanes, so that its stores move whole registers of
+/// bytes, and no more lanes than the row has.
 StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu, bool byteRows = false);
 /// (x86's vectors only; a row shorter than a register keeps one register's lanes.)
 /// Whether stage `s` of `k` only moves bytes: 8-bit loads (bounded or not)
@@ -60,10 +61,12 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk);
 LoopStage im2colStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col, float pad);
 /// The rows and columns of a padded image that every window of `g` reaches.
 std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g);
-/// A stage copying x into xp, an image of the rows and columns that g's windows reach with `pad` around x
-/// (axes c, y, x), and the geometry of the same windows over xp: no padding, so that no load of it needs
-/// bounds.
-std::pair<LoopStage, runtime::ConvGeometry> paddedImage(const runtime::ConvGeometry& g, int x, int xp, float pad);
+/// The stages of the Im2col copy of x into col (as im2colStage lays it out) over a padded copy of x, a
+/// temp buffer added to k: the copy (axes c, y, r, i; vectorize i), `pad` around x, then the windows (axes
+/// ci, kh, q, oh, ow; vectorize ow), whose loads need no bounds. At a column stride of 2 to 4 the copy's rows
+/// are split into column planes and the windows take one stage per plane, each row of theirs a contiguous
+/// run of the copy.
+std::vector<LoopStage> paddedIm2colStages(LoopKernel& k, const runtime::ConvGeometry& g, int x, int col, float pad);
 
 /// What a convolution's im2col-and-product form computes in: the element
 /// type of x, w and the im2col copy (float32 or int8), the output's, the

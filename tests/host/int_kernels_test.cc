@@ -417,7 +417,12 @@ TEST(IntKernels, Im2colIsTheReferenceBitForBit) {
         // Rows of 40 and 24 bytes: vectors of 32 and 16 lanes on AVX2, the last one shifted inwards.
         Case{{1, 2, 20, 40}, {3, 3}, {}, {1, 1, 1, 1}, 5}, Case{{1, 3, 30, 70}, {3, 3}, {3, 3}, {0, 2, 1, 0}, -3},
         // No padding (no bounds), strides that leave rows and columns of the image unread.
-        Case{{1, 2, 10, 9}, {3, 2}, {2, 3}, {}, 0}}) {
+        Case{{1, 2, 10, 9}, {3, 2}, {2, 3}, {}, 0},
+        // Column strides of 2 to 4 read the padded copy's column planes, whose taps differ in number when the
+        // stride does not divide KW; a KW below the stride keeps one plane.
+        Case{{1, 2, 13, 17}, {3, 5}, {1, 3}, {1, 2, 0, 1}, 9}, Case{{2, 3, 11, 15}, {2, 4}, {2, 4}, {0, 3, 1, 2}, -5},
+        Case{{1, 1, 6, 7}, {1, 2}, {3, 2}, {1, 1, 1, 1}, 3}, Case{{1, 4, 9, 9}, {3, 1}, {2, 2}, {1, 0, 1, 0}, 1},
+        Case{{1, 3, 23, 37}, {5, 7}, {2, 2}, {2, 3, 2, 1}, -1}}) {
     runtime::Im2colAttrs a;
     a.kernelShape = c.k, a.strides = c.strides, a.pads = c.pads, a.padValue = c.pad;
     check(OpKind::kIm2col, a, {randomTensor(DType::kInt8, c.x, seed++)},
@@ -445,7 +450,8 @@ TEST(IntKernels, ARowOfBytesMovesWholeRegistersOfBytes) {
     a.kernelShape = {7, 7}, a.strides = {2, 2}, a.pads = {3, 3, 3, 3};
     std::optional<KernelPlan> p = im2colPlan(a, {1, 3, 224, 224}, cpu);
     ASSERT_TRUE(p.has_value());
-    const StageSchedule& sc = p->schedule.stages[0];
+    ASSERT_EQ(p->schedule.stages.size(), 3u);  // the padded copy, then one stage per column plane
+    const StageSchedule& sc = p->schedule.stages[1];
     EXPECT_EQ(sc.vectorWidth, x86 ? 4 * cpu.vectorWidth : 4) << cpu.vectorWidth;
     EXPECT_EQ(sc.registerLanes, x86 ? cpu.vectorWidth : 0);
     a.kernelShape = {3, 3}, a.strides = {1, 1}, a.pads = {1, 1, 1, 1};
