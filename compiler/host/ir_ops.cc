@@ -7,21 +7,11 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include "compiler/host/ir_math.h"
+
 namespace accelc::compiler::host {
 
 namespace {
-
-/// A C library function of one float, lane by lane on a vector.
-llvm::Value* libm(llvm::IRBuilder<>& b, llvm::Module& m, const char* name, llvm::Value* x) {
-  llvm::Type* f32 = b.getFloatTy();
-  llvm::FunctionCallee fn = m.getOrInsertFunction(name, llvm::FunctionType::get(f32, {f32}, false));
-  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
-  if (!vt) return b.CreateCall(fn, {x});
-  llvm::Value* r = llvm::UndefValue::get(vt);
-  for (unsigned l = 0; l < vt->getNumElements(); ++l)
-    r = b.CreateInsertElement(r, b.CreateCall(fn, {b.CreateExtractElement(x, l)}), l);
-  return r;
-}
 
 /// Whether every lane of `v` is one value: a shuffle of lane 0 alone (no undefined lane) or a constant splat.
 bool splat(llvm::Value* v) {
@@ -189,7 +179,7 @@ llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperand
 
 }  // namespace
 
-llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type* t, const IrOperands& x) {
+llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x) {
   if (t->isIntOrIntVectorTy())
     if (llvm::Value* v = intOp(b, op, t, x)) return v;
   auto splat = [&](float v) { return llvm::ConstantFP::get(t, static_cast<double>(v)); };
@@ -218,18 +208,16 @@ llvm::Value* emitEwOp(llvm::IRBuilder<>& b, llvm::Module& m, EwOp op, llvm::Type
       llvm::Value* lo = b.CreateSelect(b.CreateFCmpOLT(x.a, splat(x.lo)), splat(x.lo), x.a);
       return b.CreateSelect(b.CreateFCmpOLT(splat(x.hi), lo), splat(x.hi), lo);
     }
-    case EwOp::kSigmoid: {  // 1 / (1 + exp(-x))
-      llvm::Value* ex = b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, b.CreateFNeg(x.a));
-      return b.CreateFDiv(splat(1.0f), b.CreateFAdd(splat(1.0f), ex));
-    }
+    case EwOp::kSigmoid:  // 1 / (1 + exp(-x))
+      return b.CreateFDiv(splat(1.0f), b.CreateFAdd(splat(1.0f), emitExp(b, b.CreateFNeg(x.a))));
     case EwOp::kSqrt:
       return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.a);
     case EwOp::kExp:
-      return b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, x.a);
+      return emitExp(b, x.a);
     case EwOp::kTanh:
-      return libm(b, m, "tanhf", x.a);
+      return emitTanh(b, x.a);
     case EwOp::kErf:
-      return libm(b, m, "erff", x.a);
+      return emitErf(b, x.a);
     case EwOp::kToFloat:
       return b.CreateSIToFP(x.a, t);
     case EwOp::kRound:

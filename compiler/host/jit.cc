@@ -110,7 +110,7 @@ class EwBuilder {
     IrOperands x;
     x.a = e.a >= 0 ? v[static_cast<size_t>(e.a)] : nullptr, x.b = e.b >= 0 ? v[static_cast<size_t>(e.b)] : nullptr;
     x.value = e.value, x.lo = e.lo, x.hi = e.hi;
-    return emitEwOp(b_, m_, e.op, t, x);
+    return emitEwOp(b_, e.op, t, x);
   }
 
   llvm::Module& m_;
@@ -161,7 +161,7 @@ support::Expected<std::unique_ptr<HostJit>> HostJit::create(Options o) {
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) return error(Location(), "cannot start the JIT: " + message(jit.takeError()));
   impl->jit = std::move(*jit);
-  // The kernels call the C library (expf, powf, tanhf, erff): resolve them in this process.
+  // The kernels call the C library (powf; exp, tanh and erf are polynomials): resolve it in this process.
   auto libc = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(impl->jit->getDataLayout().getGlobalPrefix());
   if (!libc) return error(Location(), "cannot search this process's symbols: " + message(libc.takeError()));
   impl->jit->getMainJITDylib().addGenerator(std::move(*libc));

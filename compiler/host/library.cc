@@ -144,7 +144,7 @@ support::Expected<std::vector<uint8_t>> buildSharedLibrary(HostModule m, const L
   if (!::mkdtemp(dirTemplate)) return error(Location::file(name), "cannot make a folder to link the host code in");
   const std::string dir = dirTemplate, obj = dir + "/kernels.o", lib = dir + "/kernels.so", log = dir + "/ld.log";
   std::ofstream(obj, std::ios::binary).write(object.data(), static_cast<std::streamsize>(object.size()));
-  // expf, tanhf and erff resolve where the library is loaded: libm on x86-64
+  // powf resolves where the library is loaded: libm on x86-64
   // is a needed library; on ARM the process that loads it has libm already
   // (this machine holds no ARM libm to link against unless cross-built).
   const bool x86 = t.triple.rfind("x86_64", 0) == 0;

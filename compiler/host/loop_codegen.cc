@@ -470,7 +470,7 @@ class StageBuilder {
           IrOperands x;
           x.a = n.a >= 0 ? v[static_cast<size_t>(n.a)] : nullptr, x.b = n.b >= 0 ? v[static_cast<size_t>(n.b)] : nullptr;
           x.value = n.value, x.ivalue = n.ivalue, x.lo = n.lo, x.hi = n.hi;
-          v[i] = emitEwOp(b_, m_, n.op, integer[i] ? vti_ : vt_, x);
+          v[i] = emitEwOp(b_, n.op, integer[i] ? vti_ : vt_, x);
           break;
         }
       }

@@ -296,26 +296,41 @@ std::optional<KernelPlan> softmaxPlan(const runtime::SoftmaxAttrs& a, const Shap
   const int mx = k.addBuffer("max", outer * inner, Role::kTemp), sum = k.addBuffer("sum", outer * inner, Role::kTemp);
   enum { O, J, K };
   const Affine at = aff(0, {{O, n * inner}, {K, inner}, {J, 1}}), row = aff(0, {{O, inner}, {J, 1}});
-  for (const bool isMax : {true, false}) {
+  // Along the last axis (inner 1) the sums fold a row in one lane, so an exp inside them would be a scalar
+  // one: the exps are a stage of their own there, vectorized along the row into e, which the sum and the
+  // normalization read (two 4x32x32 Softmaxes of an encoder: 0.044 ms to 0.016).
+  const int ie = inner == 1 ? k.addBuffer("e", outer * n, Role::kTemp) : -1;
+  auto expOf = [&](LoopExpr& e) { return e.op(EwOp::kExp, e.op(EwOp::kSub, e.load(ix, at), e.load(mx, row))); };
+  auto reduceStage = [&](bool isMax) {
     LoopStage s;
     s.name = isMax ? "max" : "sum";
     s.axes = {{"o", outer}, {"j", inner}, {"k", n, true}};
     s.out = isMax ? mx : sum, s.outAt = row;
     s.reduce = isMax ? Reduce::kMax : Reduce::kSum;
     s.init = isMax ? std::numeric_limits<float>::lowest() : 0.0f;
-    const int v = s.value.load(ix, at);
-    if (!isMax) s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, v, s.value.load(mx, row)));
+    if (isMax)
+      s.value.load(ix, at);
+    else if (ie >= 0)
+      s.value.load(ie, at);
+    else
+      expOf(s.value);
     k.stages.push_back(s);
     p.schedule.stages.push_back(inner > 1 ? rowSchedule(s, J, -1, 1, cpu) : rowsSchedule(s, O));
-  }
-  LoopStage s;
-  s.name = "normalize";
-  s.axes = {{"o", outer}, {"j", inner}, {"k", n}};
-  s.out = iy, s.outAt = at;
-  const int e = s.value.op(EwOp::kExp, s.value.op(EwOp::kSub, s.value.load(ix, at), s.value.load(mx, row)));
-  s.value.op(EwOp::kDiv, e, s.value.load(sum, row));
-  k.stages.push_back(s);
-  p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? J : K, -1, 1, cpu));
+  };
+  auto rowStage = [&](const char* name, int out, bool divide) {
+    LoopStage s;
+    s.name = name;
+    s.axes = {{"o", outer}, {"j", inner}, {"k", n}};
+    s.out = out, s.outAt = at;
+    const int e = divide && ie >= 0 ? s.value.load(ie, at) : expOf(s.value);
+    if (divide) s.value.op(EwOp::kDiv, e, s.value.load(sum, row));
+    k.stages.push_back(s);
+    p.schedule.stages.push_back(rowSchedule(s, inner > 1 ? J : K, -1, 1, cpu));
+  };
+  reduceStage(true);
+  if (ie >= 0) rowStage("exp", ie, false);
+  reduceStage(false);
+  rowStage("normalize", iy, true);
   return p;
 }
 

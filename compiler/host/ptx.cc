@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <map>
 
 #include "compiler/host/module_impl.h"
 
@@ -52,14 +51,14 @@ void scalarizeTo(llvm::Module& m, llvm::Function& f, const char* to) {
   }
 }
 
-/// The C library's functions and LLVM's exp and pow intrinsics as libdevice's.
+/// LLVM's pow intrinsic (and the C library's powf) as libdevice's: exp, tanh and erf are polynomials already
+/// (ir_math.h).
 void useLibdevice(llvm::Module& m) {
-  const std::map<std::string, const char*> libm = {
-      {"expf", "__nv_expf"}, {"tanhf", "__nv_tanhf"}, {"erff", "__nv_erff"}, {"powf", "__nv_powf"}};
   for (llvm::Function& f : llvm::make_early_inc_range(m.functions())) {
-    if (f.getIntrinsicID() == llvm::Intrinsic::exp) scalarizeTo(m, f, "__nv_expf");
-    else if (f.getIntrinsicID() == llvm::Intrinsic::pow) scalarizeTo(m, f, "__nv_powf");
-    else if (auto it = libm.find(f.getName().str()); it != libm.end() && f.isDeclaration()) f.setName(it->second);
+    if (f.getIntrinsicID() == llvm::Intrinsic::pow)
+      scalarizeTo(m, f, "__nv_powf");
+    else if (f.getName() == "powf" && f.isDeclaration())
+      f.setName("__nv_powf");
   }
 }
 

@@ -21,6 +21,7 @@
 #include "runtime/fsim_device.h"
 #include "runtime/ops.h"
 #include "support/hash.h"
+#include "tests/host/host_rule.h"
 #include "tests/host/host_util.h"
 
 namespace accelc::compiler::host {
@@ -270,10 +271,8 @@ TEST(HostLibraryTest, ArmLibrariesRunUnderQemuAsTheX86OnesDo) {
     const float* a = reinterpret_cast<const float*>(got.data());
     int bad = 0;
     for (int64_t i = 0; i < conv[0].numel(); ++i) {
-      const float x = conv[0].data<float>()[i];
-      const float ulp = std::nextafter(std::fabs(x), INFINITY) - std::fabs(x);
-      const double tol = 1e-5 * (terms[0].data<float>()[i] + std::fabs(in[3].data<float>()[i])) + 4.0 * ulp;
-      bad += !(std::fabs(double{a[i]} - x) <= tol);
+      bad += !testing::withinHostRule(a[i], conv[0].data<float>()[i],
+                                      terms[0].data<float>()[i] + std::fabs(in[3].data<float>()[i]));
     }
     EXPECT_EQ(bad, 0) << c.arch << ": outputs outside the float tolerance of x86-64's";
     // A max pool rounds nothing: the same bits.

@@ -7,6 +7,8 @@
 // The kernels sum in another order than the reference (and with fma), so a
 // float output passes when |a - b| <= 1e-5 · Σ|terms| + 4 ULP · |b|, where
 // Σ|terms| is the reference kernel run on the inputs' absolute values.
+#include "compiler/host/nn_kernels.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,9 +16,9 @@
 #include <random>
 
 #include "compiler/host/compiled_kernel.h"
-#include "compiler/host/nn_kernels.h"
 #include "compiler/host/step_kernels.h"
 #include "runtime/ops.h"
+#include "tests/host/host_rule.h"
 #include "tests/host/jit_util.h"
 
 namespace accelc::compiler::host {
@@ -25,6 +27,7 @@ namespace {
 using runtime::OpKind;
 using runtime::Shape;
 using runtime::Tensor;
+using testing::expectClose;
 
 Tensor randomTensor(const Shape& s, uint64_t seed) {
   Tensor t(support::DType::kFloat32, s);
@@ -65,20 +68,6 @@ Tensor generated(HostJit& jit, const KernelPlan& plan, const std::vector<const T
     k->run(io, pool);
   }
   return out;
-}
-
-/// Counts the outputs outside the tolerance; the first few are reported.
-void expectClose(const Tensor& got, const Tensor& want, const Tensor& terms, const std::string& what) {
-  ASSERT_EQ(got.shape(), want.shape()) << what;
-  int bad = 0;
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    const float a = got.data<float>()[i], b = want.data<float>()[i];
-    const float ulp = std::nextafter(std::fabs(b), std::numeric_limits<float>::infinity()) - std::fabs(b);
-    const double tol = 1e-5 * terms.data<float>()[i] + 4.0 * ulp;
-    if (!(std::fabs(static_cast<double>(a) - b) <= tol) && bad++ < 3)
-      ADD_FAILURE() << what << ": element " << i << " is " << a << ", the reference " << b << " (tolerance " << tol << ")";
-  }
-  EXPECT_EQ(bad, 0) << what;
 }
 
 /// Checks a plan against the reference on random inputs, on every JIT, with
