@@ -97,35 +97,46 @@ inline void interleaveRound(const __m128i* x, __m128i* y, std::integer_sequence<
    ...);
 }
 
-/// out[j·os + i] = in[i·is + j] for i, j < kTile. Four rounds of interleaving rows k and k + 8 rotate the 8
-/// bits of (row, column) by one each: by four, a transpose.
+/// out[j·os + i] = in[i·is + j] for i < kTile and j < cols, where rows i >= `rows` of in read as `fill`. Four
+/// rounds of interleaving rows k and k + 8 rotate the 8 bits of (row, column) by one each: by four, a
+/// transpose. Every row of in below `rows` is read for kTile bytes.
 template <int... I>
-inline void transposeFull(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, std::integer_sequence<int, I...>) {
+inline void transposeRegisters(const uint8_t* in, int64_t is, int64_t rows, uint8_t fill, uint8_t* out, int64_t os,
+                               int64_t cols, std::integer_sequence<int, I...>) {
+  const __m128i f = _mm_set1_epi8(static_cast<char>(fill));
   __m128i x[kTile], y[kTile];
-  ((x[I] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + I * is))), ...);
+  ((x[I] = I < rows ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + I * is)) : f), ...);
   constexpr auto half = std::make_integer_sequence<int, kTile / 2>();
   interleaveRound(x, y, half);
   interleaveRound(y, x, half);
   interleaveRound(x, y, half);
   interleaveRound(y, x, half);
-  (_mm_storeu_si128(reinterpret_cast<__m128i*>(out + I * os), x[I]), ...);
+  ((I < cols ? _mm_storeu_si128(reinterpret_cast<__m128i*>(out + I * os), x[I]) : void()), ...);
 }
 #endif
 
 /// out[j·os + i] = in[i·is + j] for i < rows, j < cols (at most kTile each), and `fill` for rows <= i < outRows
-/// (at most kTile). With SSE2 a partial tile (the last channel block, an image narrower than a tile) is staged
-/// through a whole one.
+/// (at most kTile). With SSE2 the tile is transposed in registers where each input row may be read for kTile
+/// bytes (`wholeRows`; a partial channel block's missing rows read as the fill), and stored straight where each
+/// output row is a whole tile's (outRows kTile); narrower output rows (an image's last columns) are staged, and
+/// so are narrower input rows.
 void transposeTile(const uint8_t* in, int64_t is, uint8_t* out, int64_t os, int64_t rows, int64_t cols, int64_t outRows,
-                   uint8_t fill) {
+                   uint8_t fill, bool wholeRows) {
 #if defined(__SSE2__)
   constexpr auto all = std::make_integer_sequence<int, kTile>();
-  if (rows == kTile && cols == kTile) return transposeFull(in, is, out, os, all);
+  if (wholeRows && outRows == kTile) return transposeRegisters(in, is, rows, fill, out, os, cols, all);
   alignas(16) uint8_t a[kTile * kTile], b[kTile * kTile];
+  if (wholeRows) {  // only the output rows are staged
+    transposeRegisters(in, is, rows, fill, b, kTile, cols, all);
+    for (int64_t j = 0; j < cols; ++j) std::memcpy(out + j * os, b + j * kTile, static_cast<size_t>(outRows));
+    return;
+  }
   std::memset(a, fill, sizeof a);
   for (int64_t i = 0; i < rows; ++i) std::memcpy(a + i * kTile, in + i * is, static_cast<size_t>(cols));
-  transposeFull(a, kTile, b, kTile, all);
+  transposeRegisters(a, kTile, kTile, fill, b, kTile, kTile, all);
   for (int64_t j = 0; j < cols; ++j) std::memcpy(out + j * os, b + j * kTile, static_cast<size_t>(outRows));
 #else
+  (void)wholeRows;
   for (int64_t j = 0; j < cols; ++j)
     for (int64_t i = 0; i < outRows; ++i) out[j * os + i] = i < rows ? in[i * is + j] : fill;
 #endif
@@ -169,7 +180,11 @@ void packBlockedTo(const Tensor& t, const BlockedLayout& l, uint8_t* out) {
     std::memset(out, fill, static_cast<size_t>(l.bytes()));  // empty: out may be null
   forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
     const int64_t outLanes = tilesCoverAll ? std::min(kTile, l.block - entry % l.block) : lanes;
-    transposeTile(t.bytes().data() + plain, l.h * l.w, out + entry, l.block, lanes, cols, outLanes, fill);
+    // A row narrower than a tile (an image's last columns) is read whole where that stays inside the tensor:
+    // the bytes past it land in output rows that are not stored.
+    const bool wholeRows =
+        cols == kTile || plain + (lanes - 1) * l.h * l.w + kTile <= static_cast<int64_t>(t.bytes().size());
+    transposeTile(t.bytes().data() + plain, l.h * l.w, out + entry, l.block, lanes, cols, outLanes, fill, wholeRows);
   });
 }
 
@@ -178,7 +193,9 @@ Tensor unpackBlocked(const uint8_t* data, const BlockedLayout& l, Tensor reuse) 
   Tensor t = reuse.dtype() == support::DType::kInt8 && reuse.shape() == shape ? std::move(reuse)
                                                                                 : Tensor(support::DType::kInt8, shape);
   forEachTile(l, [&](int64_t entry, int64_t plain, int64_t lanes, int64_t cols) {
-    transposeTile(data + entry, l.block, t.bytes().data() + plain, l.h * l.w, cols, lanes, cols, 0);
+    // An entry holds `block` bytes: a tile's rows are whole where its lanes start a kTile below the block's end.
+    transposeTile(data + entry, l.block, t.bytes().data() + plain, l.h * l.w, cols, lanes, cols, 0,
+                  l.block - entry % l.block >= kTile);
   });
   return t;
 }
