@@ -100,7 +100,8 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
 /// as ⌈KW/2⌉ words (vpmaddwd); otherwise (and no column dilation) it is copied
 /// once into a padded byte image, and each kernel row's taps are read from it
 /// as 4-byte words (offset to unsigned); either way the weights are packed into
-/// words once. Float data is copied once into a padded
+/// words once. Both images start from a padded byte image whose padding is
+/// filled on the kernel's first run, x's rows copied in at each run. Float data is copied once into a padded
 /// image, and other integer data converted once into a padded float image (so
 /// the taps need no bounds) and summed in float, where every partial sum of
 /// at most 1024 int8 products is exact; the epilogue gets it back as int32

@@ -228,6 +228,8 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{2, 3, 8, 9}, {6, 1, 3, 5}, {}, {1, 2, 1, 2}, 3, 3, -4, -128, 127, -big, big},
       {{1, 5, 11, 9}, {5, 1, 3, 3}, {2, 1}, {1, 1, 1, 1}, 5, -6, 2, -128, 127, -5000, 5000},
       {{1, 64, 44, 44}, {64, 1, 3, 3}, {}, {1, 1, 1, 1}, 64, 1, -1, -128, 127, -5000, 5000},
+      // windows that stop short of the image's last row and column: only the rows they reach are copied
+      {{1, 4, 10, 9}, {4, 1, 3, 3}, {2, 1}, {0, 1, 0, 0}, 4, 3, 1, -128, 127, -5000, 5000},
       // 28x28 and more at stride 1, read in place from padded images of channel pairs (x86 without VNNI):
       // uneven pads, two images; a 5x5 kernel, whose last windows reach past the last image
       {{2, 6, 29, 30}, {7, 6, 3, 3}, {}, {0, 1, 2, 0}, 1, -9, 3, -128, 127, -5000, 5000},
