@@ -68,7 +68,7 @@ std::vector<double> erfSeries() {
 
 llvm::Value* emitExp(llvm::IRBuilder<>& b, llvm::Value* x) {
   const Lanes l(b, x);
-  // Below -104 e^x rounds to 0, above 89 to infinity: the clamp keeps n = round(x / ln 2) in [-150, 129].
+  // Below -104 e^x rounds to 0, above 89 to infinity: the clamp keeps n = round(x / ln 2) in [-150, 128].
   llvm::Value* xc = l.clamp(x, -104.0, 89.0);
   // n by the 1.5·2^23 trick (round to nearest in the default mode): NEON on ARMv7 has no vector rounding.
   llvm::Value* n = b.CreateFSub(l.fma(xc, l.c(1.0 / M_LN2), l.c(12582912.0)), l.c(12582912.0));
