@@ -23,9 +23,10 @@ struct IrOperands {
 /// `op` yielding type `t` (float, int32, or a vector of them), rounding as the
 /// reference kernel does, but for exp (and Sigmoid's), tanh and erf: those are
 /// ir_math.h's vector polynomials, within the host-code rule of the C
-/// library's results. pow calls the C library, lane by lane on a vector. On int32 operands the operations are
-/// loop_ir.h's (Add, Sub and Mul wrap; AddSat, Mulq and Shrr are isa/arith.h's). kInput has no meaning here and yields
-/// `a`.
+/// library's results. pow calls the C library, lane by lane on a vector. On
+/// int32 operands the operations are loop_ir.h's (Add, Sub and Mul wrap;
+/// AddSat, Mulq and Shrr are isa/arith.h's). kInput has no meaning here and
+/// yields `a`.
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x);
 
 }  // namespace accelc::compiler::host

@@ -198,10 +198,10 @@ int loadPadded(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int y
   return loadPaddedAt(e, g, x, cc, yy, aff(0, {{xx, 1}}), pad);
 }
 
-/// x's channels in a padded image of hp rows, x at (pt, pl), `pad` around it; with `convert`, integers
-/// are converted to float. Each row is split into `phases` planes of wq columns: plane r holds the padded columns
-/// i·phases
-/// + r (axes c, y, r, i), so that a window stepping `phases` columns reads each plane contiguously.
+/// x's channels in a padded image of hp rows, x at (pt, pl), `pad` around it; with `convert`, integers are
+/// converted to float. Each row is split into `phases` planes of wq columns: plane r holds the padded
+/// columns i·phases + r (axes c, y, r, i), so that a window stepping `phases` columns reads each plane
+/// contiguously.
 LoopStage paddedPlanesStage(const runtime::ConvGeometry& g, int x, int xf, int64_t hp, int64_t phases, int64_t wq,
                             float pad, bool convert) {
   LoopStage c;
