@@ -3,9 +3,10 @@
 // The stages are the CPU's (loop_codegen.h), compiled by LLVM's NVPTX back
 // end: each stage S gets a kernel entry `S_gpu(float* const* buffers, int64_t
 // iterations)` whose thread t (blockIdx.x · blockDim.x + threadIdx.x) runs
-// iteration t of the stage's outer loop, the stage's own code inlined. The C
-// library's exp, pow, tanh and erf become libdevice's (__nv_expf, ...),
-// linked in from the CUDA toolkit's libdevice.10.bc. A bundle compiled with
+// iteration t of the stage's outer loop, the stage's own code inlined. pow
+// becomes libdevice's __nv_powf, linked in from the CUDA toolkit's
+// libdevice.10.bc (exp, tanh and erf are ir_math.h's polynomials, as on the
+// CPU). A bundle compiled with
 // `--target cuda` carries the PTX; runtime/cuda_code.h runs it.
 #ifndef ACCELC_COMPILER_HOST_PTX_H_
 #define ACCELC_COMPILER_HOST_PTX_H_
