@@ -37,7 +37,17 @@ else
   for arch in arm64 armhf; do
     dpkg --print-foreign-architectures | grep -qx "$arch" || $SUDO dpkg --add-architecture "$arch"
   done
-  $SUDO apt-get update -qq
+  # A mirror caught mid-sync fails one index now and then ("File has unexpected
+  # size"). Retry; if an index still fails, go on with what was fetched: the
+  # install below fails, naming the package, only if one is really not there.
+  for try in 1 2 3; do
+    $SUDO apt-get update -qq && break
+    if [ "$try" -eq 3 ]; then
+      echo "bootstrap: apt-get update failed 3 times; installing from the indexes it fetched" >&2
+    else
+      sleep 10
+    fi
+  done
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
