@@ -6,6 +6,10 @@
 #include <sys/auxv.h>
 #endif
 
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -83,12 +87,26 @@ std::string hostLibraryProblem(const HostCode& code, const std::vector<std::stri
   return "";
 }
 
+std::string requestAmxTiles() {
+#if defined(__x86_64__) && defined(__linux__)
+  constexpr long kReqXcompPerm = 0x1023, kXtileData = 18;  // asm/prctl.h's ARCH_REQ_XCOMP_PERM, the tile data
+  if (::syscall(SYS_arch_prctl, kReqXcompPerm, kXtileData) == 0) return "";
+  return "Linux does not grant this process the AMX tile state (arch_prctl needs Linux 5.16 or later)";
+#else
+  return "AMX tiles run on x86-64 Linux only";
+#endif
+}
+
 support::Expected<HostKernels> loadHostLibrary(const HostCode& code, std::shared_ptr<support::ThreadPool> pool,
                                                const std::string& name, bool checkCpu) {
   const Location at = Location::file(name + "[host]");
   if (code.library.empty()) return error(at, "the bundle carries no host code");
   const std::string problem = hostLibraryProblem(code, checkCpu ? cpuFeatures() : code.features);
   if (!problem.empty()) return error(at, problem);
+  if (std::count(code.features.begin(), code.features.end(), "amx_tile")) {
+    const std::string why = requestAmxTiles();
+    if (!why.empty()) return error(at, "the host code runs on AMX tiles: " + why);
+  }
   char path[] = "/tmp/accelc-host-XXXXXX";
   const int fd = ::mkstemp(path);
   if (fd < 0) return error(at, "cannot write the host library to a temporary file");

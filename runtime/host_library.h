@@ -25,11 +25,16 @@ namespace accelc::runtime {
 std::string runtimeArch();
 /// The CPU features of this machine, as /proc/cpuinfo names them.
 std::vector<std::string> cpuFeatures();
+/// Asks Linux for the AMX tile state (arch_prctl ARCH_REQ_XCOMP_PERM), which
+/// a process must be granted before any thread runs an AMX instruction: ""
+/// once granted, else why not (another architecture or OS, an old kernel).
+std::string requestAmxTiles();
 /// The library hash a bundle records (fnv1a-64 of its bytes).
 uint64_t libraryHash(const std::vector<uint8_t>& library);
 
 /// Why `code` cannot run here ("" when it can): another architecture, a
 /// library that does not hash to `code.libraryHash`, CPU features missing.
+/// loadHostLibrary also asks for the AMX tile state where the code needs AMX.
 std::string hostLibraryProblem(const HostCode& code, const std::vector<std::string>& cpu);
 
 /// The kernels of a bundle's host code, from its library; loop kernels share

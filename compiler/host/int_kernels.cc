@@ -63,6 +63,55 @@ ConvForm qconvForm(const runtime::QConvAttrs& a, const CpuShape& cpu, bool const
   return f;
 }
 
+/// QGemm on AMX tiles: x's words offset into unsigned bytes (tdpbusd's operand) in rows of a multiple of 16
+/// words, the weights' words transposed into [k][m] (AMX's layout of B) with 0 in the padding, the product into
+/// int32 rows, then the epilogue of qgemm below over them.
+KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu,
+                      bool constWeights) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "qgemm";
+  const int64_t kq = (kk + 3) / 4, np = tileExtent(n), mp = tileExtent(m), kp = tileExtent(kq);
+  const int x = k.addBuffer("x", n * kk, Role::kInput, DType::kInt8);
+  const int w = k.addBuffer("w", m * kk, Role::kInput, DType::kInt8);
+  const int bias = k.addBuffer("bias", m, Role::kInput, DType::kInt32);
+  const int mult = k.addBuffer("mult", m, Role::kInput, DType::kInt32);
+  const int shift = k.addBuffer("shift", m, Role::kInput, DType::kInt32);
+  const int y = k.addBuffer("y", n * m, Role::kOutput, DType::kInt8);
+  const int x4 = k.addBuffer("x4", np * kp, Role::kTemp, DType::kInt32);
+  const int w4 = k.addBuffer("w4", m * kq, Role::kTemp, DType::kInt32);
+  const int w4t = k.addBuffer("w4t", kp * mp, Role::kTemp, DType::kInt32);
+  const int comp = k.addBuffer("comp", m, Role::kTemp, DType::kInt32);
+  const int acc = k.addBuffer("acc", np * mp, Role::kTemp, DType::kInt32);
+  auto add = [&](LoopStage s, StageSchedule sc, bool ofW) {
+    s.constant = ofW && constWeights;
+    k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
+  };
+  // Rows n to np of x4 and its words past kq stay as they are: the rows' products are dropped, and w4t's rows
+  // past kq are 0.
+  LoopStage xs = packStage(WordPack{"pack_rows", x, x4, n, kk, kp, 1, 1, kk, false});
+  add(xs, packSchedule(xs, cpu), false);
+  LoopStage ws = packStage(WordPack{"pack_weights", w, w4, m, kk, kq, 1, 1, kk, true});
+  add(ws, packSchedule(ws, cpu), true);
+  LoopStage ts = paddedTransposeStage(w4, w4t, m, kq, mp, kp);
+  add(ts, rowSchedule(ts, 1, -1, 1, cpu), true);
+  PlannedStage sums = wordSumStage(w4t, comp, m, kq, 1, mp, 0x80808080u, 1, cpu);
+  add(sums.stage, sums.schedule, true);
+  PlannedStage product = tileProductStage(x4, w4t, acc, np, mp, kp);
+  add(product.stage, product.schedule, false);
+  LoopStage s;
+  s.name = "requantize";
+  s.axes = {{"n", n}, {"m", m}};
+  s.out = y, s.outAt = aff(0, {{0, m}, {1, 1}});
+  s.value.load(acc, aff(0, {{0, mp}, {1, 1}}));
+  LoopExpr& e = s.epilogue;
+  const Affine perM = aff(0, {{1, 1}});
+  const int v = e.op(EwOp::kAdd, e.op(EwOp::kSub, e.acc(), e.load(comp, perM)), e.load(bias, perM));
+  requantize(e, v, e.load(mult, perM), e.load(shift, perM), a.zeroPoint, a.lo, a.hi);
+  add(s, rowSchedule(s, 1, -1, 1, cpu), false);
+  return p;
+}
+
 /// QGemm: y[n][m] = requantize(Σ_k x[n][k]·w[m][k] + bias[m]), m in vector
 /// lanes: the weights transposed into a temporary, or with VNNI both operands
 /// packed into 4-byte words (x's offset into unsigned bytes, which the
@@ -86,6 +135,7 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
   };
   LoopStage s;
   int comp = -1;
+  if (cpu.amx && n >= 16 && m >= 16) return qgemmTiles(a, n, m, kk, cpu, constWeights);
   if (cpu.wordProducts()) {
     const int x4 = k.addBuffer("x4", n * kq, Role::kTemp, DType::kInt32);
     const int w4 = k.addBuffer("w4", m * kq, Role::kTemp, DType::kInt32);

@@ -1,10 +1,6 @@
 // compiler/host/jit.cc — elementwise chains to LLVM IR, and the ORC JIT.
 #include "compiler/host/jit.h"
 
-#include "compiler/host/ir_ops.h"
-#include "compiler/host/loop_codegen.h"
-#include "compiler/host/module_impl.h"
-
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -22,6 +18,11 @@
 #include <mutex>
 #include <vector>
 
+#include "compiler/host/ir_ops.h"
+#include "compiler/host/loop_codegen.h"
+#include "compiler/host/module_impl.h"
+#include "runtime/host_library.h"
+
 namespace accelc::compiler::host {
 
 using support::error;
@@ -31,6 +32,7 @@ struct HostJit::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::string cpu, features;
   bool avx512 = false;  ///< the code uses AVX-512
+  bool amx = false;     ///< the code may use AMX tiles
   int functions = 0;    ///< compiled so far: each gets its own symbol
 };
 
@@ -148,13 +150,19 @@ support::Expected<std::unique_ptr<HostJit>> HostJit::create(Options o) {
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) return error(Location(), "the JIT cannot target this machine: " + message(jtmb.takeError()));
   jtmb->setCPU(llvm::sys::getHostCPUName().str());  // detectHost leaves "generic": tune for this CPU
+  auto impl = std::make_unique<Impl>();
   const bool hostAvx512 = jtmb->getFeatures().getString().find("+avx512f") != std::string::npos;
   if (!o.avx512)
     for (const char* f : {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512vnni", "avx512bf16",
                           "avx512vbmi", "avx512vbmi2", "avx512ifma", "avx512bitalg", "avx512vpopcntdq", "avx512fp16"})
       jtmb->getFeatures().AddFeature(f, false);
+  // AMX with AVX-512 only (every CPU with the one has the other), and only once Linux grants the tile state.
+  const std::string host = jtmb->getFeatures().getString();
+  const bool hostAmx = host.find("+amx-tile") != std::string::npos && host.find("+amx-int8") != std::string::npos;
+  impl->amx = o.amx && o.avx512 && hostAmx && runtime::requestAmxTiles().empty();
+  if (!impl->amx)
+    for (const char* f : {"amx-tile", "amx-int8", "amx-bf16"}) jtmb->getFeatures().AddFeature(f, false);
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
-  auto impl = std::make_unique<Impl>();
   impl->avx512 = o.avx512 && hostAvx512;
   impl->cpu = jtmb->getCPU();
   impl->features = jtmb->getFeatures().getString();
@@ -171,6 +179,7 @@ support::Expected<std::unique_ptr<HostJit>> HostJit::create(Options o) {
 const std::string& HostJit::cpu() const { return impl_->cpu; }
 const std::string& HostJit::features() const { return impl_->features; }
 bool HostJit::usesAvx512() const { return impl_->avx512; }
+bool HostJit::usesAmx() const { return impl_->amx; }
 
 support::Status verifyAndOptimize(llvm::Module& m, const std::string& name, llvm::TargetMachine* tm) {
   std::string broken;
@@ -199,7 +208,10 @@ support::Status HostModule::addLoops(const LoopKernel& k, const KernelSchedule& 
   if (s.stages.size() != k.stages.size() || symbols.size() != k.stages.size())
     return error(Location::node(name, k.name), "the schedule has " + std::to_string(s.stages.size()) +
                                                    " stages; the kernel has " + std::to_string(k.stages.size()));
-  for (size_t i = 0; i < k.stages.size(); ++i) ACCELC_TRY(s.stages[i].validate(k.stages[i], name));
+  for (size_t i = 0; i < k.stages.size(); ++i) {
+    ACCELC_TRY(s.stages[i].validate(k.stages[i], name));
+    if (s.stages[i].amx) ACCELC_TRY(tileProduct(k, k.stages[i], s.stages[i], name).status());
+  }
   for (size_t i = 0; i < k.stages.size(); ++i) buildStage(*impl_->module, k, i, s.stages[i], symbols[i]);
   return support::Status::ok();
 }

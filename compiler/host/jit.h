@@ -52,6 +52,7 @@ class HostJit {
  public:
   struct Options {
     bool avx512 = true;  ///< false: compile without AVX-512 even where the CPU has it
+    bool amx = true;     ///< false: compile without AMX even where the CPU has it (and AVX-512)
   };
   /// A JIT for this machine's CPU.
   static support::Expected<std::unique_ptr<HostJit>> create(Options o);
@@ -81,6 +82,8 @@ class HostJit {
   const std::string& features() const;
   /// Whether the code uses AVX-512.
   bool usesAvx512() const;
+  /// Whether the code may use AMX tiles: the CPU has AMX-INT8, and Linux granted this process the tile state.
+  bool usesAmx() const;
 
  private:
   struct Impl;

@@ -103,8 +103,7 @@ support::Expected<LibraryTarget> x86Target(const std::string& cpu) {
     if (tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + f.llvm)) t.features.push_back(f.cpuinfo);
   const bool avx512 = tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
   auto has = [&](const char* f) { return tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + f); };
-  const bool vnni = avx512 ? has("avx512vnni") : has("avxvnni") || (has("avx512vnni") && has("avx512vl"));
-  t.shape = CpuShape{avx512 ? 16 : 8, avx512 ? 32 : 16, vnni, has(avx512 ? "avx512bw" : "avx2")};
+  t.shape = x86CpuShape(avx512, has);
   t.llvmFeatures = features.getString();
   return t;
 }

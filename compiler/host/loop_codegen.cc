@@ -56,8 +56,12 @@ class StageBuilder {
     for (size_t i = 0; i < k_.buffers.size(); ++i) bufs_.push_back(impl->getArg(static_cast<unsigned>(i)));
     begin_ = impl->getArg(static_cast<unsigned>(k_.buffers.size()));
     end_ = impl->getArg(static_cast<unsigned>(k_.buffers.size() + 1));
-    setup();
-    emitOuter(0);
+    if (sc_.amx) {
+      emitTiles();
+    } else {
+      setup();
+      emitOuter(0);
+    }
     b_.CreateRetVoid();
 
     auto* wrapTy = llvm::FunctionType::get(b_.getVoidTy(), {llvm::PointerType::getUnqual(bytePtr), i64, i64}, false);
@@ -596,6 +600,69 @@ class StageBuilder {
       if (laneMask_) b_.CreateMaskedStore(v, outPtr(points_[t]), alignOf(s_.out), laneMask_);
       else b_.CreateAlignedStore(v, outPtr(points_[t]), alignOf(s_.out));
     }
+  }
+
+  /// A TileProduct on AMX: per block of 16·bi rows (the range [begin, end) of them), per block of 16·bj
+  /// columns, bi·bj accumulator tiles (tmm0-3) summed over the depth's blocks of 16 words from bi tiles of a
+  /// (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of 64 bytes, set
+  /// once per call: the configuration is the calling thread's.
+  void emitTiles() {
+    const TileProduct t = *tileProduct(k_, s_, sc_, s_.name);  // addLoops checked it
+    const int64_t bi = loop(sc_.order[0]).span / 16, bj = t.cols % 32 == 0 ? 2 : 1;
+    llvm::Type* i8 = b_.getInt8Ty();
+    llvm::Value* cfg;
+    {
+      llvm::IRBuilder<> entry(entry_, entry_->begin());
+      auto* slot = entry.CreateAlloca(llvm::ArrayType::get(i8, 64));
+      slot->setAlignment(llvm::Align(64));
+      cfg = entry.CreateBitCast(slot, b_.getInt8PtrTy());
+    }
+    b_.CreateMemSet(cfg, b_.getInt8(0), 64, llvm::MaybeAlign(64));
+    b_.CreateStore(b_.getInt8(1), cfg);  // palette 1
+    for (int r = 0; r < 8; ++r) {
+      b_.CreateStore(b_.getInt16(64),
+                     b_.CreateBitCast(b_.CreateConstGEP1_64(i8, cfg, 16 + 2 * r), b_.getInt16Ty()->getPointerTo()));
+      b_.CreateStore(b_.getInt8(16), b_.CreateConstGEP1_64(i8, cfg, 48 + r));
+    }
+    b_.CreateIntrinsic(llvm::Intrinsic::x86_ldtilecfg, {}, {cfg});
+    auto tile = [&](int64_t r) { return b_.getInt8(static_cast<uint8_t>(r)); };
+    // Word `at` of buffer `buf` as a byte pointer, and a row of `row` words in bytes.
+    auto bytesAt = [&](int buf, llvm::Value* at) {
+      return b_.CreateBitCast(b_.CreateGEP(b_.getInt32Ty(), bufs_[static_cast<size_t>(buf)], at), b_.getInt8PtrTy());
+    };
+    auto stride = [&](int64_t row) { return b_.getInt64(static_cast<uint64_t>(4 * row)); };
+    auto plus = [&](llvm::Value* v, int64_t c) { return b_.CreateAdd(v, b_.getInt64(static_cast<uint64_t>(c))); };
+    auto times = [&](llvm::Value* v, int64_t c) { return b_.CreateMul(v, b_.getInt64(static_cast<uint64_t>(c))); };
+    const int64_t blocks = t.rows / (16 * bi);
+    llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end_, b_.getInt64(blocks)), end_, b_.getInt64(blocks));
+    forLoop(begin_, hi, [&](llvm::Value* ib) {
+      llvm::Value* row0 = times(ib, 16 * bi);
+      forLoop(b_.getInt64(0), b_.getInt64(t.cols / (16 * bj)), [&](llvm::Value* jb) {
+        llvm::Value* col0 = times(jb, 16 * bj);
+        for (int64_t c = 0; c < bi * bj; ++c) b_.CreateIntrinsic(llvm::Intrinsic::x86_tilezero, {}, {tile(c)});
+        forLoop(b_.getInt64(0), b_.getInt64(t.depth / 16), [&](llvm::Value* kb) {
+          llvm::Value* k0 = times(kb, 16);
+          for (int64_t r = 0; r < bi; ++r) {
+            llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, 16 * r), t.aRow), t.a0), k0);
+            b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(4 + r), bytesAt(t.a, at), stride(t.aRow)});
+          }
+          for (int64_t c = 0; c < bj; ++c) {
+            llvm::Value* at = b_.CreateAdd(plus(times(k0, t.bRow), t.b0), plus(col0, 16 * c));
+            b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(6 + c), bytesAt(t.b, at), stride(t.bRow)});
+          }
+          for (int64_t r = 0; r < bi; ++r)
+            for (int64_t c = 0; c < bj; ++c)
+              b_.CreateIntrinsic(llvm::Intrinsic::x86_tdpbusd, {}, {tile(r * bj + c), tile(4 + r), tile(6 + c)});
+        });
+        for (int64_t r = 0; r < bi; ++r)
+          for (int64_t c = 0; c < bj; ++c) {
+            llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, 16 * r), t.outRow), t.o0), plus(col0, 16 * c));
+            b_.CreateIntrinsic(llvm::Intrinsic::x86_tilestored64, {},
+                               {tile(r * bj + c), bytesAt(s_.out, at), stride(t.outRow)});
+          }
+      });
+    });
+    b_.CreateIntrinsic(llvm::Intrinsic::x86_tilerelease, {}, {});
   }
 
   llvm::Module& m_;

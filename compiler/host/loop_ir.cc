@@ -354,6 +354,7 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
   if (parallel && isReduce(order[0])) return error(at, "a thread pool can only divide a spatial loop");
   if (vnni && (vector < 0 || (vectorWidth != 8 && vectorWidth != 16)))
     return error(at, "vpdpbusd folds vectors of 8 or 16 lanes");
+  if (amx && (vector >= 0 || vnni || pmaddwd)) return error(at, "AMX tiles take no vector loop");
   if (pmaddwd && (vector < 0 || vnni || (vectorWidth != 4 && vectorWidth != 8 && vectorWidth != 16)))
     return error(at, "vpmaddwd folds vectors of 4, 8 or 16 lanes, and only where vpdpbusd does not");
   // Reduction loops outside a spatial loop fold in memory: that loop's tiles must not overlap.
@@ -370,6 +371,54 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
     }
   }
   return Status::ok();
+}
+
+namespace {
+
+/// The load node `id` of `e` when it is a plain load (no bounds, not a word load) of an int32 buffer of `k`.
+const LoopNode* int32Load(const LoopKernel& k, const LoopExpr& e, int id) {
+  if (id < 0 || static_cast<size_t>(id) >= e.nodes.size()) return nullptr;
+  const LoopNode& n = e.nodes[static_cast<size_t>(id)];
+  if (n.kind != LoopNode::Kind::kLoad || n.word || !n.bounds.empty() || n.buffer < 0 ||
+      static_cast<size_t>(n.buffer) >= k.buffers.size() ||
+      k.buffers[static_cast<size_t>(n.buffer)].type != support::DType::kInt32)
+    return nullptr;
+  return &n;
+}
+
+}  // namespace
+
+support::Expected<TileProduct> tileProduct(const LoopKernel& k, const LoopStage& s, const StageSchedule& sc,
+                                           const std::string& where) {
+  const Location at = Location::node(where, s.name);
+  auto no = [&](const std::string& why) { return error(at, "AMX tiles cannot compute this stage: " + why); };
+  if (s.reduce != Reduce::kSum || s.init != 0.0f || !s.epilogue.nodes.empty() || s.axes.size() != 3)
+    return no("expected a sum from 0 over three axes, without an epilogue");
+  if (s.value.nodes.size() != 3 || s.value.nodes[2].kind != LoopNode::Kind::kOp || s.value.nodes[2].op != EwOp::kDot4)
+    return no("expected Dot4 of two loads");
+  const LoopNode* a = int32Load(k, s.value, s.value.nodes[2].a);
+  const LoopNode* b = int32Load(k, s.value, s.value.nodes[2].b);
+  if (!a || !b || s.out < 0 || k.buffers[static_cast<size_t>(s.out)].type != support::DType::kInt32)
+    return no("its operands and output must be int32 words");
+  TileProduct t;
+  for (size_t x = 0; x < 3; ++x) {
+    int& id = s.axes[x].reduce ? t.k : a->at.coefOf(x) != 0 ? t.i : t.j;
+    if (id >= 0) return no("expected one reduction axis, one axis of a's rows and one of b's columns");
+    id = static_cast<int>(x);
+  }
+  const auto ui = static_cast<size_t>(t.i), uj = static_cast<size_t>(t.j), uk = static_cast<size_t>(t.k);
+  t.a = a->buffer, t.b = b->buffer;
+  t.a0 = a->at.c, t.aRow = a->at.coefOf(ui), t.b0 = b->at.c, t.bRow = b->at.coefOf(uk);
+  t.o0 = s.outAt.c, t.outRow = s.outAt.coefOf(ui);
+  t.rows = s.axes[ui].extent, t.cols = s.axes[uj].extent, t.depth = s.axes[uk].extent;
+  if (a->at.coefOf(uk) != 1 || a->at.coefOf(uj) != 0 || b->at.coefOf(uj) != 1 || b->at.coefOf(ui) != 0 ||
+      s.outAt.coefOf(uj) != 1 || s.outAt.coefOf(uk) != 0)
+    return no("a's words must run along k, b's and the output's along the columns");
+  if (t.rows % 16 || t.cols % 16 || t.depth % 16) return no("its extents must be multiples of 16");
+  const Loop& outer = sc.loops[static_cast<size_t>(sc.order[0])];
+  if (!sc.amx || outer.axis != t.i || (outer.span != 16 && outer.span != 32) || t.rows % outer.span)
+    return no("the schedule's outer loop must split the rows into blocks of 16 or 32");
+  return t;
 }
 
 }  // namespace accelc::compiler::host

@@ -170,6 +170,10 @@ struct StageSchedule {
   bool vnni = false;       ///< a sum of Dot4 folds with x86's vpdpbusd (the code then needs the CPU to have it)
   bool pmaddwd = false;    ///< a sum of Dot4 folds as two of x86's vpmaddwd (even and odd bytes widened to 16
                            ///< bits), a sum of Dot2 as one
+  /// The stage is a TileProduct, computed on x86's AMX tiles (tdpbusd; the code then needs the CPU to have
+  /// AMX-INT8): order[0] splits its rows into blocks of 16 or 32, which a thread pool may divide; the other
+  /// loops are not read. No vector loop.
+  bool amx = false;
 
   /// The identity schedule of `s`: its axes in order, nothing split.
   static StageSchedule identity(const LoopStage& s);
@@ -185,6 +189,23 @@ struct StageSchedule {
   /// Ok when the schedule is legal for `s`; else why not, naming the stage.
   support::Status validate(const LoopStage& s, const std::string& where) const;
 };
+
+/// A stage that AMX tiles compute: over int32 buffers of 4-byte words,
+/// out[o0 + i·outRow + j] = Σ_k Dot4(a[a0 + i·aRow + k], b[b0 + k·bRow + j])
+/// for i < rows, j < cols, k < depth, every extent a multiple of 16. a's
+/// bytes are the unsigned operand and b's the signed one, as in Dot4 (and
+/// tdpbusd): a's rows are tiles' rows of 16 words, b's rows hold a word of 4
+/// consecutive k per column (AMX's layout of B).
+struct TileProduct {
+  int i = -1, j = -1, k = -1;  ///< the stage's axes: out's rows, its columns, the reduction
+  int a = -1, b = -1;          ///< the buffers
+  int64_t a0 = 0, aRow = 0, b0 = 0, bRow = 0, o0 = 0, outRow = 0;
+  int64_t rows = 0, cols = 0, depth = 0;
+};
+/// Stage `s` of `k` as a TileProduct under `sc` (whose order[0] must be a
+/// split of axis i by 16 or 32 that divides it); else why it is not one.
+support::Expected<TileProduct> tileProduct(const LoopKernel& k, const LoopStage& s, const StageSchedule& sc,
+                                           const std::string& where);
 
 struct KernelSchedule {
   std::vector<StageSchedule> stages;  ///< one per stage

@@ -61,6 +61,15 @@ std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, b
 
 }  // namespace
 
+CpuShape x86CpuShape(bool avx512, const std::function<bool(const char*)>& has) {
+  CpuShape c;
+  c.vectorWidth = avx512 ? 16 : 8, c.registers = avx512 ? 32 : 16;
+  c.vnni = avx512 ? has("avx512vnni") : has("avxvnni") || (has("avx512vnni") && has("avx512vl"));
+  c.pmaddwd = has(avx512 ? "avx512bw" : "avx2");
+  c.amx = avx512 && has("amx-tile") && has("amx-int8");
+  return c;
+}
+
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const Shape& x, const Shape& w, bool bias,
                                    const CpuShape& cpu, bool constWeights) {
   runtime::ConvGeometry g;

@@ -21,6 +21,7 @@
 #ifndef ACCELC_COMPILER_HOST_NN_KERNELS_H_
 #define ACCELC_COMPILER_HOST_NN_KERNELS_H_
 
+#include <functional>
 #include <optional>
 
 #include "compiler/host/elementwise.h"
@@ -38,9 +39,14 @@ struct CpuShape {
   bool vnni = false;    ///< x86's vpdpbusd at this vector width (AVX512-VNNI; AVX-VNNI at 8 lanes)
   bool pmaddwd =
       false;  ///< x86's vpmaddwd at this vector width (AVX2, AVX512-BW): without VNNI, Dot2 sums, or Dot4 as two
+  /// x86's AMX-INT8 tiles (tdpbusd, with AVX-512): the dense int8 products (QGemm, QConv) run on them.
+  bool amx = false;
   /// Whether int8 products run over words: 4 bytes (Dot4) with vpdpbusd, or pairs of halves (Dot2) with vpmaddwd.
   bool wordProducts() const { return vnni || pmaddwd; }
 };
+
+/// The shape of x86-64 code, from whether it uses AVX-512 and which of LLVM's features its target has.
+CpuShape x86CpuShape(bool avx512, const std::function<bool(const char*)>& has);
 
 /// A kernel and its schedule.
 struct KernelPlan {

@@ -176,6 +176,15 @@ LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk) {
   return s;
 }
 
+LoopStage paddedTransposeStage(int b, int bt, int64_t n, int64_t kk, int64_t np, int64_t kp) {
+  LoopStage s;
+  s.name = "transpose";
+  s.axes = {{"k", kp}, {"n", np}};
+  s.out = bt, s.outAt = aff(0, {{0, np}, {1, 1}});
+  s.value.load(b, aff(0, {{1, kk}, {0, 1}}), {inside(aff(0, {{0, 1}}), kk), inside(aff(0, {{1, 1}}), n)});
+  return s;
+}
+
 std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g) {
   return {(g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1, (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1};
 }
@@ -514,16 +523,17 @@ std::vector<LoopStage> paddedIm2colStages(LoopKernel& k, const runtime::ConvGeom
 
 namespace {
 
-/// The words of the windows straight from x, k ordered (kh, kw, input channel):
-/// col4[((kh·KW + kw)·CQ + cq)·plane + p] packs x[per·cq + t] at the window's tap, `pad` outside; `per` 4:
+/// The words of the windows straight from x, k ordered (kh, kw, input channel), in rows of `row` words:
+/// col4[((kh·KW + kw)·CQ + cq)·row + p] packs x[per·cq + t] at the window's tap, `pad` outside; `per` 4:
 /// vpdpbusd's signed operand (packWord), 2: a pair of signed halves (packPair).
-LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col4, float pad, int per) {
-  const int64_t plane = g.oh * g.ow, cq = channels / per;
+LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int x, int col4, int64_t row, float pad,
+                           int per) {
+  const int64_t cq = channels / per;
   LoopStage s;
   s.name = "pack_windows";
   enum { KH, KW, CQ, OH, OW };
   s.axes = {{"kh", g.kh}, {"kw", g.kw}, {"cq", cq}, {"oh", g.oh}, {"ow", g.ow}};
-  s.out = col4, s.outAt = aff(0, {{KH, g.kw * cq * plane}, {KW, cq * plane}, {CQ, plane}, {OH, g.ow}, {OW, 1}});
+  s.out = col4, s.outAt = aff(0, {{KH, g.kw * cq * row}, {KW, cq * row}, {CQ, row}, {OH, g.ow}, {OW, 1}});
   const Affine iy = aff(-g.pt, {{OH, g.sh}, {KH, g.dh}}), ix = aff(-g.pl, {{OW, g.sw}, {KW, g.dw}});
   auto load = [&](int t) {
     return s.value.load(x,
@@ -536,14 +546,15 @@ LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int
 }
 
 /// The weights' words in windowWordsStage's k order, as vpdpbusd's unsigned operand (`per` 4) or pairs of
-/// signed halves (2): w4[m·kq + (kh·KW + kw)·CQ + cq] packs w[m][per·cq + t][kh][kw].
-LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channels, int64_t mg, int w, int w4, int per) {
+/// signed halves (2): w4[m·row + (kh·KW + kw)·CQ + cq] packs w[m][per·cq + t][kh][kw].
+LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channels, int64_t mg, int w, int w4,
+                                 int64_t row, int per) {
   const int64_t cq = channels / per, taps = g.kh * g.kw, kk = channels * taps;
   LoopStage s;
   s.name = "pack_weights";
   enum { M, KH, KW, CQ };
   s.axes = {{"m", mg}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}};
-  s.out = w4, s.outAt = aff(0, {{M, kk / per}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
+  s.out = w4, s.outAt = aff(0, {{M, row}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
   auto load = [&](int t) { return s.value.load(w, aff(t * taps, {{M, kk}, {CQ, per * taps}, {KH, g.kw}, {KW, 1}})); };
   packValues(s.value, per, load, false);
   return s;
@@ -552,6 +563,7 @@ LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channel
 /// The buffers of a convolution's product over words.
 struct WordBuffers {
   int x, w, col, col4, w4;  ///< col: the im2col copy (-1 when the words come from x's windows)
+  int64_t colRow, wRow;     ///< the words in a row of col4 (at least the plane) and of w4 (at least kq)
 };
 
 /// The stages packing the product's words: the columns' (from x's windows, reading `pad` outside x, or
@@ -564,18 +576,23 @@ void packProductWords(const runtime::ConvGeometry& g, const WordBuffers& b, bool
     p.kernel.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
   };
   if (windows) {
-    LoopStage cs = windowWordsStage(g, cg, b.x, b.col4, pad, per);
+    LoopStage cs = windowWordsStage(g, cg, b.x, b.col4, b.colRow, pad, per);
     add(cs, rowSchedule(cs, 4, -1, 1, cpu));
-    LoopStage ws = windowWeightWordsStage(g, cg, mg, b.w, b.w4, per);
+    LoopStage ws = windowWeightWordsStage(g, cg, mg, b.w, b.w4, b.wRow, per);
     ws.constant = constWeights;
     add(ws, rowSchedule(ws, 3, -1, 1, cpu));
-    return;
+  } else {
+    for (const WordPack& wp : {WordPack{"pack_columns", b.col, b.col4, plane, 1, 1, plane, b.colRow, kk, true, per},
+                               WordPack{"pack_weights", b.w, b.w4, mg, kk, b.wRow, 1, 1, kk, false, per}}) {
+      LoopStage ps = packStage(wp);
+      ps.constant = wp.src == b.w && constWeights;
+      add(ps, packSchedule(ps, cpu));
+    }
   }
-  for (const WordPack& wp : {WordPack{"pack_columns", b.col, b.col4, plane, 1, 1, plane, plane, kk, true, per},
-                             WordPack{"pack_weights", b.w, b.w4, mg, kk, kq, 1, 1, kk, false, per}}) {
-    LoopStage ps = packStage(wp);
-    ps.constant = wp.src == b.w && constWeights;
-    add(ps, packSchedule(ps, cpu));
+  if (b.wRow > kq) {  // a product on tiles: the weights' rows past k read 0, whatever col4's rows there hold
+    LoopStage zs = zeroWordsStage(b.w4, mg, b.wRow, kq, b.wRow);
+    zs.constant = constWeights;
+    add(zs, rowSchedule(zs, 1, -1, 1, cpu));
   }
 }
 
@@ -630,6 +647,26 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
   StageSchedule sc = rowSchedule(s, 0, -1, 1, cpu);
   foldWords(sc, cpu);
   return {s, sc};
+}
+
+int64_t tileExtent(int64_t n) { return (n + 15) / 16 * 16; }
+
+PlannedStage tileProductStage(int a, int b, int acc, int64_t rows, int64_t cols, int64_t depth) {
+  LoopStage s = productStage(a, aff(0, {{0, depth}, {2, 1}}), b, aff(0, {{2, cols}, {1, 1}}), acc, rows, cols, depth);
+  s.value.nodes.back().op = EwOp::kDot4;
+  StageSchedule sc = StageSchedule::identity(s);
+  sc.split(0, rows % 32 == 0 ? 32 : 16);
+  sc.parallel = sc.amx = true;
+  return {s, sc};
+}
+
+LoopStage zeroWordsStage(int buf, int64_t rows, int64_t row, int64_t from, int64_t to) {
+  LoopStage s;
+  s.name = "zero_padding";
+  s.axes = {{"r", rows}, {"q", to - from}};
+  s.out = buf, s.outAt = aff(from, {{0, row}, {1, 1}});
+  s.value.intConstant(0);
+  return s;
 }
 
 namespace {
@@ -811,7 +848,7 @@ KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   LoopStage pairs = pairImageStage(g, x, x2, f.pad);
   const StageSchedule psc = rowSchedule(pairs, 2, -1, 1, cpu);
   add(std::move(pairs), psc);
-  LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w2, 2);
+  LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w2, g.c / 2 * g.kh * g.kw, 2);
   ws.constant = f.constWeights;
   const StageSchedule wsc = rowSchedule(ws, 3, -1, 1, cpu);
   add(std::move(ws), wsc);
@@ -861,15 +898,21 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const int64_t kq = (kk + per - 1) / per;
   // With whole words of input channels, the windows are packed straight from x (no im2col pass).
   const bool windows = vnni && !direct && cg % per == 0;
+  // On AMX tiles: the weights' words are tiles' rows (A) and the columns' the tiles of B, each padded to
+  // multiples of 16 words; the product goes to int32 rows, which a last stage requantizes.
+  const bool tiles = vnni && per == 4 && cpu.amx && f.epilogue && mg >= 16 && plane >= 16;
+  const int64_t mp = tiles ? tileExtent(mg) : mg, pp = tiles ? tileExtent(plane) : plane,
+                kp = tiles ? tileExtent(kq) : kq;
   const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput, f.data);
   const int w = k.addBuffer("w", mg * kk, Role::kInput, f.data);
   std::vector<int> channel;
   for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, mg, Role::kInput, type));
   const int y = k.addBuffer("y", mg * plane, Role::kOutput, f.out);
   const int col = direct ? x : windows ? -1 : k.addBuffer("col", kk * plane, Role::kTemp, f.data);
-  const int col4 = vnni ? k.addBuffer("col4", kq * plane, Role::kTemp, support::DType::kInt32) : -1;
-  const int w4 = vnni ? k.addBuffer("w4", mg * kq, Role::kTemp, support::DType::kInt32) : -1;
+  const int col4 = vnni ? k.addBuffer("col4", kp * pp, Role::kTemp, support::DType::kInt32) : -1;
+  const int w4 = vnni ? k.addBuffer("w4", mp * kp, Role::kTemp, support::DType::kInt32) : -1;
   const int comp = vnni && per == 4 ? k.addBuffer("comp", plane, Role::kTemp, support::DType::kInt32) : -1;
+  const int acc = tiles ? k.addBuffer("acc", mp * pp, Role::kTemp, support::DType::kInt32) : -1;
   // Strides per buffer: x, w, the per-channel inputs, y; temporaries stay put.
   auto strides = [&](int64_t xs, int64_t ws, int64_t cs, int64_t ys) {
     std::vector<int64_t> v = {xs, ws};
@@ -890,28 +933,42 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   enum { M, P, K };
   s.out = y, s.outAt = aff(0, {{M, plane}, {P, 1}});
   s.reduce = Reduce::kSum;
-  int acc = -1;
+  int folded = -1;
   if (vnni) {
-    packProductWords(g, WordBuffers{x, w, col, col4, w4}, windows, f.pad, f.constWeights && g.group == 1, per, cpu, p);
+    packProductWords(g, WordBuffers{x, w, col, col4, w4, pp, kp}, windows, f.pad, f.constWeights && g.group == 1, per,
+                     cpu, p);
     s.axes = {{"m", mg}, {"p", plane}, {"k", kq, true}};
     const int a = s.value.load(w4, aff(0, {{M, kq}, {K, 1}})), b = s.value.load(col4, aff(0, {{K, plane}, {P, 1}}));
     s.value.op(per == 2 ? EwOp::kDot2 : EwOp::kDot4, a, b);
     if (per == 4) {
       // The weights are the unsigned operand (offset by 128) and the columns the
       // signed one, so the offset's sums run along the columns, in vector lanes.
-      PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, plane, 0x01010101u, 128, cpu);
+      PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, pp, 0x01010101u, 128, cpu);
       add(sums.stage, sums.schedule);
-      acc = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
+      folded = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
+    }
+    if (tiles) {  // the product on tiles into acc, and this stage the epilogue over it
+      PlannedStage product = tileProductStage(w4, col4, acc, mp, pp, kp);
+      add(product.stage, product.schedule);
+      s.name = "requantize", s.reduce = Reduce::kNone;
+      s.axes = {{"m", mg}, {"p", plane}};
+      s.value = LoopExpr();
+      s.value.load(acc, aff(0, {{M, pp}, {P, 1}}));
     }
   } else {
     s.axes = {{"m", mg}, {"p", plane}, {"k", kk, true}};
     s.value.op(EwOp::kMul, s.value.load(w, aff(0, {{M, kk}, {K, 1}})), s.value.load(col, aff(0, {{K, plane}, {P, 1}})));
   }
   if (f.epilogue) {
-    if (acc < 0) acc = s.epilogue.acc();
+    if (folded < 0) folded = s.epilogue.acc();
     std::vector<int> loads;
     for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
-    f.epilogue(s.epilogue, acc, loads);
+    f.epilogue(s.epilogue, folded, loads);
+  }
+  if (tiles) {
+    const StageSchedule sc = rowSchedule(s, P, -1, 1, cpu);
+    add(std::move(s), sc);
+    return p;
   }
   StageSchedule sc = productSchedule(s, M, P, K, cpu);
   if (vnni) foldWords(sc, cpu);

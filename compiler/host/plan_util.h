@@ -55,6 +55,8 @@ bool byteCopy(const LoopKernel& k, const LoopStage& s);
 LoopStage productStage(int a, Affine aAt, int b, Affine bAt, int y, int64_t m, int64_t n, int64_t kk);
 /// A stage copying B [N][K] into bt [K][N].
 LoopStage transposeStage(int b, int bt, int64_t n, int64_t kk);
+/// transposeStage into kp rows of np (kp >= kk, np >= n), 0 past the transposed matrix.
+LoopStage paddedTransposeStage(int b, int bt, int64_t n, int64_t kk, int64_t np, int64_t kp);
 
 /// The im2col copy of `channels` channels of x into col [channels·KH·KW][OH·OW]
 /// (axes ci, kh, kw, oh, ow; `pad` outside the input), as the Im2col op lays it out.
@@ -146,6 +148,15 @@ struct PlannedStage {
 };
 PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t rowStride, int64_t qStride,
                                uint32_t bytes, int32_t factor, const CpuShape& cpu);
+
+/// n rounded up to a multiple of 16: an extent of a product on AMX tiles.
+int64_t tileExtent(int64_t n);
+/// acc[i·cols + j] = Σ_k Dot4(a[i·depth + k], b[k·cols + j]) for i < rows, j < cols, k < depth (int32 words;
+/// each extent a multiple of 16), on AMX tiles (loop_ir.h's TileProduct). The operands' padding past the
+/// product they hold must add nothing: where a row of one reads past its depth, the other reads 0 there.
+PlannedStage tileProductStage(int a, int b, int acc, int64_t rows, int64_t cols, int64_t depth);
+/// buf[r·row + q] = 0 for r < rows and from <= q < to: the depth's padding of a tile product's operand.
+LoopStage zeroWordsStage(int buf, int64_t rows, int64_t row, int64_t from, int64_t to);
 
 }  // namespace accelc::compiler::host
 

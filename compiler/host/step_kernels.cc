@@ -440,13 +440,18 @@ void noteHostKernels(runtime::Bundle& b) {
 }
 
 CpuShape jitCpuShape(const HostJit& jit) {
-  const std::string& f = jit.features();
-  auto has = [&](const char* name) { return f.find(std::string("+") + name) != std::string::npos; };
-  const bool vnni = jit.usesAvx512() ? has("avx512vnni") : has("avxvnni") || (has("avx512vnni") && has("avx512vl"));
-  return {jit.usesAvx512() ? 16 : 8, jit.usesAvx512() ? 32 : 16, vnni, has(jit.usesAvx512() ? "avx512bw" : "avx2")};
+  // The features as LLVM reads them: comma-separated, a later "-name" turning off an earlier "+name".
+  const std::string f = "," + jit.features() + ",";
+  auto has = [&](const char* name) {
+    const size_t on = f.rfind(std::string(",+") + name + ","), off = f.rfind(std::string(",-") + name + ",");
+    return on != std::string::npos && (off == std::string::npos || off < on);
+  };
+  return x86CpuShape(jit.usesAvx512(), has);
 }
 
-std::string jitKind(const HostJit& jit) { return std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : ""); }
+std::string jitKind(const HostJit& jit) {
+  return std::string("jit x86-64") + (jit.usesAvx512() ? " avx512" : "") + (jit.usesAmx() ? " amx" : "");
+}
 
 support::Expected<runtime::HostKernels> generatedHostKernels(const runtime::Bundle& b, HostJit& jit,
                                                              const std::string& name,

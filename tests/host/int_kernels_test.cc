@@ -101,7 +101,7 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in
       std::optional<KernelPlan> p = plan(cpu);
       ASSERT_TRUE(p.has_value()) << what << ": no kernel";
       const std::string tag = what + (jit->usesAvx512() ? " avx512" : " avx2") + (cpu.vnni ? " vnni" : "") +
-                              (!cpu.vnni && cpu.pmaddwd ? " pmaddwd" : "");
+                              (!cpu.vnni && cpu.pmaddwd ? " pmaddwd" : "") + (cpu.amx ? " amx" : "");
       const std::vector<Tensor> one = generated(*jit, *p, ptrs, want, nullptr), three = generated(*jit, *p, ptrs, want, &pool);
       for (size_t i = 0; i < want.size(); ++i) {
         const std::string part = want.size() > 1 ? " output " + std::to_string(i) : "";
@@ -234,6 +234,12 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       // uneven pads, two images; a 5x5 kernel, whose last windows reach past the last image
       {{2, 6, 29, 30}, {7, 6, 3, 3}, {}, {0, 1, 2, 0}, 1, -9, 3, -128, 127, -5000, 5000},
       {{1, 4, 30, 28}, {5, 4, 5, 5}, {}, {2, 2, 2, 2}, 1, 6, -2, -128, 127, -big, big},
+      // 16 output channels and pixels or more, on AMX tiles where the CPU has them: two groups of 20 channels
+      // from words of x's windows over 9x9 (81 pixels, padded to 96); 3 input channels (27 bytes of k, one
+      // tile of depth); 1x1 in place with 33 channels and a wrapping bias
+      {{1, 32, 9, 9}, {40, 16, 3, 3}, {}, {1, 1, 1, 1}, 2, -2, 1, -128, 127, -5000, 5000},
+      {{2, 3, 12, 10}, {17, 3, 3, 3}, {2, 1}, {1, 0, 1, 2}, 1, 5, -3, -128, 127, -5000, 5000},
+      {{1, 33, 6, 6}, {48, 33, 1, 1}, {}, {}, 1, 0, 2, -128, 127, -big, big},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
@@ -253,7 +259,12 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
             [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQConv, a, c.x, c.w, cpu, constW); },
             what + (constW ? " constant weights" : ""));
   }
-  for (const auto& [n, m, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1000, 512}, {3, 17, 33}, {5, 1, 1}, {8, 64, 300}}) {
+  for (const auto& [n, m, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1000, 512},
+                                {3, 17, 33},
+                                {5, 1, 1},
+                                {8, 64, 300},
+                                {20, 33, 70},
+                                {48, 32, 256}}) {
     runtime::QConvAttrs a;
     a.zeroPoint = -1;
     std::vector<Tensor> in = {randomTensor(DType::kInt8, {n, k}, seed++), randomTensor(DType::kInt8, {m, k}, seed++),
@@ -272,8 +283,9 @@ TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {
     OpKind op;
     Shape x, w;
   };
-  for (const Case& c : {Case{OpKind::kQConv, {2, 16, 9, 9}, {24, 16, 3, 3}}, Case{OpKind::kQConv, {1, 8, 7, 7}, {8, 1, 3, 3}},
-                        Case{OpKind::kQGemm, {3, 70}, {33, 70}}}) {
+  for (const Case& c :
+       {Case{OpKind::kQConv, {2, 16, 9, 9}, {24, 16, 3, 3}}, Case{OpKind::kQConv, {1, 8, 7, 7}, {8, 1, 3, 3}},
+        Case{OpKind::kQGemm, {3, 70}, {33, 70}}, Case{OpKind::kQGemm, {20, 70}, {33, 70}}}) {
     runtime::QConvAttrs a;
     if (c.op == OpKind::kQConv) a.pads = {1, 1, 1, 1}, a.group = c.w[1] == 1 ? c.x[1] : 1;
     const int64_t m = c.w[0];

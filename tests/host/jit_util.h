@@ -11,15 +11,17 @@
 
 namespace accelc::testing {
 
-/// AVX-512 off, and on where the CPU has it; made once per test program.
+/// AVX-512 off; on where the CPU has it, without AMX; and with AMX tiles
+/// where the CPU has them too. Made once per test program.
 inline std::vector<std::unique_ptr<compiler::host::HostJit>>& hostJits() {
   using compiler::host::HostJit;
   static std::vector<std::unique_ptr<HostJit>> all = [] {
     std::vector<std::unique_ptr<HostJit>> v;
-    for (bool avx512 : {false, true}) {
-      auto jit = HostJit::create(HostJit::Options{avx512});
+    for (HostJit::Options o :
+         {HostJit::Options{false, false}, HostJit::Options{true, false}, HostJit::Options{true, true}}) {
+      auto jit = HostJit::create(o);
       EXPECT_TRUE(jit.isOk()) << jit.status().str();
-      if (jit && (!avx512 || (*jit)->usesAvx512())) v.push_back(std::move(*jit));
+      if (jit && (!o.avx512 || (*jit)->usesAvx512()) && (!o.amx || (*jit)->usesAmx())) v.push_back(std::move(*jit));
     }
     return v;
   }();
