@@ -60,6 +60,8 @@ const char* ewOpName(EwOp op) {
       return "And";
     case EwOp::kDot2:
       return "Dot2";
+    case EwOp::kDot4S:
+      return "Dot4S";
   }
   return "?";
 }
@@ -83,6 +85,7 @@ int ewArity(EwOp op) {
     case EwOp::kDot4:
     case EwOp::kAnd:
     case EwOp::kDot2:
+    case EwOp::kDot4S:
       return 2;
     case EwOp::kRelu:
     case EwOp::kClip:
@@ -101,7 +104,8 @@ int ewArity(EwOp op) {
 
 bool ewIntegerOp(EwOp op) {
   return op == EwOp::kAddSat || op == EwOp::kMulq || op == EwOp::kShrr || op == EwOp::kToFloat || op == EwOp::kToInt ||
-         op == EwOp::kRound || op == EwOp::kXor || op == EwOp::kDot4 || op == EwOp::kAnd || op == EwOp::kDot2;
+         op == EwOp::kRound || op == EwOp::kXor || op == EwOp::kDot4 || op == EwOp::kAnd || op == EwOp::kDot2 ||
+         op == EwOp::kDot4S;
 }
 
 support::Status EwKernel::validate(const std::string& name) const {

@@ -52,9 +52,10 @@ enum class EwOp {
   kDot4,     ///< int32: Σ_t u8(byte t of a) · s8(byte t of b), the 4-byte dot product of x86's vpdpbusd
   kAnd,      ///< int32: bitwise and
   kDot2,     ///< int32: Σ_t s16(half t of a) · s16(half t of b), wrapping: the pair product of x86's vpmaddwd
+  kDot4S,    ///< int32: Σ_t s8(byte t of a) · s8(byte t of b), both bytes signed (AMX's tdpbssd)
 };
 
-/// Whether `op` is one of the loop kernels' own operations (kAddSat .. kDot2).
+/// Whether `op` is one of the loop kernels' own operations (kAddSat .. kDot4S).
 bool ewIntegerOp(EwOp op);
 
 /// One node: an input, a constant, or an operation on earlier nodes.

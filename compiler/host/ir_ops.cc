@@ -89,13 +89,14 @@ llvm::Value* shrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* s) {
 }
 
 /// The 4-byte dot product lane by lane without x86's instruction: byte t of
-/// `x` unsigned times byte t of `y` signed, summed (it cannot overflow).
-llvm::Value* dot4(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
+/// `x` unsigned (`signedX`: signed) times byte t of `y` signed, summed (it cannot overflow).
+llvm::Value* dot4(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, bool signedX) {
   llvm::Type* t = x->getType();
   auto k = [&](int64_t v) { return llvm::ConstantInt::get(t, static_cast<uint64_t>(v)); };
   llvm::Value* sum = nullptr;
   for (int i = 0; i < 4; ++i) {
-    llvm::Value* u = b.CreateAnd(b.CreateLShr(x, k(8 * i)), k(0xff));
+    llvm::Value* u =
+        signedX ? b.CreateAShr(b.CreateShl(x, k(24 - 8 * i)), k(24)) : b.CreateAnd(b.CreateLShr(x, k(8 * i)), k(0xff));
     llvm::Value* s = b.CreateAShr(b.CreateShl(y, k(24 - 8 * i)), k(24));
     llvm::Value* p = b.CreateMul(u, s);
     sum = sum ? b.CreateAdd(sum, p) : p;
@@ -155,11 +156,13 @@ llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperand
     case EwOp::kXor:
       return b.CreateXor(x.a, x.b);
     case EwOp::kDot4:
-      return dot4(b, x.a, x.b);
+      return dot4(b, x.a, x.b, false);
     case EwOp::kAnd:
       return b.CreateAnd(x.a, x.b);
     case EwOp::kDot2:
       return dot2(b, x.a, x.b);
+    case EwOp::kDot4S:
+      return dot4(b, x.a, x.b, true);
     case EwOp::kToInt:
       return toInt(b, t, x.a);
     case EwOp::kInput:
@@ -230,6 +233,7 @@ llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOper
     case EwOp::kDot4:
     case EwOp::kAnd:
     case EwOp::kDot2:
+    case EwOp::kDot4S:
       return x.a;  // int32 results: intOp made them
   }
   return x.a;

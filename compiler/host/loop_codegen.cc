@@ -603,9 +603,9 @@ class StageBuilder {
   }
 
   /// A TileProduct on AMX: per block of 16·bi rows (the range [begin, end) of them), per block of 16·bj
-  /// columns, bi·bj accumulator tiles (tmm0-3) summed over the depth's blocks of 16 words from bi tiles of a
-  /// (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of 64 bytes, set
-  /// once per call: the configuration is the calling thread's.
+  /// columns, bi·bj accumulator tiles (tmm0-3) summed over the taps and the depth's blocks of 16 words from
+  /// bi tiles of a (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of 64 bytes,
+  /// set once per call: the configuration is the calling thread's.
   void emitTiles() {
     const TileProduct t = *tileProduct(k_, s_, sc_, s_.name);  // addLoops checked it
     const int64_t bi = loop(sc_.order[0]).span / 16, bj = t.cols % 32 == 0 ? 2 : 1;
@@ -640,20 +640,32 @@ class StageBuilder {
       forLoop(b_.getInt64(0), b_.getInt64(t.cols / (16 * bj)), [&](llvm::Value* jb) {
         llvm::Value* col0 = times(jb, 16 * bj);
         for (int64_t c = 0; c < bi * bj; ++c) b_.CreateIntrinsic(llvm::Intrinsic::x86_tilezero, {}, {tile(c)});
-        forLoop(b_.getInt64(0), b_.getInt64(t.depth / 16), [&](llvm::Value* kb) {
-          llvm::Value* k0 = times(kb, 16);
-          for (int64_t r = 0; r < bi; ++r) {
-            llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, 16 * r), t.aRow), t.a0), k0);
-            b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(4 + r), bytesAt(t.a, at), stride(t.aRow)});
+        // The taps' loops, outermost first, each moving a and b by its steps; the depth's blocks inside.
+        std::function<void(size_t, llvm::Value*, llvm::Value*)> taps = [&](size_t n, llvm::Value* aOff,
+                                                                           llvm::Value* bOff) {
+          if (n < t.taps.size()) {
+            const TileProduct::Tap& tap = t.taps[n];
+            return forLoop(b_.getInt64(0), b_.getInt64(tap.extent), [&](llvm::Value* v) {
+              taps(n + 1, b_.CreateAdd(aOff, times(v, tap.aStep)), b_.CreateAdd(bOff, times(v, tap.bStep)));
+            });
           }
-          for (int64_t c = 0; c < bj; ++c) {
-            llvm::Value* at = b_.CreateAdd(plus(times(k0, t.bRow), t.b0), plus(col0, 16 * c));
-            b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(6 + c), bytesAt(t.b, at), stride(t.bRow)});
-          }
-          for (int64_t r = 0; r < bi; ++r)
-            for (int64_t c = 0; c < bj; ++c)
-              b_.CreateIntrinsic(llvm::Intrinsic::x86_tdpbusd, {}, {tile(r * bj + c), tile(4 + r), tile(6 + c)});
-        });
+          forLoop(b_.getInt64(0), b_.getInt64(t.depth / 16), [&](llvm::Value* kb) {
+            llvm::Value* k0 = times(kb, 16);
+            for (int64_t r = 0; r < bi; ++r) {
+              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(plus(row0, 16 * r), t.aRow), t.a0), k0), aOff);
+              b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(4 + r), bytesAt(t.a, at), stride(t.aRow)});
+            }
+            for (int64_t c = 0; c < bj; ++c) {
+              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(k0, t.bRow), t.b0), plus(col0, 16 * c)), bOff);
+              b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(6 + c), bytesAt(t.b, at), stride(t.bRow)});
+            }
+            const llvm::Intrinsic::ID dot = t.signedA ? llvm::Intrinsic::x86_tdpbssd : llvm::Intrinsic::x86_tdpbusd;
+            for (int64_t r = 0; r < bi; ++r)
+              for (int64_t c = 0; c < bj; ++c)
+                b_.CreateIntrinsic(dot, {}, {tile(r * bj + c), tile(4 + r), tile(6 + c)});
+          });
+        };
+        taps(0, b_.getInt64(0), b_.getInt64(0));
         for (int64_t r = 0; r < bi; ++r)
           for (int64_t c = 0; c < bj; ++c) {
             llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, 16 * r), t.outRow), t.o0), plus(col0, 16 * c));

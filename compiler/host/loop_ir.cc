@@ -174,6 +174,7 @@ std::string typeProblem(const LoopNode& n, bool a, bool b) {
     case EwOp::kDot4:
     case EwOp::kAnd:
     case EwOp::kDot2:
+    case EwOp::kDot4S:
       return a && (!two || b) ? "" : "takes int32 operands";
     case EwOp::kToInt:
     case EwOp::kRound:
@@ -392,20 +393,31 @@ support::Expected<TileProduct> tileProduct(const LoopKernel& k, const LoopStage&
                                            const std::string& where) {
   const Location at = Location::node(where, s.name);
   auto no = [&](const std::string& why) { return error(at, "AMX tiles cannot compute this stage: " + why); };
-  if (s.reduce != Reduce::kSum || s.init != 0.0f || !s.epilogue.nodes.empty() || s.axes.size() != 3)
-    return no("expected a sum from 0 over three axes, without an epilogue");
-  if (s.value.nodes.size() != 3 || s.value.nodes[2].kind != LoopNode::Kind::kOp || s.value.nodes[2].op != EwOp::kDot4)
-    return no("expected Dot4 of two loads");
-  const LoopNode* a = int32Load(k, s.value, s.value.nodes[2].a);
-  const LoopNode* b = int32Load(k, s.value, s.value.nodes[2].b);
+  if (s.reduce != Reduce::kSum || s.init != 0.0f || !s.epilogue.nodes.empty())
+    return no("expected a sum from 0 without an epilogue");
+  if (s.value.nodes.size() != 3) return no("expected Dot4 or Dot4S of two loads");
+  const LoopNode& root = s.value.nodes[2];
+  if (root.kind != LoopNode::Kind::kOp || (root.op != EwOp::kDot4 && root.op != EwOp::kDot4S))
+    return no("expected Dot4 or Dot4S of two loads");
+  const LoopNode* a = int32Load(k, s.value, root.a);
+  const LoopNode* b = int32Load(k, s.value, root.b);
   if (!a || !b || s.out < 0 || k.buffers[static_cast<size_t>(s.out)].type != support::DType::kInt32)
     return no("its operands and output must be int32 words");
   TileProduct t;
-  for (size_t x = 0; x < 3; ++x) {
-    int& id = s.axes[x].reduce ? t.k : a->at.coefOf(x) != 0 ? t.i : t.j;
-    if (id >= 0) return no("expected one reduction axis, one axis of a's rows and one of b's columns");
+  t.signedA = root.op == EwOp::kDot4S;
+  for (size_t x = 0; x < s.axes.size(); ++x) {
+    if (s.axes[x].reduce) {
+      if (t.k >= 0)
+        t.taps.push_back({t.k, s.axes[static_cast<size_t>(t.k)].extent, a->at.coefOf(static_cast<size_t>(t.k)),
+                          b->at.coefOf(static_cast<size_t>(t.k))});
+      t.k = static_cast<int>(x);
+      continue;
+    }
+    int& id = a->at.coefOf(x) != 0 ? t.i : t.j;
+    if (id >= 0) return no("expected one axis of a's rows and one of b's columns");
     id = static_cast<int>(x);
   }
+  if (t.i < 0 || t.j < 0 || t.k < 0) return no("expected an axis of a's rows, one of b's columns and a depth");
   const auto ui = static_cast<size_t>(t.i), uj = static_cast<size_t>(t.j), uk = static_cast<size_t>(t.k);
   t.a = a->buffer, t.b = b->buffer;
   t.a0 = a->at.c, t.aRow = a->at.coefOf(ui), t.b0 = b->at.c, t.bRow = b->at.coefOf(uk);

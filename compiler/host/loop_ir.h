@@ -191,14 +191,23 @@ struct StageSchedule {
 };
 
 /// A stage that AMX tiles compute: over int32 buffers of 4-byte words,
-/// out[o0 + i·outRow + j] = Σ_k Dot4(a[a0 + i·aRow + k], b[b0 + k·bRow + j])
-/// for i < rows, j < cols, k < depth, every extent a multiple of 16. a's
-/// bytes are the unsigned operand and b's the signed one, as in Dot4 (and
-/// tdpbusd): a's rows are tiles' rows of 16 words, b's rows hold a word of 4
-/// consecutive k per column (AMX's layout of B).
+/// out[o0 + i·outRow + j] = Σ_taps Σ_k Dot4(a[a0 + i·aRow + k + tap's a offset],
+/// b[b0 + k·bRow + j + tap's b offset]) for i < rows, j < cols, k < depth,
+/// every extent a multiple of 16. The depth is the stage's last reduction
+/// axis; any other reduction axis is a tap, which moves a and b by its
+/// coefficients (a convolution's kernel rows and columns over an image read in
+/// place). With Dot4 a's bytes are unsigned (tdpbusd), with Dot4S signed
+/// (tdpbssd); b's are signed. a's rows are tiles' rows of 16 words, b's rows
+/// hold a word of 4 consecutive k per column (AMX's layout of B).
 struct TileProduct {
-  int i = -1, j = -1, k = -1;  ///< the stage's axes: out's rows, its columns, the reduction
+  struct Tap {
+    int axis = -1;
+    int64_t extent = 1, aStep = 0, bStep = 0;
+  };
+  int i = -1, j = -1, k = -1;  ///< the stage's axes: out's rows, its columns, the depth
+  std::vector<Tap> taps;       ///< the other reduction axes, outermost first
   int a = -1, b = -1;          ///< the buffers
+  bool signedA = false;        ///< Dot4S: a's bytes signed
   int64_t a0 = 0, aRow = 0, b0 = 0, bRow = 0, o0 = 0, outRow = 0;
   int64_t rows = 0, cols = 0, depth = 0;
 };

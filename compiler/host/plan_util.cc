@@ -545,10 +545,11 @@ LoopStage windowWordsStage(const runtime::ConvGeometry& g, int64_t channels, int
   return s;
 }
 
-/// The weights' words in windowWordsStage's k order, as vpdpbusd's unsigned operand (`per` 4) or pairs of
-/// signed halves (2): w4[m·row + (kh·KW + kw)·CQ + cq] packs w[m][per·cq + t][kh][kw].
+/// The weights' words in windowWordsStage's k order, as vpdpbusd's unsigned operand (`per` 4; with
+/// `signedBytes` the weights' own bytes) or pairs of signed halves (2): w4[m·row + (kh·KW + kw)·CQ + cq]
+/// packs w[m][per·cq + t][kh][kw].
 LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channels, int64_t mg, int w, int w4,
-                                 int64_t row, int per) {
+                                 int64_t row, int per, bool signedBytes = false) {
   const int64_t cq = channels / per, taps = g.kh * g.kw, kk = channels * taps;
   LoopStage s;
   s.name = "pack_weights";
@@ -556,7 +557,7 @@ LoopStage windowWeightWordsStage(const runtime::ConvGeometry& g, int64_t channel
   s.axes = {{"m", mg}, {"kh", g.kh}, {"kw", g.kw}, {"cq", cq}};
   s.out = w4, s.outAt = aff(0, {{M, row}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}});
   auto load = [&](int t) { return s.value.load(w, aff(t * taps, {{M, kk}, {CQ, per * taps}, {KH, g.kw}, {KW, 1}})); };
-  packValues(s.value, per, load, false);
+  packValues(s.value, per, load, signedBytes);
   return s;
 }
 
@@ -865,6 +866,85 @@ KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   return p;
 }
 
+/// A dense stride-1 convolution on AMX tiles, read in place from a padded image of words, as
+/// pairWindowsProduct reads its pairs: x's channels 4·cq to 4·cq + 3 as the signed bytes of the words of
+/// image cq, padded to hp x wp; output pixel (oh, ow) is column q = oh·wp + ow of the product, whose window
+/// starts at word q + kh·dh·wp + kw·dw of each image. So each kernel tap is a tile product of the weights'
+/// words (their own bytes, tdpbssd: no offset to take back) by 16 images' words at the tap's offset, which
+/// AMX loads as B's rows (16 words of consecutive columns) with no copy. Channels come in blocks of 64, a
+/// tile's depth. Columns past OW (wp - OW of each row) and past the last row (to a multiple of 16) are
+/// computed in vain and dropped by the requantization; they read words past the images, which the buffer
+/// holds (whatever they are).
+KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "conv";
+  const auto [hp, wp] = paddedExtent(g);
+  const int64_t cq = g.c / 4, taps = g.kh * g.kw, plane = g.oh * g.ow;
+  const int64_t cols = tileExtent(g.oh * wp), mp = tileExtent(g.m), image = hp * wp;
+  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
+  const int w = k.addBuffer("w", g.m * g.c * taps, Role::kInput, f.data);
+  std::vector<int> channel;
+  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
+  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
+  // The last tile's last tap reads up to word (cq - 1)·image + cols - 1 + (KH - 1)·dh·wp + (KW - 1)·dw.
+  const int64_t reach = (cq - 1) * image + cols + (g.kh - 1) * g.dh * wp + (g.kw - 1) * g.dw;
+  const int x4 = k.addBuffer("x4", std::max(cq * image, reach), Role::kTemp, support::DType::kInt32);
+  const int w4 = k.addBuffer("w4", mp * taps * cq, Role::kTemp, support::DType::kInt32);
+  const int acc = k.addBuffer("acc", mp * cols, Role::kTemp, support::DType::kInt32);
+  std::vector<int64_t> strides(k.buffers.size(), 0);
+  strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
+  k.batch.push_back({g.n, strides});
+  auto add = [&](LoopStage s, StageSchedule sc) {
+    k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
+  };
+  {
+    LoopStage s;
+    s.name = "word_image";
+    enum { CQ, YY, XX };
+    s.axes = {{"cq", cq}, {"y", hp}, {"x", wp}};
+    s.out = x4, s.outAt = aff(0, {{CQ, image}, {YY, wp}, {XX, 1}});
+    packWord(
+        s.value,
+        [&](int t) {
+          return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, 4 * g.h * g.w}, {YY, g.w}, {XX, 1}}),
+                              {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, f.pad);
+        },
+        true);
+    add(s, rowSchedule(s, XX, -1, 1, cpu));
+  }
+  LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w4, taps * cq, 4, true);
+  ws.constant = f.constWeights;
+  add(ws, rowSchedule(ws, 3, -1, 1, cpu));
+  {
+    LoopStage s;
+    s.name = "product";
+    enum { M, Q, KH, KW, CQ };
+    s.axes = {{"m", mp}, {"q", cols}, {"kh", g.kh, true}, {"kw", g.kw, true}, {"cq", cq, true}};
+    s.out = acc, s.outAt = aff(0, {{M, cols}, {Q, 1}});
+    s.reduce = Reduce::kSum;
+    const int a = s.value.load(w4, aff(0, {{M, taps * cq}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}}));
+    const int b = s.value.load(x4, aff(0, {{CQ, image}, {Q, 1}, {KH, g.dh * wp}, {KW, g.dw}}));
+    s.value.op(EwOp::kDot4S, a, b);
+    StageSchedule sc = StageSchedule::identity(s);
+    sc.split(M, mp % 32 == 0 ? 32 : 16);
+    sc.parallel = sc.amx = true;
+    add(std::move(s), sc);
+  }
+  LoopStage s;
+  s.name = "requantize";
+  enum { M, OH, OW };
+  s.axes = {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}};
+  s.out = y, s.outAt = aff(0, {{M, plane}, {OH, g.ow}, {OW, 1}});
+  s.value.load(acc, aff(0, {{M, cols}, {OH, wp}, {OW, 1}}));
+  std::vector<int> loads;
+  for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
+  f.epilogue(s.epilogue, s.epilogue.acc(), loads);
+  const StageSchedule sc = rowSchedule(s, OW, -1, 1, cpu);
+  add(std::move(s), sc);
+  return p;
+}
+
 }  // namespace
 
 /// Grouped or dense: per (image, group), col = im2col(x) and y = w · col,
@@ -874,6 +954,9 @@ KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f,
 /// offset by 128 into vpdpbusd's unsigned operand, which the epilogue takes
 /// back as 128·Σ_k col[k][p]; without, pairs of signed halves (no offset).
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+  if (cpu.amx && f.vnni && f.data == support::DType::kInt8 && f.epilogue && g.group == 1 && g.sh == 1 && g.sw == 1 &&
+      g.c % 64 == 0 && g.m >= 16 && g.oh * g.ow >= 16)
+    return windowTilesProduct(g, f, cpu);
   // Pixels in rows where the image is small: measured on AVX2 (bench/host_kernels_bench), ResNet's 3x3
   // convolutions at 7x7 and 14x14 took 3.2 and 2.7 ms in rows against 5.6 to 7.3 and 3.7 to 4.2 ms in lanes,
   // the same at 28x28, and at 56x56 slightly more (moving the pixels to rows and back costs a gather each).

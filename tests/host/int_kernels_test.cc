@@ -161,12 +161,20 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
          return sum;
        }},
       {EwOp::kAnd, [](int32_t a, int32_t b) { return a & b; }},
-      {EwOp::kDot2, [](int32_t a, int32_t b) {  // vpmaddwd's pair product: signed halves, the sum wrapping
+      {EwOp::kDot2,
+       [](int32_t a, int32_t b) {  // vpmaddwd's pair product: signed halves, the sum wrapping
          int64_t sum = 0;
          for (int t = 0; t < 2; ++t)
            sum += int64_t{static_cast<int16_t>(static_cast<uint32_t>(a) >> (16 * t))} *
                   static_cast<int16_t>(static_cast<uint32_t>(b) >> (16 * t));
          return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(sum)));
+       }},
+      {EwOp::kDot4S, [](int32_t a, int32_t b) {  // tdpbssd's 4-byte dot product: signed bytes of both
+         int32_t sum = 0;
+         for (int t = 0; t < 4; ++t)
+           sum += static_cast<int8_t>(static_cast<uint32_t>(a) >> (8 * t)) *
+                  static_cast<int8_t>(static_cast<uint32_t>(b) >> (8 * t));
+         return sum;
        }}};
   for (const auto& [op, f] : ops) {
     std::vector<int32_t> want;
@@ -240,6 +248,11 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 32, 9, 9}, {40, 16, 3, 3}, {}, {1, 1, 1, 1}, 2, -2, 1, -128, 127, -5000, 5000},
       {{2, 3, 12, 10}, {17, 3, 3, 3}, {2, 1}, {1, 0, 1, 2}, 1, 5, -3, -128, 127, -5000, 5000},
       {{1, 33, 6, 6}, {48, 33, 1, 1}, {}, {}, 1, 0, 2, -128, 127, -big, big},
+      // stride 1 over blocks of 64 channels, read in place from an image of words: two images with uneven
+      // pads and 20 output channels (a tile and a part); 1x1 over two blocks; 5x5 reaching past the image
+      {{2, 64, 7, 9}, {20, 64, 3, 3}, {}, {0, 1, 2, 1}, 1, -5, 2, -128, 127, -5000, 5000},
+      {{1, 128, 5, 5}, {48, 128, 1, 1}, {}, {}, 1, 0, -1, -128, 127, -big, big},
+      {{1, 64, 6, 5}, {32, 64, 5, 5}, {}, {2, 2, 2, 2}, 1, 7, 0, -128, 127, -5000, 5000},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
