@@ -770,38 +770,47 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
   return p;
 }
 
-/// x's channels 2·cq and 2·cq + 1 as the signed halves of the words of image cq of x2, padded to hp x wp.
-LoopStage pairImageStage(const runtime::ConvGeometry& g, int x, int x2, float pad) {
+/// Image cq of x2, padded to hp x wp: x's channels 2·cq and 2·cq + 1 as the signed halves of its words
+/// (`per` 2), or x's channel cq itself (1).
+LoopStage windowImageStage(const runtime::ConvGeometry& g, int x, int x2, float pad, int per) {
   const auto [hp, wp] = paddedExtent(g);
   LoopStage s;
-  s.name = "pair_image";
+  s.name = "window_image";
   enum { CQ, YY, XX };
-  s.axes = {{"cq", g.c / 2}, {"y", hp}, {"x", wp}};
+  s.axes = {{"cq", g.c / per}, {"y", hp}, {"x", wp}};
   s.out = x2, s.outAt = aff(0, {{CQ, hp * wp}, {YY, wp}, {XX, 1}});
-  packPair(s.value, [&](int t) {
-    return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, 2 * g.h * g.w}, {YY, g.w}, {XX, 1}}),
+  auto load = [&](int t) {
+    return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, per * g.h * g.w}, {YY, g.w}, {XX, 1}}),
                         {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, pad);
-  });
+  };
+  if (per == 2)
+    packPair(s.value, load);
+  else
+    load(0);
   return s;
 }
 
-/// The product over x2's windows into out [M][OH·wp] (see pairWindowsProduct), and its schedule.
-PlannedStage pairWindowsStage(const runtime::ConvGeometry& g, const ConvForm& f, int x2, int w2, int out,
-                              const std::vector<int>& channel, const CpuShape& cpu) {
+/// The product over x2's windows into out [M][OH·wp] (see windowsProduct), and its schedule: pairs of
+/// channels in x2's and w2's words (`per` 2, Dot2), or floats with the weights read from w2 = w as it is.
+PlannedStage windowsStage(const runtime::ConvGeometry& g, const ConvForm& f, int x2, int w2, int out,
+                          const std::vector<int>& channel, int per, const CpuShape& cpu) {
   const auto [hp, wp] = paddedExtent(g);
-  const int64_t cq = g.c / 2, kq = cq * g.kh * g.kw, columns = g.oh * wp;
+  const int64_t cq = g.c / per, taps = g.kh * g.kw, columns = g.oh * wp;
   LoopStage s;
   s.name = "product";
   enum { M, Q, KH, KW, CQ };
   s.axes = {{"m", g.m}, {"q", columns}, {"kh", g.kh, true}, {"kw", g.kw, true}, {"cq", cq, true}};
   s.out = out, s.outAt = aff(0, {{M, columns}, {Q, 1}});
   s.reduce = Reduce::kSum;
-  const int a = s.value.load(w2, aff(0, {{M, kq}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}}));
+  const int a = per == 2 ? s.value.load(w2, aff(0, {{M, cq * taps}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}}))
+                         : s.value.load(w2, aff(0, {{M, cq * taps}, {CQ, taps}, {KH, g.kw}, {KW, 1}}));
   const int b = s.value.load(x2, aff(0, {{CQ, hp * wp}, {Q, 1}, {KH, g.dh * wp}, {KW, g.dw}}));
-  s.value.op(EwOp::kDot2, a, b);
-  std::vector<int> loads;
-  for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
-  f.epilogue(s.epilogue, s.epilogue.acc(), loads);
+  s.value.op(per == 2 ? EwOp::kDot2 : EwOp::kMul, a, b);
+  if (f.epilogue) {
+    std::vector<int> loads;
+    for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
+    f.epilogue(s.epilogue, s.epilogue.acc(), loads);
+  }
   StageSchedule sc = productSchedule(s, M, Q, CQ, cpu);
   // productSchedule puts the axes it was not named outermost; the window's rows and columns reduce inside
   // the tile, just outside the channel pairs.
@@ -812,19 +821,21 @@ PlannedStage pairWindowsStage(const runtime::ConvGeometry& g, const ConvForm& f,
     else if (id != KH && id != KW)
       order.push_back(id);
   sc.order = order;
-  foldWords(sc, cpu);
+  if (per == 2) foldWords(sc, cpu);
   return {s, sc};
 }
 
-/// A dense stride-1 convolution over pairs of channels, read in place from a padded image of pairs: x's
-/// channels 2·cq and 2·cq + 1 as the signed halves of the words of image cq, padded to hp x wp. Output pixel
+/// A dense stride-1 convolution read in place from a padded image of its input: of floats, or of pairs of
+/// int8 channels (x86 without VNNI), x's channels 2·cq and 2·cq + 1 as the signed halves of the words of
+/// image cq, padded to hp x wp. Output pixel
 /// (oh, ow) is column q = oh·wp + ow of the product, whose window then starts at word q + kh·dh·wp + kw·dw of
 /// each image: affine in q, so no im2col copy is written. The columns q with ow >= OW (wp - OW of every row)
 /// read past their row and are computed in vain; a byte copy drops them (none where wp = OW: a kernel one
 /// column wide without column padding, whose product writes y itself). Against packing the windows, this
 /// writes a word per padded input pixel and channel pair where that wrote KH·KW of them (at 56x56 and 64
-/// channels 3.6 MB, a fifth of the convolution's time), and computes (wp / OW) - 1 more columns.
-KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
+/// channels 3.6 MB, a fifth of the convolution's time), and computes (wp / OW) - 1 more columns. Floats save
+/// the im2col copy's KH·KW floats per input float the same way (7.2 MB at 56x56 and 64 channels).
+KernelPlan windowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "conv";
@@ -835,9 +846,12 @@ KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   std::vector<int> channel;
   for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
   const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
+  const bool pairs = f.data == support::DType::kInt8;
+  const int per = pairs ? 2 : 1;
   // The last window of the last image reaches (KW - 1)·dw words past it, and only for columns in vain.
-  const int x2 = k.addBuffer("x2", g.c / 2 * hp * wp + (g.kw - 1) * g.dw, Role::kTemp, support::DType::kInt32);
-  const int w2 = k.addBuffer("w2", g.m * g.c / 2 * g.kh * g.kw, Role::kTemp, support::DType::kInt32);
+  const int x2 =
+      k.addBuffer("x2", g.c / per * hp * wp + (g.kw - 1) * g.dw, Role::kTemp, pairs ? support::DType::kInt32 : f.data);
+  const int w2 = pairs ? k.addBuffer("w2", g.m * g.c / 2 * g.kh * g.kw, Role::kTemp, support::DType::kInt32) : w;
   // Rows as wide as the output's (a kernel one column wide, no column padding): no columns to drop.
   const int yq = wp == g.ow ? y : k.addBuffer("yq", g.m * columns, Role::kTemp, f.out);
   std::vector<int64_t> strides(k.buffers.size(), 0);
@@ -846,14 +860,16 @@ KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   auto add = [&](LoopStage s, StageSchedule sc) {
     k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
   };
-  LoopStage pairs = pairImageStage(g, x, x2, f.pad);
-  const StageSchedule psc = rowSchedule(pairs, 2, -1, 1, cpu);
-  add(std::move(pairs), psc);
-  LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w2, g.c / 2 * g.kh * g.kw, 2);
-  ws.constant = f.constWeights;
-  const StageSchedule wsc = rowSchedule(ws, 3, -1, 1, cpu);
-  add(std::move(ws), wsc);
-  PlannedStage product = pairWindowsStage(g, f, x2, w2, yq, channel, cpu);
+  LoopStage image = windowImageStage(g, x, x2, f.pad, per);
+  const StageSchedule isc = rowSchedule(image, 2, -1, 1, cpu);
+  add(std::move(image), isc);
+  if (pairs) {
+    LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w2, g.c / 2 * g.kh * g.kw, 2);
+    ws.constant = f.constWeights;
+    const StageSchedule wsc = rowSchedule(ws, 3, -1, 1, cpu);
+    add(std::move(ws), wsc);
+  }
+  PlannedStage product = windowsStage(g, f, x2, w2, yq, channel, per, cpu);
   add(std::move(product.stage), std::move(product.schedule));
   if (yq == y) return p;
   LoopStage t;
@@ -867,7 +883,7 @@ KernelPlan pairWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f,
 }
 
 /// A dense stride-1 convolution on AMX tiles, read in place from a padded image of words, as
-/// pairWindowsProduct reads its pairs: x's channels 4·cq to 4·cq + 3 as the signed bytes of the words of
+/// windowsProduct reads its pairs: x's channels 4·cq to 4·cq + 3 as the signed bytes of the words of
 /// image cq, padded to hp x wp; output pixel (oh, ow) is column q = oh·wp + ow of the product, whose window
 /// starts at word q + kh·dh·wp + kw·dw of each image. So each kernel tap is a tile product of the weights'
 /// words (their own bytes, tdpbssd: no offset to take back) by 16 images' words at the tap's offset, which
@@ -967,8 +983,10 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   if ((floats || pairs) && g.group == 1 && f.constWeights && g.oh * g.ow < kRowsBelow) {
     if (const int64_t nb = panelWidth(g.oh * g.ow, g.m, cpu)) return rowsProduct(g, f, nb, cpu);
   }
-  if (pairs && g.group == 1 && g.sh == 1 && g.sw == 1 && g.oh * g.ow >= kRowsBelow && f.epilogue)
-    return pairWindowsProduct(g, f, cpu);
+  // Windows read in place at stride 1 (a float 1x1 convolution reads x in place below, without the image).
+  if ((pairs || (floats && g.kh * g.kw > 1)) && g.group == 1 && g.sh == 1 && g.sw == 1 && g.oh * g.ow >= kRowsBelow &&
+      (f.epilogue || floats))
+    return windowsProduct(g, f, cpu);
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "conv";

@@ -129,8 +129,10 @@ TEST(NnKernels, ConvolutionsMatchTheReference) {
       {{1, 5, 17}, {7, 5, 3}, {}, {1, 1}, {}, 1, true, AutoPad::kNotSet},                       // 1-D
       {{1, 1, 1, 1}, {1, 1, 1, 1}, {}, {}, {}, 1, true, AutoPad::kNotSet},                      // one element
       {{1, 64, 56, 56}, {64, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},       // a ResNet layer
-      {{1, 12, 10, 11}, {32, 12, 3, 3}, {}, {0, 1, 2, 0}, {2, 1}, 1, true, AutoPad::kNotSet},   // rows: dilated, uneven
-      {{2, 40, 6, 6}, {24, 40, 1, 1}, {}, {}, {}, 1, false, AutoPad::kNotSet},                  // rows: 1x1
+      // read in place from a padded image at stride 1 and 28x28: two images, dilated rows, uneven pads, no bias
+      {{2, 3, 30, 29}, {7, 3, 3, 5}, {}, {0, 1, 2, 2}, {2, 1}, 1, false, AutoPad::kNotSet},
+      {{1, 12, 10, 11}, {32, 12, 3, 3}, {}, {0, 1, 2, 0}, {2, 1}, 1, true, AutoPad::kNotSet},  // rows: dilated, uneven
+      {{2, 40, 6, 6}, {24, 40, 1, 1}, {}, {}, {}, 1, false, AutoPad::kNotSet},                 // rows: 1x1
   };
   for (const ConvCase& c : cases) {
     runtime::ConvAttrs a;
