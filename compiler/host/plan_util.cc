@@ -882,97 +882,6 @@ KernelPlan windowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, con
   return p;
 }
 
-/// A float convolution at a stride s of 2 to 4 both ways (no dilation), read in place as windowsProduct
-/// reads at stride 1, from the s·s phase images of its padded input (space to depth): phase (r, c) holds the
-/// padded input's pixels (s·y + r, s·x + c) at (y, x), hq x wq of them. Tap (kh, kw) = (s·a + r, s·b + c)
-/// of output pixel (oh, ow) reads pixel (oh + a, ow + b) of phase (r, c), which is word q + a·wq + b of it
-/// for the product's column q = oh·wq + ow: affine. The weights are packed once into whole phases, zero past
-/// the kernel: ⌈KH/s⌉·s x ⌈KW/s⌉·s taps, 64 for the 49 of a 7x7 kernel at stride 2 (callers bound that
-/// waste), where the im2col copy of ResNet's stem wrote 7.4 MB.
-KernelPlan phaseWindowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "conv";
-  const int64_t s = g.sh;
-  const auto [hp, wp] = paddedExtent(g);
-  const int64_t hq = (hp + s - 1) / s, wq = (wp + s - 1) / s, ka = (g.kh + s - 1) / s, kb = (g.kw + s - 1) / s;
-  const int64_t phase = hq * wq, image = s * s * phase, plane = g.oh * g.ow, columns = g.oh * wq;
-  const int64_t taps = ka * kb * s * s;
-  const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
-  const int w = k.addBuffer("w", g.m * g.c * g.kh * g.kw, Role::kInput, f.data);
-  std::vector<int> channel;
-  for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
-  const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
-  // The last window of the last phase reaches KB - 1 pixels past it, and only for columns in vain.
-  const int x2 = k.addBuffer("x2", g.c * image + kb - 1, Role::kTemp, f.data);
-  const int w2 = k.addBuffer("w2", g.m * taps * g.c, Role::kTemp, f.data);
-  const int yq = k.addBuffer("yq", g.m * columns, Role::kTemp, f.out);
-  std::vector<int64_t> strides(k.buffers.size(), 0);
-  strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
-  k.batch.push_back({g.n, strides});
-  auto add = [&](LoopStage st, StageSchedule sc) {
-    k.stages.push_back(std::move(st)), p.schedule.stages.push_back(std::move(sc));
-  };
-  {
-    LoopStage st;
-    st.name = "phase_images";
-    enum { C, R, Q, YY, XX };
-    st.axes = {{"c", g.c}, {"r", s}, {"q", s}, {"y", hq}, {"x", wq}};
-    st.out = x2, st.outAt = aff(0, {{C, image}, {R, s * phase}, {Q, phase}, {YY, wq}, {XX, 1}});
-    const Affine iy = aff(-g.pt, {{YY, s}, {R, 1}}), ix = aff(-g.pl, {{XX, s}, {Q, 1}});
-    st.value.load(x, aff(-g.pt * g.w - g.pl, {{C, g.h * g.w}, {YY, s * g.w}, {R, g.w}, {XX, s}, {Q, 1}}),
-                  {inside(iy, g.h), inside(ix, g.w)}, f.pad);
-    const StageSchedule sc = rowSchedule(st, XX, -1, 1, cpu);
-    add(std::move(st), sc);
-  }
-  enum { M, Q, A, B, R, P, C };  // P: the phase's column offset
-  {
-    LoopStage st;
-    st.name = "pack_weights";
-    st.axes = {{"m", g.m}, {"a", ka}, {"b", kb}, {"r", s}, {"p", s}, {"c", g.c}};
-    const int64_t sc4 = s * s * g.c;
-    st.out = w2, st.outAt = aff(0, {{0, taps * g.c}, {1, kb * sc4}, {2, sc4}, {3, s * g.c}, {4, g.c}, {5, 1}});
-    const Affine th = aff(0, {{1, s}, {3, 1}}), tw = aff(0, {{2, s}, {4, 1}});
-    st.value.load(w, aff(0, {{0, g.c * g.kh * g.kw}, {5, g.kh * g.kw}, {1, s * g.kw}, {3, g.kw}, {2, s}, {4, 1}}),
-                  {inside(th, g.kh), inside(tw, g.kw)}, 0.0f);
-    st.constant = f.constWeights;
-    const StageSchedule sc = rowSchedule(st, 5, -1, 1, cpu);
-    add(std::move(st), sc);
-  }
-  LoopStage st;
-  st.name = "product";
-  st.axes = {{"m", g.m},     {"q", columns}, {"a", ka, true}, {"b", kb, true},
-             {"r", s, true}, {"p", s, true}, {"c", g.c, true}};
-  st.out = yq, st.outAt = aff(0, {{M, columns}, {Q, 1}});
-  st.reduce = Reduce::kSum;
-  const int64_t sc4 = s * s * g.c;
-  const int a = st.value.load(w2, aff(0, {{M, taps * g.c}, {A, kb * sc4}, {B, sc4}, {R, s * g.c}, {P, g.c}, {C, 1}}));
-  const int b = st.value.load(x2, aff(0, {{C, image}, {R, s * phase}, {P, phase}, {Q, 1}, {A, wq}, {B, 1}}));
-  st.value.op(EwOp::kMul, a, b);
-  if (f.epilogue) {
-    std::vector<int> loads;
-    for (int ch : channel) loads.push_back(st.epilogue.load(ch, aff(0, {{M, 1}})));
-    f.epilogue(st.epilogue, st.epilogue.acc(), loads);
-  }
-  StageSchedule sc = productSchedule(st, M, Q, C, cpu);
-  std::vector<int> order;  // the taps' axes reduce inside the tile, just outside the channels
-  for (int id : sc.order)
-    if (id == C)
-      order.insert(order.end(), {A, B, R, P, C});
-    else if (id < A || id > P)
-      order.push_back(id);
-  sc.order = order;
-  add(std::move(st), sc);
-  LoopStage t;
-  t.name = "drop_columns";
-  t.axes = {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}};
-  t.out = y, t.outAt = aff(0, {{0, plane}, {1, g.ow}, {2, 1}});
-  t.value.load(yq, aff(0, {{0, columns}, {1, wq}, {2, 1}}));
-  const StageSchedule tsc = rowSchedule(t, 2, -1, 1, cpu);
-  add(std::move(t), tsc);
-  return p;
-}
-
 /// A dense stride-1 convolution on AMX tiles, read in place from a padded image of words, as
 /// windowsProduct reads its pairs: x's channels 4·cq to 4·cq + 3 as the signed bytes of the words of
 /// image cq, padded to hp x wp; output pixel (oh, ow) is column q = oh·wp + ow of the product, whose window
@@ -1074,12 +983,6 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   if ((floats || pairs) && g.group == 1 && f.constWeights && g.oh * g.ow < kRowsBelow) {
     if (const int64_t nb = panelWidth(g.oh * g.ow, g.m, cpu)) return rowsProduct(g, f, nb, cpu);
   }
-  // At a stride of 2 to 4, float windows read in place from phase images where whole phases add at most
-  // 35% taps (a 7x7 stem at stride 2; not a 3x3, whose 16 taps for 9 cost more than the copy saves).
-  const int64_t phaseTaps = (g.kh + g.sh - 1) / g.sh * g.sh * ((g.kw + g.sw - 1) / g.sw * g.sw);
-  if (floats && g.group == 1 && g.sh == g.sw && g.sh >= 2 && g.sh <= 4 && g.dh == 1 && g.dw == 1 &&
-      g.oh * g.ow >= kRowsBelow && 100 * phaseTaps <= 135 * g.kh * g.kw)
-    return phaseWindowsProduct(g, f, cpu);
   // Windows read in place at stride 1 (a float 1x1 convolution reads x in place below, without the image).
   if ((pairs || (floats && g.kh * g.kw > 1)) && g.group == 1 && g.sh == 1 && g.sw == 1 && g.oh * g.ow >= kRowsBelow &&
       (f.epilogue || floats))
