@@ -138,8 +138,11 @@ int run(int threads) {
   std::printf("int8, %d thread(s), CPU %s%s%s; times are medians of 20 runs in ms (the reference: one run)\n", threads,
               (*jit)->cpu().c_str(), (*jit)->usesAvx512() ? " with AVX-512" : "", (*jit)->usesAmx() ? " and AMX" : "");
   // oneDNN picks its kernels by the same CPU: with AMX it uses AMX's tiles too.
-  std::printf("oneDNN's ISA here: %s\n",
-              dnnl::get_effective_cpu_isa() == dnnl::cpu_isa::avx512_core_amx ? "AMX" : "not AMX");
+  std::printf("oneDNN's ISA here: %s\n", (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) &
+                                          static_cast<unsigned>(dnnl::cpu_isa::avx512_core_amx)) ==
+                                                 static_cast<unsigned>(dnnl::cpu_isa::avx512_core_amx)
+                                             ? "AMX"
+                                             : "not AMX");
   std::printf("%-34s %9s %9s %9s %8s %9s\n", "kernel", "GOP", "oneDNN", "accelc", "ratio", "reference");
   struct ConvRow {
     const char* name;

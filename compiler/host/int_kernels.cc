@@ -63,21 +63,40 @@ ConvForm qconvForm(const runtime::QConvAttrs& a, const CpuShape& cpu, bool const
   return f;
 }
 
+/// QGemm's inputs and output, in the step's order.
+struct QGemmBuffers {
+  int x, w, bias, mult, shift, y;
+};
+QGemmBuffers qgemmBuffers(LoopKernel& k, int64_t n, int64_t m, int64_t kk) {
+  QGemmBuffers b{};
+  b.x = k.addBuffer("x", n * kk, Role::kInput, DType::kInt8);
+  b.w = k.addBuffer("w", m * kk, Role::kInput, DType::kInt8);
+  b.bias = k.addBuffer("bias", m, Role::kInput, DType::kInt32);
+  b.mult = k.addBuffer("mult", m, Role::kInput, DType::kInt32);
+  b.shift = k.addBuffer("shift", m, Role::kInput, DType::kInt32);
+  b.y = k.addBuffer("y", n * m, Role::kOutput, DType::kInt8);
+  return b;
+}
+
+/// QGemm's epilogue in `e` over the sum `acc`: acc − comp[m] (comp: the unsigned operand's offset, -1 for
+/// none) + bias[m], requantized, m the stage's axis 1.
+void qgemmEpilogue(LoopExpr& e, const runtime::QConvAttrs& a, const QGemmBuffers& b, int acc, int comp) {
+  const Affine perM = aff(0, {{1, 1}});
+  if (comp >= 0) acc = e.op(EwOp::kSub, acc, e.load(comp, perM));
+  const int v = e.op(EwOp::kAdd, acc, e.load(b.bias, perM));
+  requantize(e, v, e.load(b.mult, perM), e.load(b.shift, perM), a.zeroPoint, a.lo, a.hi);
+}
+
 /// QGemm on AMX tiles: x's words offset into unsigned bytes (tdpbusd's operand) in rows of a multiple of 16
 /// words, the weights' words transposed into [k][m] (AMX's layout of B) with 0 in the padding, the product into
-/// int32 rows, then the epilogue of qgemm below over them.
+/// int32 rows, then a stage of qgemm's epilogue over them.
 KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu,
                       bool constWeights) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "qgemm";
   const int64_t kq = (kk + 3) / 4, np = tileExtent(n), mp = tileExtent(m), kp = tileExtent(kq);
-  const int x = k.addBuffer("x", n * kk, Role::kInput, DType::kInt8);
-  const int w = k.addBuffer("w", m * kk, Role::kInput, DType::kInt8);
-  const int bias = k.addBuffer("bias", m, Role::kInput, DType::kInt32);
-  const int mult = k.addBuffer("mult", m, Role::kInput, DType::kInt32);
-  const int shift = k.addBuffer("shift", m, Role::kInput, DType::kInt32);
-  const int y = k.addBuffer("y", n * m, Role::kOutput, DType::kInt8);
+  const QGemmBuffers b = qgemmBuffers(k, n, m, kk);
   const int x4 = k.addBuffer("x4", np * kp, Role::kTemp, DType::kInt32);
   const int w4 = k.addBuffer("w4", m * kq, Role::kTemp, DType::kInt32);
   const int w4t = k.addBuffer("w4t", kp * mp, Role::kTemp, DType::kInt32);
@@ -89,9 +108,9 @@ KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_
   };
   // Rows n to np of x4 and its words past kq stay as they are: the rows' products are dropped, and w4t's rows
   // past kq are 0.
-  LoopStage xs = packStage(WordPack{"pack_rows", x, x4, n, kk, kp, 1, 1, kk, false});
+  LoopStage xs = packStage(WordPack{"pack_rows", b.x, x4, n, kk, kp, 1, 1, kk, false});
   add(xs, packSchedule(xs, cpu), false);
-  LoopStage ws = packStage(WordPack{"pack_weights", w, w4, m, kk, kq, 1, 1, kk, true});
+  LoopStage ws = packStage(WordPack{"pack_weights", b.w, w4, m, kk, kq, 1, 1, kk, true});
   add(ws, packSchedule(ws, cpu), true);
   LoopStage ts = paddedTransposeStage(w4, w4t, m, kq, mp, kp);
   add(ts, rowSchedule(ts, 1, -1, 1, cpu), true);
@@ -102,12 +121,9 @@ KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_
   LoopStage s;
   s.name = "requantize";
   s.axes = {{"n", n}, {"m", m}};
-  s.out = y, s.outAt = aff(0, {{0, m}, {1, 1}});
+  s.out = b.y, s.outAt = aff(0, {{0, m}, {1, 1}});
   s.value.load(acc, aff(0, {{0, mp}, {1, 1}}));
-  LoopExpr& e = s.epilogue;
-  const Affine perM = aff(0, {{1, 1}});
-  const int v = e.op(EwOp::kAdd, e.op(EwOp::kSub, e.acc(), e.load(comp, perM)), e.load(bias, perM));
-  requantize(e, v, e.load(mult, perM), e.load(shift, perM), a.zeroPoint, a.lo, a.hi);
+  qgemmEpilogue(s.epilogue, a, b, s.epilogue.acc(), comp);
   add(s, rowSchedule(s, 1, -1, 1, cpu), false);
   return p;
 }
@@ -117,16 +133,13 @@ KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_
 /// packed into 4-byte words (x's offset into unsigned bytes, which the
 /// epilogue takes back as 128·Σ_k w[m][k]).
 KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu, bool constWeights) {
+  if (cpu.amx && n >= 16 && m >= 16) return qgemmTiles(a, n, m, kk, cpu, constWeights);
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "qgemm";
   const int64_t kq = (kk + 3) / 4;
-  const int x = k.addBuffer("x", n * kk, Role::kInput, DType::kInt8);
-  const int w = k.addBuffer("w", m * kk, Role::kInput, DType::kInt8);
-  const int bias = k.addBuffer("bias", m, Role::kInput, DType::kInt32);
-  const int mult = k.addBuffer("mult", m, Role::kInput, DType::kInt32);
-  const int shift = k.addBuffer("shift", m, Role::kInput, DType::kInt32);
-  const int y = k.addBuffer("y", n * m, Role::kOutput, DType::kInt8);
+  const QGemmBuffers b = qgemmBuffers(k, n, m, kk);
+  const int x = b.x, w = b.w, y = b.y;
   // The stages of w alone (packing, transposing, its sums) run once when w is constant.
   auto add = [&](LoopStage s, StageSchedule sc) { k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc)); };
   auto addOfW = [&](LoopStage s, StageSchedule sc) {
@@ -135,7 +148,6 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
   };
   LoopStage s;
   int comp = -1;
-  if (cpu.amx && n >= 16 && m >= 16) return qgemmTiles(a, n, m, kk, cpu, constWeights);
   if (cpu.wordProducts()) {
     const int x4 = k.addBuffer("x4", n * kq, Role::kTemp, DType::kInt32);
     const int w4 = k.addBuffer("w4", m * kq, Role::kTemp, DType::kInt32);
@@ -161,12 +173,7 @@ KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk,
     addOfW(ts, rowSchedule(ts, 1, -1, 1, cpu));
     s = productStage(x, aff(0, {{0, kk}, {2, 1}}), wt, aff(0, {{2, m}, {1, 1}}), y, n, m, kk);
   }
-  LoopExpr& e = s.epilogue;
-  const Affine perM = aff(0, {{1, 1}});
-  int v = e.acc();
-  if (comp >= 0) v = e.op(EwOp::kSub, v, e.load(comp, perM));
-  v = e.op(EwOp::kAdd, v, e.load(bias, perM));
-  requantize(e, v, e.load(mult, perM), e.load(shift, perM), a.zeroPoint, a.lo, a.hi);
+  qgemmEpilogue(s.epilogue, a, b, s.epilogue.acc(), comp);
   StageSchedule sc = productSchedule(s, 0, 1, 2, cpu);
   if (cpu.wordProducts()) foldWords(sc, cpu);
   add(s, sc);

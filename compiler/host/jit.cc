@@ -211,12 +211,15 @@ support::Status HostModule::addLoops(const LoopKernel& k, const KernelSchedule& 
   for (size_t i = 0; i < k.stages.size(); ++i) {
     ACCELC_TRY(s.stages[i].validate(k.stages[i], name));
     if (s.stages[i].amx) ACCELC_TRY(tileProduct(k, k.stages[i], s.stages[i], name).status());
+    amx_ = amx_ || s.stages[i].amx;
   }
   for (size_t i = 0; i < k.stages.size(); ++i) buildStage(*impl_->module, k, i, s.stages[i], symbols[i]);
   return support::Status::ok();
 }
 
 support::Status HostJit::add(HostModule m, const std::string& name) {
+  if (m.usesAmx() && !impl_->amx)
+    return error(Location::node(name, name), "the kernel runs on AMX tiles, which this JIT does not use");
   HostModule::Impl& h = m.impl();
   h.module->setDataLayout(impl_->jit->getDataLayout());
   h.module->setTargetTriple(impl_->jit->getTargetTriple().str());

@@ -40,12 +40,15 @@ class HostModule {
   /// Adds every stage of `k` under `s`, stage i as symbols[i] (a runtime::StageFn).
   support::Status addLoops(const LoopKernel& k, const KernelSchedule& s, const std::vector<std::string>& symbols,
                            const std::string& name);
+  /// Whether a stage added runs on AMX tiles (StageSchedule::amx): the code then needs the CPU's AMX.
+  bool usesAmx() const { return amx_; }
 
   struct Impl;  ///< the LLVM module (compiler/host/module_impl.h)
   Impl& impl() { return *impl_; }
 
  private:
   std::unique_ptr<Impl> impl_;
+  bool amx_ = false;
 };
 
 class HostJit {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -183,6 +184,11 @@ support::Expected<runtime::HostCode> compileHostCode(const runtime::Bundle& b, c
   HostModule m;
   ACCELC_ASSIGN_OR_RETURN(runtime::HostCode code, hostCodeFor(b, t.shape, m, name));
   code.triple = t.triple, code.cpu = t.cpu, code.features = t.features;
+  // The tile state is asked of Linux before the code loads: only where the code uses it.
+  if (!m.usesAmx())
+    code.features.erase(std::remove_if(code.features.begin(), code.features.end(),
+                                       [](const std::string& f) { return f.rfind("amx_", 0) == 0; }),
+                        code.features.end());
   if (code.kernels.empty()) return code;
   ACCELC_ASSIGN_OR_RETURN(code.library, buildSharedLibrary(std::move(m), t, name));
   code.libraryHash = runtime::libraryHash(code.library);

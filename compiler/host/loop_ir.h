@@ -170,8 +170,8 @@ struct StageSchedule {
   bool vnni = false;       ///< a sum of Dot4 folds with x86's vpdpbusd (the code then needs the CPU to have it)
   bool pmaddwd = false;    ///< a sum of Dot4 folds as two of x86's vpmaddwd (even and odd bytes widened to 16
                            ///< bits), a sum of Dot2 as one
-  /// The stage is a TileProduct, computed on x86's AMX tiles (tdpbusd; the code then needs the CPU to have
-  /// AMX-INT8): order[0] splits its rows into blocks of 16 or 32, which a thread pool may divide; the other
+  /// The stage is a TileProduct, computed on x86's AMX tiles (tdpbusd or tdpbssd; the code then needs the CPU
+  /// to have AMX-INT8): order[0] splits its rows into blocks of 16 or 32, which a thread pool may divide; the other
   /// loops are not read. No vector loop.
   bool amx = false;
 

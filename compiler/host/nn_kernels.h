@@ -39,7 +39,7 @@ struct CpuShape {
   bool vnni = false;    ///< x86's vpdpbusd at this vector width (AVX512-VNNI; AVX-VNNI at 8 lanes)
   bool pmaddwd =
       false;  ///< x86's vpmaddwd at this vector width (AVX2, AVX512-BW): without VNNI, Dot2 sums, or Dot4 as two
-  /// x86's AMX-INT8 tiles (tdpbusd, with AVX-512): the dense int8 products (QGemm, QConv) run on them.
+  /// x86's AMX-INT8 tiles (tdpbusd, tdpbssd; with AVX-512): the dense int8 products (QGemm, QConv) run on them.
   bool amx = false;
   /// Whether int8 products run over words: 4 bytes (Dot4) with vpdpbusd, or pairs of halves (Dot2) with vpmaddwd.
   bool wordProducts() const { return vnni || pmaddwd; }

@@ -191,6 +191,18 @@ std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g) {
 
 namespace {
 
+/// The form's epilogue in `e` over `acc`, each per-channel input read at `at`; nothing without one.
+void formEpilogue(const ConvForm& f, LoopExpr& e, int acc, const std::vector<int>& channel, const Affine& at) {
+  if (!f.epilogue) return;
+  std::vector<int> loads;
+  for (int c : channel) loads.push_back(e.load(c, at));
+  f.epilogue(e, acc, loads);
+}
+
+}  // namespace
+
+namespace {
+
 /// x at channel `cc`, row `yy` - pt and column `col` - pl (of a padded image), `pad` outside x.
 int loadPaddedAt(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int yy, const Affine& col, float pad) {
   Affine at = col;
@@ -304,9 +316,7 @@ struct DepthwiseWordKernel {
   /// Finishes `s`: the form's epilogue on `acc` with the per-channel loads, rows in vector lanes (`rows` of them
   /// unrolled) with the words folded, and adds it.
   KernelPlan finish(LoopStage s, int acc, const ConvForm& f, const CpuShape& cpu, int64_t rows = 4) {
-    std::vector<int> loads;
-    for (int ch : channel) loads.push_back(s.epilogue.load(ch, aff(0, {{kC, mg}, {kJ, 1}})));
-    f.epilogue(s.epilogue, acc, loads);
+    formEpilogue(f, s.epilogue, acc, channel, aff(0, {{kC, mg}, {kJ, 1}}));
     StageSchedule sc = rowSchedule(s, kOW, kOH, rows, cpu);
     foldWords(sc, cpu);
     add(std::move(s), sc);
@@ -467,9 +477,7 @@ KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, cons
   s.value.op(EwOp::kMul, xv, wv);
   if (f.epilogue) {
     const int acc = floatSum ? s.epilogue.op(EwOp::kToInt, s.epilogue.acc()) : s.epilogue.acc();
-    std::vector<int> loads;
-    for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{C, mg}, {J, 1}})));
-    f.epilogue(s.epilogue, acc, loads);
+    formEpilogue(f, s.epilogue, acc, channel, aff(0, {{C, mg}, {J, 1}}));
   }
   k.stages.push_back(s);
   p.schedule.stages.push_back(rowSchedule(s, OW, OH, 4, cpu));
@@ -752,11 +760,7 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
     s.reduce = Reduce::kSum;
     s.value.op(pairs ? EwOp::kDot2 : EwOp::kMul, s.value.load(rows, aff(0, {{P, kq}, {K, 1}})),
                s.value.load(panels, aff(0, {{MB, kq * nb}, {K, nb}, {J, 1}})));
-    if (f.epilogue) {
-      std::vector<int> loads;
-      for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{MB, nb}, {J, 1}})));
-      f.epilogue(s.epilogue, s.epilogue.acc(), loads);
-    }
+    if (f.epilogue) formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{MB, nb}, {J, 1}}));
     StageSchedule sc = panelSchedule(s, cpu);
     if (pairs) foldWords(sc, cpu);
     add(std::move(s), sc);
@@ -770,8 +774,8 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
   return p;
 }
 
-/// Image cq of x2, padded to hp x wp: x's channels 2·cq and 2·cq + 1 as the signed halves of its words
-/// (`per` 2), or x's channel cq itself (1).
+/// Image cq of x2, padded to hp x wp: x's channels per·cq to per·cq + per - 1 as the signed bytes of its
+/// words (`per` 4) or the signed halves (2), or x's channel cq itself (1).
 LoopStage windowImageStage(const runtime::ConvGeometry& g, int x, int x2, float pad, int per) {
   const auto [hp, wp] = paddedExtent(g);
   LoopStage s;
@@ -783,10 +787,10 @@ LoopStage windowImageStage(const runtime::ConvGeometry& g, int x, int x2, float 
     return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, per * g.h * g.w}, {YY, g.w}, {XX, 1}}),
                         {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, pad);
   };
-  if (per == 2)
-    packPair(s.value, load);
-  else
+  if (per == 1)
     load(0);
+  else
+    packValues(s.value, per, load, true);
   return s;
 }
 
@@ -806,11 +810,7 @@ PlannedStage windowsStage(const runtime::ConvGeometry& g, const ConvForm& f, int
                          : s.value.load(w2, aff(0, {{M, cq * taps}, {CQ, taps}, {KH, g.kw}, {KW, 1}}));
   const int b = s.value.load(x2, aff(0, {{CQ, hp * wp}, {Q, 1}, {KH, g.dh * wp}, {KW, g.dw}}));
   s.value.op(per == 2 ? EwOp::kDot2 : EwOp::kMul, a, b);
-  if (f.epilogue) {
-    std::vector<int> loads;
-    for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
-    f.epilogue(s.epilogue, s.epilogue.acc(), loads);
-  }
+  if (f.epilogue) formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{M, 1}}));
   StageSchedule sc = productSchedule(s, M, Q, CQ, cpu);
   // productSchedule puts the axes it was not named outermost; the window's rows and columns reduce inside
   // the tile, just outside the channel pairs.
@@ -914,21 +914,9 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   auto add = [&](LoopStage s, StageSchedule sc) {
     k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
   };
-  {
-    LoopStage s;
-    s.name = "word_image";
-    enum { CQ, YY, XX };
-    s.axes = {{"cq", cq}, {"y", hp}, {"x", wp}};
-    s.out = x4, s.outAt = aff(0, {{CQ, image}, {YY, wp}, {XX, 1}});
-    packWord(
-        s.value,
-        [&](int t) {
-          return s.value.load(x, aff((t * g.h - g.pt) * g.w - g.pl, {{CQ, 4 * g.h * g.w}, {YY, g.w}, {XX, 1}}),
-                              {inside(aff(-g.pt, {{YY, 1}}), g.h), inside(aff(-g.pl, {{XX, 1}}), g.w)}, f.pad);
-        },
-        true);
-    add(s, rowSchedule(s, XX, -1, 1, cpu));
-  }
+  LoopStage image4 = windowImageStage(g, x, x4, f.pad, 4);
+  const StageSchedule isc = rowSchedule(image4, 2, -1, 1, cpu);
+  add(std::move(image4), isc);
   LoopStage ws = windowWeightWordsStage(g, g.c, g.m, w, w4, taps * cq, 4, true);
   ws.constant = f.constWeights;
   add(ws, rowSchedule(ws, 3, -1, 1, cpu));
@@ -953,9 +941,7 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   s.axes = {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}};
   s.out = y, s.outAt = aff(0, {{M, plane}, {OH, g.ow}, {OW, 1}});
   s.value.load(acc, aff(0, {{M, cols}, {OH, wp}, {OW, 1}}));
-  std::vector<int> loads;
-  for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
-  f.epilogue(s.epilogue, s.epilogue.acc(), loads);
+  formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{M, 1}}));
   const StageSchedule sc = rowSchedule(s, OW, -1, 1, cpu);
   add(std::move(s), sc);
   return p;
@@ -1060,12 +1046,7 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
     s.axes = {{"m", mg}, {"p", plane}, {"k", kk, true}};
     s.value.op(EwOp::kMul, s.value.load(w, aff(0, {{M, kk}, {K, 1}})), s.value.load(col, aff(0, {{K, plane}, {P, 1}})));
   }
-  if (f.epilogue) {
-    if (folded < 0) folded = s.epilogue.acc();
-    std::vector<int> loads;
-    for (int c : channel) loads.push_back(s.epilogue.load(c, aff(0, {{M, 1}})));
-    f.epilogue(s.epilogue, folded, loads);
-  }
+  if (f.epilogue) formEpilogue(f, s.epilogue, folded < 0 ? s.epilogue.acc() : folded, channel, aff(0, {{M, 1}}));
   if (tiles) {
     const StageSchedule sc = rowSchedule(s, P, -1, 1, cpu);
     add(std::move(s), sc);

@@ -90,9 +90,13 @@ struct ConvForm {
 /// (vpmaddwd), packed straight from the input's windows (no im2col copy) when
 /// each group's channels come in whole words. A dense one with constant
 /// weights and an output under 28x28 (float, or int8 in pairs) puts the
-/// output's pixels in rows and its channels in lanes instead; a dense int8 one
-/// in pairs at stride 1 and 28x28 or more reads its windows in place from a
-/// padded image of channel pairs (no copy of the windows).
+/// output's pixels in rows and its channels in lanes instead; a dense float
+/// one (wider than 1x1) or int8 one in pairs at stride 1 and 28x28 or more
+/// reads its windows in place from a padded image of the input or of channel
+/// pairs (no copy of the windows). Int8 with `CpuShape::amx` and at least 16
+/// output channels and pixels per group runs its product on AMX tiles: at
+/// stride 1 over blocks of 64 channels straight from a padded image of words
+/// (tdpbssd), otherwise from the words above padded to tiles (tdpbusd).
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 /// A depthwise convolution (one input channel per group) as one direct stage
 /// over the output rows, the row in vector lanes. Int8 data with word products

@@ -112,6 +112,54 @@ TEST(HostLibraryTest, CodeThatCannotRunHereIsRefusedBeforeItLoads) {
   EXPECT_NE(bad.status().str().find("writes a tensor slot that does not exist"), std::string::npos) << bad.status().str();
 }
 
+TEST(HostLibraryTest, AmxCodeIsBuiltForACpuWithAmxAndNeedsItsFeaturesOnlyWhereItUsesThem) {
+  // Compiled on every machine (LLVM knows Sapphire Rapids), run where this CPU has AMX.
+  using support::DType;
+  const isa::Target t = testing::presetTarget("tiny");
+  runtime::QConvAttrs qc;
+  qc.pads = {1, 1, 1, 1}, qc.padValue = -3, qc.zeroPoint = 2;
+  const std::vector<testing::HostSlot> slots = {{"x", {1, 8, 9, 9}, DType::kInt8}, {"w", {16, 8, 3, 3}, DType::kInt8},
+                                                {"bias", {16}, DType::kInt32},     {"mult", {16}, DType::kInt32},
+                                                {"shift", {16}, DType::kInt32},    {"y", {1, 16, 9, 9}, DType::kInt8}};
+  const runtime::Bundle b = testing::hostOnlyBundle(
+      t, slots, {0, 1, 2, 3, 4}, {5}, {testing::hostStep("/qconv", OpKind::kQConv, qc, {0, 1, 2, 3, 4}, {5})});
+  auto target = x86Target("sapphirerapids");
+  ASSERT_TRUE(target.isOk()) << target.status().str();
+  ASSERT_TRUE(target->shape.amx);
+  auto code = compileHostCode(b, *target, "amx.acx");
+  ASSERT_TRUE(code.isOk()) << code.status().str();
+  for (const char* f : {"amx_tile", "amx_int8"})
+    EXPECT_EQ(std::count(code->features.begin(), code->features.end(), f), 1) << f;
+  // Float code for the same CPU uses no tiles, and asks for none.
+  auto floats = compileHostCode(hostBundle(t), *target, "float.acx");
+  ASSERT_TRUE(floats.isOk()) << floats.status().str();
+  EXPECT_EQ(std::count(floats->features.begin(), floats->features.end(), "amx_tile"), 0);
+  const std::vector<std::string> cpu = runtime::cpuFeatures();
+  if (!runtime::hostLibraryProblem(*code, cpu).empty()) GTEST_SKIP() << "this CPU cannot run Sapphire Rapids code";
+  std::mt19937 g(5);
+  std::vector<Tensor> in;
+  for (int id : b.inputs) {  // bytes; biases, Q31 multipliers and shifts in their ranges
+    const runtime::TensorSlot& s = b.tensors[static_cast<size_t>(id)];
+    Tensor x(s.dtype, s.shape);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      if (s.dtype == DType::kInt8)
+        x.data<int8_t>()[i] = static_cast<int8_t>(g());
+      else
+        x.data<int32_t>()[i] = s.name == "mult"    ? (1 << 30) + static_cast<int32_t>(g() % 99999)
+                               : s.name == "shift" ? static_cast<int32_t>(g() % 12)
+                                                   : static_cast<int32_t>(g() % 10001) - 5000;
+    }
+    in.push_back(std::move(x));
+  }
+  std::vector<Tensor> want(1);
+  ASSERT_TRUE(runtime::runOp(OpKind::kQConv, qc, {&in[0], &in[1], &in[2], &in[3], &in[4]}, want, {}).isOk());
+  auto loaded = runtime::loadHostLibrary(*code, nullptr, "amx.acx");
+  ASSERT_TRUE(loaded.isOk()) << loaded.status().str();
+  const testing::HostRun r = testing::runOnce(b, t, std::move(*loaded), in);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_EQ(r.outputs[0].bytes(), want[0].bytes());
+}
+
 /// A cross toolchain and the qemu-user that runs its programs.
 struct Cross {
   std::string arch, gxx, qemu, sysroot, loader;
