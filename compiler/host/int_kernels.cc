@@ -133,7 +133,7 @@ KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_
 /// packed into 4-byte words (x's offset into unsigned bytes, which the
 /// epilogue takes back as 128·Σ_k w[m][k]).
 KernelPlan qgemm(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu, bool constWeights) {
-  if (cpu.amx && n >= 16 && m >= 16) return qgemmTiles(a, n, m, kk, cpu, constWeights);
+  if (cpu.amx && n >= TileProduct::kSide && m >= TileProduct::kSide) return qgemmTiles(a, n, m, kk, cpu, constWeights);
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "qgemm";

@@ -604,11 +604,12 @@ class StageBuilder {
 
   /// A TileProduct on AMX: per block of 16·bi rows (the range [begin, end) of them), per block of 16·bj
   /// columns, bi·bj accumulator tiles (tmm0-3) summed over the taps and the depth's blocks of 16 words from
-  /// bi tiles of a (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of 64 bytes,
-  /// set once per call: the configuration is the calling thread's.
+  /// bi tiles of a (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of
+  /// 64 bytes (TileProduct::kSide), set once per call: the configuration is the calling thread's.
   void emitTiles() {
     const TileProduct t = *tileProduct(k_, s_, sc_, s_.name);  // addLoops checked it
-    const int64_t bi = loop(sc_.order[0]).span / 16, bj = t.cols % 32 == 0 ? 2 : 1;
+    constexpr int64_t side = TileProduct::kSide;
+    const int64_t bi = loop(sc_.order[0]).span / side, bj = t.cols % (2 * side) == 0 ? 2 : 1;
     llvm::Type* i8 = b_.getInt8Ty();
     llvm::Value* cfg;
     {
@@ -618,11 +619,11 @@ class StageBuilder {
       cfg = entry.CreateBitCast(slot, b_.getInt8PtrTy());
     }
     b_.CreateMemSet(cfg, b_.getInt8(0), 64, llvm::MaybeAlign(64));
-    b_.CreateStore(b_.getInt8(1), cfg);  // palette 1
+    b_.CreateStore(b_.getInt8(1), cfg);  // palette 1; per tile r, its bytes a row at 16 + 2r and its rows at 48 + r
     for (int r = 0; r < 8; ++r) {
-      b_.CreateStore(b_.getInt16(64),
+      b_.CreateStore(b_.getInt16(static_cast<uint16_t>(4 * side)),
                      b_.CreateBitCast(b_.CreateConstGEP1_64(i8, cfg, 16 + 2 * r), b_.getInt16Ty()->getPointerTo()));
-      b_.CreateStore(b_.getInt8(16), b_.CreateConstGEP1_64(i8, cfg, 48 + r));
+      b_.CreateStore(b_.getInt8(static_cast<uint8_t>(side)), b_.CreateConstGEP1_64(i8, cfg, 48 + r));
     }
     b_.CreateIntrinsic(llvm::Intrinsic::x86_ldtilecfg, {}, {cfg});
     auto tile = [&](int64_t r) { return b_.getInt8(static_cast<uint8_t>(r)); };
@@ -633,12 +634,12 @@ class StageBuilder {
     auto stride = [&](int64_t row) { return b_.getInt64(static_cast<uint64_t>(4 * row)); };
     auto plus = [&](llvm::Value* v, int64_t c) { return b_.CreateAdd(v, b_.getInt64(static_cast<uint64_t>(c))); };
     auto times = [&](llvm::Value* v, int64_t c) { return b_.CreateMul(v, b_.getInt64(static_cast<uint64_t>(c))); };
-    const int64_t blocks = t.rows / (16 * bi);
+    const int64_t blocks = t.rows / (side * bi);
     llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end_, b_.getInt64(blocks)), end_, b_.getInt64(blocks));
     forLoop(begin_, hi, [&](llvm::Value* ib) {
-      llvm::Value* row0 = times(ib, 16 * bi);
-      forLoop(b_.getInt64(0), b_.getInt64(t.cols / (16 * bj)), [&](llvm::Value* jb) {
-        llvm::Value* col0 = times(jb, 16 * bj);
+      llvm::Value* row0 = times(ib, side * bi);
+      forLoop(b_.getInt64(0), b_.getInt64(t.cols / (side * bj)), [&](llvm::Value* jb) {
+        llvm::Value* col0 = times(jb, side * bj);
         for (int64_t c = 0; c < bi * bj; ++c) b_.CreateIntrinsic(llvm::Intrinsic::x86_tilezero, {}, {tile(c)});
         // The taps' loops, outermost first, each moving a and b by its steps; the depth's blocks inside.
         std::function<void(size_t, llvm::Value*, llvm::Value*)> taps = [&](size_t n, llvm::Value* aOff,
@@ -649,14 +650,14 @@ class StageBuilder {
               taps(n + 1, b_.CreateAdd(aOff, times(v, tap.aStep)), b_.CreateAdd(bOff, times(v, tap.bStep)));
             });
           }
-          forLoop(b_.getInt64(0), b_.getInt64(t.depth / 16), [&](llvm::Value* kb) {
-            llvm::Value* k0 = times(kb, 16);
+          forLoop(b_.getInt64(0), b_.getInt64(t.depth / side), [&](llvm::Value* kb) {
+            llvm::Value* k0 = times(kb, side);
             for (int64_t r = 0; r < bi; ++r) {
-              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(plus(row0, 16 * r), t.aRow), t.a0), k0), aOff);
+              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(plus(row0, side * r), t.aRow), t.a0), k0), aOff);
               b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(4 + r), bytesAt(t.a, at), stride(t.aRow)});
             }
             for (int64_t c = 0; c < bj; ++c) {
-              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(k0, t.bRow), t.b0), plus(col0, 16 * c)), bOff);
+              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(k0, t.bRow), t.b0), plus(col0, side * c)), bOff);
               b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(6 + c), bytesAt(t.b, at), stride(t.bRow)});
             }
             const llvm::Intrinsic::ID dot = t.signedA ? llvm::Intrinsic::x86_tdpbssd : llvm::Intrinsic::x86_tdpbusd;
@@ -668,7 +669,7 @@ class StageBuilder {
         taps(0, b_.getInt64(0), b_.getInt64(0));
         for (int64_t r = 0; r < bi; ++r)
           for (int64_t c = 0; c < bj; ++c) {
-            llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, 16 * r), t.outRow), t.o0), plus(col0, 16 * c));
+            llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, side * r), t.outRow), t.o0), plus(col0, side * c));
             b_.CreateIntrinsic(llvm::Intrinsic::x86_tilestored64, {},
                                {tile(r * bj + c), bytesAt(s_.out, at), stride(t.outRow)});
           }

@@ -426,9 +426,11 @@ support::Expected<TileProduct> tileProduct(const LoopKernel& k, const LoopStage&
   if (a->at.coefOf(uk) != 1 || a->at.coefOf(uj) != 0 || b->at.coefOf(uj) != 1 || b->at.coefOf(ui) != 0 ||
       s.outAt.coefOf(uj) != 1 || s.outAt.coefOf(uk) != 0)
     return no("a's words must run along k, b's and the output's along the columns");
-  if (t.rows % 16 || t.cols % 16 || t.depth % 16) return no("its extents must be multiples of 16");
+  constexpr int64_t side = TileProduct::kSide;
+  if (t.rows % side || t.cols % side || t.depth % side)
+    return no("its extents must be multiples of " + std::to_string(side));
   const Loop& outer = sc.loops[static_cast<size_t>(sc.order[0])];
-  if (!sc.amx || outer.axis != t.i || (outer.span != 16 && outer.span != 32) || t.rows % outer.span)
+  if (!sc.amx || outer.axis != t.i || (outer.span != side && outer.span != 2 * side) || t.rows % outer.span)
     return no("the schedule's outer loop must split the rows into blocks of 16 or 32");
   return t;
 }

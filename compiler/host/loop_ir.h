@@ -200,6 +200,7 @@ struct StageSchedule {
 /// (tdpbssd); b's are signed. a's rows are tiles' rows of 16 words, b's rows
 /// hold a word of 4 consecutive k per column (AMX's layout of B).
 struct TileProduct {
+  static constexpr int64_t kSide = 16;  ///< an AMX tile's rows, and its 4-byte words per row (64 bytes)
   struct Tap {
     int axis = -1;
     int64_t extent = 1, aStep = 0, bStep = 0;

@@ -199,10 +199,6 @@ void formEpilogue(const ConvForm& f, LoopExpr& e, int acc, const std::vector<int
   f.epilogue(e, acc, loads);
 }
 
-}  // namespace
-
-namespace {
-
 /// x at channel `cc`, row `yy` - pt and column `col` - pl (of a padded image), `pad` outside x.
 int loadPaddedAt(LoopExpr& e, const runtime::ConvGeometry& g, int x, int cc, int yy, const Affine& col, float pad) {
   Affine at = col;
@@ -658,14 +654,20 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
   return {s, sc};
 }
 
-int64_t tileExtent(int64_t n) { return (n + 15) / 16 * 16; }
+int64_t tileExtent(int64_t n) { return (n + TileProduct::kSide - 1) / TileProduct::kSide * TileProduct::kSide; }
+
+StageSchedule tileSchedule(const LoopStage& s, int rows) {
+  constexpr int64_t side = TileProduct::kSide;
+  StageSchedule sc = StageSchedule::identity(s);
+  sc.split(rows, s.axes[static_cast<size_t>(rows)].extent % (2 * side) == 0 ? 2 * side : side);
+  sc.parallel = sc.amx = true;
+  return sc;
+}
 
 PlannedStage tileProductStage(int a, int b, int acc, int64_t rows, int64_t cols, int64_t depth) {
   LoopStage s = productStage(a, aff(0, {{0, depth}, {2, 1}}), b, aff(0, {{2, cols}, {1, 1}}), acc, rows, cols, depth);
   s.value.nodes.back().op = EwOp::kDot4;
-  StageSchedule sc = StageSchedule::identity(s);
-  sc.split(0, rows % 32 == 0 ? 32 : 16);
-  sc.parallel = sc.amx = true;
+  StageSchedule sc = tileSchedule(s, 0);
   return {s, sc};
 }
 
@@ -930,9 +932,7 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
     const int a = s.value.load(w4, aff(0, {{M, taps * cq}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}}));
     const int b = s.value.load(x4, aff(0, {{CQ, image}, {Q, 1}, {KH, g.dh * wp}, {KW, g.dw}}));
     s.value.op(EwOp::kDot4S, a, b);
-    StageSchedule sc = StageSchedule::identity(s);
-    sc.split(M, mp % 32 == 0 ? 32 : 16);
-    sc.parallel = sc.amx = true;
+    const StageSchedule sc = tileSchedule(s, M);
     add(std::move(s), sc);
   }
   LoopStage s;
@@ -957,7 +957,7 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
 /// back as 128·Σ_k col[k][p]; without, pairs of signed halves (no offset).
 KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   if (cpu.amx && f.vnni && f.data == support::DType::kInt8 && f.epilogue && g.group == 1 && g.sh == 1 && g.sw == 1 &&
-      g.c % 64 == 0 && g.m >= 16 && g.oh * g.ow >= 16)
+      g.c % (4 * TileProduct::kSide) == 0 && g.m >= TileProduct::kSide && g.oh * g.ow >= TileProduct::kSide)
     return windowTilesProduct(g, f, cpu);
   // Pixels in rows where the image is small: measured on AVX2 (bench/host_kernels_bench), ResNet's 3x3
   // convolutions at 7x7 and 14x14 took 3.2 and 2.7 ms in rows against 5.6 to 7.3 and 3.7 to 4.2 ms in lanes,
@@ -987,7 +987,8 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const bool windows = vnni && !direct && cg % per == 0;
   // On AMX tiles: the weights' words are tiles' rows (A) and the columns' the tiles of B, each padded to
   // multiples of 16 words; the product goes to int32 rows, which a last stage requantizes.
-  const bool tiles = vnni && per == 4 && cpu.amx && f.epilogue && mg >= 16 && plane >= 16;
+  const bool tiles =
+      vnni && per == 4 && cpu.amx && f.epilogue && mg >= TileProduct::kSide && plane >= TileProduct::kSide;
   const int64_t mp = tiles ? tileExtent(mg) : mg, pp = tiles ? tileExtent(plane) : plane,
                 kp = tiles ? tileExtent(kq) : kq;
   const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput, f.data);

@@ -153,8 +153,11 @@ struct PlannedStage {
 PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t rowStride, int64_t qStride,
                                uint32_t bytes, int32_t factor, const CpuShape& cpu);
 
-/// n rounded up to a multiple of 16: an extent of a product on AMX tiles.
+/// n rounded up to a multiple of TileProduct::kSide (16): an extent of a product on AMX tiles.
 int64_t tileExtent(int64_t n);
+/// The schedule of a TileProduct stage whose rows are axis `rows` (StageSchedule::amx): blocks of two tiles'
+/// rows where they divide the rows, else one tile's, divided among threads.
+StageSchedule tileSchedule(const LoopStage& s, int rows);
 /// acc[i·cols + j] = Σ_k Dot4(a[i·depth + k], b[k·cols + j]) for i < rows, j < cols, k < depth (int32 words;
 /// each extent a multiple of 16), on AMX tiles (loop_ir.h's TileProduct). The operands' padding past the
 /// product they hold must add nothing: where a row of one reads past its depth, the other reads 0 there.
