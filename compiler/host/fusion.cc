@@ -171,6 +171,8 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
       for (LoopNode& n : e->nodes)
         if (n.kind == LoopNode::Kind::kLoad) n.buffer = moved(n.buffer);
   }
+  for (StageSchedule& sc : plan.schedule.stages)
+    for (Prefetch& f : sc.prefetch) f.buffer = moved(f.buffer);
   for (BatchDim& d : k.batch) {
     const int64_t outStride = d.stride[static_cast<size_t>(out)];
     for (size_t i = skip; i < sizes.size(); ++i)

@@ -544,11 +544,24 @@ class StageBuilder {
 
   void emitInner(size_t pos, std::vector<llvm::AllocaInst*>& acc) {
     if (pos == tile_) {
+      for (const Prefetch& f : sc_.prefetch) emitPrefetch(f);
       for (size_t t = 0; t < points_.size(); ++t)
         b_.CreateStore(fold(b_.CreateLoad(accT_, acc[t]), points_[t]), acc[t]);
       return;
     }
     emitLoop(sc_.order[pos], false, [&] { emitInner(pos + 1, acc); });
+  }
+
+  /// llvm.prefetch of f's line for reading, into every cache level (prefetcht0 on x86). The loops of the
+  /// register tile have no iteration variable and count as 0 (plans name only loops outside it).
+  void emitPrefetch(const Prefetch& f) {
+    llvm::Value* at = b_.getInt64(static_cast<uint64_t>(f.c));
+    for (size_t id = 0; id < f.coef.size(); ++id)
+      if (f.coef[id] && var_[id])
+        at = b_.CreateAdd(at, b_.CreateMul(var_[id], b_.getInt64(static_cast<uint64_t>(f.coef[id]))));
+    llvm::Value* ptr = b_.CreateGEP(elemType(f.buffer), bufs_[static_cast<size_t>(f.buffer)], at);
+    b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {ptr->getType()},
+                       {ptr, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
   }
 
   /// All the memory-folding loops at their first (or last) iteration; null when there are none.

@@ -353,6 +353,15 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
       return error(at, "the vector loop's axis must be contiguous in the output");
   }
   if (parallel && isReduce(order[0])) return error(at, "a thread pool can only divide a spatial loop");
+  for (const Prefetch& f : prefetch) {
+    const bool loaded = std::any_of(s.value.nodes.begin(), s.value.nodes.end(), [&](const LoopNode& v) {
+      return v.kind == LoopNode::Kind::kLoad && v.buffer == f.buffer;
+    });
+    if (!loaded)
+      return error(at, "a prefetch of buffer " + std::to_string(f.buffer) + ", which the stage does not load");
+    if (f.coef.size() > n) return error(at, "a prefetch names loops that do not exist");
+    if (amx) return error(at, "AMX tiles take no prefetch");
+  }
   if (vnni && (vector < 0 || (vectorWidth != 8 && vectorWidth != 16)))
     return error(at, "vpdpbusd folds vectors of 8 or 16 lanes");
   if (amx && (vector >= 0 || vnni || pmaddwd)) return error(at, "AMX tiles take no vector loop");

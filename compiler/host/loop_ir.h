@@ -155,6 +155,18 @@ struct Loop {
   int64_t iterations() const { return (range + span - 1) / span; }
 };
 
+/// A software prefetch of one cache line of `buffer` (one the stage loads), at
+/// element c + Σ coef[l]·(iteration number of loop l), issued at every
+/// iteration of the innermost reduction loop. A schedule spreads the lines of
+/// the block a loop reads next over the iterations of the current one, so that
+/// memory streams them while the FMA units work (a plain walk stalls on each
+/// block's first pass). An address may lie past the buffer: a prefetch never faults.
+struct Prefetch {
+  int buffer = -1;
+  int64_t c = 0;
+  std::vector<int64_t> coef;  ///< per loop id (missing ones are 0)
+};
+
 /// A stage's schedule. Loops 0..A-1 are the stage's axes; split() appends a
 /// loop and returns its id.
 struct StageSchedule {
@@ -174,6 +186,7 @@ struct StageSchedule {
   /// to have AMX-INT8): order[0] splits its rows into blocks of 16 or 32, which a thread pool may divide; the other
   /// loops are not read. No vector loop.
   bool amx = false;
+  std::vector<Prefetch> prefetch;  ///< for CPUs' caches: plans add them to x86's panel products only
 
   /// The identity schedule of `s`: its axes in order, nothing split.
   static StageSchedule identity(const LoopStage& s);

@@ -16,6 +16,7 @@
 #include <random>
 
 #include "compiler/host/compiled_kernel.h"
+#include "compiler/host/fusion.h"
 #include "compiler/host/step_kernels.h"
 #include "runtime/ops.h"
 #include "tests/host/host_rule.h"
@@ -133,6 +134,9 @@ TEST(NnKernels, ConvolutionsMatchTheReference) {
       {{2, 3, 30, 29}, {7, 3, 3, 5}, {}, {0, 1, 2, 2}, {2, 1}, 1, false, AutoPad::kNotSet},
       {{1, 12, 10, 11}, {32, 12, 3, 3}, {}, {0, 1, 2, 0}, {2, 1}, 1, true, AutoPad::kNotSet},  // rows: dilated, uneven
       {{2, 40, 6, 6}, {24, 40, 1, 1}, {}, {}, {}, 1, false, AutoPad::kNotSet},                 // rows: 1x1
+      // rows whose depth goes in slices of panel (a shorter last one) over several row blocks: 49 and 48 pixels
+      {{1, 48, 7, 7}, {128, 48, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},
+      {{1, 64, 6, 8}, {128, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},
   };
   for (const ConvCase& c : cases) {
     runtime::ConvAttrs a;
@@ -160,6 +164,45 @@ TEST(NnKernels, ConvolutionsMatchTheReference) {
   EXPECT_FALSE(rows({1, 256, 14, 14}, {256, 256, 3, 3}, false));
   EXPECT_FALSE(rows({1, 64, 56, 56}, {64, 64, 3, 3}, true));
   EXPECT_FALSE(rows({1, 16, 7, 7}, {20, 16, 3, 3}, true));
+}
+
+/// The schedule of `p`'s stage named `name`.
+const StageSchedule& scheduleOf(const KernelPlan& p, const std::string& name) {
+  for (size_t i = 0; i < p.kernel.stages.size(); ++i)
+    if (p.kernel.stages[i].name == name) return p.schedule.stages[i];
+  ADD_FAILURE() << "no stage " << name;
+  return p.schedule.stages.front();
+}
+
+TEST(NnKernels, PanelsPrefetchWhatTheyReadNextAlsoThroughAFusedEpilogue) {
+  runtime::ConvAttrs a;
+  a.pads = {1, 1, 1, 1};
+  const Shape xs = {1, 48, 7, 7}, ws = {128, 48, 3, 3};
+  std::optional<KernelPlan> p = convPlan(a, xs, ws, true, CpuShape{16, 32}, true);
+  ASSERT_TRUE(p.has_value());
+  auto prefetched = [&] {
+    const StageSchedule& sc = scheduleOf(*p, "product");
+    EXPECT_EQ(sc.prefetch.size(), 1u);
+    return sc.prefetch.empty() ? std::string() : p->kernel.buffers[static_cast<size_t>(sc.prefetch[0].buffer)].name;
+  };
+  EXPECT_EQ(prefetched(), "panels");
+  // 7 row blocks of 7 pixels over 4 panels of 2 vectors: the depth (432 floats) in slices of 256.
+  const StageSchedule& sc = scheduleOf(*p, "product");
+  EXPECT_EQ(sc.loops.size(), 7u);
+  EXPECT_EQ(sc.loops.back().axis, 3);
+  EXPECT_EQ(sc.loops.back().range, 256);
+  // y + r, then Relu, fused: a buffer for r goes before y, and the prefetch still names the panels.
+  EwKernel chain;
+  chain.numInputs = 5;
+  chain.unary(EwOp::kRelu, chain.binary(EwOp::kAdd, chain.input(4), chain.input(3)));
+  ASSERT_TRUE(fuseEpilogue(*p, chain, {48 * 49, 128 * 48 * 9, 128, 128 * 49}, 3));
+  EXPECT_EQ(prefetched(), "panels");
+  // A prefetch of a buffer the stage does not load is refused.
+  const LoopStage& product = p->kernel.stages[3];
+  StageSchedule bad = scheduleOf(*p, "product");
+  bad.prefetch[0].buffer = 0;
+  EXPECT_EQ(bad.validate(product, "m.onnx").str(),
+            "m.onnx:product: error: a prefetch of buffer 0, which the stage does not load");
 }
 
 TEST(NnKernels, AStridedDepthwisesZeroTapsKeepAnInfinityInItsOwnOutputs) {
@@ -203,8 +246,9 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
       {{9, 13}, {17, 9}, true, true, 1.0f, 1.0f, Shape{1, 17}},
       {{1, 1}, {1, 1}, false, false, 1.0f, 0.0f, std::nullopt},
       {{40, 3}, {3, 70}, false, false, 1.0f, -1.0f, Shape{40, 70}},
-      {{2, 24}, {24, 40}, false, false, 1.0f, 1.0f, Shape{40}},   // panels of 5 vectors for 2 rows
-      {{24, 6}, {96, 24}, true, true, 0.5f, 1.0f, Shape{6, 96}},  // panels of B's rows, C full size
+      {{2, 24}, {24, 40}, false, false, 1.0f, 1.0f, Shape{40}},       // panels of 5 vectors for 2 rows
+      {{24, 6}, {96, 24}, true, true, 0.5f, 1.0f, Shape{6, 96}},      // panels of B's rows, C full size
+      {{16, 600}, {600, 128}, false, false, 1.0f, 1.0f, Shape{128}},  // the depth in slices of panel
   };
   for (const GemmCase& g : gemms) {
     runtime::GemmAttrs a;
