@@ -95,13 +95,17 @@ KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "qgemm";
-  const int64_t kq = (kk + 3) / 4, np = tileExtent(n), mp = tileExtent(m), kp = tileExtent(kq);
+  const int64_t kq = (kk + 3) / 4, np = tileBlockExtent(n), mp = tileExtent(m), kp = tileExtent(kq);
   const QGemmBuffers b = qgemmBuffers(k, n, m, kk);
   const int x4 = k.addBuffer("x4", np * kp, Role::kTemp, DType::kInt32);
   const int w4 = k.addBuffer("w4", m * kq, Role::kTemp, DType::kInt32);
   const int w4t = k.addBuffer("w4t", kp * mp, Role::kTemp, DType::kInt32);
   const int comp = k.addBuffer("comp", m, Role::kTemp, DType::kInt32);
-  const int acc = k.addBuffer("acc", np * mp, Role::kTemp, DType::kInt32);
+  // Whole tiles of output channels: the epilogue runs on the tiles (whose columns index the per-channel
+  // inputs), into y itself where the rows need no padding; else the sums go to a temporary that a last stage
+  // requantizes.
+  const bool fused = mp == m, direct = fused && np == n;
+  const int acc = direct ? b.y : k.addBuffer("acc", np * mp, Role::kTemp, fused ? DType::kInt8 : DType::kInt32);
   auto add = [&](LoopStage s, StageSchedule sc, bool ofW) {
     s.constant = ofW && constWeights;
     k.stages.push_back(std::move(s)), p.schedule.stages.push_back(std::move(sc));
@@ -117,14 +121,16 @@ KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_
   PlannedStage sums = wordSumStage(w4t, comp, m, kq, 1, mp, 0x80808080u, 1, cpu);
   add(sums.stage, sums.schedule, true);
   PlannedStage product = tileProductStage(x4, w4t, acc, np, mp, kp);
+  if (fused) qgemmEpilogue(product.stage.epilogue, a, b, product.stage.epilogue.acc(), comp);
   add(product.stage, product.schedule, false);
+  if (direct) return p;
   LoopStage s;
-  s.name = "requantize";
+  s.name = fused ? "drop_rows" : "requantize";
   s.axes = {{"n", n}, {"m", m}};
   s.out = b.y, s.outAt = aff(0, {{0, m}, {1, 1}});
   s.value.load(acc, aff(0, {{0, mp}, {1, 1}}));
-  qgemmEpilogue(s.epilogue, a, b, s.epilogue.acc(), comp);
-  add(s, rowSchedule(s, 1, -1, 1, cpu), false);
+  if (!fused) qgemmEpilogue(s.epilogue, a, b, s.epilogue.acc(), comp);
+  add(s, rowSchedule(s, 1, -1, 1, cpu, byteCopy(k, s)), false);
   return p;
 }
 

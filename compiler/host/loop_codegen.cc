@@ -619,17 +619,40 @@ class StageBuilder {
   /// columns, bi·bj accumulator tiles (tmm0-3) summed over the taps and the depth's blocks of 16 words from
   /// bi tiles of a (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of
   /// 64 bytes (TileProduct::kSide), set once per call: the configuration is the calling thread's.
+  /// With an epilogue, a block's tiles go to one of two scratch blocks in L1, and the vector units run the
+  /// epilogue over them a share at each step of the next block's sum, while the tile unit multiplies: the
+  /// two then overlap instead of taking turns (an int8 requantization costs about as much as the product).
   void emitTiles() {
     const TileProduct t = *tileProduct(k_, s_, sc_, s_.name);  // addLoops checked it
     constexpr int64_t side = TileProduct::kSide;
     const int64_t bi = loop(sc_.order[0]).span / side, bj = t.cols % (2 * side) == 0 ? 2 : 1;
     llvm::Type* i8 = b_.getInt8Ty();
+    llvm::Type* i64 = b_.getInt64Ty();
     llvm::Value* cfg;
+    TileScratch scratch;
     {
       llvm::IRBuilder<> entry(entry_, entry_->begin());
       auto* slot = entry.CreateAlloca(llvm::ArrayType::get(i8, 64));
       slot->setAlignment(llvm::Align(64));
       cfg = entry.CreateBitCast(slot, b_.getInt8PtrTy());
+      if (t.epilogue) {
+        for (llvm::Value*& block : scratch.block) {
+          auto* words =
+              entry.CreateAlloca(llvm::ArrayType::get(b_.getInt32Ty(), static_cast<uint64_t>(bi * bj * side * side)));
+          words->setAlignment(llvm::Align(64));
+          block = entry.CreateBitCast(words, b_.getInt32Ty()->getPointerTo());
+        }
+        scratch.prev = entry.CreateAlloca(b_.getInt32Ty()->getPointerTo());
+        scratch.row0 = entry.CreateAlloca(i64), scratch.col0 = entry.CreateAlloca(i64),
+        scratch.done = entry.CreateAlloca(i64);
+        scratch.flip = entry.CreateAlloca(b_.getInt1Ty());
+      }
+    }
+    scratch.width = bj * side, scratch.rows = bi * side;
+    if (t.epilogue) {  // nothing pending
+      b_.CreateStore(b_.getInt64(static_cast<uint64_t>(scratch.rows)), scratch.done);
+      b_.CreateStore(scratch.block[0], scratch.prev), b_.CreateStore(b_.getInt1(false), scratch.flip);
+      b_.CreateStore(b_.getInt64(0), scratch.row0), b_.CreateStore(b_.getInt64(0), scratch.col0);
     }
     b_.CreateMemSet(cfg, b_.getInt8(0), 64, llvm::MaybeAlign(64));
     b_.CreateStore(b_.getInt8(1), cfg);  // palette 1; per tile r, its bytes a row at 16 + 2r and its rows at 48 + r
@@ -647,6 +670,10 @@ class StageBuilder {
     auto stride = [&](int64_t row) { return b_.getInt64(static_cast<uint64_t>(4 * row)); };
     auto plus = [&](llvm::Value* v, int64_t c) { return b_.CreateAdd(v, b_.getInt64(static_cast<uint64_t>(c))); };
     auto times = [&](llvm::Value* v, int64_t c) { return b_.CreateMul(v, b_.getInt64(static_cast<uint64_t>(c))); };
+    // The rows of the pending block's epilogue each step of a sum does: all of them within one sum.
+    int64_t steps = t.depth / side;
+    for (const TileProduct::Tap& tap : t.taps) steps *= tap.extent;
+    const int64_t share = (scratch.rows + steps - 1) / steps;
     const int64_t blocks = t.rows / (side * bi);
     llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end_, b_.getInt64(blocks)), end_, b_.getInt64(blocks));
     forLoop(begin_, hi, [&](llvm::Value* ib) {
@@ -677,9 +704,11 @@ class StageBuilder {
             for (int64_t r = 0; r < bi; ++r)
               for (int64_t c = 0; c < bj; ++c)
                 b_.CreateIntrinsic(dot, {}, {tile(r * bj + c), tile(4 + r), tile(6 + c)});
+            if (t.epilogue) pendingEpilogue(t, scratch, share);
           });
         };
         taps(0, b_.getInt64(0), b_.getInt64(0));
+        if (t.epilogue) return storeTiles(t, scratch, row0, col0, bi, bj);
         for (int64_t r = 0; r < bi; ++r)
           for (int64_t c = 0; c < bj; ++c) {
             llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, side * r), t.outRow), t.o0), plus(col0, side * c));
@@ -688,7 +717,116 @@ class StageBuilder {
           }
       });
     });
+    if (t.epilogue) pendingEpilogue(t, scratch, scratch.rows);  // the last block's
     b_.CreateIntrinsic(llvm::Intrinsic::x86_tilerelease, {}, {});
+  }
+
+  /// The scratch of a tile product's epilogue: two blocks of sums (`rows` rows of `width` int32), and the
+  /// pending one's block, first row and column, and how many of its rows are done.
+  struct TileScratch {
+    llvm::Value* block[2] = {nullptr, nullptr};
+    llvm::Value *prev = nullptr, *row0 = nullptr, *col0 = nullptr, *done = nullptr, *flip = nullptr;
+    int64_t width = 0, rows = 0;
+  };
+
+  /// The next `share` rows of the pending block's epilogue, if any are left. A row at a time, so that what
+  /// the epilogue computes per row (a channel's multiplier and shift) is computed once for its columns.
+  void pendingEpilogue(const TileProduct& t, const TileScratch& sc, int64_t share) {
+    constexpr int64_t side = TileProduct::kSide;
+    llvm::Type* i64 = b_.getInt64Ty();
+    llvm::Value* from = b_.CreateLoad(i64, sc.done);
+    llvm::Value* to = b_.CreateAdd(from, b_.getInt64(static_cast<uint64_t>(share)));
+    llvm::Value* all = b_.getInt64(static_cast<uint64_t>(sc.rows));
+    to = b_.CreateSelect(b_.CreateICmpSLT(to, all), to, all);
+    b_.CreateStore(to, sc.done);
+    llvm::Value* block = b_.CreateLoad(b_.getInt32Ty()->getPointerTo(), sc.prev);
+    llvm::Value* row0 = b_.CreateLoad(i64, sc.row0);
+    llvm::Value* col0 = b_.CreateLoad(i64, sc.col0);
+    auto* lanes = llvm::FixedVectorType::get(b_.getInt32Ty(), static_cast<unsigned>(side));
+    llvm::Type* et = elemType(s_.out);
+    auto* outLanes = llvm::FixedVectorType::get(et, static_cast<unsigned>(side));
+    forLoop(from, to, [&](llvm::Value* r) {
+      llvm::Value* row = b_.CreateAdd(row0, r);
+      llvm::Value* first =
+          b_.CreateGEP(b_.getInt32Ty(), block, b_.CreateMul(r, b_.getInt64(static_cast<uint64_t>(sc.width))));
+      for (int64_t c = 0; c < sc.width; c += side) {
+        llvm::Value* src = b_.CreateConstGEP1_64(b_.getInt32Ty(), first, static_cast<uint64_t>(c));
+        llvm::Value* sums = b_.CreateAlignedLoad(lanes, b_.CreateBitCast(src, lanes->getPointerTo()), llvm::Align(64));
+        llvm::Value* col = b_.CreateAdd(col0, b_.getInt64(static_cast<uint64_t>(c)));
+        llvm::Value* v = tileEpilogue(t, row, col, sums);
+        if (v->getType() != outLanes) v = b_.CreateTrunc(v, outLanes);  // an 8-bit output keeps the low bits
+        llvm::Value* o = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(static_cast<uint64_t>(t.outRow))),
+                                      b_.CreateAdd(col, b_.getInt64(static_cast<uint64_t>(t.o0))));
+        llvm::Value* dst = b_.CreateGEP(et, bufs_[static_cast<size_t>(s_.out)], o);
+        b_.CreateAlignedStore(v, b_.CreateBitCast(dst, outLanes->getPointerTo()), alignOf(s_.out));
+      }
+    });
+  }
+
+  /// The block's accumulator tiles (tmm0-3) into the scratch block the pending one does not use, once the
+  /// pending one is done; it becomes the pending one.
+  void storeTiles(const TileProduct& t, const TileScratch& sc, llvm::Value* row0, llvm::Value* col0, int64_t bi,
+                  int64_t bj) {
+    constexpr int64_t side = TileProduct::kSide;
+    pendingEpilogue(t, sc, sc.rows);  // a no-op unless a sum had fewer steps than the share assumed
+    llvm::Value* flip = b_.CreateLoad(b_.getInt1Ty(), sc.flip);
+    llvm::Value* block = b_.CreateSelect(flip, sc.block[1], sc.block[0]);
+    for (int64_t r = 0; r < bi; ++r)
+      for (int64_t c = 0; c < bj; ++c) {
+        llvm::Value* at =
+            b_.CreateConstGEP1_64(b_.getInt32Ty(), block, static_cast<uint64_t>(r * side * sc.width + c * side));
+        b_.CreateIntrinsic(llvm::Intrinsic::x86_tilestored64, {},
+                           {b_.getInt8(static_cast<uint8_t>(r * bj + c)), b_.CreateBitCast(at, b_.getInt8PtrTy()),
+                            b_.getInt64(static_cast<uint64_t>(4 * sc.width))});
+      }
+    b_.CreateStore(block, sc.prev), b_.CreateStore(b_.CreateNot(flip), sc.flip);
+    b_.CreateStore(row0, sc.row0), b_.CreateStore(col0, sc.col0), b_.CreateStore(b_.getInt64(0), sc.done);
+  }
+
+  /// The epilogue at `row` over the sums of the 16 columns from `col` (tileProduct checked its loads: a scalar
+  /// per row, splat across the lanes, or 16 consecutive values along the columns).
+  llvm::Value* tileEpilogue(const TileProduct& t, llvm::Value* row, llvm::Value* col, llvm::Value* sums) {
+    constexpr unsigned side = TileProduct::kSide;
+    const std::vector<bool> integer = integerNodes(k_, s_.epilogue, true);
+    llvm::Type* vi = llvm::FixedVectorType::get(b_.getInt32Ty(), side);
+    llvm::Type* vf = llvm::FixedVectorType::get(b_.getFloatTy(), side);
+    std::vector<llvm::Value*> v(s_.epilogue.nodes.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      const LoopNode& n = s_.epilogue.nodes[i];
+      switch (n.kind) {
+        case LoopNode::Kind::kLoad: {
+          llvm::Type* et = elemType(n.buffer);
+          llvm::Value* at =
+              b_.CreateAdd(b_.CreateMul(row, b_.getInt64(static_cast<uint64_t>(n.at.coefOf(static_cast<size_t>(t.i))))),
+                           b_.getInt64(static_cast<uint64_t>(n.at.c)));
+          llvm::Value* ptr = b_.CreateGEP(et, bufs_[static_cast<size_t>(n.buffer)], at);
+          if (n.at.coefOf(static_cast<size_t>(t.j)) == 1) {
+            auto* vt = llvm::FixedVectorType::get(et, side);
+            v[i] = b_.CreateAlignedLoad(vt, b_.CreateBitCast(b_.CreateGEP(et, ptr, col), vt->getPointerTo()),
+                                        alignOf(n.buffer));
+          } else {
+            v[i] = b_.CreateVectorSplat(side, b_.CreateAlignedLoad(et, ptr, alignOf(n.buffer)));
+          }
+          v[i] = widen(v[i], n.buffer);
+          break;
+        }
+        case LoopNode::Kind::kAcc:
+          v[i] = sums;
+          break;
+        case LoopNode::Kind::kInBounds:  // refused by tileProduct: every lane is in bounds
+          v[i] = constOf(integer[i] ? vi : vf, 1.0f);
+          break;
+        case LoopNode::Kind::kOp: {
+          IrOperands x;
+          x.a = n.a >= 0 ? v[static_cast<size_t>(n.a)] : nullptr,
+          x.b = n.b >= 0 ? v[static_cast<size_t>(n.b)] : nullptr;
+          x.value = n.value, x.ivalue = n.ivalue, x.lo = n.lo, x.hi = n.hi;
+          v[i] = emitEwOp(b_, n.op, integer[i] ? vi : vf, x);
+          break;
+        }
+      }
+    }
+    return v.back();
   }
 
   llvm::Module& m_;

@@ -402,17 +402,18 @@ support::Expected<TileProduct> tileProduct(const LoopKernel& k, const LoopStage&
                                            const std::string& where) {
   const Location at = Location::node(where, s.name);
   auto no = [&](const std::string& why) { return error(at, "AMX tiles cannot compute this stage: " + why); };
-  if (s.reduce != Reduce::kSum || s.init != 0.0f || !s.epilogue.nodes.empty())
-    return no("expected a sum from 0 without an epilogue");
+  if (s.reduce != Reduce::kSum || s.init != 0.0f) return no("expected a sum from 0");
   if (s.value.nodes.size() != 3) return no("expected Dot4 or Dot4S of two loads");
   const LoopNode& root = s.value.nodes[2];
   if (root.kind != LoopNode::Kind::kOp || (root.op != EwOp::kDot4 && root.op != EwOp::kDot4S))
     return no("expected Dot4 or Dot4S of two loads");
   const LoopNode* a = int32Load(k, s.value, root.a);
   const LoopNode* b = int32Load(k, s.value, root.b);
-  if (!a || !b || s.out < 0 || k.buffers[static_cast<size_t>(s.out)].type != support::DType::kInt32)
-    return no("its operands and output must be int32 words");
+  const bool epilogue = !s.epilogue.nodes.empty();
+  if (!a || !b || s.out < 0 || (!epilogue && k.buffers[static_cast<size_t>(s.out)].type != support::DType::kInt32))
+    return no("its operands must be int32 words, and its output too without an epilogue");
   TileProduct t;
+  t.epilogue = epilogue;
   t.signedA = root.op == EwOp::kDot4S;
   for (size_t x = 0; x < s.axes.size(); ++x) {
     if (s.axes[x].reduce) {
@@ -435,6 +436,14 @@ support::Expected<TileProduct> tileProduct(const LoopKernel& k, const LoopStage&
   if (a->at.coefOf(uk) != 1 || a->at.coefOf(uj) != 0 || b->at.coefOf(uj) != 1 || b->at.coefOf(ui) != 0 ||
       s.outAt.coefOf(uj) != 1 || s.outAt.coefOf(uk) != 0)
     return no("a's words must run along k, b's and the output's along the columns");
+  for (const LoopNode& n : s.epilogue.nodes) {
+    if (n.kind == LoopNode::Kind::kInBounds || (n.kind == LoopNode::Kind::kLoad && (n.word || !n.bounds.empty())))
+      return no("its epilogue may load only plain values");
+    if (n.kind != LoopNode::Kind::kLoad) continue;
+    for (size_t x = 0; x < s.axes.size(); ++x)
+      if (x != ui && n.at.coefOf(x) != 0 && !(x == uj && n.at.coefOf(x) == 1))
+        return no("its epilogue's loads must move with the rows, or along the columns one value a column");
+  }
   constexpr int64_t side = TileProduct::kSide;
   if (t.rows % side || t.cols % side || t.depth % side)
     return no("its extents must be multiples of " + std::to_string(side));

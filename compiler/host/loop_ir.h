@@ -211,7 +211,12 @@ struct StageSchedule {
 /// coefficients (a convolution's kernel rows and columns over an image read in
 /// place). With Dot4 a's bytes are unsigned (tdpbusd), with Dot4S signed
 /// (tdpbssd); b's are signed. a's rows are tiles' rows of 16 words, b's rows
-/// hold a word of 4 consecutive k per column (AMX's layout of B).
+/// hold a word of 4 consecutive k per column (AMX's layout of B). With an
+/// epilogue, each output is the epilogue of its sum, computed from the
+/// tiles while they are in L1 (and the next block's tiles are multiplied):
+/// its loads move with the rows (a scalar per row) or along the columns (one
+/// value a column), and the output may have any type; without, the output
+/// is the int32 sums.
 struct TileProduct {
   static constexpr int64_t kSide = 16;  ///< an AMX tile's rows, and its 4-byte words per row (64 bytes)
   struct Tap {
@@ -222,6 +227,7 @@ struct TileProduct {
   std::vector<Tap> taps;       ///< the other reduction axes, outermost first
   int a = -1, b = -1;          ///< the buffers
   bool signedA = false;        ///< Dot4S: a's bytes signed
+  bool epilogue = false;       ///< the stage's epilogue gives the outputs
   int64_t a0 = 0, aRow = 0, b0 = 0, bRow = 0, o0 = 0, outRow = 0;
   int64_t rows = 0, cols = 0, depth = 0;
 };

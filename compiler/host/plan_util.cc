@@ -685,6 +685,8 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
 
 int64_t tileExtent(int64_t n) { return (n + TileProduct::kSide - 1) / TileProduct::kSide * TileProduct::kSide; }
 
+int64_t tileBlockExtent(int64_t n) { return n <= TileProduct::kSide ? TileProduct::kSide : (n + 31) / 32 * 32; }
+
 StageSchedule tileSchedule(const LoopStage& s, int rows) {
   constexpr int64_t side = TileProduct::kSide;
   StageSchedule sc = StageSchedule::identity(s);
@@ -938,7 +940,11 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   const int64_t reach = (cq - 1) * image + cols + (g.kh - 1) * g.dh * wp + (g.kw - 1) * g.dw;
   const int x4 = k.addBuffer("x4", std::max(cq * image, reach), Role::kTemp, support::DType::kInt32);
   const int w4 = k.addBuffer("w4", mp * taps * cq, Role::kTemp, support::DType::kInt32);
-  const int acc = k.addBuffer("acc", mp * cols, Role::kTemp, support::DType::kInt32);
+  // Whole tiles of output channels: the epilogue runs on the tiles (whose rows index the per-channel inputs),
+  // into rows of the product's columns; else the sums go to a temporary that a last stage requantizes.
+  const bool fused = mp == g.m;
+  const int acc = fused ? k.addBuffer("yq", mp * cols, Role::kTemp, f.out)
+                        : k.addBuffer("acc", mp * cols, Role::kTemp, support::DType::kInt32);
   std::vector<int64_t> strides(k.buffers.size(), 0);
   strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
   k.batch.push_back({g.n, strides});
@@ -961,17 +967,18 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
     const int a = s.value.load(w4, aff(0, {{M, taps * cq}, {KH, g.kw * cq}, {KW, cq}, {CQ, 1}}));
     const int b = s.value.load(x4, aff(0, {{CQ, image}, {Q, 1}, {KH, g.dh * wp}, {KW, g.dw}}));
     s.value.op(EwOp::kDot4S, a, b);
+    if (fused) formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{M, 1}}));
     const StageSchedule sc = tileSchedule(s, M);
     add(std::move(s), sc);
   }
   LoopStage s;
-  s.name = "requantize";
+  s.name = fused ? "drop_columns" : "requantize";
   enum { M, OH, OW };
   s.axes = {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}};
   s.out = y, s.outAt = aff(0, {{M, plane}, {OH, g.ow}, {OW, 1}});
   s.value.load(acc, aff(0, {{M, cols}, {OH, wp}, {OW, 1}}));
-  formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{M, 1}}));
-  const StageSchedule sc = rowSchedule(s, OW, -1, 1, cpu);
+  if (!fused) formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{M, 1}}));
+  const StageSchedule sc = rowSchedule(s, OW, -1, 1, cpu, fused && byteCopy(k, s));
   add(std::move(s), sc);
   return p;
 }
@@ -1015,11 +1022,14 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   // With whole words of input channels, the windows are packed straight from x (no im2col pass).
   const bool windows = vnni && !direct && cg % per == 0;
   // On AMX tiles: the weights' words are tiles' rows (A) and the columns' the tiles of B, each padded to
-  // multiples of 16 words; the product goes to int32 rows, which a last stage requantizes.
+  // multiples of 16 words. With whole tiles of output channels the epilogue runs on the tiles, into rows of
+  // the padded columns (y itself where they need no padding); else the product goes to int32 rows, which a
+  // last stage requantizes.
   const bool tiles =
       vnni && per == 4 && cpu.amx && f.epilogue && mg >= TileProduct::kSide && plane >= TileProduct::kSide;
-  const int64_t mp = tiles ? tileExtent(mg) : mg, pp = tiles ? tileExtent(plane) : plane,
+  const int64_t mp = tiles ? tileExtent(mg) : mg, pp = tiles ? tileBlockExtent(plane) : plane,
                 kp = tiles ? tileExtent(kq) : kq;
+  const bool fused = tiles && mp == mg;
   const int x = k.addBuffer("x", cg * g.h * g.w, Role::kInput, f.data);
   const int w = k.addBuffer("w", mg * kk, Role::kInput, f.data);
   std::vector<int> channel;
@@ -1028,8 +1038,12 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   const int col = direct ? x : windows ? -1 : k.addBuffer("col", kk * plane, Role::kTemp, f.data);
   const int col4 = vnni ? k.addBuffer("col4", kp * pp, Role::kTemp, support::DType::kInt32) : -1;
   const int w4 = vnni ? k.addBuffer("w4", mp * kp, Role::kTemp, support::DType::kInt32) : -1;
-  const int comp = vnni && per == 4 ? k.addBuffer("comp", plane, Role::kTemp, support::DType::kInt32) : -1;
-  const int acc = tiles ? k.addBuffer("acc", mp * pp, Role::kTemp, support::DType::kInt32) : -1;
+  const int64_t sums = fused ? pp : plane;  // the columns whose offsets the epilogue takes back
+  const int comp = vnni && per == 4 ? k.addBuffer("comp", sums, Role::kTemp, support::DType::kInt32) : -1;
+  const int acc = !tiles        ? -1
+                  : !fused      ? k.addBuffer("acc", mp * pp, Role::kTemp, support::DType::kInt32)
+                  : pp == plane ? y
+                                : k.addBuffer("yq", mp * pp, Role::kTemp, f.out);
   // Strides per buffer: x, w, the per-channel inputs, y; temporaries stay put.
   auto strides = [&](int64_t xs, int64_t ws, int64_t cs, int64_t ys) {
     std::vector<int64_t> v = {xs, ws};
@@ -1060,9 +1074,24 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
     if (per == 4) {
       // The weights are the unsigned operand (offset by 128) and the columns the
       // signed one, so the offset's sums run along the columns, in vector lanes.
-      PlannedStage sums = wordSumStage(col4, comp, plane, kq, 1, pp, 0x01010101u, 128, cpu);
-      add(sums.stage, sums.schedule);
+      PlannedStage offsets = wordSumStage(col4, comp, sums, kq, 1, pp, 0x01010101u, 128, cpu);
+      add(offsets.stage, offsets.schedule);
       folded = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
+    }
+    if (fused) {  // the product and its epilogue on tiles, then the padded columns dropped
+      PlannedStage product = tileProductStage(w4, col4, acc, mp, pp, kp);
+      LoopExpr& e = product.stage.epilogue;
+      formEpilogue(f, e, e.op(EwOp::kSub, e.acc(), e.load(comp, aff(0, {{P, 1}}))), channel, aff(0, {{M, 1}}));
+      add(product.stage, product.schedule);
+      if (acc == y) return p;
+      LoopStage d;
+      d.name = "drop_columns";
+      d.axes = {{"m", mg}, {"p", plane}};
+      d.out = y, d.outAt = aff(0, {{M, plane}, {P, 1}});
+      d.value.load(acc, aff(0, {{M, pp}, {P, 1}}));
+      const StageSchedule dsc = rowSchedule(d, P, -1, 1, cpu, byteCopy(k, d));
+      add(std::move(d), dsc);
+      return p;
     }
     if (tiles) {  // the product on tiles into acc, and this stage the epilogue over it
       PlannedStage product = tileProductStage(w4, col4, acc, mp, pp, kp);

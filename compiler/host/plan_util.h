@@ -155,6 +155,9 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
 
 /// n rounded up to a multiple of TileProduct::kSide (16): an extent of a product on AMX tiles.
 int64_t tileExtent(int64_t n);
+/// `n` rounded up to two tiles' side (32) where it exceeds one (16): a block of 2 x 2 tiles loads each
+/// operand's tile for two products, where a block one tile wide loads one of them for each.
+int64_t tileBlockExtent(int64_t n);
 /// The schedule of a TileProduct stage whose rows are axis `rows` (StageSchedule::amx): blocks of two tiles'
 /// rows where they divide the rows, else one tile's, divided among threads.
 StageSchedule tileSchedule(const LoopStage& s, int rows);

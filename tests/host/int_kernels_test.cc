@@ -253,6 +253,9 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{2, 64, 7, 9}, {20, 64, 3, 3}, {}, {0, 1, 2, 1}, 1, -5, 2, -128, 127, -5000, 5000},
       {{1, 128, 5, 5}, {48, 128, 1, 1}, {}, {}, 1, 0, -1, -128, 127, -big, big},
       {{1, 64, 6, 5}, {32, 64, 5, 5}, {}, {2, 2, 2, 2}, 1, 7, 0, -128, 127, -5000, 5000},
+      // whole tiles of output channels over an 8x8 image from words of x's windows: the epilogue on the tiles
+      // writes y itself (64 columns, no padding)
+      {{1, 16, 8, 8}, {32, 16, 3, 3}, {}, {1, 1, 1, 1}, 1, -1, 4, -128, 127, -big, big},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
@@ -277,7 +280,8 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
                                 {5, 1, 1},
                                 {8, 64, 300},
                                 {20, 33, 70},
-                                {48, 32, 256}}) {
+                                {48, 32, 256},
+                                {64, 32, 100}}) {
     runtime::QConvAttrs a;
     a.zeroPoint = -1;
     std::vector<Tensor> in = {randomTensor(DType::kInt8, {n, k}, seed++), randomTensor(DType::kInt8, {m, k}, seed++),
@@ -286,6 +290,36 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
     const std::string what = "QGemm " + std::to_string(n) + "x" + std::to_string(m) + "x" + std::to_string(k);
     check(OpKind::kQGemm, a, in, [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQGemm, a, {n, k}, {m, k}, cpu); }, what);
   }
+}
+
+TEST(IntKernels, AnEpilogueOnAmxTilesLoadsPerRowOrAlongTheColumns) {
+  // QGemm 64x32x100 on tiles: whole tiles of rows and of output channels, so the epilogue runs on the tiles
+  // and writes y itself; its per-channel loads move along the columns.
+  const CpuShape amx{16, 32, true, false, true};
+  std::optional<KernelPlan> p = qconvPlan(OpKind::kQGemm, runtime::QConvAttrs{}, {64, 100}, {32, 100}, amx, true);
+  ASSERT_TRUE(p.has_value());
+  const auto at = std::find_if(p->schedule.stages.begin(), p->schedule.stages.end(),
+                               [](const StageSchedule& sc) { return sc.amx; });
+  ASSERT_NE(at, p->schedule.stages.end());
+  const size_t i = static_cast<size_t>(at - p->schedule.stages.begin());
+  EXPECT_EQ(i + 1, p->kernel.stages.size());
+  LoopStage s = p->kernel.stages[i];
+  auto t = tileProduct(p->kernel, s, *at, "m.onnx");
+  ASSERT_TRUE(t.isOk()) << t.status().str();
+  EXPECT_TRUE(t->epilogue);
+  EXPECT_EQ(p->kernel.buffers[static_cast<size_t>(s.out)].name, "y");
+  // A load of the epilogue that moved along the depth is refused.
+  for (LoopNode& n : s.epilogue.nodes)
+    if (n.kind == LoopNode::Kind::kLoad) {
+      n.at.coef.resize(3, 0);
+      n.at.coef[2] = 1;
+      break;
+    }
+  auto bad = tileProduct(p->kernel, s, *at, "m.onnx");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().str(),
+            "m.onnx:product: error: AMX tiles cannot compute this stage: its epilogue's loads must move with the "
+            "rows, or along the columns one value a column");
 }
 
 TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {
