@@ -88,8 +88,9 @@ void qgemmEpilogue(LoopExpr& e, const runtime::QConvAttrs& a, const QGemmBuffers
 }
 
 /// QGemm on AMX tiles: x's words offset into unsigned bytes (tdpbusd's operand) in rows of a multiple of 16
-/// words, the weights' words transposed into [k][m] (AMX's layout of B) with 0 in the padding, the product into
-/// int32 rows, then a stage of qgemm's epilogue over them.
+/// words, the weights' words transposed into [k][m] (AMX's layout of B) with 0 in the padding. With whole
+/// tiles of output channels the product's epilogue runs on the tiles, into y (or rows that a byte copy
+/// then drops past n); else the product goes to int32 rows, then a stage of qgemm's epilogue over them.
 KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_t kk, const CpuShape& cpu,
                       bool constWeights) {
   KernelPlan p;
@@ -124,11 +125,7 @@ KernelPlan qgemmTiles(const runtime::QConvAttrs& a, int64_t n, int64_t m, int64_
   if (fused) qgemmEpilogue(product.stage.epilogue, a, b, product.stage.epilogue.acc(), comp);
   add(product.stage, product.schedule, false);
   if (direct) return p;
-  LoopStage s;
-  s.name = fused ? "drop_rows" : "requantize";
-  s.axes = {{"n", n}, {"m", m}};
-  s.out = b.y, s.outAt = aff(0, {{0, m}, {1, 1}});
-  s.value.load(acc, aff(0, {{0, mp}, {1, 1}}));
+  LoopStage s = unpadStage(fused ? "drop_rows" : "requantize", acc, b.y, {{"n", n}, {"m", m}}, {mp, 1});
   if (!fused) qgemmEpilogue(s.epilogue, a, b, s.epilogue.acc(), comp);
   add(s, rowSchedule(s, 1, -1, 1, cpu, byteCopy(k, s)), false);
   return p;

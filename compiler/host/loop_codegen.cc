@@ -457,15 +457,22 @@ class StageBuilder {
   /// The nodes of `e` (their types `integer`) at point `p`, up to (not including) node `upto`.
   std::vector<llvm::Value*> eval(const LoopExpr& e, const std::vector<bool>& integer, const TilePoint& p, size_t upto,
                                  llvm::Value* acc) {
+    return evalNodes(e, integer, upto, acc, vti_, vt_,
+                     [&](const LoopNode& n) { return n.kind == LoopNode::Kind::kLoad ? load(n, p) : inBounds(n, p); });
+  }
+
+  /// The nodes of `e` up to node `upto`: loads and in-bounds nodes from `leaf`, the folded value `acc`, and
+  /// operations on int32 lanes `vi` or float lanes `vf` (as `integer` says).
+  std::vector<llvm::Value*> evalNodes(const LoopExpr& e, const std::vector<bool>& integer, size_t upto,
+                                      llvm::Value* acc, llvm::Type* vi, llvm::Type* vf,
+                                      const std::function<llvm::Value*(const LoopNode&)>& leaf) {
     std::vector<llvm::Value*> v(upto);
     for (size_t i = 0; i < upto; ++i) {
       const LoopNode& n = e.nodes[i];
       switch (n.kind) {
         case LoopNode::Kind::kLoad:
-          v[i] = load(n, p);
-          break;
         case LoopNode::Kind::kInBounds:
-          v[i] = inBounds(n, p);
+          v[i] = leaf(n);
           break;
         case LoopNode::Kind::kAcc:
           v[i] = acc;
@@ -474,7 +481,7 @@ class StageBuilder {
           IrOperands x;
           x.a = n.a >= 0 ? v[static_cast<size_t>(n.a)] : nullptr, x.b = n.b >= 0 ? v[static_cast<size_t>(n.b)] : nullptr;
           x.value = n.value, x.ivalue = n.ivalue, x.lo = n.lo, x.hi = n.hi;
-          v[i] = emitEwOp(b_, n.op, integer[i] ? vti_ : vt_, x);
+          v[i] = emitEwOp(b_, n.op, integer[i] ? vi : vf, x);
           break;
         }
       }
@@ -619,49 +626,15 @@ class StageBuilder {
   /// columns, bi·bj accumulator tiles (tmm0-3) summed over the taps and the depth's blocks of 16 words from
   /// bi tiles of a (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of
   /// 64 bytes (TileProduct::kSide), set once per call: the configuration is the calling thread's.
-  /// With an epilogue, a block's tiles go to one of two scratch blocks in L1, and the vector units run the
-  /// epilogue over them a share at each step of the next block's sum, while the tile unit multiplies: the
-  /// two then overlap instead of taking turns (an int8 requantization costs about as much as the product).
+  /// With an epilogue, a block's tiles go to a scratch block in L1, and the vector units run the epilogue
+  /// over it a share of rows at each step of the next block's sum, while the tile unit multiplies: the two
+  /// then overlap instead of taking turns (an int8 requantization costs about as much as the product).
   void emitTiles() {
     const TileProduct t = *tileProduct(k_, s_, sc_, s_.name);  // addLoops checked it
     constexpr int64_t side = TileProduct::kSide;
     const int64_t bi = loop(sc_.order[0]).span / side, bj = t.cols % (2 * side) == 0 ? 2 : 1;
-    llvm::Type* i8 = b_.getInt8Ty();
-    llvm::Type* i64 = b_.getInt64Ty();
-    llvm::Value* cfg;
-    TileScratch scratch;
-    {
-      llvm::IRBuilder<> entry(entry_, entry_->begin());
-      auto* slot = entry.CreateAlloca(llvm::ArrayType::get(i8, 64));
-      slot->setAlignment(llvm::Align(64));
-      cfg = entry.CreateBitCast(slot, b_.getInt8PtrTy());
-      if (t.epilogue) {
-        for (llvm::Value*& block : scratch.block) {
-          auto* words =
-              entry.CreateAlloca(llvm::ArrayType::get(b_.getInt32Ty(), static_cast<uint64_t>(bi * bj * side * side)));
-          words->setAlignment(llvm::Align(64));
-          block = entry.CreateBitCast(words, b_.getInt32Ty()->getPointerTo());
-        }
-        scratch.prev = entry.CreateAlloca(b_.getInt32Ty()->getPointerTo());
-        scratch.row0 = entry.CreateAlloca(i64), scratch.col0 = entry.CreateAlloca(i64),
-        scratch.done = entry.CreateAlloca(i64);
-        scratch.flip = entry.CreateAlloca(b_.getInt1Ty());
-      }
-    }
-    scratch.width = bj * side, scratch.rows = bi * side;
-    if (t.epilogue) {  // nothing pending
-      b_.CreateStore(b_.getInt64(static_cast<uint64_t>(scratch.rows)), scratch.done);
-      b_.CreateStore(scratch.block[0], scratch.prev), b_.CreateStore(b_.getInt1(false), scratch.flip);
-      b_.CreateStore(b_.getInt64(0), scratch.row0), b_.CreateStore(b_.getInt64(0), scratch.col0);
-    }
-    b_.CreateMemSet(cfg, b_.getInt8(0), 64, llvm::MaybeAlign(64));
-    b_.CreateStore(b_.getInt8(1), cfg);  // palette 1; per tile r, its bytes a row at 16 + 2r and its rows at 48 + r
-    for (int r = 0; r < 8; ++r) {
-      b_.CreateStore(b_.getInt16(static_cast<uint16_t>(4 * side)),
-                     b_.CreateBitCast(b_.CreateConstGEP1_64(i8, cfg, 16 + 2 * r), b_.getInt16Ty()->getPointerTo()));
-      b_.CreateStore(b_.getInt8(static_cast<uint8_t>(side)), b_.CreateConstGEP1_64(i8, cfg, 48 + r));
-    }
-    b_.CreateIntrinsic(llvm::Intrinsic::x86_ldtilecfg, {}, {cfg});
+    configureTiles();
+    const TileScratch scratch = t.epilogue ? tileScratch(bi, bj) : TileScratch{};
     auto tile = [&](int64_t r) { return b_.getInt8(static_cast<uint8_t>(r)); };
     // Word `at` of buffer `buf` as a byte pointer, and a row of `row` words in bytes.
     auto bytesAt = [&](int buf, llvm::Value* at) {
@@ -721,16 +694,56 @@ class StageBuilder {
     b_.CreateIntrinsic(llvm::Intrinsic::x86_tilerelease, {}, {});
   }
 
-  /// The scratch of a tile product's epilogue: two blocks of sums (`rows` rows of `width` int32), and the
-  /// pending one's block, first row and column, and how many of its rows are done.
+  /// ldtilecfg of eight tiles of 16 rows of 64 bytes (palette 1), from a configuration on the stack.
+  void configureTiles() {
+    llvm::Type* i8 = b_.getInt8Ty();
+    llvm::Value* cfg;
+    {
+      llvm::IRBuilder<> entry(entry_, entry_->begin());
+      auto* slot = entry.CreateAlloca(llvm::ArrayType::get(i8, 64));
+      slot->setAlignment(llvm::Align(64));
+      cfg = entry.CreateBitCast(slot, b_.getInt8PtrTy());
+    }
+    constexpr int64_t side = TileProduct::kSide;
+    b_.CreateMemSet(cfg, b_.getInt8(0), 64, llvm::MaybeAlign(64));
+    b_.CreateStore(b_.getInt8(1), cfg);  // palette 1; per tile r, its bytes a row at 16 + 2r and its rows at 48 + r
+    for (int r = 0; r < 8; ++r) {
+      b_.CreateStore(b_.getInt16(static_cast<uint16_t>(4 * side)),
+                     b_.CreateBitCast(b_.CreateConstGEP1_64(i8, cfg, 16 + 2 * r), b_.getInt16Ty()->getPointerTo()));
+      b_.CreateStore(b_.getInt8(static_cast<uint8_t>(side)), b_.CreateConstGEP1_64(i8, cfg, 48 + r));
+    }
+    b_.CreateIntrinsic(llvm::Intrinsic::x86_ldtilecfg, {}, {cfg});
+  }
+
+  /// The scratch of a tile product's epilogue: a block of sums (`rows` rows of `width` int32), and the
+  /// pending block's first row and column and how many of its rows are done; the epilogue's node types.
   struct TileScratch {
-    llvm::Value* block[2] = {nullptr, nullptr};
-    llvm::Value *prev = nullptr, *row0 = nullptr, *col0 = nullptr, *done = nullptr, *flip = nullptr;
+    llvm::Value *block = nullptr, *row0 = nullptr, *col0 = nullptr, *done = nullptr;
     int64_t width = 0, rows = 0;
+    std::vector<bool> integer;
   };
 
-  /// The next `share` rows of the pending block's epilogue, if any are left. A row at a time, so that what
-  /// the epilogue computes per row (a channel's multiplier and shift) is computed once for its columns.
+  /// The scratch of a product in blocks of bi x bj tiles, with nothing pending.
+  TileScratch tileScratch(int64_t bi, int64_t bj) {
+    constexpr int64_t side = TileProduct::kSide;
+    TileScratch sc;
+    sc.width = bj * side, sc.rows = bi * side;
+    sc.integer = integerNodes(k_, s_.epilogue, true);
+    llvm::Type* i64 = b_.getInt64Ty();
+    {
+      llvm::IRBuilder<> entry(entry_, entry_->begin());
+      auto* words =
+          entry.CreateAlloca(llvm::ArrayType::get(b_.getInt32Ty(), static_cast<uint64_t>(sc.rows * sc.width)));
+      words->setAlignment(llvm::Align(64));
+      sc.block = entry.CreateBitCast(words, b_.getInt32Ty()->getPointerTo());
+      sc.row0 = entry.CreateAlloca(i64), sc.col0 = entry.CreateAlloca(i64), sc.done = entry.CreateAlloca(i64);
+    }
+    b_.CreateStore(b_.getInt64(static_cast<uint64_t>(sc.rows)), sc.done);
+    b_.CreateStore(b_.getInt64(0), sc.row0), b_.CreateStore(b_.getInt64(0), sc.col0);
+    return sc;
+  }
+
+  /// The next `share` rows of the pending block's epilogue, if any are left, a row at a time.
   void pendingEpilogue(const TileProduct& t, const TileScratch& sc, int64_t share) {
     constexpr int64_t side = TileProduct::kSide;
     llvm::Type* i64 = b_.getInt64Ty();
@@ -739,7 +752,6 @@ class StageBuilder {
     llvm::Value* all = b_.getInt64(static_cast<uint64_t>(sc.rows));
     to = b_.CreateSelect(b_.CreateICmpSLT(to, all), to, all);
     b_.CreateStore(to, sc.done);
-    llvm::Value* block = b_.CreateLoad(b_.getInt32Ty()->getPointerTo(), sc.prev);
     llvm::Value* row0 = b_.CreateLoad(i64, sc.row0);
     llvm::Value* col0 = b_.CreateLoad(i64, sc.col0);
     auto* lanes = llvm::FixedVectorType::get(b_.getInt32Ty(), static_cast<unsigned>(side));
@@ -748,12 +760,12 @@ class StageBuilder {
     forLoop(from, to, [&](llvm::Value* r) {
       llvm::Value* row = b_.CreateAdd(row0, r);
       llvm::Value* first =
-          b_.CreateGEP(b_.getInt32Ty(), block, b_.CreateMul(r, b_.getInt64(static_cast<uint64_t>(sc.width))));
+          b_.CreateGEP(b_.getInt32Ty(), sc.block, b_.CreateMul(r, b_.getInt64(static_cast<uint64_t>(sc.width))));
       for (int64_t c = 0; c < sc.width; c += side) {
         llvm::Value* src = b_.CreateConstGEP1_64(b_.getInt32Ty(), first, static_cast<uint64_t>(c));
         llvm::Value* sums = b_.CreateAlignedLoad(lanes, b_.CreateBitCast(src, lanes->getPointerTo()), llvm::Align(64));
         llvm::Value* col = b_.CreateAdd(col0, b_.getInt64(static_cast<uint64_t>(c)));
-        llvm::Value* v = tileEpilogue(t, row, col, sums);
+        llvm::Value* v = tileEpilogue(t, sc, row, col, sums);
         if (v->getType() != outLanes) v = b_.CreateTrunc(v, outLanes);  // an 8-bit output keeps the low bits
         llvm::Value* o = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(static_cast<uint64_t>(t.outRow))),
                                       b_.CreateAdd(col, b_.getInt64(static_cast<uint64_t>(t.o0))));
@@ -763,70 +775,46 @@ class StageBuilder {
     });
   }
 
-  /// The block's accumulator tiles (tmm0-3) into the scratch block the pending one does not use, once the
-  /// pending one is done; it becomes the pending one.
+  /// The block's accumulator tiles (tmm0-3) into the scratch block, which becomes the pending one. The sum's
+  /// steps did the last pending block's rows (the share is that many), before the tiles overwrite them.
   void storeTiles(const TileProduct& t, const TileScratch& sc, llvm::Value* row0, llvm::Value* col0, int64_t bi,
                   int64_t bj) {
     constexpr int64_t side = TileProduct::kSide;
-    pendingEpilogue(t, sc, sc.rows);  // a no-op unless a sum had fewer steps than the share assumed
-    llvm::Value* flip = b_.CreateLoad(b_.getInt1Ty(), sc.flip);
-    llvm::Value* block = b_.CreateSelect(flip, sc.block[1], sc.block[0]);
+    pendingEpilogue(t, sc, sc.rows);  // none left: a safeguard
     for (int64_t r = 0; r < bi; ++r)
       for (int64_t c = 0; c < bj; ++c) {
         llvm::Value* at =
-            b_.CreateConstGEP1_64(b_.getInt32Ty(), block, static_cast<uint64_t>(r * side * sc.width + c * side));
+            b_.CreateConstGEP1_64(b_.getInt32Ty(), sc.block, static_cast<uint64_t>(r * side * sc.width + c * side));
         b_.CreateIntrinsic(llvm::Intrinsic::x86_tilestored64, {},
                            {b_.getInt8(static_cast<uint8_t>(r * bj + c)), b_.CreateBitCast(at, b_.getInt8PtrTy()),
                             b_.getInt64(static_cast<uint64_t>(4 * sc.width))});
       }
-    b_.CreateStore(block, sc.prev), b_.CreateStore(b_.CreateNot(flip), sc.flip);
     b_.CreateStore(row0, sc.row0), b_.CreateStore(col0, sc.col0), b_.CreateStore(b_.getInt64(0), sc.done);
   }
 
-  /// The epilogue at `row` over the sums of the 16 columns from `col` (tileProduct checked its loads: a scalar
-  /// per row, splat across the lanes, or 16 consecutive values along the columns).
-  llvm::Value* tileEpilogue(const TileProduct& t, llvm::Value* row, llvm::Value* col, llvm::Value* sums) {
+  /// The epilogue at `row` over the sums of the 16 columns from `col`. tileProduct checked its loads: a
+  /// scalar per row, splat across the lanes (LLVM computes what depends on it once for a row's columns), or
+  /// 16 consecutive values along the columns; it has no in-bounds node.
+  llvm::Value* tileEpilogue(const TileProduct& t, const TileScratch& sc, llvm::Value* row, llvm::Value* col,
+                            llvm::Value* sums) {
     constexpr unsigned side = TileProduct::kSide;
-    const std::vector<bool> integer = integerNodes(k_, s_.epilogue, true);
-    llvm::Type* vi = llvm::FixedVectorType::get(b_.getInt32Ty(), side);
-    llvm::Type* vf = llvm::FixedVectorType::get(b_.getFloatTy(), side);
-    std::vector<llvm::Value*> v(s_.epilogue.nodes.size());
-    for (size_t i = 0; i < v.size(); ++i) {
-      const LoopNode& n = s_.epilogue.nodes[i];
-      switch (n.kind) {
-        case LoopNode::Kind::kLoad: {
-          llvm::Type* et = elemType(n.buffer);
-          llvm::Value* at =
-              b_.CreateAdd(b_.CreateMul(row, b_.getInt64(static_cast<uint64_t>(n.at.coefOf(static_cast<size_t>(t.i))))),
-                           b_.getInt64(static_cast<uint64_t>(n.at.c)));
-          llvm::Value* ptr = b_.CreateGEP(et, bufs_[static_cast<size_t>(n.buffer)], at);
-          if (n.at.coefOf(static_cast<size_t>(t.j)) == 1) {
-            auto* vt = llvm::FixedVectorType::get(et, side);
-            v[i] = b_.CreateAlignedLoad(vt, b_.CreateBitCast(b_.CreateGEP(et, ptr, col), vt->getPointerTo()),
-                                        alignOf(n.buffer));
-          } else {
-            v[i] = b_.CreateVectorSplat(side, b_.CreateAlignedLoad(et, ptr, alignOf(n.buffer)));
-          }
-          v[i] = widen(v[i], n.buffer);
-          break;
-        }
-        case LoopNode::Kind::kAcc:
-          v[i] = sums;
-          break;
-        case LoopNode::Kind::kInBounds:  // refused by tileProduct: every lane is in bounds
-          v[i] = constOf(integer[i] ? vi : vf, 1.0f);
-          break;
-        case LoopNode::Kind::kOp: {
-          IrOperands x;
-          x.a = n.a >= 0 ? v[static_cast<size_t>(n.a)] : nullptr,
-          x.b = n.b >= 0 ? v[static_cast<size_t>(n.b)] : nullptr;
-          x.value = n.value, x.ivalue = n.ivalue, x.lo = n.lo, x.hi = n.hi;
-          v[i] = emitEwOp(b_, n.op, integer[i] ? vi : vf, x);
-          break;
-        }
-      }
-    }
-    return v.back();
+    auto leaf = [&](const LoopNode& n) -> llvm::Value* {
+      llvm::Type* et = elemType(n.buffer);
+      const int64_t perRow = n.at.coefOf(static_cast<size_t>(t.i));
+      llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(static_cast<uint64_t>(perRow))),
+                                     b_.getInt64(static_cast<uint64_t>(n.at.c)));
+      llvm::Value* ptr = b_.CreateGEP(et, bufs_[static_cast<size_t>(n.buffer)], at);
+      if (n.at.coefOf(static_cast<size_t>(t.j)) == 0)
+        return widen(b_.CreateVectorSplat(side, b_.CreateAlignedLoad(et, ptr, alignOf(n.buffer))), n.buffer);
+      auto* vt = llvm::FixedVectorType::get(et, side);
+      return widen(
+          b_.CreateAlignedLoad(vt, b_.CreateBitCast(b_.CreateGEP(et, ptr, col), vt->getPointerTo()), alignOf(n.buffer)),
+          n.buffer);
+    };
+    return evalNodes(s_.epilogue, sc.integer, s_.epilogue.nodes.size(), sums,
+                     llvm::FixedVectorType::get(b_.getInt32Ty(), side),
+                     llvm::FixedVectorType::get(b_.getFloatTy(), side), leaf)
+        .back();
   }
 
   llvm::Module& m_;

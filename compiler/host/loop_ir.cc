@@ -360,6 +360,9 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
     if (!loaded)
       return error(at, "a prefetch of buffer " + std::to_string(f.buffer) + ", which the stage does not load");
     if (f.coef.size() > n) return error(at, "a prefetch names loops that do not exist");
+    for (size_t i = tile; i < n; ++i)
+      if (static_cast<size_t>(order[i]) < f.coef.size() && f.coef[static_cast<size_t>(order[i])] != 0)
+        return error(at, "a prefetch moves with loop " + std::to_string(order[i]) + ", inside the register tile");
     if (amx) return error(at, "AMX tiles take no prefetch");
   }
   if (vnni && (vector < 0 || (vectorWidth != 8 && vectorWidth != 16)))

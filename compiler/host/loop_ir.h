@@ -157,10 +157,11 @@ struct Loop {
 
 /// A software prefetch of one cache line of `buffer` (one the stage loads), at
 /// element c + Σ coef[l]·(iteration number of loop l), issued at every
-/// iteration of the innermost reduction loop. A schedule spreads the lines of
-/// the block a loop reads next over the iterations of the current one, so that
-/// memory streams them while the FMA units work (a plain walk stalls on each
-/// block's first pass). An address may lie past the buffer: a prefetch never faults.
+/// iteration of the innermost loop outside the register tile (coefficients
+/// name only such loops). A schedule spreads the lines of the block a loop
+/// reads next over the iterations of the current one, so that memory streams
+/// them while the FMA units work (a plain walk stalls on each block's first
+/// pass). An address may lie past the buffer: a prefetch never faults.
 struct Prefetch {
   int buffer = -1;
   int64_t c = 0;

@@ -91,6 +91,31 @@ int64_t panelWidth(int64_t m, int64_t n, const CpuShape& cpu) {
   return 0;
 }
 
+namespace {
+
+/// Prefetches of the panels' load `n` under `sc` (loops PB, M, K, and kIn where the depth goes in slices of
+/// `kc`): at each step of the innermost reduction loop, the lines of a share of the block read next (the next
+/// slice, else the next panel), so that the passes of `mBlocks` row blocks over the current one cover it;
+/// several lines a step where a share is wider than a cache line.
+void panelPrefetches(StageSchedule& sc, const LoopNode& n, int64_t mBlocks, int64_t depth, int kIn, int64_t kc) {
+  enum { M, PB, J, K };
+  constexpr int64_t kLine = 16;  // floats in a cache line of 64 bytes
+  const bool sliced = kIn >= 0;
+  const int64_t panel = n.at.coefOf(PB), block = sliced ? n.at.coefOf(K) * kc : panel, steps = sliced ? kc : depth;
+  const int64_t step = (block + mBlocks * steps - 1) / (mBlocks * steps);
+  for (int64_t line = 0; line < step; line += kLine) {
+    Prefetch f{n.buffer, n.at.c + block + line, std::vector<int64_t>(sc.loops.size(), 0)};
+    f.coef[PB] = panel, f.coef[M] = steps * step;
+    if (sliced)
+      f.coef[K] = block, f.coef[static_cast<size_t>(kIn)] = step;
+    else
+      f.coef[K] = step;
+    sc.prefetch.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
 StageSchedule panelSchedule(const LoopStage& s, const CpuShape& cpu) {
   enum { M, PB, J, K };
   StageSchedule sc = StageSchedule::identity(s);
@@ -108,30 +133,20 @@ StageSchedule panelSchedule(const LoopStage& s, const CpuShape& cpu) {
   }
   // Every row block walks one panel from end to end, so the first block would stall on memory and the others
   // read it from L2 (a 3x3 convolution of ResNet's layer4 has 16 panels of 590 KB). Over several row blocks,
-  // the depth goes in slices of 32 KB of panel (the row blocks, which must not overlap as the slices fold in
-  // y, reuse a slice from L1), and every pass over a slice (else a panel) prefetches a share of the next
-  // one, so that memory streams it while the FMA units work. Measured in bench/host_model_bench: ResNet-34's
-  // layer4 convolutions from 2.9 to 1.8 ms each.
+  // the depth goes in slices of about 32 KB of panel, even in size (the row blocks, which must not overlap as
+  // the slices fold in the output, reuse a slice from L1), and every pass over a slice (else a panel)
+  // prefetches a share of the next one, so that memory streams it while the FMA units work. Measured in
+  // bench/host_model_bench: ResNet-34's layer4 convolutions from 2.9 to 1.8 ms each.
   constexpr int64_t kSliceFloats = 8192;
   const LoopNode& root = s.value.nodes.back();
   const bool floats = root.kind == LoopNode::Kind::kOp && root.op == EwOp::kMul;
-  const int64_t row = s.axes[J].extent, kc = std::max<int64_t>(16, kSliceFloats / row);
-  const bool sliced = floats && mBlocks > 1 && m % mr == 0 && depth > kc;
+  const int64_t most = std::max<int64_t>(16, kSliceFloats / s.axes[J].extent), slices = (depth + most - 1) / most;
+  const bool sliced = floats && mBlocks > 1 && m % mr == 0 && slices > 1;
+  const int64_t kc = (depth + slices - 1) / slices;
   const int kIn = sliced ? sc.split(K, kc) : -1;
   sc.order = sliced ? std::vector<int>{PB, K, M, kIn, mIn, J, jVec} : std::vector<int>{PB, M, K, mIn, J, jVec};
-  for (const LoopNode& n : s.value.nodes) {
-    const int64_t panel = n.at.coefOf(PB);
-    if (n.kind != LoopNode::Kind::kLoad || panel <= 0) continue;
-    const int64_t block = sliced ? n.at.coefOf(K) * kc : panel, steps = sliced ? kc : depth;
-    const int64_t step = (block + mBlocks * steps - 1) / (mBlocks * steps);
-    Prefetch f{n.buffer, n.at.c + block, std::vector<int64_t>(sc.loops.size(), 0)};
-    f.coef[PB] = panel, f.coef[M] = steps * step;
-    if (sliced)
-      f.coef[K] = block, f.coef[static_cast<size_t>(kIn)] = step;
-    else
-      f.coef[K] = step;
-    sc.prefetch.push_back(std::move(f));
-  }
+  for (const LoopNode& n : s.value.nodes)
+    if (n.kind == LoopNode::Kind::kLoad && n.at.coefOf(PB) > 0) panelPrefetches(sc, n, mBlocks, depth, kIn, kc);
   return sc;
 }
 
@@ -685,7 +700,10 @@ PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t 
 
 int64_t tileExtent(int64_t n) { return (n + TileProduct::kSide - 1) / TileProduct::kSide * TileProduct::kSide; }
 
-int64_t tileBlockExtent(int64_t n) { return n <= TileProduct::kSide ? TileProduct::kSide : (n + 31) / 32 * 32; }
+int64_t tileBlockExtent(int64_t n) {
+  constexpr int64_t side = TileProduct::kSide;
+  return n <= side ? side : (n + 2 * side - 1) / (2 * side) * (2 * side);
+}
 
 StageSchedule tileSchedule(const LoopStage& s, int rows) {
   constexpr int64_t side = TileProduct::kSide;
@@ -700,6 +718,23 @@ PlannedStage tileProductStage(int a, int b, int acc, int64_t rows, int64_t cols,
   s.value.nodes.back().op = EwOp::kDot4;
   StageSchedule sc = tileSchedule(s, 0);
   return {s, sc};
+}
+
+LoopStage unpadStage(const std::string& name, int src, int dst, const std::vector<LoopAxis>& axes,
+                     const std::vector<int64_t>& srcStrides) {
+  LoopStage s;
+  s.name = name;
+  s.axes = axes;
+  s.out = dst;
+  Affine from;
+  int64_t packed = 1;
+  s.outAt.coef.assign(axes.size(), 0), from.coef.assign(axes.size(), 0);
+  for (size_t a = axes.size(); a-- > 0;) {
+    s.outAt.coef[a] = packed, from.coef[a] = srcStrides[a];
+    packed *= axes[a].extent;
+  }
+  s.value.load(src, from);
+  return s;
 }
 
 LoopStage zeroWordsStage(int buf, int64_t rows, int64_t row, int64_t from, int64_t to) {
@@ -905,11 +940,7 @@ KernelPlan windowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, con
   PlannedStage product = windowsStage(g, f, x2, w2, yq, channel, per, cpu);
   add(std::move(product.stage), std::move(product.schedule));
   if (yq == y) return p;
-  LoopStage t;
-  t.name = "drop_columns";
-  t.axes = {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}};
-  t.out = y, t.outAt = aff(0, {{0, plane}, {1, g.ow}, {2, 1}});
-  t.value.load(yq, aff(0, {{0, columns}, {1, wp}, {2, 1}}));
+  LoopStage t = unpadStage("drop_columns", yq, y, {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}}, {columns, wp, 1});
   const StageSchedule tsc = rowSchedule(t, 2, -1, 1, cpu, byteCopy(k, t));
   add(std::move(t), tsc);
   return p;
@@ -921,9 +952,11 @@ KernelPlan windowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, con
 /// starts at word q + kh·dh·wp + kw·dw of each image. So each kernel tap is a tile product of the weights'
 /// words (their own bytes, tdpbssd: no offset to take back) by 16 images' words at the tap's offset, which
 /// AMX loads as B's rows (16 words of consecutive columns) with no copy. Channels come in blocks of 64, a
-/// tile's depth. Columns past OW (wp - OW of each row) and past the last row (to a multiple of 16) are
-/// computed in vain and dropped by the requantization; they read words past the images, which the buffer
-/// holds (whatever they are).
+/// tile's depth. With whole tiles of output channels the requantization runs on the tiles (TileProduct's
+/// epilogue) into int8 rows of the product's columns; else a last stage requantizes int32 rows. Columns past
+/// OW (wp - OW of each row) and past the last row (to a multiple of 16) are computed in vain and dropped by
+/// that last stage (a byte copy when fused); they read words past the images, which the buffer holds
+/// (whatever they are).
 KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
@@ -971,14 +1004,10 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
     const StageSchedule sc = tileSchedule(s, M);
     add(std::move(s), sc);
   }
-  LoopStage s;
-  s.name = fused ? "drop_columns" : "requantize";
-  enum { M, OH, OW };
-  s.axes = {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}};
-  s.out = y, s.outAt = aff(0, {{M, plane}, {OH, g.ow}, {OW, 1}});
-  s.value.load(acc, aff(0, {{M, cols}, {OH, wp}, {OW, 1}}));
-  if (!fused) formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{M, 1}}));
-  const StageSchedule sc = rowSchedule(s, OW, -1, 1, cpu, fused && byteCopy(k, s));
+  LoopStage s = unpadStage(fused ? "drop_columns" : "requantize", acc, y, {{"m", g.m}, {"oh", g.oh}, {"ow", g.ow}},
+                           {cols, wp, 1});
+  if (!fused) formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{0, 1}}));
+  const StageSchedule sc = rowSchedule(s, 2, -1, 1, cpu, byteCopy(k, s));
   add(std::move(s), sc);
   return p;
 }
@@ -1084,11 +1113,7 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
       formEpilogue(f, e, e.op(EwOp::kSub, e.acc(), e.load(comp, aff(0, {{P, 1}}))), channel, aff(0, {{M, 1}}));
       add(product.stage, product.schedule);
       if (acc == y) return p;
-      LoopStage d;
-      d.name = "drop_columns";
-      d.axes = {{"m", mg}, {"p", plane}};
-      d.out = y, d.outAt = aff(0, {{M, plane}, {P, 1}});
-      d.value.load(acc, aff(0, {{M, pp}, {P, 1}}));
+      LoopStage d = unpadStage("drop_columns", acc, y, {{"m", mg}, {"p", plane}}, {pp, 1});
       const StageSchedule dsc = rowSchedule(d, P, -1, 1, cpu, byteCopy(k, d));
       add(std::move(d), dsc);
       return p;

@@ -35,6 +35,11 @@ int64_t panelWidth(int64_t m, int64_t n, const CpuShape& cpu);
 /// The product's schedule over packed panels, axes (m, panel, column in the
 /// panel, k): the register tile is MR rows by the panel's vectors, panels
 /// outermost (m blocks, with fewer panels than m blocks), divided by a pool.
+/// With panels outermost, each pass over a panel prefetches the next one;
+/// a float product of several m blocks that MR divides walks the depth in
+/// slices of about 32 KB of panel, outside the m blocks, so its sums fold in
+/// the output (read back between slices) and each slice is prefetched in
+/// turn.
 StageSchedule panelSchedule(const LoopStage& s, const CpuShape& cpu);
 /// Sets how `sc`'s sum of Dot4 folds on `cpu`: vpdpbusd where it has VNNI and
 /// the vector has 8 or 16 lanes, else vpmaddwd on x86 (else lane by lane).
@@ -153,6 +158,11 @@ struct PlannedStage {
 PlannedStage wordSumStage(int words, int out, int64_t rows, int64_t kq, int64_t rowStride, int64_t qStride,
                                uint32_t bytes, int32_t factor, const CpuShape& cpu);
 
+/// A stage over `dst`'s elements, packed as `axes` (the last one contiguous), each read from `src` at
+/// Σ index·srcStrides: what drops a product's padded rows and columns (a byte copy where both hold bytes),
+/// with whatever epilogue the caller gives it.
+LoopStage unpadStage(const std::string& name, int src, int dst, const std::vector<LoopAxis>& axes,
+                     const std::vector<int64_t>& srcStrides);
 /// n rounded up to a multiple of TileProduct::kSide (16): an extent of a product on AMX tiles.
 int64_t tileExtent(int64_t n);
 /// `n` rounded up to two tiles' side (32) where it exceeds one (16): a block of 2 x 2 tiles loads each

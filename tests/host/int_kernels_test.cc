@@ -253,9 +253,11 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{2, 64, 7, 9}, {20, 64, 3, 3}, {}, {0, 1, 2, 1}, 1, -5, 2, -128, 127, -5000, 5000},
       {{1, 128, 5, 5}, {48, 128, 1, 1}, {}, {}, 1, 0, -1, -128, 127, -big, big},
       {{1, 64, 6, 5}, {32, 64, 5, 5}, {}, {2, 2, 2, 2}, 1, 7, 0, -128, 127, -5000, 5000},
-      // whole tiles of output channels over an 8x8 image from words of x's windows: the epilogue on the tiles
-      // writes y itself (64 columns, no padding)
+      // whole tiles of output channels, the epilogue on the tiles: over an 8x8 image from words of x's windows,
+      // writing y itself (64 columns, no padding); two images of two groups of 16; two images read in place
       {{1, 16, 8, 8}, {32, 16, 3, 3}, {}, {1, 1, 1, 1}, 1, -1, 4, -128, 127, -big, big},
+      {{2, 32, 9, 9}, {32, 16, 3, 3}, {}, {1, 1, 1, 1}, 2, 3, -2, -128, 127, -5000, 5000},
+      {{2, 64, 7, 9}, {32, 64, 3, 3}, {}, {0, 1, 2, 1}, 1, -4, 1, -128, 127, -big, big},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
@@ -320,6 +322,22 @@ TEST(IntKernels, AnEpilogueOnAmxTilesLoadsPerRowOrAlongTheColumns) {
   EXPECT_EQ(bad.status().str(),
             "m.onnx:product: error: AMX tiles cannot compute this stage: its epilogue's loads must move with the "
             "rows, or along the columns one value a column");
+  // A convolution's tiles: rows of output channels, whose per-channel loads move with the rows.
+  runtime::QConvAttrs c;
+  c.pads = {1, 1, 1, 1};
+  std::optional<KernelPlan> conv = qconvPlan(OpKind::kQConv, c, {1, 64, 7, 9}, {32, 64, 3, 3}, amx, true);
+  ASSERT_TRUE(conv.has_value());
+  for (size_t j = 0; j < conv->kernel.stages.size(); ++j) {
+    if (!conv->schedule.stages[j].amx) continue;
+    auto ct = tileProduct(conv->kernel, conv->kernel.stages[j], conv->schedule.stages[j], "m.onnx");
+    ASSERT_TRUE(ct.isOk()) << ct.status().str();
+    EXPECT_TRUE(ct->epilogue);
+    for (const LoopNode& n : conv->kernel.stages[j].epilogue.nodes)
+      if (n.kind == LoopNode::Kind::kLoad) {
+        EXPECT_EQ(n.at.coefOf(static_cast<size_t>(ct->i)), 1);
+        EXPECT_EQ(n.at.coefOf(static_cast<size_t>(ct->j)), 0);
+      }
+  }
 }
 
 TEST(IntKernels, ConstantWeightsArePreparedOnTheFirstRunAndKeptForTheNext) {

@@ -134,7 +134,8 @@ TEST(NnKernels, ConvolutionsMatchTheReference) {
       {{2, 3, 30, 29}, {7, 3, 3, 5}, {}, {0, 1, 2, 2}, {2, 1}, 1, false, AutoPad::kNotSet},
       {{1, 12, 10, 11}, {32, 12, 3, 3}, {}, {0, 1, 2, 0}, {2, 1}, 1, true, AutoPad::kNotSet},  // rows: dilated, uneven
       {{2, 40, 6, 6}, {24, 40, 1, 1}, {}, {}, {}, 1, false, AutoPad::kNotSet},                 // rows: 1x1
-      // rows whose depth goes in slices of panel (a shorter last one) over several row blocks: 49 and 48 pixels
+      // rows whose depth goes in slices of panel over several row blocks (of 7 pixels on AVX-512; AVX2's 6 and
+      // 4 do not divide 49): 49 and 48 pixels
       {{1, 48, 7, 7}, {128, 48, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},
       {{1, 64, 6, 8}, {128, 64, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, true, AutoPad::kNotSet},
   };
@@ -186,11 +187,16 @@ TEST(NnKernels, PanelsPrefetchWhatTheyReadNextAlsoThroughAFusedEpilogue) {
     return sc.prefetch.empty() ? std::string() : p->kernel.buffers[static_cast<size_t>(sc.prefetch[0].buffer)].name;
   };
   EXPECT_EQ(prefetched(), "panels");
-  // 7 row blocks of 7 pixels over 4 panels of 2 vectors: the depth (432 floats) in slices of 256.
+  // 7 row blocks of 7 pixels over 4 panels of 2 vectors (loops m, panel, j, k, then the splits j, m and k):
+  // the depth (432 floats) in two slices of 216, and at each step of one, a line 5 floats on in the next
+  // slice (6912 floats on), so that the 7 row blocks' passes cover it.
   const StageSchedule& sc = scheduleOf(*p, "product");
-  EXPECT_EQ(sc.loops.size(), 7u);
+  ASSERT_EQ(sc.loops.size(), 7u);
   EXPECT_EQ(sc.loops.back().axis, 3);
-  EXPECT_EQ(sc.loops.back().range, 256);
+  EXPECT_EQ(sc.loops.back().range, 216);
+  ASSERT_EQ(sc.prefetch.size(), 1u);
+  EXPECT_EQ(sc.prefetch[0].c, 6912);
+  EXPECT_EQ(sc.prefetch[0].coef, (std::vector<int64_t>{1080, 432 * 32, 0, 6912, 0, 0, 5}));
   // y + r, then Relu, fused: a buffer for r goes before y, and the prefetch still names the panels.
   EwKernel chain;
   chain.numInputs = 5;
@@ -248,7 +254,7 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
       {{40, 3}, {3, 70}, false, false, 1.0f, -1.0f, Shape{40, 70}},
       {{2, 24}, {24, 40}, false, false, 1.0f, 1.0f, Shape{40}},       // panels of 5 vectors for 2 rows
       {{24, 6}, {96, 24}, true, true, 0.5f, 1.0f, Shape{6, 96}},      // panels of B's rows, C full size
-      {{16, 600}, {600, 128}, false, false, 1.0f, 1.0f, Shape{128}},  // the depth in slices of panel
+      {{16, 600}, {600, 128}, false, false, 1.0f, 1.0f, Shape{128}},  // the depth in slices (AVX-512)
   };
   for (const GemmCase& g : gemms) {
     runtime::GemmAttrs a;
