@@ -209,6 +209,11 @@ TEST(NnKernels, PanelsPrefetchWhatTheyReadNextAlsoThroughAFusedEpilogue) {
   bad.prefetch[0].buffer = 0;
   EXPECT_EQ(bad.validate(product, "m.onnx").str(),
             "m.onnx:product: error: a prefetch of buffer 0, which the stage does not load");
+  // One that moves with a loop of the register tile (the split of m) is refused too.
+  bad = scheduleOf(*p, "product");
+  bad.prefetch[0].coef[5] = 1;
+  EXPECT_EQ(bad.validate(product, "m.onnx").str(),
+            "m.onnx:product: error: a prefetch moves with loop 5, inside the register tile");
 }
 
 TEST(NnKernels, AStridedDepthwisesZeroTapsKeepAnInfinityInItsOwnOutputs) {
