@@ -1105,7 +1105,7 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
       // signed one, so the offset's sums run along the columns, in vector lanes.
       PlannedStage offsets = wordSumStage(col4, comp, sums, kq, 1, pp, 0x01010101u, 128, cpu);
       add(offsets.stage, offsets.schedule);
-      folded = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
+      if (!fused) folded = s.epilogue.op(EwOp::kSub, s.epilogue.acc(), s.epilogue.load(comp, aff(0, {{P, 1}})));
     }
     if (fused) {  // the product and its epilogue on tiles, then the padded columns dropped
       PlannedStage product = tileProductStage(w4, col4, acc, mp, pp, kp);
