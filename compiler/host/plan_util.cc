@@ -671,6 +671,13 @@ LoopStage packStage(const WordPack& w) {
   enum { R, Q };
   s.axes = {{"r", w.rows}, {"q", (w.kk + w.per - 1) / w.per}};
   s.out = w.dst, s.outAt = aff(0, {{R, w.dstRow}, {Q, w.dstK}});
+  if (w.per == 4 && w.srcK == 1 && w.kk % 4 == 0) {
+    // Whole words of consecutive bytes: each read as one word, its bytes' top bits flipped for the unsigned
+    // operand (v + 128 is v with its top bit flipped), where four loads of a byte took a stride-4 gather each.
+    const int word = s.value.loadWord(w.src, aff(0, {{R, w.srcRow}, {Q, 4}}));
+    if (!w.signedBytes) s.value.op(EwOp::kXor, word, s.value.intConstant(static_cast<int32_t>(0x80808080u)));
+    return s;
+  }
   const float pad = w.signedBytes || w.per == 2 ? 0.0f : -128.0f;
   auto load = [&](int t) {
     return s.value.load(w.src, aff(t * w.srcK, {{R, w.srcRow}, {Q, w.per * w.srcK}}),
