@@ -99,7 +99,7 @@ namespace {
 /// several lines a step where a share is wider than a cache line.
 void panelPrefetches(StageSchedule& sc, const LoopNode& n, int64_t mBlocks, int64_t depth, int kIn, int64_t kc) {
   enum { M, PB, J, K };
-  constexpr int64_t kLine = 16;  // floats in a cache line of 64 bytes
+  constexpr int64_t kLine = 16;  // elements in a cache line of 64 bytes (panels hold floats or int32 words)
   const bool sliced = kIn >= 0;
   const int64_t panel = n.at.coefOf(PB), block = sliced ? n.at.coefOf(K) * kc : panel, steps = sliced ? kc : depth;
   const int64_t step = (block + mBlocks * steps - 1) / (mBlocks * steps);
