@@ -5,7 +5,11 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
+
+#include <functional>
+#include <tuple>
 
 #include "compiler/host/ir_math.h"
 
@@ -86,6 +90,13 @@ llvm::Value* shrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* s) {
   llvm::Value* threshold = b.CreateAdd(b.CreateAShr(mask, c(1)), b.CreateZExt(b.CreateICmpSLT(x, c(0)), t));
   llvm::Value* floor = b.CreateAShr(x, n);
   return b.CreateSelect(b.CreateICmpSGT(rem, threshold), b.CreateAdd(floor, c(1)), floor);  // a masked add on x86
+}
+
+/// 2^e as a float of type `ft` from int32 exponents `e` (-126 to 127): the bits (e + 127) << 23.
+llvm::Value* powerOfTwo(llvm::IRBuilder<>& b, llvm::Value* e, llvm::Type* ft) {
+  llvm::Type* it = e->getType();
+  auto c = [&](int64_t v) { return llvm::ConstantInt::get(it, static_cast<uint64_t>(v), true); };
+  return b.CreateBitCast(b.CreateShl(b.CreateAdd(e, c(127)), c(23)), ft);
 }
 
 /// The 4-byte dot product lane by lane without x86's instruction: byte t of
@@ -181,6 +192,79 @@ llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperand
 }
 
 }  // namespace
+
+namespace {
+
+/// For emitMulqShrr, of int32 values or vectors m and n (the float type `fl` to match): the scale
+/// m·2^-(31+n) (exact from m's float) and the limit 0.5 - 2^-(n+1) - 2^-20 (rounded by at most
+/// 2^-25), n clamped to [0, 31] as shrr clamps it.
+std::pair<llvm::Value*, llvm::Value*> estimateConstants(llvm::IRBuilder<>& b, llvm::Value* m, llvm::Value* n,
+                                                        llvm::Type* fl) {
+  llvm::Type* it = n->getType();
+  auto c = [&](int64_t v) { return llvm::ConstantInt::get(it, static_cast<uint64_t>(v), true); };
+  llvm::Value* nc = b.CreateSelect(b.CreateICmpSLT(n, c(0)), c(0), n);
+  nc = b.CreateSelect(b.CreateICmpSGT(nc, c(31)), c(31), nc);
+  llvm::Value* scale = b.CreateFMul(b.CreateSIToFP(m, fl), powerOfTwo(b, b.CreateSub(c(-31), nc), fl));
+  llvm::Value* half = b.CreateFSub(llvm::ConstantFP::get(fl, 0.5), powerOfTwo(b, b.CreateSub(c(-1), nc), fl));
+  return {scale, b.CreateFSub(half, llvm::ConstantFP::get(fl, 1.0 / (1 << 20)))};
+}
+
+/// `fast` where `ok`, else the value `exact` emits in a block of its own, which runs only then.
+llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fast,
+                         const std::function<llvm::Value*()>& exact) {
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  auto* slow = llvm::BasicBlock::Create(ctx, "exact", fn);
+  auto* done = llvm::BasicBlock::Create(ctx, "rounded", fn);
+  llvm::BasicBlock* from = b.GetInsertBlock();
+  b.CreateCondBr(ok, done, slow, llvm::MDBuilder(ctx).createBranchWeights(1000, 1));
+  b.SetInsertPoint(slow);
+  llvm::Value* value = exact();
+  llvm::BasicBlock* slowEnd = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  llvm::PHINode* result = b.CreatePHI(fast->getType(), 2);
+  result->addIncoming(fast, from), result->addIncoming(value, slowEnd);
+  return result;
+}
+
+}  // namespace
+
+/// Why the estimate gives the exact bits: y = x·m·2^-(31+n) computed in binary32 is within
+/// |y|·2^-22 of the exact value (three roundings of 2^-24 each: x, m and the product; the power of
+/// two is exact). mulq rounds x·m/2^31 to an integer q once, so q/2^n lies within 2^-(n+1) of the
+/// exact y (2^-n where INT32_MIN squared saturates, but that y is the integer 2^(31-n), which the
+/// test passes only for n >= 13). Where the estimate's distance to the nearest half integer exceeds
+/// 2^-(n+1) + |y|·2^-20 + 2^-20 (the last term covers the test's own roundings), no half integer
+/// lies between the estimate and q/2^n, so shrr(q, n) is the estimate rounded to the nearest
+/// integer, whatever the ties rule. That integer is read from the bits of y + 1.5·2^23 (exact for
+/// |y| < 2^22; the test fails from |y| >= 2^19 on). n = 0 never passes: its limit is negative.
+/// Per vector of an int8 requantization (n of 7 or more, the sums far below 2^19·2^n) the estimate
+/// and the test take about 12 operations, the exact arithmetic about 21.
+llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n) {
+  llvm::Type* t = x->getType();
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  llvm::Type* ft =
+      vt ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(b.getFloatTy(), vt->getNumElements())) : b.getFloatTy();
+  auto f = [&](double v) { return llvm::ConstantFP::get(ft, v); };
+  llvm::Value *scale, *limit;
+  if (vt && splat(m) && splat(n)) {  // per-channel parameters: their constants once, in scalars
+    auto [s1, l1] = estimateConstants(b, b.CreateExtractElement(m, uint64_t{0}), b.CreateExtractElement(n, uint64_t{0}),
+                                      b.getFloatTy());
+    scale = b.CreateVectorSplat(vt->getNumElements(), s1), limit = b.CreateVectorSplat(vt->getNumElements(), l1);
+  } else {
+    std::tie(scale, limit) = estimateConstants(b, m, n, ft);
+  }
+  llvm::Value* y = b.CreateFMul(b.CreateSIToFP(x, ft), scale);
+  llvm::Value* shifted = b.CreateFAdd(y, f(12582912.0));  // 1.5·2^23: y rounded to an integer in the low bits
+  llvm::Value* off =
+      b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(y, b.CreateFSub(shifted, f(12582912.0))));
+  llvm::Value* room = b.CreateIntrinsic(llvm::Intrinsic::fma, {ft},
+                                        {b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y), f(-1.0 / (1 << 20)), limit});
+  llvm::Value* ok = b.CreateFCmpOLT(off, room);
+  llvm::Value* fast = b.CreateSub(b.CreateBitCast(shifted, t), llvm::ConstantInt::get(t, 0x4B400000));
+  return unlessExact(b, vt ? b.CreateAndReduce(ok) : ok, fast, [&] { return shrr(b, mulq(b, x, m), n); });
+}
 
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x) {
   if (t->isIntOrIntVectorTy())

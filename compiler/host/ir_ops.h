@@ -29,6 +29,12 @@ struct IrOperands {
 /// yields `a`.
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x);
 
+/// shrr(mulq(x, m), n) of int32 values or vectors, isa/arith.h's bits: from a
+/// float estimate where that decides the rounding in every lane, else from
+/// the exact integer arithmetic (a branch, so `b` must be inside a function;
+/// it is left at the block after the two ways meet).
+llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n);
+
 }  // namespace accelc::compiler::host
 
 #endif  // ACCELC_COMPILER_HOST_IR_OPS_H_

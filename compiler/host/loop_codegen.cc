@@ -467,8 +467,15 @@ class StageBuilder {
                                       llvm::Value* acc, llvm::Type* vi, llvm::Type* vf,
                                       const std::function<llvm::Value*(const LoopNode&)>& leaf) {
     std::vector<llvm::Value*> v(upto);
+    const std::vector<bool> fused = fusedMulq(e, integer, upto);
     for (size_t i = 0; i < upto; ++i) {
       const LoopNode& n = e.nodes[i];
+      if (fused[i]) continue;  // its Shrr computes it
+      if (n.kind == LoopNode::Kind::kOp && n.op == EwOp::kShrr && n.a >= 0 && fused[static_cast<size_t>(n.a)]) {
+        const LoopNode& q = e.nodes[static_cast<size_t>(n.a)];
+        v[i] = emitMulqShrr(b_, v[static_cast<size_t>(q.a)], v[static_cast<size_t>(q.b)], v[static_cast<size_t>(n.b)]);
+        continue;
+      }
       switch (n.kind) {
         case LoopNode::Kind::kLoad:
         case LoopNode::Kind::kInBounds:
@@ -487,6 +494,24 @@ class StageBuilder {
       }
     }
     return v;
+  }
+
+  /// Per node below `upto`: an int32 Mulq whose one use in the whole expression is a Shrr of its result
+  /// below `upto` (a requantization's two steps), which emitMulqShrr computes together.
+  static std::vector<bool> fusedMulq(const LoopExpr& e, const std::vector<bool>& integer, size_t upto) {
+    std::vector<int> uses(e.nodes.size(), 0);
+    for (const LoopNode& n : e.nodes)
+      for (int o : {n.a, n.b})
+        if (o >= 0 && n.kind == LoopNode::Kind::kOp) ++uses[static_cast<size_t>(o)];
+    std::vector<bool> fused(upto, false);
+    for (size_t i = 0; i < upto; ++i) {
+      const LoopNode& n = e.nodes[i];
+      if (n.kind != LoopNode::Kind::kOp || n.op != EwOp::kShrr || n.a < 0 || !integer[i]) continue;
+      const LoopNode& q = e.nodes[static_cast<size_t>(n.a)];
+      if (q.kind == LoopNode::Kind::kOp && q.op == EwOp::kMulq && uses[static_cast<size_t>(n.a)] == 1)
+        fused[static_cast<size_t>(n.a)] = true;
+    }
+    return fused;
   }
 
   /// acc + Dot4(a, b) as two vpmaddwd, exactly: a's unsigned bytes and b's signed ones widened to 16 bits, the
@@ -622,6 +647,27 @@ class StageBuilder {
     }
   }
 
+  /// The scratch of a tile product's epilogue: a block of sums (`rows` rows of `width` int32), and the
+  /// pending block's first row and column and how many of its rows are done; the epilogue's node types.
+  struct TileScratch {
+    llvm::Value *block = nullptr, *row0 = nullptr, *col0 = nullptr, *done = nullptr;
+    int64_t width = 0, rows = 0;
+    std::vector<bool> integer;
+  };
+
+  /// The block of accumulator tiles a tile product is at: bi x bj tiles from row0 and col0, with the
+  /// epilogue's scratch and the rows of it each step does.
+  struct TileBlock {
+    int64_t bi = 1, bj = 1, share = 0;
+    llvm::Value *row0 = nullptr, *col0 = nullptr;
+    TileScratch scratch;
+  };
+
+  /// The tiles a step loads a's bi tiles and b's bj tiles into.
+  struct TileSet {
+    std::vector<int64_t> a, b;
+  };
+
   /// A TileProduct on AMX: per block of 16·bi rows (the range [begin, end) of them), per block of 16·bj
   /// columns, bi·bj accumulator tiles (tmm0-3) summed over the taps and the depth's blocks of 16 words from
   /// bi tiles of a (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of
@@ -632,66 +678,109 @@ class StageBuilder {
   void emitTiles() {
     const TileProduct t = *tileProduct(k_, s_, sc_, s_.name);  // addLoops checked it
     constexpr int64_t side = TileProduct::kSide;
-    const int64_t bi = loop(sc_.order[0]).span / side, bj = t.cols % (2 * side) == 0 ? 2 : 1;
+    TileBlock blk;
+    blk.bi = loop(sc_.order[0]).span / side, blk.bj = t.cols % (2 * side) == 0 ? 2 : 1;
     configureTiles();
-    const TileScratch scratch = t.epilogue ? tileScratch(bi, bj) : TileScratch{};
-    auto tile = [&](int64_t r) { return b_.getInt8(static_cast<uint8_t>(r)); };
-    // Word `at` of buffer `buf` as a byte pointer, and a row of `row` words in bytes.
-    auto bytesAt = [&](int buf, llvm::Value* at) {
-      return b_.CreateBitCast(b_.CreateGEP(b_.getInt32Ty(), bufs_[static_cast<size_t>(buf)], at), b_.getInt8PtrTy());
-    };
-    auto stride = [&](int64_t row) { return b_.getInt64(static_cast<uint64_t>(4 * row)); };
-    auto plus = [&](llvm::Value* v, int64_t c) { return b_.CreateAdd(v, b_.getInt64(static_cast<uint64_t>(c))); };
-    auto times = [&](llvm::Value* v, int64_t c) { return b_.CreateMul(v, b_.getInt64(static_cast<uint64_t>(c))); };
+    if (t.epilogue) blk.scratch = tileScratch(blk.bi, blk.bj);
     // The rows of the pending block's epilogue each step of a sum does: all of them within one sum.
     int64_t steps = t.depth / side;
     for (const TileProduct::Tap& tap : t.taps) steps *= tap.extent;
-    const int64_t share = (scratch.rows + steps - 1) / steps;
-    const int64_t blocks = t.rows / (side * bi);
+    blk.share = (blk.scratch.rows + steps - 1) / steps;
+    const std::vector<TileSet> sets = tileSets(blk.bi, blk.bj);
+    // With two sets, consecutive steps load into different tiles, so that a step's loads need not wait for
+    // the last step's products to have read their tiles.
+    const int64_t pairs = sets.size() == 2 ? steps / 2 : 0;
+    const int64_t blocks = t.rows / (side * blk.bi);
     llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end_, b_.getInt64(blocks)), end_, b_.getInt64(blocks));
     forLoop(begin_, hi, [&](llvm::Value* ib) {
-      llvm::Value* row0 = times(ib, side * bi);
-      forLoop(b_.getInt64(0), b_.getInt64(t.cols / (side * bj)), [&](llvm::Value* jb) {
-        llvm::Value* col0 = times(jb, side * bj);
-        for (int64_t c = 0; c < bi * bj; ++c) b_.CreateIntrinsic(llvm::Intrinsic::x86_tilezero, {}, {tile(c)});
-        // The taps' loops, outermost first, each moving a and b by its steps; the depth's blocks inside.
-        std::function<void(size_t, llvm::Value*, llvm::Value*)> taps = [&](size_t n, llvm::Value* aOff,
-                                                                           llvm::Value* bOff) {
-          if (n < t.taps.size()) {
-            const TileProduct::Tap& tap = t.taps[n];
-            return forLoop(b_.getInt64(0), b_.getInt64(tap.extent), [&](llvm::Value* v) {
-              taps(n + 1, b_.CreateAdd(aOff, times(v, tap.aStep)), b_.CreateAdd(bOff, times(v, tap.bStep)));
-            });
-          }
-          forLoop(b_.getInt64(0), b_.getInt64(t.depth / side), [&](llvm::Value* kb) {
-            llvm::Value* k0 = times(kb, side);
-            for (int64_t r = 0; r < bi; ++r) {
-              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(plus(row0, side * r), t.aRow), t.a0), k0), aOff);
-              b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(4 + r), bytesAt(t.a, at), stride(t.aRow)});
-            }
-            for (int64_t c = 0; c < bj; ++c) {
-              llvm::Value* at = b_.CreateAdd(b_.CreateAdd(plus(times(k0, t.bRow), t.b0), plus(col0, side * c)), bOff);
-              b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {}, {tile(6 + c), bytesAt(t.b, at), stride(t.bRow)});
-            }
-            const llvm::Intrinsic::ID dot = t.signedA ? llvm::Intrinsic::x86_tdpbssd : llvm::Intrinsic::x86_tdpbusd;
-            for (int64_t r = 0; r < bi; ++r)
-              for (int64_t c = 0; c < bj; ++c)
-                b_.CreateIntrinsic(dot, {}, {tile(r * bj + c), tile(4 + r), tile(6 + c)});
-            if (t.epilogue) pendingEpilogue(t, scratch, share);
+      blk.row0 = b_.CreateMul(ib, b_.getInt64(static_cast<uint64_t>(side * blk.bi)));
+      forLoop(b_.getInt64(0), b_.getInt64(t.cols / (side * blk.bj)), [&](llvm::Value* jb) {
+        blk.col0 = b_.CreateMul(jb, b_.getInt64(static_cast<uint64_t>(side * blk.bj)));
+        for (int64_t c = 0; c < blk.bi * blk.bj; ++c)
+          b_.CreateIntrinsic(llvm::Intrinsic::x86_tilezero, {}, {b_.getInt8(static_cast<uint8_t>(c))});
+        if (pairs)
+          forLoop(b_.getInt64(0), b_.getInt64(static_cast<uint64_t>(pairs)), [&](llvm::Value* p) {
+            llvm::Value* s = b_.CreateMul(p, b_.getInt64(2));
+            tileStep(t, blk, s, sets[0]);
+            tileStep(t, blk, b_.CreateAdd(s, b_.getInt64(1)), sets[1]);
           });
-        };
-        taps(0, b_.getInt64(0), b_.getInt64(0));
-        if (t.epilogue) return storeTiles(t, scratch, row0, col0, bi, bj);
-        for (int64_t r = 0; r < bi; ++r)
-          for (int64_t c = 0; c < bj; ++c) {
-            llvm::Value* at = b_.CreateAdd(plus(times(plus(row0, side * r), t.outRow), t.o0), plus(col0, side * c));
+        forLoop(b_.getInt64(static_cast<uint64_t>(2 * pairs)), b_.getInt64(static_cast<uint64_t>(steps)),
+                [&](llvm::Value* s) { tileStep(t, blk, s, sets[0]); });
+        if (t.epilogue) return storeTiles(t, blk.scratch, blk.row0, blk.col0, blk.bi, blk.bj);
+        for (int64_t r = 0; r < blk.bi; ++r)
+          for (int64_t c = 0; c < blk.bj; ++c) {
+            llvm::Value* at =
+                b_.CreateAdd(b_.CreateMul(b_.CreateAdd(blk.row0, b_.getInt64(static_cast<uint64_t>(side * r))),
+                                          b_.getInt64(static_cast<uint64_t>(t.outRow))),
+                             b_.CreateAdd(blk.col0, b_.getInt64(static_cast<uint64_t>(t.o0 + side * c))));
             b_.CreateIntrinsic(llvm::Intrinsic::x86_tilestored64, {},
-                               {tile(r * bj + c), bytesAt(s_.out, at), stride(t.outRow)});
+                               {b_.getInt8(static_cast<uint8_t>(r * blk.bj + c)), wordBytes(s_.out, at),
+                                b_.getInt64(static_cast<uint64_t>(4 * t.outRow))});
           }
       });
     });
-    if (t.epilogue) pendingEpilogue(t, scratch, scratch.rows);  // the last block's
+    if (t.epilogue) pendingEpilogue(t, blk.scratch, blk.scratch.rows);  // the last block's
     b_.CreateIntrinsic(llvm::Intrinsic::x86_tilerelease, {}, {});
+  }
+
+  /// Word `at` of buffer `buf` as a byte pointer (AMX's tile loads and stores take bytes).
+  llvm::Value* wordBytes(int buf, llvm::Value* at) {
+    return b_.CreateBitCast(b_.CreateGEP(b_.getInt32Ty(), bufs_[static_cast<size_t>(buf)], at), b_.getInt8PtrTy());
+  }
+
+  /// Step s of a block's sum (the taps' loops, outermost first, then the depth's blocks of 16 words) on tile
+  /// set `set`: its tiles of a and b loaded, multiplied into the accumulators, and a share of the pending
+  /// block's epilogue.
+  void tileStep(const TileProduct& t, const TileBlock& blk, llvm::Value* s, const TileSet& set) {
+    constexpr int64_t side = TileProduct::kSide;
+    auto k = [&](int64_t v) { return b_.getInt64(static_cast<uint64_t>(v)); };
+    llvm::Value *aOff = k(0), *bOff = k(0);
+    llvm::Value* rest = b_.CreateUDiv(s, k(t.depth / side));
+    llvm::Value* k0 = b_.CreateMul(b_.CreateURem(s, k(t.depth / side)), k(side));
+    for (size_t n = t.taps.size(); n-- > 0;) {
+      const TileProduct::Tap& tap = t.taps[n];
+      llvm::Value* v = n ? b_.CreateURem(rest, k(tap.extent)) : rest;
+      if (n) rest = b_.CreateUDiv(rest, k(tap.extent));
+      aOff = b_.CreateAdd(aOff, b_.CreateMul(v, k(tap.aStep))),
+      bOff = b_.CreateAdd(bOff, b_.CreateMul(v, k(tap.bStep)));
+    }
+    auto tile = [&](int64_t r) { return b_.getInt8(static_cast<uint8_t>(r)); };
+    for (int64_t r = 0; r < blk.bi; ++r) {
+      llvm::Value* row = b_.CreateMul(b_.CreateAdd(blk.row0, k(side * r)), k(t.aRow));
+      llvm::Value* at = b_.CreateAdd(b_.CreateAdd(b_.CreateAdd(row, k(t.a0)), k0), aOff);
+      b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {},
+                         {tile(set.a[static_cast<size_t>(r)]), wordBytes(t.a, at), k(4 * t.aRow)});
+    }
+    for (int64_t c = 0; c < blk.bj; ++c) {
+      llvm::Value* at = b_.CreateAdd(b_.CreateAdd(b_.CreateMul(k0, k(t.bRow)), k(t.b0)),
+                                     b_.CreateAdd(b_.CreateAdd(blk.col0, k(side * c)), bOff));
+      b_.CreateIntrinsic(llvm::Intrinsic::x86_tileloadd64, {},
+                         {tile(set.b[static_cast<size_t>(c)]), wordBytes(t.b, at), k(4 * t.bRow)});
+    }
+    const llvm::Intrinsic::ID dot = t.signedA ? llvm::Intrinsic::x86_tdpbssd : llvm::Intrinsic::x86_tdpbusd;
+    for (int64_t r = 0; r < blk.bi; ++r)
+      for (int64_t c = 0; c < blk.bj; ++c)
+        b_.CreateIntrinsic(
+            dot, {}, {tile(r * blk.bj + c), tile(set.a[static_cast<size_t>(r)]), tile(set.b[static_cast<size_t>(c)])});
+    if (t.epilogue) pendingEpilogue(t, blk.scratch, blk.share);
+  }
+
+  /// The accumulators take tiles 0 to bi·bj - 1; a step's operands tmm4-5 (a) and tmm6-7 (b), and where
+  /// the eight tiles leave room for them twice (bi·bj at most 2), a second set from the others.
+  static std::vector<TileSet> tileSets(int64_t bi, int64_t bj) {
+    std::vector<TileSet> sets(1);
+    for (int64_t r = 0; r < bi; ++r) sets[0].a.push_back(4 + r);
+    for (int64_t c = 0; c < bj; ++c) sets[0].b.push_back(6 + c);
+    std::vector<int64_t> free;
+    for (int64_t tmm = bi * bj; tmm < 8; ++tmm)
+      if (std::find(sets[0].a.begin(), sets[0].a.end(), tmm) == sets[0].a.end() &&
+          std::find(sets[0].b.begin(), sets[0].b.end(), tmm) == sets[0].b.end())
+        free.push_back(tmm);
+    if (static_cast<int64_t>(free.size()) < bi + bj) return sets;
+    TileSet second;
+    second.a.assign(free.begin(), free.begin() + bi), second.b.assign(free.begin() + bi, free.begin() + bi + bj);
+    sets.push_back(second);
+    return sets;
   }
 
   /// ldtilecfg of eight tiles of 16 rows of 64 bytes (palette 1), from a configuration on the stack.
@@ -714,14 +803,6 @@ class StageBuilder {
     }
     b_.CreateIntrinsic(llvm::Intrinsic::x86_ldtilecfg, {}, {cfg});
   }
-
-  /// The scratch of a tile product's epilogue: a block of sums (`rows` rows of `width` int32), and the
-  /// pending block's first row and column and how many of its rows are done; the epilogue's node types.
-  struct TileScratch {
-    llvm::Value *block = nullptr, *row0 = nullptr, *col0 = nullptr, *done = nullptr;
-    int64_t width = 0, rows = 0;
-    std::vector<bool> integer;
-  };
 
   /// The scratch of a product in blocks of bi x bj tiles, with nothing pending.
   TileScratch tileScratch(int64_t bi, int64_t bj) {

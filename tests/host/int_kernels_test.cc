@@ -6,16 +6,18 @@
 // one thread and on a pool of three. The integer arithmetic the kernels are
 // built from (AddSat, Mulq, Shrr, the conversions) is checked on its own
 // against isa/arith.h at the values where it saturates, wraps or rounds.
+#include "compiler/host/int_kernels.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <tuple>
 
 #include "compiler/host/compiled_kernel.h"
-#include "compiler/host/int_kernels.h"
 #include "compiler/host/nn_kernels.h"
 #include "compiler/host/step_kernels.h"
 #include "isa/arith.h"
@@ -196,6 +198,83 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
     const Tensor got =
         generated(*jit, arithKernel(EwOp::kMulq, nv, nv, true, jitCpuShape(*jit)), {&tv, &tv}, {wantT}, nullptr)[0];
     expectSame(got, wantT, std::string("Mulq of a splat") + (jit->usesAvx512() ? " avx512" : ""));
+  }
+}
+
+/// y[i][j] = Shrr(Mulq(x[i][j], m), n), a requantization's two steps: m and n are m[i] and n[i], splat
+/// across a vector as per-channel parameters are (`splat`), or m[i][j] and n[i][j].
+KernelPlan requantizationKernel(int64_t rows, int64_t n, bool splat, const CpuShape& cpu) {
+  KernelPlan p;
+  LoopKernel& k = p.kernel;
+  k.name = "requantization";
+  const int64_t params = splat ? rows : rows * n;
+  const int x = k.addBuffer("x", rows * n, LoopBuffer::Role::kInput, DType::kInt32);
+  const int m = k.addBuffer("m", params, LoopBuffer::Role::kInput, DType::kInt32);
+  const int s = k.addBuffer("n", params, LoopBuffer::Role::kInput, DType::kInt32);
+  const int y = k.addBuffer("y", rows * n, LoopBuffer::Role::kOutput, DType::kInt32);
+  LoopStage st;
+  st.name = "requantization";
+  st.axes = {{"i", rows}, {"j", n}};
+  st.out = y, st.outAt.coef = {n, 1};
+  Affine at, pt;
+  at.coef = {n, 1}, pt.coef = splat ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{n, 1};
+  const int q = st.value.op(EwOp::kMulq, st.value.load(x, at), st.value.load(m, pt));
+  st.value.op(EwOp::kShrr, q, st.value.load(s, pt));
+  k.stages.push_back(st);
+  StageSchedule sc = StageSchedule::identity(st);
+  sc.vector = sc.split(1, cpu.vectorWidth), sc.vectorWidth = cpu.vectorWidth;
+  p.schedule.stages.push_back(sc);
+  return p;
+}
+
+// The generated code computes shrr(mulq(x, m), n) from a float estimate where that decides the
+// rounding (compiler/host/ir_ops.cc): it must give isa/arith.h's bits on exact ties of either rounding,
+// next to them, at every shift (clamped ones too), and for multipliers of every size and sign.
+TEST(IntKernels, ARequantizationsFloatEstimateKeepsIsaArithsBits) {
+  std::mt19937 g(7);
+  const int32_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+  const int64_t width = 16;
+  std::vector<int32_t> xs, ms, ns;
+  auto row = [&](int32_t m, int32_t n, const std::function<int32_t(int64_t)>& x) {
+    for (int64_t j = 0; j < width; ++j) xs.push_back(x(j)), ms.push_back(m), ns.push_back(n);
+  };
+  std::uniform_int_distribution<int32_t> any(lo, hi), q31(1 << 30, hi);
+  for (int32_t n = -2; n <= 33; ++n) {
+    // m = 2^30 makes mulq(x, m) = floor((x + 1)/2): x = 2q - 1 and 2q give q, and q = (2k + 1)·2^(n-1)
+    // is a tie of shrr; one below and above it are not.
+    const int32_t sh = std::clamp(n, 0, 31);
+    for (int32_t k = -4; k < 4; ++k) {
+      const int64_t tie = sh ? (2 * int64_t{k} + 1) << (sh - 1) : k;
+      row(1 << 30, n, [&](int64_t j) {
+        const int64_t q = tie + (j % 4) - 1;
+        return static_cast<int32_t>(std::clamp<int64_t>(2 * q - (j / 4) % 2, lo, hi));
+      });
+    }
+    for (int r = 0; r < 8; ++r) {  // requantization-sized sums, and any int32
+      const int32_t m = q31(g);
+      std::uniform_int_distribution<int32_t> sums(-(1 << (10 + 2 * r)), 1 << (10 + 2 * r));
+      row(m, n, [&](int64_t) { return r < 7 ? sums(g) : any(g); });
+    }
+    for (int32_t m : {lo, hi, -(1 << 30), 1, -1, 0, 12345, q31(g) / 4}) row(m, n, [&](int64_t) { return any(g); });
+    row(lo, n, [&](int64_t j) { return j % 2 ? lo : hi; });  // INT32_MIN squared saturates
+  }
+  const int64_t rows = static_cast<int64_t>(xs.size()) / width;
+  std::vector<int32_t> want;
+  for (size_t i = 0; i < xs.size(); ++i)
+    want.push_back(isa::arith::shrRoundAway(isa::arith::mulq(xs[i], ms[i]), ns[i]));
+  std::vector<int32_t> perRowM, perRowN;
+  for (int64_t i = 0; i < rows; ++i)
+    perRowM.push_back(ms[static_cast<size_t>(i * width)]), perRowN.push_back(ns[static_cast<size_t>(i * width)]);
+  const Tensor tx = Tensor::of<int32_t>({rows * width}, xs), wantT = Tensor::of<int32_t>({rows * width}, want);
+  const Tensor lanesM = Tensor::of<int32_t>({rows * width}, ms), lanesN = Tensor::of<int32_t>({rows * width}, ns);
+  const Tensor rowM = Tensor::of<int32_t>({rows}, perRowM), rowN = Tensor::of<int32_t>({rows}, perRowN);
+  for (auto& jit : testing::hostJits()) {
+    const std::string tag = jit->usesAvx512() ? " avx512" : " avx2";
+    for (bool splat : {true, false}) {
+      const Tensor got = generated(*jit, requantizationKernel(rows, width, splat, jitCpuShape(*jit)),
+                                   {&tx, splat ? &rowM : &lanesM, splat ? &rowN : &lanesN}, {wantT}, nullptr)[0];
+      expectSame(got, wantT, std::string(splat ? "per-row" : "per-lane") + " multipliers" + tag);
+    }
   }
 }
 
