@@ -194,8 +194,23 @@ bool byteCopy(const LoopKernel& k, const LoopStage& s) {
     return t == support::DType::kInt8 || t == support::DType::kUint8;
   };
   if (s.reduce == Reduce::kSum || !s.epilogue.nodes.empty() || !bytes(s.out)) return false;
-  for (const LoopNode& n : s.value.nodes)
-    if (n.kind != LoopNode::Kind::kLoad || n.word || !bytes(n.buffer)) return false;
+  // Loads of bytes, and at most a last Xor of a load with a constant of four equal bytes (each byte's bits
+  // flipped alike, whatever the width they are computed at).
+  const std::vector<LoopNode>& v = s.value.nodes;
+  auto load = [&](const LoopNode& n) { return n.kind == LoopNode::Kind::kLoad && !n.word && bytes(n.buffer); };
+  auto flip = [&](const LoopNode& n) {
+    if (n.kind != LoopNode::Kind::kOp || n.op != EwOp::kXor || n.a < 0 || n.b < 0) return false;
+    const LoopNode &x = v[static_cast<size_t>(n.a)], &c = v[static_cast<size_t>(n.b)];
+    const auto bits = static_cast<uint32_t>(c.ivalue);
+    return load(x) && c.kind == LoopNode::Kind::kOp && c.op == EwOp::kConst && c.integer &&
+           bits == (bits & 0xff) * 0x01010101u;
+  };
+  for (size_t i = 0; i < v.size(); ++i) {
+    const LoopNode& n = v[i];
+    const bool flipped = i + 1 == v.size() && flip(n);
+    const bool constant = i + 2 == v.size() && flip(v.back()) && static_cast<int>(i) == v.back().b;
+    if (!load(n) && !flipped && !constant) return false;
+  }
   return true;
 }
 
@@ -309,13 +324,16 @@ struct DepthwiseWordKernel {
   /// top left at (pt, pl): the padding filled once (a constant stage), then x's rows that the buffer reaches
   /// copied in, neither with bounds. Bounded loads of bytes took a third of the pairs' kernel (384 channels at
   /// 14x14: 0.027 ms of 0.087, copy and words together) and a tenth of the words' (144 at 56x56).
+  /// x into `to`, hp rows of `cols` bytes per channel, the padding pad_value; with `flip`, every byte's top
+  /// bit flipped (x + 128 as an unsigned byte).
   void paddedBytes(const runtime::ConvGeometry& g, const ConvForm& f, int to, int64_t hp, int64_t cols,
-                   const CpuShape& cpu) {
+                   const CpuShape& cpu, bool flip = false) {
+    const int32_t bit = flip ? 0x80 : 0;
     LoopStage fill;
     fill.name = "padding";
     fill.axes = {{"i", g.c * hp * cols}};
     fill.out = to, fill.outAt = aff(0, {{0, 1}});
-    fill.value.intConstant(static_cast<int32_t>(f.pad));
+    fill.value.intConstant(static_cast<int32_t>(f.pad) ^ bit);
     fill.constant = true;
     const StageSchedule fs = rowSchedule(fill, 0, -1, 1, cpu, true);
     add(std::move(fill), fs);
@@ -326,7 +344,8 @@ struct DepthwiseWordKernel {
     enum { CC, YY, XX };
     c.axes = {{"c", g.c}, {"y", hc}, {"x", wc}};
     c.out = to, c.outAt = aff(g.pt * cols + g.pl, {{CC, hp * cols}, {YY, cols}, {XX, 1}});
-    c.value.load(x, aff(0, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}));
+    const int v = c.value.load(x, aff(0, {{CC, g.h * g.w}, {YY, g.w}, {XX, 1}}));
+    if (flip) c.value.op(EwOp::kXor, v, c.value.intConstant(static_cast<int32_t>(0x80808080u)));
     const StageSchedule cs = rowSchedule(c, XX, -1, 1, cpu, byteCopy(p.kernel, c));
     add(std::move(c), cs);
   }
@@ -365,31 +384,28 @@ struct DepthwiseWordKernel {
 };
 
 /// The stages of an int8 depthwise convolution over 4-byte words (see
-/// plan_util.h): x copied into a padded byte image (a copy of whole rows of
-/// bytes), w's kernel rows packed into words and their sums taken once, then
-/// Σ Dot4(x's words with each byte's top bit flipped, which is x + 128 unsigned,
-/// w's words) - 128·Σw per output with each kernel row's taps read as ⌈KW/4⌉
-/// words of the image. (Adding 128 in the copy instead made it a stage of
-/// int32 lanes: 0.062 ms of the 0.41 ms of 144 channels at 56x56, against 0.022.)
-/// Bytes of a word past KW meet zero weight bytes, and the image's columns
-/// reach the last word's last byte, so no load needs bounds.
+/// plan_util.h): x copied into a padded byte image with each byte's top bit
+/// flipped, which is x + 128 unsigned (a copy of whole rows of bytes, the flip
+/// one more operation per register of bytes), w's kernel rows packed into words
+/// and their sums taken once, then Σ Dot4(the image's words, w's words) -
+/// 128·Σw per output with each kernel row's taps read as ⌈KW/4⌉ words of the
+/// image. Flipping the words of each tap instead took 0.19 ms of 144 channels
+/// at 56x56 on AMX's CPU, against 0.18. Bytes of a word past KW meet zero
+/// weight bytes, and the image's columns reach the last word's last byte, so no
+/// load needs bounds.
 KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   using K = DepthwiseWordKernel;
   const int64_t nq = (g.kw + 3) / 4, hp = paddedExtent(g).first, wq = (g.ow - 1) * g.sw + 4 * nq;
   K d(g, f, 4, g.c * hp * wq, support::DType::kUint8, "xb", "w4");
   const int comp = d.p.kernel.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32);
-  d.paddedBytes(g, f, d.image, hp, wq, cpu);
+  d.paddedBytes(g, f, d.image, hp, wq, cpu, true);  // x + 128, the unsigned operand
   d.packWeights(g, f, 4, cpu);
   PlannedStage sums = wordSumStage(d.words, comp, g.m, g.kh * nq, g.kh * nq, 1, 0x80808080u, 1, cpu);
   sums.stage.constant = f.constWeights;
   d.add(std::move(sums.stage), sums.schedule);
   LoopStage s = d.stage(g);
-  // Each byte's top bit flipped: x + 128, the unsigned operand.
-  const int xw = s.value.op(
-      EwOp::kXor,
-      s.value.loadWord(
-          d.image, aff(0, {{K::kC, hp * wq}, {K::kOH, g.sh * wq}, {K::kKH, g.dh * wq}, {K::kOW, g.sw}, {K::kQ, 4}})),
-      s.value.intConstant(static_cast<int32_t>(0x80808080u)));
+  const int xw = s.value.loadWord(
+      d.image, aff(0, {{K::kC, hp * wq}, {K::kOH, g.sh * wq}, {K::kKH, g.dh * wq}, {K::kOW, g.sw}, {K::kQ, 4}}));
   s.value.op(EwOp::kDot4, xw, d.weightWord(s.value, g));
   LoopExpr& e = s.epilogue;
   const int acc = e.op(EwOp::kSub, e.acc(), e.load(comp, aff(0, {{K::kC, d.mg}, {K::kJ, 1}})));

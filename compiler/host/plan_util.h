@@ -53,7 +53,8 @@ void foldWords(StageSchedule& sc, const CpuShape& cpu);
 StageSchedule rowSchedule(const LoopStage& s, int v, int u, int64_t ur, const CpuShape& cpu, bool byteRows = false);
 /// (x86's vectors only; a row shorter than a register keeps one register's lanes.)
 /// Whether stage `s` of `k` only moves bytes: 8-bit loads (bounded or not)
-/// into an 8-bit output, with no arithmetic but a max, and no epilogue.
+/// into an 8-bit output, with no arithmetic but a last Xor of a load with a
+/// constant of four equal bytes, and no epilogue.
 bool byteCopy(const LoopKernel& k, const LoopStage& s);
 
 /// One product stage y[m][n] = Σ_k a·b; `aAt` and `bAt` index A and B by (m, k) and (k, n).
