@@ -9,7 +9,6 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
-#include <tuple>
 
 #include "compiler/host/ir_math.h"
 
@@ -195,20 +194,6 @@ llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperand
 
 namespace {
 
-/// For emitMulqShrr, of int32 values or vectors m and n (the float type `fl` to match): the scale
-/// m·2^-(31+n) (exact from m's float) and the limit 0.5 - 2^-(n+1) - 2^-20 (rounded by at most
-/// 2^-25), n clamped to [0, 31] as shrr clamps it.
-std::pair<llvm::Value*, llvm::Value*> estimateConstants(llvm::IRBuilder<>& b, llvm::Value* m, llvm::Value* n,
-                                                        llvm::Type* fl) {
-  llvm::Type* it = n->getType();
-  auto c = [&](int64_t v) { return llvm::ConstantInt::get(it, static_cast<uint64_t>(v), true); };
-  llvm::Value* nc = b.CreateSelect(b.CreateICmpSLT(n, c(0)), c(0), n);
-  nc = b.CreateSelect(b.CreateICmpSGT(nc, c(31)), c(31), nc);
-  llvm::Value* scale = b.CreateFMul(b.CreateSIToFP(m, fl), powerOfTwo(b, b.CreateSub(c(-31), nc), fl));
-  llvm::Value* half = b.CreateFSub(llvm::ConstantFP::get(fl, 0.5), powerOfTwo(b, b.CreateSub(c(-1), nc), fl));
-  return {scale, b.CreateFSub(half, llvm::ConstantFP::get(fl, 1.0 / (1 << 20)))};
-}
-
 /// `fast` where `ok`, else the value `exact` emits in a block of its own, which runs only then.
 llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fast,
                          const std::function<llvm::Value*()>& exact) {
@@ -230,6 +215,17 @@ llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fas
 
 }  // namespace
 
+/// The scale is exact from m's float; the limit 0.5 - 2^-(n+1) - 2^-20 is rounded by at most 2^-25.
+MulqShrrConstants mulqShrrConstants(llvm::IRBuilder<>& b, llvm::Value* m, llvm::Value* n, llvm::Type* fl) {
+  llvm::Type* it = n->getType();
+  auto c = [&](int64_t v) { return llvm::ConstantInt::get(it, static_cast<uint64_t>(v), true); };
+  llvm::Value* nc = b.CreateSelect(b.CreateICmpSLT(n, c(0)), c(0), n);
+  nc = b.CreateSelect(b.CreateICmpSGT(nc, c(31)), c(31), nc);
+  llvm::Value* scale = b.CreateFMul(b.CreateSIToFP(m, fl), powerOfTwo(b, b.CreateSub(c(-31), nc), fl));
+  llvm::Value* half = b.CreateFSub(llvm::ConstantFP::get(fl, 0.5), powerOfTwo(b, b.CreateSub(c(-1), nc), fl));
+  return {scale, b.CreateFSub(half, llvm::ConstantFP::get(fl, 1.0 / (1 << 20)))};
+}
+
 /// Why the estimate gives the exact bits: y = x·m·2^-(31+n) computed in binary32 is within
 /// |y|·2^-22 of the exact value (three roundings of 2^-24 each: x, m and the product; the power of
 /// two is exact). mulq rounds x·m/2^31 to an integer q once, so q/2^n lies within 2^-(n+1) of the
@@ -241,20 +237,25 @@ llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fas
 /// |y| < 2^22; the test fails from |y| >= 2^19 on). n = 0 never passes: its limit is negative.
 /// Per vector of an int8 requantization (n of 7 or more, the sums far below 2^19·2^n) the estimate
 /// and the test take about 12 operations, the exact arithmetic about 21.
-llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n) {
+llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n,
+                          const MulqShrrConstants* known) {
   llvm::Type* t = x->getType();
   auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
   llvm::Type* ft =
       vt ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(b.getFloatTy(), vt->getNumElements())) : b.getFloatTy();
   auto f = [&](double v) { return llvm::ConstantFP::get(ft, v); };
-  llvm::Value *scale, *limit;
-  if (vt && splat(m) && splat(n)) {  // per-channel parameters: their constants once, in scalars
-    auto [s1, l1] = estimateConstants(b, b.CreateExtractElement(m, uint64_t{0}), b.CreateExtractElement(n, uint64_t{0}),
-                                      b.getFloatTy());
-    scale = b.CreateVectorSplat(vt->getNumElements(), s1), limit = b.CreateVectorSplat(vt->getNumElements(), l1);
+  MulqShrrConstants k;
+  if (known) {
+    k = *known;
+  } else if (vt && splat(m) && splat(n)) {  // per-channel parameters: their constants once, in scalars
+    k = mulqShrrConstants(b, b.CreateExtractElement(m, uint64_t{0}), b.CreateExtractElement(n, uint64_t{0}),
+                          b.getFloatTy());
+    k.scale = b.CreateVectorSplat(vt->getNumElements(), k.scale);
+    k.limit = b.CreateVectorSplat(vt->getNumElements(), k.limit);
   } else {
-    std::tie(scale, limit) = estimateConstants(b, m, n, ft);
+    k = mulqShrrConstants(b, m, n, ft);
   }
+  llvm::Value *scale = k.scale, *limit = k.limit;
   llvm::Value* y = b.CreateFMul(b.CreateSIToFP(x, ft), scale);
   llvm::Value* shifted = b.CreateFAdd(y, f(12582912.0));  // 1.5·2^23: y rounded to an integer in the low bits
   llvm::Value* off =

@@ -29,11 +29,24 @@ struct IrOperands {
 /// yields `a`.
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x);
 
+/// What emitMulqShrr's float estimate takes from m and n: the scale
+/// m·2^-(31+n) and the limit of its test, floats (or vectors of them) with
+/// n clamped as shrr clamps it.
+struct MulqShrrConstants {
+  llvm::Value* scale = nullptr;
+  llvm::Value* limit = nullptr;
+};
+/// The constants of int32 values or vectors m and n, as floats of type `fl`.
+MulqShrrConstants mulqShrrConstants(llvm::IRBuilder<>& b, llvm::Value* m, llvm::Value* n, llvm::Type* fl);
+
 /// shrr(mulq(x, m), n) of int32 values or vectors, isa/arith.h's bits: from a
 /// float estimate where that decides the rounding in every lane, else from
 /// the exact integer arithmetic (a branch, so `b` must be inside a function;
-/// it is left at the block after the two ways meet).
-llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n);
+/// it is left at the block after the two ways meet). `known`: m's and n's
+/// constants, computed once for many uses (a kernel's per-channel tables);
+/// else they are computed here.
+llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n,
+                          const MulqShrrConstants* known = nullptr);
 
 }  // namespace accelc::compiler::host
 

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "compiler/host/ir_ops.h"
 
@@ -465,7 +466,8 @@ class StageBuilder {
   /// operations on int32 lanes `vi` or float lanes `vf` (as `integer` says).
   std::vector<llvm::Value*> evalNodes(const LoopExpr& e, const std::vector<bool>& integer, size_t upto,
                                       llvm::Value* acc, llvm::Type* vi, llvm::Type* vf,
-                                      const std::function<llvm::Value*(const LoopNode&)>& leaf) {
+                                      const std::function<llvm::Value*(const LoopNode&)>& leaf,
+                                      const std::function<std::optional<MulqShrrConstants>(size_t)>& known = nullptr) {
     std::vector<llvm::Value*> v(upto);
     const std::vector<bool> fused = fusedMulq(e, integer, upto);
     for (size_t i = 0; i < upto; ++i) {
@@ -473,7 +475,9 @@ class StageBuilder {
       if (fused[i]) continue;  // its Shrr computes it
       if (n.kind == LoopNode::Kind::kOp && n.op == EwOp::kShrr && n.a >= 0 && fused[static_cast<size_t>(n.a)]) {
         const LoopNode& q = e.nodes[static_cast<size_t>(n.a)];
-        v[i] = emitMulqShrr(b_, v[static_cast<size_t>(q.a)], v[static_cast<size_t>(q.b)], v[static_cast<size_t>(n.b)]);
+        const std::optional<MulqShrrConstants> k = known ? known(i) : std::nullopt;
+        v[i] = emitMulqShrr(b_, v[static_cast<size_t>(q.a)], v[static_cast<size_t>(q.b)], v[static_cast<size_t>(n.b)],
+                            k ? &*k : nullptr);
         continue;
       }
       switch (n.kind) {
@@ -681,7 +685,7 @@ class StageBuilder {
     TileBlock blk;
     blk.bi = loop(sc_.order[0]).span / side, blk.bj = t.cols % (2 * side) == 0 ? 2 : 1;
     configureTiles();
-    if (t.epilogue) blk.scratch = tileScratch(blk.bi, blk.bj);
+    if (t.epilogue) blk.scratch = tileScratch(blk.bi, blk.bj), tabulateEstimates(t);
     // The rows of the pending block's epilogue each step of a sum does: all of them within one sum.
     int64_t steps = t.depth / side;
     for (const TileProduct::Tap& tap : t.taps) steps *= tap.extent;
@@ -721,6 +725,66 @@ class StageBuilder {
     });
     if (t.epilogue) pendingEpilogue(t, blk.scratch, blk.scratch.rows);  // the last block's
     b_.CreateIntrinsic(llvm::Intrinsic::x86_tilerelease, {}, {});
+  }
+
+  /// The constants of a requantization's float estimate (emitMulqShrr) for every row, or every column, of
+  /// a tile product, where its multiplier and shift move with the rows alone (a convolution's output
+  /// channels) or the columns alone (a QGemm's): per output vector two loads, where computing them took
+  /// about 14 instructions (each of a convolution's vectors is another channel).
+  struct EstimateTable {
+    size_t shrr = 0;  ///< the Shrr node of the epilogue
+    bool alongRows = true;
+    llvm::Value *scales = nullptr, *limits = nullptr;  ///< float[rows or cols], on the stack
+  };
+
+  /// How a node of the tile epilogue varies: 0 not at all (a constant, or a load that moves with neither
+  /// axis), 1 with the rows alone, 2 with the columns alone, -1 otherwise.
+  static int tileVariation(const TileProduct& t, const LoopNode& n) {
+    if (n.kind == LoopNode::Kind::kOp) return n.op == EwOp::kConst && n.integer ? 0 : -1;
+    if (n.kind != LoopNode::Kind::kLoad) return -1;
+    const bool rows = n.at.coefOf(static_cast<size_t>(t.i)) != 0, cols = n.at.coefOf(static_cast<size_t>(t.j)) != 0;
+    return rows && cols ? -1 : rows ? 1 : cols ? 2 : 0;
+  }
+
+  /// Node `n` (tileVariation 0, 1 or 2) as a scalar int32 at row or column `r`.
+  llvm::Value* tileScalar(const TileProduct& t, const LoopNode& n, llvm::Value* r) {
+    if (n.kind == LoopNode::Kind::kOp) return b_.getInt32(static_cast<uint32_t>(n.ivalue));
+    const int64_t step = n.at.coefOf(static_cast<size_t>(t.i)) + n.at.coefOf(static_cast<size_t>(t.j));
+    llvm::Value* at = b_.CreateAdd(b_.CreateMul(r, b_.getInt64(static_cast<uint64_t>(step))),
+                                   b_.getInt64(static_cast<uint64_t>(n.at.c)));
+    llvm::Type* et = elemType(n.buffer);
+    llvm::Value* v = b_.CreateLoad(et, b_.CreateGEP(et, bufs_[static_cast<size_t>(n.buffer)], at));
+    return widen(v, n.buffer);
+  }
+
+  /// Fills estimates_ for the tile epilogue's requantizations that have a table (at most 4096 entries).
+  void tabulateEstimates(const TileProduct& t) {
+    const LoopExpr& e = s_.epilogue;
+    const std::vector<bool> fused = fusedMulq(e, integerNodes(k_, e, true), e.nodes.size());
+    for (size_t i = 0; i < e.nodes.size(); ++i) {
+      const LoopNode& n = e.nodes[i];
+      if (n.kind != LoopNode::Kind::kOp || n.op != EwOp::kShrr || n.a < 0 || !fused[static_cast<size_t>(n.a)]) continue;
+      const LoopNode &m = e.nodes[static_cast<size_t>(e.nodes[static_cast<size_t>(n.a)].b)],
+                     &sh = e.nodes[static_cast<size_t>(n.b)];
+      const int vm = tileVariation(t, m), vn = tileVariation(t, sh), along = std::max(vm, vn);
+      if (vm < 0 || vn < 0 || along == 0 || (vm && vn && vm != vn)) continue;
+      const int64_t extent = along == 1 ? t.rows : t.cols;
+      if (extent > 4096) continue;
+      EstimateTable tab;
+      tab.shrr = i, tab.alongRows = along == 1;
+      {
+        llvm::IRBuilder<> entry(entry_, entry_->begin());
+        auto* ty = llvm::ArrayType::get(b_.getFloatTy(), static_cast<uint64_t>(extent));
+        tab.scales = entry.CreateBitCast(entry.CreateAlloca(ty), b_.getFloatTy()->getPointerTo());
+        tab.limits = entry.CreateBitCast(entry.CreateAlloca(ty), b_.getFloatTy()->getPointerTo());
+      }
+      forLoop(b_.getInt64(0), b_.getInt64(static_cast<uint64_t>(extent)), [&](llvm::Value* r) {
+        const MulqShrrConstants k = mulqShrrConstants(b_, tileScalar(t, m, r), tileScalar(t, sh, r), b_.getFloatTy());
+        b_.CreateStore(k.scale, b_.CreateGEP(b_.getFloatTy(), tab.scales, r));
+        b_.CreateStore(k.limit, b_.CreateGEP(b_.getFloatTy(), tab.limits, r));
+      });
+      estimates_.push_back(tab);
+    }
   }
 
   /// Word `at` of buffer `buf` as a byte pointer (AMX's tile loads and stores take bytes).
@@ -892,9 +956,24 @@ class StageBuilder {
           b_.CreateAlignedLoad(vt, b_.CreateBitCast(b_.CreateGEP(et, ptr, col), vt->getPointerTo()), alignOf(n.buffer)),
           n.buffer);
     };
+    auto known = [&](size_t shrr) -> std::optional<MulqShrrConstants> {
+      for (const EstimateTable& tab : estimates_) {
+        if (tab.shrr != shrr) continue;
+        auto* ft = llvm::FixedVectorType::get(b_.getFloatTy(), side);
+        auto at = [&](llvm::Value* table) -> llvm::Value* {
+          if (tab.alongRows)
+            return b_.CreateVectorSplat(side,
+                                        b_.CreateLoad(b_.getFloatTy(), b_.CreateGEP(b_.getFloatTy(), table, row)));
+          llvm::Value* p = b_.CreateBitCast(b_.CreateGEP(b_.getFloatTy(), table, col), ft->getPointerTo());
+          return b_.CreateAlignedLoad(ft, p, llvm::Align(4));
+        };
+        return MulqShrrConstants{at(tab.scales), at(tab.limits)};
+      }
+      return std::nullopt;
+    };
     return evalNodes(s_.epilogue, sc.integer, s_.epilogue.nodes.size(), sums,
                      llvm::FixedVectorType::get(b_.getInt32Ty(), side),
-                     llvm::FixedVectorType::get(b_.getFloatTy(), side), leaf)
+                     llvm::FixedVectorType::get(b_.getFloatTy(), side), leaf, known)
         .back();
   }
 
@@ -916,6 +995,7 @@ class StageBuilder {
   std::vector<llvm::Value*> var_, off_, trip_;  ///< per loop, while inside it: index, axis offset, trip count
   std::vector<llvm::Value*> remaining_;        ///< per axis: values the current reduction tile covers
   std::vector<TilePoint> points_;
+  std::vector<EstimateTable> estimates_;  ///< a tile product's per-row or per-column requantization constants
 };
 
 }  // namespace

@@ -244,7 +244,7 @@ TEST(IntKernels, ARequantizationsFloatEstimateKeepsIsaArithsBits) {
     // is a tie of shrr; one below and above it are not.
     const int32_t sh = std::clamp(n, 0, 31);
     for (int32_t k = -4; k < 4; ++k) {
-      const int64_t tie = sh ? (2 * int64_t{k} + 1) << (sh - 1) : k;
+      const int64_t tie = sh ? (2 * int64_t{k} + 1) * (int64_t{1} << (sh - 1)) : k;
       row(1 << 30, n, [&](int64_t j) {
         const int64_t q = tie + (j % 4) - 1;
         return static_cast<int32_t>(std::clamp<int64_t>(2 * q - (j / 4) % 2, lo, hi));
