@@ -75,6 +75,13 @@ llvm::Value* mulq(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
   return b.CreateAdd(q, b.CreateSExt(b.CreateICmpEQ(q, minimum), t));
 }
 
+/// A shift amount `s` (int32 values or vectors) clamped to [0, 31], as shrr clamps it.
+llvm::Value* clampedShift(llvm::IRBuilder<>& b, llvm::Value* s) {
+  auto c = [&](int64_t v) { return llvm::ConstantInt::get(s->getType(), static_cast<uint64_t>(v), true); };
+  llvm::Value* n = b.CreateSelect(b.CreateICmpSLT(s, c(0)), c(0), s);
+  return b.CreateSelect(b.CreateICmpSGT(n, c(31)), c(31), n);
+}
+
 /// isa::arith::shrRoundAway lane by lane, in 32 bits: x shifted right by s
 /// (clamped to [0, 31]) rounds to nearest, ties away from zero, which is the
 /// floor plus one where the bits shifted out exceed half (or reach it, for x
@@ -82,8 +89,7 @@ llvm::Value* mulq(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
 llvm::Value* shrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* s) {
   llvm::Type* t = x->getType();
   auto c = [&](int64_t v) { return llvm::ConstantInt::get(t, static_cast<uint64_t>(v), true); };
-  llvm::Value* n = b.CreateSelect(b.CreateICmpSLT(s, c(0)), c(0), s);
-  n = b.CreateSelect(b.CreateICmpSGT(n, c(31)), c(31), n);
+  llvm::Value* n = clampedShift(b, s);
   llvm::Value* mask = b.CreateSub(b.CreateShl(c(1), n), c(1));
   llvm::Value* rem = b.CreateAnd(x, mask);
   llvm::Value* threshold = b.CreateAdd(b.CreateAShr(mask, c(1)), b.CreateZExt(b.CreateICmpSLT(x, c(0)), t));
@@ -190,11 +196,8 @@ llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperand
   return nullptr;
 }
 
-}  // namespace
-
-namespace {
-
-/// `fast` where `ok`, else the value `exact` emits in a block of its own, which runs only then.
+/// `fast` where `ok`, else the value `exact` emits in a block of its own, which runs only then (weighted
+/// as one time in eight: the rate of int8 requantizations' vectors with a lane near a tie).
 llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fast,
                          const std::function<llvm::Value*()>& exact) {
   llvm::LLVMContext& ctx = b.getContext();
@@ -202,7 +205,7 @@ llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fas
   auto* slow = llvm::BasicBlock::Create(ctx, "exact", fn);
   auto* done = llvm::BasicBlock::Create(ctx, "rounded", fn);
   llvm::BasicBlock* from = b.GetInsertBlock();
-  b.CreateCondBr(ok, done, slow, llvm::MDBuilder(ctx).createBranchWeights(1000, 1));
+  b.CreateCondBr(ok, done, slow, llvm::MDBuilder(ctx).createBranchWeights(7, 1));
   b.SetInsertPoint(slow);
   llvm::Value* value = exact();
   llvm::BasicBlock* slowEnd = b.GetInsertBlock();
@@ -215,28 +218,32 @@ llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fas
 
 }  // namespace
 
-/// The scale is exact from m's float; the limit 0.5 - 2^-(n+1) - 2^-20 is rounded by at most 2^-25.
+// The scale is exact from m's float. The limit is 0.5 - 2^-(n+1) - 2^-20 (0.5 - 2^-20 for n = 0, where
+// shrr does not round), rounded by at most 2^-25.
 MulqShrrConstants mulqShrrConstants(llvm::IRBuilder<>& b, llvm::Value* m, llvm::Value* n, llvm::Type* fl) {
-  llvm::Type* it = n->getType();
-  auto c = [&](int64_t v) { return llvm::ConstantInt::get(it, static_cast<uint64_t>(v), true); };
-  llvm::Value* nc = b.CreateSelect(b.CreateICmpSLT(n, c(0)), c(0), n);
-  nc = b.CreateSelect(b.CreateICmpSGT(nc, c(31)), c(31), nc);
+  auto c = [&](int64_t v) { return llvm::ConstantInt::get(n->getType(), static_cast<uint64_t>(v), true); };
+  llvm::Value* nc = clampedShift(b, n);
   llvm::Value* scale = b.CreateFMul(b.CreateSIToFP(m, fl), powerOfTwo(b, b.CreateSub(c(-31), nc), fl));
-  llvm::Value* half = b.CreateFSub(llvm::ConstantFP::get(fl, 0.5), powerOfTwo(b, b.CreateSub(c(-1), nc), fl));
+  llvm::Value* second = b.CreateSelect(b.CreateICmpEQ(nc, c(0)), llvm::ConstantFP::get(fl, 0.0),
+                                       powerOfTwo(b, b.CreateSub(c(-1), nc), fl));
+  llvm::Value* half = b.CreateFSub(llvm::ConstantFP::get(fl, 0.5), second);
   return {scale, b.CreateFSub(half, llvm::ConstantFP::get(fl, 1.0 / (1 << 20)))};
 }
 
-/// Why the estimate gives the exact bits: y = x·m·2^-(31+n) computed in binary32 is within
-/// |y|·2^-22 of the exact value (three roundings of 2^-24 each: x, m and the product; the power of
-/// two is exact). mulq rounds x·m/2^31 to an integer q once, so q/2^n lies within 2^-(n+1) of the
-/// exact y (2^-n where INT32_MIN squared saturates, but that y is the integer 2^(31-n), which the
-/// test passes only for n >= 13). Where the estimate's distance to the nearest half integer exceeds
-/// 2^-(n+1) + |y|·2^-20 + 2^-20 (the last term covers the test's own roundings), no half integer
-/// lies between the estimate and q/2^n, so shrr(q, n) is the estimate rounded to the nearest
-/// integer, whatever the ties rule. That integer is read from the bits of y + 1.5·2^23 (exact for
-/// |y| < 2^22; the test fails from |y| >= 2^19 on). n = 0 never passes: its limit is negative.
-/// Per vector of an int8 requantization (n of 7 or more, the sums far below 2^19·2^n) the estimate
-/// and the test take about 12 operations, the exact arithmetic about 21.
+// Why the estimate gives the exact bits: y = x·m·2^-(31+n) computed in binary32 is within |y|·2^-22
+// of the exact value (three roundings of 2^-24 each: x, m and the product; the power of two is exact,
+// and no value is subnormal: a nonzero |y| is at least 2^-62, so flushing subnormals to zero changes
+// nothing). mulq rounds x·m/2^31 to an integer q once, so q/2^n lies within 2^-(n+1) of the exact y
+// (for n = 0, q is that rounding itself; where INT32_MIN squared saturates, y is the integer 2^(31-n)
+// and q/2^n lies 2^-n below it, and the test passes only from n = 13 on, where both give 2^(31-n)).
+// Where the estimate's distance to the nearest half integer exceeds 2^-(n+1) + |y|·2^-20 + 2^-20 (for
+// n = 0, |y|·2^-20 + 2^-20; the last term covers the test's own roundings), no half integer lies
+// between the estimate and q/2^n, so shrr(q, n) is the estimate rounded to the nearest integer,
+// whatever the ties rule. That integer is read from the bits of y + 1.5·2^23 (exact for |y| < 2^22;
+// the test fails from |y| >= 2^19 on), and the distance |y - that integer| is exact (Sterbenz). A
+// vector takes the exact arithmetic where any lane fails: with an int8 requantization's shifts (7 or
+// more), about 16·2^-n of the vectors. The estimate and the test take about 12 vector operations, the
+// exact arithmetic about 21.
 llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n,
                           const MulqShrrConstants* known) {
   llvm::Type* t = x->getType();
@@ -260,7 +267,9 @@ llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, 
   llvm::Value* shifted = b.CreateFAdd(y, f(12582912.0));  // 1.5·2^23: y rounded to an integer in the low bits
   llvm::Value* off =
       b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(y, b.CreateFSub(shifted, f(12582912.0))));
-  llvm::Value* room = b.CreateIntrinsic(llvm::Intrinsic::fma, {ft},
+  // |y|·2^-20 is exact, so the one rounding is the same fused or not: fmuladd fuses where the CPU has a
+  // fused multiply-add, where llvm.fma would call fmaf per lane without one (ARMv7's Cortex-A9).
+  llvm::Value* room = b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ft},
                                         {b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y), f(-1.0 / (1 << 20)), limit});
   llvm::Value* ok = b.CreateFCmpOLT(off, room);
   llvm::Value* fast = b.CreateSub(b.CreateBitCast(shifted, t), llvm::ConstantInt::get(t, 0x4B400000));

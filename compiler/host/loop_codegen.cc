@@ -473,7 +473,7 @@ class StageBuilder {
     for (size_t i = 0; i < upto; ++i) {
       const LoopNode& n = e.nodes[i];
       if (fused[i]) continue;  // its Shrr computes it
-      if (n.kind == LoopNode::Kind::kOp && n.op == EwOp::kShrr && n.a >= 0 && fused[static_cast<size_t>(n.a)]) {
+      if (fusedShrr(e, fused, i)) {
         const LoopNode& q = e.nodes[static_cast<size_t>(n.a)];
         const std::optional<MulqShrrConstants> k = known ? known(i) : std::nullopt;
         v[i] = emitMulqShrr(b_, v[static_cast<size_t>(q.a)], v[static_cast<size_t>(q.b)], v[static_cast<size_t>(n.b)],
@@ -500,7 +500,7 @@ class StageBuilder {
     return v;
   }
 
-  /// Per node below `upto`: an int32 Mulq whose one use in the whole expression is a Shrr of its result
+  /// Per node below `upto`: a Mulq whose one use in the whole expression is an int32 Shrr of its result
   /// below `upto` (a requantization's two steps), which emitMulqShrr computes together.
   static std::vector<bool> fusedMulq(const LoopExpr& e, const std::vector<bool>& integer, size_t upto) {
     std::vector<int> uses(e.nodes.size(), 0);
@@ -516,6 +516,12 @@ class StageBuilder {
         fused[static_cast<size_t>(n.a)] = true;
     }
     return fused;
+  }
+
+  /// Whether node i of `e` is a Shrr of a Mulq that `fused` (fusedMulq's) marks.
+  static bool fusedShrr(const LoopExpr& e, const std::vector<bool>& fused, size_t i) {
+    const LoopNode& n = e.nodes[i];
+    return n.kind == LoopNode::Kind::kOp && n.op == EwOp::kShrr && n.a >= 0 && fused[static_cast<size_t>(n.a)];
   }
 
   /// acc + Dot4(a, b) as two vpmaddwd, exactly: a's unsigned bytes and b's signed ones widened to 16 bits, the
@@ -674,7 +680,7 @@ class StageBuilder {
 
   /// A TileProduct on AMX: per block of 16·bi rows (the range [begin, end) of them), per block of 16·bj
   /// columns, bi·bj accumulator tiles (tmm0-3) summed over the taps and the depth's blocks of 16 words from
-  /// bi tiles of a (tmm4-5) and bj tiles of b (tmm6-7), then stored to the output. Every tile is 16 rows of
+  /// bi tiles of a and bj tiles of b (tileSets), then stored to the output. Every tile is 16 rows of
   /// 64 bytes (TileProduct::kSide), set once per call: the configuration is the calling thread's.
   /// With an epilogue, a block's tiles go to a scratch block in L1, and the vector units run the epilogue
   /// over it a share of rows at each step of the next block's sum, while the tile unit multiplies: the two
@@ -685,7 +691,13 @@ class StageBuilder {
     TileBlock blk;
     blk.bi = loop(sc_.order[0]).span / side, blk.bj = t.cols % (2 * side) == 0 ? 2 : 1;
     configureTiles();
-    if (t.epilogue) blk.scratch = tileScratch(blk.bi, blk.bj), tabulateEstimates(t);
+    const int64_t blocks = t.rows / (side * blk.bi);
+    llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end_, b_.getInt64(blocks)), end_, b_.getInt64(blocks));
+    if (t.epilogue) {
+      blk.scratch = tileScratch(blk.bi, blk.bj);
+      llvm::Value* span = b_.getInt64(static_cast<uint64_t>(side * blk.bi));
+      tabulateEstimates(t, blk.scratch.integer, b_.CreateMul(begin_, span), b_.CreateMul(hi, span));
+    }
     // The rows of the pending block's epilogue each step of a sum does: all of them within one sum.
     int64_t steps = t.depth / side;
     for (const TileProduct::Tap& tap : t.taps) steps *= tap.extent;
@@ -694,8 +706,6 @@ class StageBuilder {
     // With two sets, consecutive steps load into different tiles, so that a step's loads need not wait for
     // the last step's products to have read their tiles.
     const int64_t pairs = sets.size() == 2 ? steps / 2 : 0;
-    const int64_t blocks = t.rows / (side * blk.bi);
-    llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end_, b_.getInt64(blocks)), end_, b_.getInt64(blocks));
     forLoop(begin_, hi, [&](llvm::Value* ib) {
       blk.row0 = b_.CreateMul(ib, b_.getInt64(static_cast<uint64_t>(side * blk.bi)));
       forLoop(b_.getInt64(0), b_.getInt64(t.cols / (side * blk.bj)), [&](llvm::Value* jb) {
@@ -757,13 +767,15 @@ class StageBuilder {
     return widen(v, n.buffer);
   }
 
-  /// Fills estimates_ for the tile epilogue's requantizations that have a table (at most 4096 entries).
-  void tabulateEstimates(const TileProduct& t) {
+  /// Fills estimates_ for the tile epilogue's requantizations that have a table (at most 4096 entries): a
+  /// table along the rows for this call's rows [from, to), one along the columns whole. `integer`: the
+  /// epilogue's node types.
+  void tabulateEstimates(const TileProduct& t, const std::vector<bool>& integer, llvm::Value* from, llvm::Value* to) {
     const LoopExpr& e = s_.epilogue;
-    const std::vector<bool> fused = fusedMulq(e, integerNodes(k_, e, true), e.nodes.size());
+    const std::vector<bool> fused = fusedMulq(e, integer, e.nodes.size());
     for (size_t i = 0; i < e.nodes.size(); ++i) {
       const LoopNode& n = e.nodes[i];
-      if (n.kind != LoopNode::Kind::kOp || n.op != EwOp::kShrr || n.a < 0 || !fused[static_cast<size_t>(n.a)]) continue;
+      if (!fusedShrr(e, fused, i)) continue;
       const LoopNode &m = e.nodes[static_cast<size_t>(e.nodes[static_cast<size_t>(n.a)].b)],
                      &sh = e.nodes[static_cast<size_t>(n.b)];
       const int vm = tileVariation(t, m), vn = tileVariation(t, sh), along = std::max(vm, vn);
@@ -771,14 +783,17 @@ class StageBuilder {
       const int64_t extent = along == 1 ? t.rows : t.cols;
       if (extent > 4096) continue;
       EstimateTable tab;
-      tab.shrr = i, tab.alongRows = along == 1;
+      tab.shrr = i;
+      tab.alongRows = along == 1;
       {
         llvm::IRBuilder<> entry(entry_, entry_->begin());
         auto* ty = llvm::ArrayType::get(b_.getFloatTy(), static_cast<uint64_t>(extent));
         tab.scales = entry.CreateBitCast(entry.CreateAlloca(ty), b_.getFloatTy()->getPointerTo());
         tab.limits = entry.CreateBitCast(entry.CreateAlloca(ty), b_.getFloatTy()->getPointerTo());
       }
-      forLoop(b_.getInt64(0), b_.getInt64(static_cast<uint64_t>(extent)), [&](llvm::Value* r) {
+      llvm::Value* lo = tab.alongRows ? from : b_.getInt64(0);
+      llvm::Value* end = tab.alongRows ? to : b_.getInt64(static_cast<uint64_t>(extent));
+      forLoop(lo, end, [&](llvm::Value* r) {
         const MulqShrrConstants k = mulqShrrConstants(b_, tileScalar(t, m, r), tileScalar(t, sh, r), b_.getFloatTy());
         b_.CreateStore(k.scale, b_.CreateGEP(b_.getFloatTy(), tab.scales, r));
         b_.CreateStore(k.limit, b_.CreateGEP(b_.getFloatTy(), tab.limits, r));

@@ -323,9 +323,8 @@ struct DepthwiseWordKernel {
   /// The stages that make byte buffer `to` (hp rows of `cols` bytes a channel) x padded with f.pad, the image's
   /// top left at (pt, pl): the padding filled once (a constant stage), then x's rows that the buffer reaches
   /// copied in, neither with bounds. Bounded loads of bytes took a third of the pairs' kernel (384 channels at
-  /// 14x14: 0.027 ms of 0.087, copy and words together) and a tenth of the words' (144 at 56x56).
-  /// x into `to`, hp rows of `cols` bytes per channel, the padding pad_value; with `flip`, every byte's top
-  /// bit flipped (x + 128 as an unsigned byte).
+  /// 14x14: 0.027 ms of 0.087, copy and words together) and a tenth of the words' (144 at 56x56). With
+  /// `flip`, every byte's top bit is flipped, the padding's too (x + 128 as an unsigned byte).
   void paddedBytes(const runtime::ConvGeometry& g, const ConvForm& f, int to, int64_t hp, int64_t cols,
                    const CpuShape& cpu, bool flip = false) {
     const int32_t bit = flip ? 0x80 : 0;

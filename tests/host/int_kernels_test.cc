@@ -245,10 +245,11 @@ TEST(IntKernels, ARequantizationsFloatEstimateKeepsIsaArithsBits) {
     const int32_t sh = std::clamp(n, 0, 31);
     for (int32_t k = -4; k < 4; ++k) {
       const int64_t tie = sh ? (2 * int64_t{k} + 1) * (int64_t{1} << (sh - 1)) : k;
-      row(1 << 30, n, [&](int64_t j) {
-        const int64_t q = tie + (j % 4) - 1;
-        return static_cast<int32_t>(std::clamp<int64_t>(2 * q - (j / 4) % 2, lo, hi));
-      });
+      for (int32_t sign : {1, -1})  // m = -2^30 gives -q from -x
+        row(sign * (1 << 30), n, [&](int64_t j) {
+          const int64_t q = tie + (j % 4) - 1;
+          return static_cast<int32_t>(std::clamp<int64_t>(sign * (2 * q - (j / 4) % 2), lo, hi));
+        });
     }
     for (int r = 0; r < 8; ++r) {  // requantization-sized sums, and any int32
       const int32_t m = q31(g);
@@ -258,23 +259,36 @@ TEST(IntKernels, ARequantizationsFloatEstimateKeepsIsaArithsBits) {
     for (int32_t m : {lo, hi, -(1 << 30), 1, -1, 0, 12345, q31(g) / 4}) row(m, n, [&](int64_t) { return any(g); });
     row(lo, n, [&](int64_t j) { return j % 2 ? lo : hi; });  // INT32_MIN squared saturates
   }
-  const int64_t rows = static_cast<int64_t>(xs.size()) / width;
-  std::vector<int32_t> want;
-  for (size_t i = 0; i < xs.size(); ++i)
-    want.push_back(isa::arith::shrRoundAway(isa::arith::mulq(xs[i], ms[i]), ns[i]));
+  const int64_t rows = static_cast<int64_t>(xs.size()) / width, all = rows * width;
+  // Per lane, the same triples in another order: element i takes triple (i·7) mod all (7 does not divide
+  // all), so that each vector mixes multipliers and shifts (a shift of 0 beside one of 10).
+  ASSERT_NE(all % 7, 0);
+  std::vector<int32_t> lx, lm, ln;
+  for (int64_t i = 0; i < all; ++i) {
+    const size_t from = static_cast<size_t>(i * 7 % all);
+    lx.push_back(xs[from]), lm.push_back(ms[from]), ln.push_back(ns[from]);
+  }
+  auto expected = [](const std::vector<int32_t>& x, const std::vector<int32_t>& m, const std::vector<int32_t>& n) {
+    std::vector<int32_t> y;
+    for (size_t i = 0; i < x.size(); ++i) y.push_back(isa::arith::shrRoundAway(isa::arith::mulq(x[i], m[i]), n[i]));
+    return Tensor::of<int32_t>({static_cast<int64_t>(x.size())}, y);
+  };
   std::vector<int32_t> perRowM, perRowN;
   for (int64_t i = 0; i < rows; ++i)
     perRowM.push_back(ms[static_cast<size_t>(i * width)]), perRowN.push_back(ns[static_cast<size_t>(i * width)]);
-  const Tensor tx = Tensor::of<int32_t>({rows * width}, xs), wantT = Tensor::of<int32_t>({rows * width}, want);
-  const Tensor lanesM = Tensor::of<int32_t>({rows * width}, ms), lanesN = Tensor::of<int32_t>({rows * width}, ns);
-  const Tensor rowM = Tensor::of<int32_t>({rows}, perRowM), rowN = Tensor::of<int32_t>({rows}, perRowN);
+  const Tensor tx = Tensor::of<int32_t>({all}, xs), rowM = Tensor::of<int32_t>({rows}, perRowM),
+               rowN = Tensor::of<int32_t>({rows}, perRowN), wantRows = expected(xs, ms, ns);
+  const Tensor lanesX = Tensor::of<int32_t>({all}, lx), lanesM = Tensor::of<int32_t>({all}, lm),
+               lanesN = Tensor::of<int32_t>({all}, ln), wantLanes = expected(lx, lm, ln);
   for (auto& jit : testing::hostJits()) {
     const std::string tag = jit->usesAvx512() ? " avx512" : " avx2";
-    for (bool splat : {true, false}) {
-      const Tensor got = generated(*jit, requantizationKernel(rows, width, splat, jitCpuShape(*jit)),
-                                   {&tx, splat ? &rowM : &lanesM, splat ? &rowN : &lanesN}, {wantT}, nullptr)[0];
-      expectSame(got, wantT, std::string(splat ? "per-row" : "per-lane") + " multipliers" + tag);
-    }
+    const CpuShape cpu = jitCpuShape(*jit);
+    expectSame(
+        generated(*jit, requantizationKernel(rows, width, true, cpu), {&tx, &rowM, &rowN}, {wantRows}, nullptr)[0],
+        wantRows, "per-row multipliers" + tag);
+    expectSame(generated(*jit, requantizationKernel(rows, width, false, cpu), {&lanesX, &lanesM, &lanesN}, {wantLanes},
+                         nullptr)[0],
+               wantLanes, "per-lane multipliers" + tag);
   }
 }
 
