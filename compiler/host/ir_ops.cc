@@ -196,27 +196,30 @@ llvm::Value* intOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperand
   return nullptr;
 }
 
-/// `fast` where `ok`, else the value `exact` emits in a block of its own, which runs only then (weighted
-/// as one time in eight: the rate of int8 requantizations' vectors with a lane near a tie).
-llvm::Value* unlessExact(llvm::IRBuilder<>& b, llvm::Value* ok, llvm::Value* fast,
-                         const std::function<llvm::Value*()>& exact) {
+}  // namespace
+
+llvm::Value* emitChoice(llvm::IRBuilder<>& b, llvm::Value* cond, const std::function<llvm::Value*()>& then,
+                        const std::function<llvm::Value*()>& otherwise, llvm::MDNode* weights) {
   llvm::LLVMContext& ctx = b.getContext();
   llvm::Function* fn = b.GetInsertBlock()->getParent();
-  auto* slow = llvm::BasicBlock::Create(ctx, "exact", fn);
-  auto* done = llvm::BasicBlock::Create(ctx, "rounded", fn);
-  llvm::BasicBlock* from = b.GetInsertBlock();
-  b.CreateCondBr(ok, done, slow, llvm::MDBuilder(ctx).createBranchWeights(7, 1));
-  b.SetInsertPoint(slow);
-  llvm::Value* value = exact();
-  llvm::BasicBlock* slowEnd = b.GetInsertBlock();
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  llvm::PHINode* result = b.CreatePHI(fast->getType(), 2);
-  result->addIncoming(fast, from), result->addIncoming(value, slowEnd);
-  return result;
+  auto* yes = llvm::BasicBlock::Create(ctx, "then", fn);
+  auto* no = llvm::BasicBlock::Create(ctx, "otherwise", fn);
+  auto* join = llvm::BasicBlock::Create(ctx, "joined", fn);
+  b.CreateCondBr(cond, yes, no, weights);
+  b.SetInsertPoint(yes);
+  llvm::Value* kept = then();
+  llvm::BasicBlock* yesEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(no);
+  llvm::Value* other = otherwise();
+  llvm::BasicBlock* noEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  llvm::PHINode* v = b.CreatePHI(kept->getType(), 2);
+  v->addIncoming(kept, yesEnd);
+  v->addIncoming(other, noEnd);
+  return v;
 }
-
-}  // namespace
 
 // The scale is exact from m's float. The limit is 0.5 - 2^-(n+1) - 2^-20 (0.5 - 2^-20 for n = 0, where
 // shrr does not round), rounded by at most 2^-25.
@@ -273,7 +276,10 @@ llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, 
                                         {b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y), f(-1.0 / (1 << 20)), limit});
   llvm::Value* ok = b.CreateFCmpOLT(off, room);
   llvm::Value* fast = b.CreateSub(b.CreateBitCast(shifted, t), llvm::ConstantInt::get(t, 0x4B400000));
-  return unlessExact(b, vt ? b.CreateAndReduce(ok) : ok, fast, [&] { return shrr(b, mulq(b, x, m), n); });
+  // The exact arithmetic where a lane fails: weighted as one vector in eight, an int8 requantization's rate.
+  return emitChoice(
+      b, vt ? b.CreateAndReduce(ok) : ok, [&] { return fast; }, [&] { return shrr(b, mulq(b, x, m), n); },
+      llvm::MDBuilder(b.getContext()).createBranchWeights(7, 1));
 }
 
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x) {

@@ -7,6 +7,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <functional>
+
 #include "compiler/host/elementwise.h"
 
 namespace accelc::compiler::host {
@@ -28,6 +30,12 @@ struct IrOperands {
 /// AddSat, Mulq and Shrr are isa/arith.h's). kInput has no meaning here and
 /// yields `a`.
 llvm::Value* emitEwOp(llvm::IRBuilder<>& b, EwOp op, llvm::Type* t, const IrOperands& x);
+
+/// `then()` where `cond` holds, else `otherwise()`: each built in a block of its own, the value of the one
+/// that ran (both of one type); `b` is left at the block where they meet. `weights`: the branch's
+/// profile, when known.
+llvm::Value* emitChoice(llvm::IRBuilder<>& b, llvm::Value* cond, const std::function<llvm::Value*()>& then,
+                        const std::function<llvm::Value*()>& otherwise, llvm::MDNode* weights = nullptr);
 
 /// What emitMulqShrr's float estimate takes from m and n: the scale
 /// m·2^-(31+n) and the limit of its test, floats (or vectors of them) with

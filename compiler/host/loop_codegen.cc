@@ -290,8 +290,8 @@ class StageBuilder {
     // plain load, and only the others the masked one. Each bound is affine in the lanes, so its first and
     // last lanes decide for all of them.
     if (!bounded || laneMask_) return emit(mask);
-    return choose(
-        allLanesInside(n.bounds, p), [&] { return emit(nullptr); }, [&] { return emit(mask); });
+    return emitChoice(
+        b_, allLanesInside(n.bounds, p), [&] { return emit(nullptr); }, [&] { return emit(mask); });
   }
 
   /// Whether every bound holds in every lane at point `p`: at lanes 0 and W - 1, the ends of each affine bound.
@@ -341,30 +341,7 @@ class StageBuilder {
     llvm::Value* end = b_.CreateAdd(idx, b_.getInt64(llvm::cast<llvm::FixedVectorType>(t)->getNumElements()));
     llvm::Value* inside = b_.CreateAnd(b_.CreateICmpSGE(idx, b_.getInt64(0)),
                                        b_.CreateICmpSLE(end, b_.getInt64(static_cast<uint64_t>(elements))));
-    return choose(inside, plain, edge);
-  }
-
-  /// `plain()` where `cond` holds, else `edge()`: the value of whichever ran. Both build the same type.
-  llvm::Value* choose(llvm::Value* cond, const std::function<llvm::Value*()>& plain,
-                      const std::function<llvm::Value*()>& edge) {
-    llvm::LLVMContext& c = m_.getContext();
-    auto* whole = llvm::BasicBlock::Create(c, "inside", fn_);
-    auto* part = llvm::BasicBlock::Create(c, "at_an_end", fn_);
-    auto* join = llvm::BasicBlock::Create(c, "loaded", fn_);
-    b_.CreateCondBr(cond, whole, part);
-    b_.SetInsertPoint(whole);
-    llvm::Value* kept = plain();
-    llvm::BasicBlock* wholeEnd = b_.GetInsertBlock();
-    b_.CreateBr(join);
-    b_.SetInsertPoint(part);
-    llvm::Value* some = edge();
-    llvm::BasicBlock* partEnd = b_.GetInsertBlock();
-    b_.CreateBr(join);
-    b_.SetInsertPoint(join);
-    llvm::PHINode* v = b_.CreatePHI(kept->getType(), 2);
-    v->addIncoming(kept, wholeEnd);
-    v->addIncoming(some, partEnd);
-    return v;
+    return emitChoice(b_, inside, plain, edge);
   }
 
   /// Lanes of `wide` (type `wt`, from `idx` of `buffer`) picked by `pick` into the result, whose lanes `mask`
