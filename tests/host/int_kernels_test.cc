@@ -114,28 +114,47 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in
   }
 }
 
-/// One int32 stage y[i][j] = f(a[j], b) over `rows` x `n` elements, for the arithmetic checks: b is b[j]
-/// (`splatB` false, one row), or b[i], the same in every lane of a vector (a splat, as a per-channel
-/// multiplier is).
-KernelPlan arithKernel(EwOp op, int64_t rows, int64_t n, bool splatB, const CpuShape& cpu) {
+/// One int32 stage y[i][j] over `rows` x `n` elements, vectorized along j, reading int32 inputs of the
+/// given names and element counts: `value` builds its expression from their buffers.
+KernelPlan int32Stage(const std::string& name, int64_t rows, int64_t n,
+                      const std::vector<std::pair<std::string, int64_t>>& inputs,
+                      const std::function<void(LoopExpr&, const std::vector<int>&)>& value, const CpuShape& cpu) {
   KernelPlan p;
   LoopKernel& k = p.kernel;
-  k.name = "arith";
-  const int a = k.addBuffer("a", n, LoopBuffer::Role::kInput, DType::kInt32);
-  const int b = k.addBuffer("b", splatB ? rows : n, LoopBuffer::Role::kInput, DType::kInt32);
+  k.name = name;
+  std::vector<int> in;
+  for (const auto& [buffer, elements] : inputs)
+    in.push_back(k.addBuffer(buffer, elements, LoopBuffer::Role::kInput, DType::kInt32));
   const int y = k.addBuffer("y", rows * n, LoopBuffer::Role::kOutput, DType::kInt32);
   LoopStage s;
-  s.name = "arith";
+  s.name = name;
   s.axes = {{"i", rows}, {"j", n}};
   s.out = y, s.outAt.coef = {n, 1};
-  Affine at, bt;
-  at.coef = {0, 1}, bt.coef = splatB ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{0, 1};
-  s.value.op(op, s.value.load(a, at), s.value.load(b, bt));
+  value(s.value, in);
   k.stages.push_back(s);
   StageSchedule sc = StageSchedule::identity(s);
   sc.vector = sc.split(1, cpu.vectorWidth), sc.vectorWidth = cpu.vectorWidth;
   p.schedule.stages.push_back(sc);
   return p;
+}
+
+/// An index of the stage's (i, j): i·ci + j·cj.
+Affine at(int64_t ci, int64_t cj) {
+  Affine e;
+  e.coef = {ci, cj};
+  return e;
+}
+
+/// One int32 stage y[i][j] = f(a[j], b) over `rows` x `n` elements, for the arithmetic checks: b is b[j]
+/// (`splatB` false, one row), or b[i], the same in every lane of a vector (a splat, as a per-channel
+/// multiplier is).
+KernelPlan arithKernel(EwOp op, int64_t rows, int64_t n, bool splatB, const CpuShape& cpu) {
+  return int32Stage(
+      "arith", rows, n, {{"a", n}, {"b", splatB ? rows : n}},
+      [&](LoopExpr& e, const std::vector<int>& in) {
+        e.op(op, e.load(in[0], at(0, 1)), e.load(in[1], splatB ? at(1, 0) : at(0, 1)));
+      },
+      cpu);
 }
 
 TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
@@ -204,27 +223,14 @@ TEST(IntKernels, TheIntegerArithmeticIsIsaArithsAtItsEdges) {
 /// y[i][j] = Shrr(Mulq(x[i][j], m), n), a requantization's two steps: m and n are m[i] and n[i], splat
 /// across a vector as per-channel parameters are (`splat`), or m[i][j] and n[i][j].
 KernelPlan requantizationKernel(int64_t rows, int64_t n, bool splat, const CpuShape& cpu) {
-  KernelPlan p;
-  LoopKernel& k = p.kernel;
-  k.name = "requantization";
   const int64_t params = splat ? rows : rows * n;
-  const int x = k.addBuffer("x", rows * n, LoopBuffer::Role::kInput, DType::kInt32);
-  const int m = k.addBuffer("m", params, LoopBuffer::Role::kInput, DType::kInt32);
-  const int s = k.addBuffer("n", params, LoopBuffer::Role::kInput, DType::kInt32);
-  const int y = k.addBuffer("y", rows * n, LoopBuffer::Role::kOutput, DType::kInt32);
-  LoopStage st;
-  st.name = "requantization";
-  st.axes = {{"i", rows}, {"j", n}};
-  st.out = y, st.outAt.coef = {n, 1};
-  Affine at, pt;
-  at.coef = {n, 1}, pt.coef = splat ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{n, 1};
-  const int q = st.value.op(EwOp::kMulq, st.value.load(x, at), st.value.load(m, pt));
-  st.value.op(EwOp::kShrr, q, st.value.load(s, pt));
-  k.stages.push_back(st);
-  StageSchedule sc = StageSchedule::identity(st);
-  sc.vector = sc.split(1, cpu.vectorWidth), sc.vectorWidth = cpu.vectorWidth;
-  p.schedule.stages.push_back(sc);
-  return p;
+  return int32Stage(
+      "requantization", rows, n, {{"x", rows * n}, {"m", params}, {"n", params}},
+      [&](LoopExpr& e, const std::vector<int>& in) {
+        const Affine per = splat ? at(1, 0) : at(n, 1);
+        e.op(EwOp::kShrr, e.op(EwOp::kMulq, e.load(in[0], at(n, 1)), e.load(in[1], per)), e.load(in[2], per));
+      },
+      cpu);
 }
 
 // The generated code computes shrr(mulq(x, m), n) from a float estimate where that decides the
