@@ -348,16 +348,20 @@ class StageBuilder {
   /// keeps (else `pass`); `spread(narrow)` is the mask of the wide lanes that any kept lane needs. Below
   /// AVX-512, inside the buffer one plain load is picked from and the result's lanes selected, even where the
   /// target masks such loads: no mask is widened there, since a shuffle of i1 lanes compiles to a bit-by-bit
-  /// sequence on AVX2.
+  /// sequence on AVX2. `plain`: every wide load lies inside the buffer, and `mask` drops no lane but those
+  /// past the vector loop's end, whose values nothing stores or combines with other lanes' (the vector axis
+  /// is spatial): one plain load, the dropped lanes left as picked, on AVX-512 too (a masked load there
+  /// costs a vector operation more, and the select another).
   llvm::Value* pickedLoad(int buffer, llvm::Value* idx, llvm::Type* wt, llvm::Align al, llvm::Value* mask,
                           llvm::Value* pass, const std::function<llvm::Value*(llvm::Value*)>& pick,
-                          const std::function<llvm::Value*(llvm::Value*)>& spread) {
+                          const std::function<llvm::Value*(llvm::Value*)>& spread, bool plain = false) {
     llvm::Value* ptr =
         b_.CreateBitCast(b_.CreateGEP(elemType(buffer), bufs_[static_cast<size_t>(buffer)], idx), wt->getPointerTo());
     auto masked = [&] {
       return pick(b_.CreateMaskedLoad(wt, ptr, al, spread(mask), llvm::Constant::getNullValue(wt)));
     };
     auto select = [&](llvm::Value* v) { return b_.CreateSelect(mask, v, pass); };
+    if (plain) return pick(b_.CreateAlignedLoad(wt, ptr, al));
     if (registerLanes() >= 16) return select(masked());  // AVX-512 widens its mask registers cheaply
     return insideOrEdge(
         buffer, idx, wt, [&] { return select(pick(b_.CreateAlignedLoad(wt, ptr, al))); },
@@ -401,7 +405,14 @@ class StageBuilder {
     return pickedLoad(
         n.buffer, idx, wideTy, llvm::Align(1), lanes, llvm::Constant::getNullValue(lanesOf(i32)),
         [&](llvm::Value* v) { return b_.CreateBitCast(b_.CreateShuffleVector(v, pick), lanesOf(i32)); },
-        [&](llvm::Value* m) { return b_.CreateShuffleVector(m, llvm::Constant::getNullValue(maskTy), owner); });
+        [&](llvm::Value* m) { return b_.CreateShuffleVector(m, llvm::Constant::getNullValue(maskTy), owner); },
+        wideInside(n, bytes));
+  }
+
+  /// Whether `bytes` elements from load n's index, at every point of the stage, lie inside its buffer.
+  bool wideInside(const LoopNode& n, int64_t bytes) const {
+    const auto [lo, hi] = rangeOf(n.at, s_.axes);
+    return lo >= 0 && hi + bytes <= k_.buffers[static_cast<size_t>(n.buffer)].elements;
   }
 
   /// Lanes idx, idx + kv, ... as one masked load of kv·W contiguous elements

@@ -100,9 +100,6 @@ bool integerStage(const LoopKernel& k, const LoopStage& s) {
   return !s.value.nodes.empty() && integerNodes(k, s.value, false).back();
 }
 
-namespace {
-
-/// The smallest and largest value of `a` over the stage's axes.
 std::pair<int64_t, int64_t> rangeOf(const Affine& a, const std::vector<LoopAxis>& axes) {
   int64_t lo = a.c, hi = a.c;
   for (size_t i = 0; i < axes.size(); ++i) {
@@ -111,6 +108,8 @@ std::pair<int64_t, int64_t> rangeOf(const Affine& a, const std::vector<LoopAxis>
   }
   return {lo, hi};
 }
+
+namespace {
 
 Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, bool epilogue, const Location& at) {
   const std::string where = "stage '" + s.name + "': " + (epilogue ? "epilogue" : "value");

@@ -145,6 +145,8 @@ struct LoopKernel {
 std::vector<bool> integerNodes(const LoopKernel& k, const LoopExpr& e, bool accInteger);
 /// Whether stage `s` folds int32 values (its value expression's last node is int32).
 bool integerStage(const LoopKernel& k, const LoopStage& s);
+/// The smallest and largest value of `a` over every point of `axes`.
+std::pair<int64_t, int64_t> rangeOf(const Affine& a, const std::vector<LoopAxis>& axes);
 
 /// One loop of a scheduled stage: a piece of an axis.
 struct Loop {

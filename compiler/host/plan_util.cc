@@ -250,11 +250,16 @@ std::pair<int64_t, int64_t> paddedExtent(const runtime::ConvGeometry& g) {
 
 namespace {
 
-/// The form's epilogue in `e` over `acc`, each per-channel input read at `at`; nothing without one.
-void formEpilogue(const ConvForm& f, LoopExpr& e, int acc, const std::vector<int>& channel, const Affine& at) {
+/// The form's epilogue in `e` over `acc`, each per-channel input read at `at`; nothing without one. `less`: a
+/// per-channel buffer (read at `at`) to subtract from the sum, folded into the bias where the form has one
+/// (ConvForm::perChannel's first input), so that the subtraction is once per channel, not per output.
+void formEpilogue(const ConvForm& f, LoopExpr& e, int acc, const std::vector<int>& channel, const Affine& at,
+                  int less = -1) {
   if (!f.epilogue) return;
   std::vector<int> loads;
   for (int c : channel) loads.push_back(e.load(c, at));
+  if (less >= 0 && loads.empty()) acc = e.op(EwOp::kSub, acc, e.load(less, at));
+  if (less >= 0 && !loads.empty()) loads[0] = e.op(EwOp::kSub, loads[0], e.load(less, at));
   f.epilogue(e, acc, loads);
 }
 
@@ -371,10 +376,10 @@ struct DepthwiseWordKernel {
   int weightWord(LoopExpr& e, const runtime::ConvGeometry& g) const {
     return e.load(words, aff(0, {{kC, mg * g.kh * nq}, {kJ, g.kh * nq}, {kKH, nq}, {kQ, 1}}));
   }
-  /// Finishes `s`: the form's epilogue on `acc` with the per-channel loads, rows in vector lanes (`rows` of them
-  /// unrolled) with the words folded, and adds it.
-  KernelPlan finish(LoopStage s, int acc, const ConvForm& f, const CpuShape& cpu, int64_t rows = 4) {
-    formEpilogue(f, s.epilogue, acc, channel, aff(0, {{kC, mg}, {kJ, 1}}));
+  /// Finishes `s`: the form's epilogue on `acc` with the per-channel loads (and per-channel buffer `less`
+  /// subtracted: formEpilogue), rows in vector lanes (`rows` of them unrolled) with the words folded, and adds it.
+  KernelPlan finish(LoopStage s, int acc, const ConvForm& f, const CpuShape& cpu, int64_t rows = 4, int less = -1) {
+    formEpilogue(f, s.epilogue, acc, channel, aff(0, {{kC, mg}, {kJ, 1}}), less);
     StageSchedule sc = rowSchedule(s, kOW, kOH, rows, cpu);
     foldWords(sc, cpu);
     add(std::move(s), sc);
@@ -395,7 +400,9 @@ struct DepthwiseWordKernel {
 KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   using K = DepthwiseWordKernel;
   const int64_t nq = (g.kw + 3) / 4, hp = paddedExtent(g).first, wq = (g.ow - 1) * g.sw + 4 * nq;
-  K d(g, f, 4, g.c * hp * wq, support::DType::kUint8, "xb", "w4");
+  // 64 bytes past the image: a row's wide loads then lie inside the buffer, the last row's too, so a row
+  // narrower than the vector reads its words with plain loads (its lanes past the row are computed in vain).
+  K d(g, f, 4, g.c * hp * wq + 64, support::DType::kUint8, "xb", "w4");
   const int comp = d.p.kernel.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32);
   d.paddedBytes(g, f, d.image, hp, wq, cpu, true);  // x + 128, the unsigned operand
   d.packWeights(g, f, 4, cpu);
@@ -406,9 +413,8 @@ KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, con
   const int xw = s.value.loadWord(
       d.image, aff(0, {{K::kC, hp * wq}, {K::kOH, g.sh * wq}, {K::kKH, g.dh * wq}, {K::kOW, g.sw}, {K::kQ, 4}}));
   s.value.op(EwOp::kDot4, xw, d.weightWord(s.value, g));
-  LoopExpr& e = s.epilogue;
-  const int acc = e.op(EwOp::kSub, e.acc(), e.load(comp, aff(0, {{K::kC, d.mg}, {K::kJ, 1}})));
-  return d.finish(std::move(s), acc, f, cpu);
+  const int acc = s.epilogue.acc();
+  return d.finish(std::move(s), acc, f, cpu, 4, comp);
 }
 
 /// The columns of depthwisePairs' image: to the last word's, which starts 2·(⌈KW/2⌉ - 1) taps into the last window.
