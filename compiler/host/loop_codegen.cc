@@ -915,12 +915,45 @@ class StageBuilder {
         llvm::Value* col = b_.CreateAdd(col0, b_.getInt64(static_cast<uint64_t>(c)));
         llvm::Value* v = tileEpilogue(t, sc, row, col, sums);
         if (v->getType() != outLanes) v = b_.CreateTrunc(v, outLanes);  // an 8-bit output keeps the low bits
-        llvm::Value* o = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(static_cast<uint64_t>(t.outRow))),
-                                      b_.CreateAdd(col, b_.getInt64(static_cast<uint64_t>(t.o0))));
-        llvm::Value* dst = b_.CreateGEP(et, bufs_[static_cast<size_t>(s_.out)], o);
-        b_.CreateAlignedStore(v, b_.CreateBitCast(dst, outLanes->getPointerTo()), alignOf(s_.out));
+        storeOut(t, row, col, v);
       }
     });
+  }
+
+  /// Row `row`'s 16 outputs from column `col` on, at o0 + row·outRow + col; where the columns wrap
+  /// (TileProduct::wrap), each at its wrapped column instead, as one masked store per output row that the
+  /// 16 columns reach (a contiguous range of lanes each; what they compute depends on `col` alone, so LLVM
+  /// computes it once for a block's rows).
+  void storeOut(const TileProduct& t, llvm::Value* row, llvm::Value* col, llvm::Value* v) {
+    constexpr int64_t side = TileProduct::kSide;
+    auto k = [&](int64_t x) { return b_.getInt64(static_cast<uint64_t>(x)); };
+    llvm::Value* out = bufs_[static_cast<size_t>(s_.out)];
+    llvm::Type* et = elemType(s_.out);
+    llvm::Value* rowAt = b_.CreateAdd(b_.CreateMul(row, k(t.outRow)), k(t.o0));
+    if (t.wrap.axis < 0) {
+      llvm::Value* dst = b_.CreateGEP(et, out, b_.CreateAdd(rowAt, col));
+      b_.CreateAlignedStore(v, b_.CreateBitCast(dst, v->getType()->getPointerTo()), alignOf(s_.out));
+      return;
+    }
+    const int64_t w = t.wrap.wrap, keep = t.wrap.keep;
+    llvm::Value* first = b_.CreateUDiv(col, k(w));
+    auto clamp = [&](llvm::Value* x) {
+      x = b_.CreateSelect(b_.CreateICmpSLT(x, k(0)), k(0), x);
+      return b_.CreateSelect(b_.CreateICmpSGT(x, k(side)), k(side), x);
+    };
+    for (int64_t seg = 0; seg < (side - 1) / w + 2; ++seg) {
+      llvm::Value* rr = b_.CreateAdd(first, k(seg));
+      llvm::Value* start = b_.CreateSub(b_.CreateMul(rr, k(w)), col);  // the lane of the row's first column
+      llvm::Value* lo = clamp(start);
+      llvm::Value* hi = clamp(b_.CreateAdd(start, k(keep)));
+      llvm::Value* bits = b_.CreateSub(b_.CreateShl(k(1), hi), b_.CreateShl(k(1), lo));
+      bits = b_.CreateSelect(b_.CreateICmpSLT(rr, k(t.wrap.rows)), bits, k(0));
+      llvm::Value* mask = b_.CreateBitCast(b_.CreateTrunc(bits, b_.getInt16Ty()),
+                                           llvm::FixedVectorType::get(b_.getInt1Ty(), static_cast<unsigned>(side)));
+      llvm::Value* at = b_.CreateSub(b_.CreateAdd(rowAt, col), b_.CreateMul(rr, k(w - keep)));
+      llvm::Value* dst = b_.CreateGEP(et, out, at);
+      b_.CreateMaskedStore(v, b_.CreateBitCast(dst, v->getType()->getPointerTo()), llvm::Align(1), mask);
+    }
   }
 
   /// The block's accumulator tiles (tmm0-3) into the scratch block, which becomes the pending one. The sum's

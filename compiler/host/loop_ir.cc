@@ -111,6 +111,13 @@ std::pair<int64_t, int64_t> rangeOf(const Affine& a, const std::vector<LoopAxis>
 
 namespace {
 
+/// The values that axis values 0 to extent - 1 are written at under wrap `w`: 0 to this - 1 (at least 1).
+int64_t wrappedExtent(const LoopStage::Wrap& w, int64_t extent) {
+  int64_t v = std::min(extent - 1, (w.rows - 1) * w.wrap + w.keep - 1);  // the last value written
+  if (v % w.wrap >= w.keep) v = v / w.wrap * w.wrap + w.keep - 1;
+  return std::max<int64_t>(v / w.wrap * w.keep + v % w.wrap + 1, 1);
+}
+
 Status checkExpr(const LoopKernel& k, const LoopStage& s, const LoopExpr& e, bool epilogue, const Location& at) {
   const std::string where = "stage '" + s.name + "': " + (epilogue ? "epilogue" : "value");
   if (e.nodes.empty() && !epilogue) return error(at, where + " is empty");
@@ -233,7 +240,16 @@ Status checkStage(const LoopKernel& k, const LoopStage& s, const Location& at) {
   if (s.constant && k.buffers[static_cast<size_t>(s.out)].role != LoopBuffer::Role::kTemp)
     return error(at, where + " is computed once but writes '" + k.buffers[static_cast<size_t>(s.out)].name +
                          "', which is not a temporary");
-  const auto [lo, hi] = rangeOf(s.outAt, s.axes);
+  std::vector<LoopAxis> written = s.axes;
+  if (s.outWrap.axis >= 0) {
+    const LoopStage::Wrap& w = s.outWrap;
+    if (static_cast<size_t>(w.axis) >= s.axes.size() || s.axes[static_cast<size_t>(w.axis)].reduce || w.keep < 1 ||
+        w.keep > w.wrap || w.rows < 1 || s.outAt.coefOf(static_cast<size_t>(w.axis)) != 1)
+      return error(at, where + "'s output wraps along axis " + std::to_string(w.axis) +
+                           ": expected a spatial axis contiguous in the output, 0 < keep <= wrap, rows >= 1");
+    written[static_cast<size_t>(w.axis)].extent = wrappedExtent(w, s.axes[static_cast<size_t>(w.axis)].extent);
+  }
+  const auto [lo, hi] = rangeOf(s.outAt, written);
   if (lo < 0 || hi >= k.buffers[static_cast<size_t>(s.out)].elements)
     return error(at, where + " writes elements " + std::to_string(lo) + " to " + std::to_string(hi) + " of '" +
                          k.buffers[static_cast<size_t>(s.out)].name + "', which holds " +
@@ -367,6 +383,7 @@ Status StageSchedule::validate(const LoopStage& s, const std::string& where) con
   if (vnni && (vector < 0 || (vectorWidth != 8 && vectorWidth != 16)))
     return error(at, "vpdpbusd folds vectors of 8 or 16 lanes");
   if (amx && (vector >= 0 || vnni || pmaddwd)) return error(at, "AMX tiles take no vector loop");
+  if (s.outWrap.axis >= 0 && !amx) return error(at, "only AMX tiles write an output that wraps");
   if (pmaddwd && (vector < 0 || vnni || (vectorWidth != 4 && vectorWidth != 8 && vectorWidth != 16)))
     return error(at, "vpmaddwd folds vectors of 4, 8 or 16 lanes, and only where vpdpbusd does not");
   // Reduction loops outside a spatial loop fold in memory: that loop's tiles must not overlap.
@@ -434,6 +451,9 @@ support::Expected<TileProduct> tileProduct(const LoopKernel& k, const LoopStage&
   t.a = a->buffer, t.b = b->buffer;
   t.a0 = a->at.c, t.aRow = a->at.coefOf(ui), t.b0 = b->at.c, t.bRow = b->at.coefOf(uk);
   t.o0 = s.outAt.c, t.outRow = s.outAt.coefOf(ui);
+  t.wrap = s.outWrap;
+  if (t.wrap.axis >= 0 && (t.wrap.axis != t.j || !epilogue))
+    return no("its output may wrap only along the columns, with an epilogue");
   t.rows = s.axes[ui].extent, t.cols = s.axes[uj].extent, t.depth = s.axes[uk].extent;
   if (a->at.coefOf(uk) != 1 || a->at.coefOf(uj) != 0 || b->at.coefOf(uj) != 1 || b->at.coefOf(ui) != 0 ||
       s.outAt.coefOf(uj) != 1 || s.outAt.coefOf(uk) != 0)

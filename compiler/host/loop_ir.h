@@ -122,6 +122,14 @@ struct LoopStage {
   /// a bundle's constant weights, and is the same at every batch point: it is
   /// computed on the kernel's first run and kept for the runs after.
   bool constant = false;
+  /// Where the output's rows wrap (AMX tile products only): the point at value v of axis `axis` is written
+  /// as at (v / wrap)·keep + v % wrap, and not at all where v % wrap >= keep or v / wrap >= rows. Columns
+  /// that run over a padded image's width, for instance, written as the image's rows without the padding.
+  struct Wrap {
+    int axis = -1;  ///< -1: none
+    int64_t wrap = 1, keep = 1, rows = 1;
+  };
+  Wrap outWrap;
 };
 
 /// A kernel's flat float32 buffers and batch dimensions are the runtime's
@@ -233,6 +241,7 @@ struct TileProduct {
   bool epilogue = false;       ///< the stage's epilogue gives the outputs
   int64_t a0 = 0, aRow = 0, b0 = 0, bRow = 0, o0 = 0, outRow = 0;
   int64_t rows = 0, cols = 0, depth = 0;
+  LoopStage::Wrap wrap;  ///< the output's columns wrap (LoopStage::outWrap along j), with an epilogue only
 };
 /// Stage `s` of `k` as a TileProduct under `sc` (whose order[0] must be a
 /// split of axis i by 16 or 32 that divides it); else why it is not one.

@@ -357,6 +357,8 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 16, 8, 8}, {32, 16, 3, 3}, {}, {1, 1, 1, 1}, 1, -1, 4, -128, 127, -big, big},
       {{2, 32, 9, 9}, {32, 16, 3, 3}, {}, {1, 1, 1, 1}, 2, 3, -2, -128, 127, -5000, 5000},
       {{2, 64, 7, 9}, {32, 64, 3, 3}, {}, {0, 1, 2, 1}, 1, -4, 1, -128, 127, -big, big},
+      // two depth blocks: blocks of 2 x 2 tiles, the columns (6 rows of 9 over the padded width 9) padded to 64
+      {{1, 128, 6, 7}, {32, 128, 3, 3}, {}, {1, 1, 1, 1}, 1, 2, -1, -128, 127, -5000, 5000},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
@@ -436,6 +438,24 @@ TEST(IntKernels, AnEpilogueOnAmxTilesLoadsPerRowOrAlongTheColumns) {
         EXPECT_EQ(n.at.coefOf(static_cast<size_t>(ct->i)), 1);
         EXPECT_EQ(n.at.coefOf(static_cast<size_t>(ct->j)), 0);
       }
+    // It writes y itself, its columns (7 rows over the padded width 11) wrapping at 11, 9 of each kept.
+    LoopStage& ps = conv->kernel.stages[j];
+    EXPECT_EQ(conv->kernel.buffers[static_cast<size_t>(ps.out)].name, "y");
+    EXPECT_EQ(ct->wrap.axis, ct->j);
+    EXPECT_EQ(ct->wrap.wrap, 11);
+    EXPECT_EQ(ct->wrap.keep, 9);
+    EXPECT_EQ(ct->wrap.rows, 7);
+    EXPECT_TRUE(conv->kernel.validate("m.onnx").isOk());
+    ps.outWrap.rows = 8;  // a row more than y holds
+    support::Status st = conv->kernel.validate("m.onnx");
+    ASSERT_FALSE(st.isOk());
+    EXPECT_NE(st.str().find("writes elements 0 to 2018 of 'y', which holds 2016"), std::string::npos) << st.str();
+    ps.outWrap.rows = 7;
+    StageSchedule plain = conv->schedule.stages[j];
+    plain.amx = false;
+    st = plain.validate(ps, "m.onnx");
+    ASSERT_FALSE(st.isOk());
+    EXPECT_NE(st.str().find("only AMX tiles write an output that wraps"), std::string::npos) << st.str();
   }
 }
 
