@@ -677,11 +677,13 @@ void packProductWords(const runtime::ConvGeometry& g, const WordBuffers& b, bool
 
 int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes) {
   int word = -1;
-  for (int t = 0; t < 4; ++t) {  // (v + 128)·2^(8t): an unsigned byte in place; the sum's top byte wraps into int32
-    const int v = e.op(EwOp::kMul, e.op(EwOp::kAdd, load(t), e.intConstant(128)), e.intConstant(static_cast<int32_t>(1u << (8 * t))));
+  for (int t = 0; t < 4; ++t) {  // v's low byte at byte t (the top one's higher bits shift out of int32)
+    int v = load(t);
+    if (t < 3) v = e.op(EwOp::kAnd, v, e.intConstant(0xFF));  // a zero extension where v is a byte widened
+    if (t) v = e.op(EwOp::kMul, v, e.intConstant(static_cast<int32_t>(1u << (8 * t))));
     word = word < 0 ? v : e.op(EwOp::kAdd, word, v);
   }
-  return signedBytes ? e.op(EwOp::kXor, word, e.intConstant(static_cast<int32_t>(0x80808080u))) : word;
+  return signedBytes ? word : e.op(EwOp::kXor, word, e.intConstant(static_cast<int32_t>(0x80808080u)));
 }
 
 int packValues(LoopExpr& e, int per, const std::function<int(int)>& load, bool signedBytes) {

@@ -124,8 +124,8 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
 KernelPlan depthwiseConv(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu);
 
 /// The word of four bytes, byte t from `load(t)` (an int32 node of int8
-/// values): Σ_t (v_t + 128)·2^(8t), the values offset into unsigned bytes,
-/// or with `signedBytes` those bytes xor 0x80, the values' own bytes.
+/// values): the values' own bytes with `signedBytes`, else each xor 0x80,
+/// v + 128 as an unsigned byte.
 int packWord(LoopExpr& e, const std::function<int(int)>& load, bool signedBytes);
 /// The word of two signed 16-bit halves, half t from `load(t)` (an int32 node
 /// of int8 values): (v_0 & 0xFFFF) + v_1·2^16, vpmaddwd's operand.
