@@ -146,6 +146,7 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
   int out = 0;
   while (k.buffers[static_cast<size_t>(out)].role != LoopBuffer::Role::kOutput) ++out;
   if (k.buffers[static_cast<size_t>(out)].type != support::DType::kFloat32) return false;
+  if (k.stages.back().outWrap.axis >= 0) return false;  // its inputs would be read at the unwrapped index
   for (size_t i = 0; i + 1 < k.stages.size(); ++i)
     if (k.stages[i].out == out) return false;  // a Concat's parts: the chain would see only the last
   // Where each input is read: the output's index, one element, or the output's index modulo its count.

@@ -350,8 +350,9 @@ class StageBuilder {
   /// target masks such loads: no mask is widened there, since a shuffle of i1 lanes compiles to a bit-by-bit
   /// sequence on AVX2. `plain`: every wide load lies inside the buffer, and `mask` drops no lane but those
   /// past the vector loop's end, whose values nothing stores or combines with other lanes' (the vector axis
-  /// is spatial): one plain load, the dropped lanes left as picked, on AVX-512 too (a masked load there
-  /// costs a vector operation more, and the select another).
+  /// is spatial; at most a branch looks at every lane, emitMulqShrr's, whose two ways both give each lane's
+  /// own bits): one plain load, the dropped lanes left as picked, on AVX-512 too (a masked load there costs
+  /// a vector operation more, and the select another).
   llvm::Value* pickedLoad(int buffer, llvm::Value* idx, llvm::Type* wt, llvm::Align al, llvm::Value* mask,
                           llvm::Value* pass, const std::function<llvm::Value*(llvm::Value*)>& pick,
                           const std::function<llvm::Value*(llvm::Value*)>& spread, bool plain = false) {
@@ -373,7 +374,8 @@ class StageBuilder {
   /// cover and a byte shuffle (vpermb where the CPU has it); lanes further
   /// apart are gathered as unaligned words. Masked lanes read nothing outside
   /// the buffer (pickedLoad): the lane mask is a prefix, so byte j is enabled
-  /// when the first lane wanting it is on.
+  /// when the first lane wanting it is on. Where the bytes lie inside the
+  /// buffer at every point of the stage (wideInside), one plain load.
   llvm::Value* wordLoad(const LoopNode& n, const TilePoint& p) {
     llvm::Type *i8 = b_.getInt8Ty(), *i32 = b_.getInt32Ty();
     llvm::Value* base = bufs_[static_cast<size_t>(n.buffer)];
@@ -941,7 +943,7 @@ class StageBuilder {
       x = b_.CreateSelect(b_.CreateICmpSLT(x, k(0)), k(0), x);
       return b_.CreateSelect(b_.CreateICmpSGT(x, k(side)), k(side), x);
     };
-    for (int64_t seg = 0; seg < (side - 1) / w + 2; ++seg) {
+    for (int64_t seg = 0; seg < (side - 2) / w + 2; ++seg) {  // the most rows 16 consecutive columns reach
       llvm::Value* rr = b_.CreateAdd(first, k(seg));
       llvm::Value* start = b_.CreateSub(b_.CreateMul(rr, k(w)), col);  // the lane of the row's first column
       llvm::Value* lo = clamp(start);

@@ -392,8 +392,8 @@ struct DepthwiseWordKernel {
 /// flipped, which is x + 128 unsigned (a copy of whole rows of bytes, the flip
 /// one more operation per register of bytes), w's kernel rows packed into words
 /// and their sums taken once, then Σ Dot4(the image's words, w's words) -
-/// 128·Σw per output with each kernel row's taps read as ⌈KW/4⌉ words of the
-/// image. Flipping the words of each tap instead took 0.19 ms of 144 channels
+/// 128·Σw per output (taken from the bias, once per channel) with each kernel
+/// row's taps read as ⌈KW/4⌉ words of the image. Flipping the words of each tap instead took 0.19 ms of 144 channels
 /// at 56x56 on AMX's CPU, against 0.18. Bytes of a word past KW meet zero
 /// weight bytes, and the image's columns reach the last word's last byte, so no
 /// load needs bounds.
@@ -991,9 +991,9 @@ KernelPlan windowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, con
 /// words (their own bytes, tdpbssd: no offset to take back) by 16 images' words at the tap's offset, which
 /// AMX loads as B's rows (16 words of consecutive columns) with no copy. Channels come in blocks of 64, a
 /// tile's depth. With whole tiles of output channels the requantization runs on the tiles (TileProduct's
-/// epilogue) into int8 rows of the product's columns; else a last stage requantizes int32 rows. Columns past
-/// OW (wp - OW of each row) and past the last row (to a multiple of 16) are computed in vain and dropped by
-/// that last stage (a byte copy when fused); they read words past the images, which the buffer holds
+/// epilogue) into y, the columns wrapping at wp (LoopStage::outWrap); else a last stage requantizes int32
+/// rows. Columns past OW (wp - OW of each row) and past the last row (to a multiple of 16, or of 32 in 2 x 2
+/// blocks) are computed in vain and never stored; they read words past the images, which the buffer holds
 /// (whatever they are).
 KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   KernelPlan p;
@@ -1005,9 +1005,10 @@ KernelPlan windowTilesProduct(const runtime::ConvGeometry& g, const ConvForm& f,
   // image apart, which at a stride of 2^k lines (16x16 images: 16 lines) fall into a few of L1's sets and
   // evict each other: the product of 256 channels at 14x14 took 0.110 ms at 16 lines, 0.094 at 17.
   const int64_t image = (hp * wp + 15) / 32 * 32 + 16;
-  // Columns in blocks of two tiles (2 x 2 blocks) from two depth steps on (128 channels): 128 at 28x28 took
-  // 0.106-0.108 ms so, 0.114 in blocks of one tile's columns (2 x 1, whose operands come in two sets of
-  // tiles in turn); 64 at 56x56, one depth step, 0.128 against 0.125.
+  // The columns padded to blocks of two tiles (2 x 2 blocks where the rows come in 32s) from two depth steps
+  // on (128 channels): 128 at 28x28 took 0.106-0.108 ms so, 0.114 in blocks of one tile's columns (2 x 1,
+  // whose operands come in two sets of tiles in turn); 64 at 56x56, one depth step, 0.128 against 0.125.
+  // (Columns that come in 32s anyway take 2 x 2 blocks at any depth.)
   const int64_t cols = cq > 16 ? tileBlockExtent(g.oh * wp) : tileExtent(g.oh * wp), mp = tileExtent(g.m);
   const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
   const int w = k.addBuffer("w", g.m * g.c * taps, Role::kInput, f.data);

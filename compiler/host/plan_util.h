@@ -86,6 +86,8 @@ struct ConvForm {
   float pad = 0.0f;
   bool vnni = false;  ///< int8: the product over 4-byte words (vpdpbusd where the CPU has VNNI, else vpmaddwd pairs)
   bool constWeights = false;  ///< w never changes: what is computed from it alone is computed once (LoopStage::constant)
+  /// Per-channel inputs of the epilogue; the first, where there is one, is a bias added to the sum first (a
+  /// kernel may fold a per-channel offset of its own into it).
   std::vector<std::pair<std::string, support::DType>> perChannel;
   std::function<void(LoopExpr& e, int acc, const std::vector<int>& channel)> epilogue;
 };

@@ -357,8 +357,12 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
       {{1, 16, 8, 8}, {32, 16, 3, 3}, {}, {1, 1, 1, 1}, 1, -1, 4, -128, 127, -big, big},
       {{2, 32, 9, 9}, {32, 16, 3, 3}, {}, {1, 1, 1, 1}, 2, 3, -2, -128, 127, -5000, 5000},
       {{2, 64, 7, 9}, {32, 64, 3, 3}, {}, {0, 1, 2, 1}, 1, -4, 1, -128, 127, -big, big},
-      // two depth blocks: blocks of 2 x 2 tiles, the columns (6 rows of 9 over the padded width 9) padded to 64
+      // two depth blocks: blocks of 2 x 2 tiles, the columns (6 rows of 9 over the padded width 9) padded to 64;
+      // rows wider than a tile (20 over the padded width 20, 18 kept)
       {{1, 128, 6, 7}, {32, 128, 3, 3}, {}, {1, 1, 1, 1}, 1, 2, -1, -128, 127, -5000, 5000},
+      {{1, 64, 20, 18}, {32, 64, 3, 3}, {}, {1, 1, 1, 1}, 1, -3, 2, -128, 127, -5000, 5000},
+      // depthwise over 14 rows (7 unrolled) of 13 columns
+      {{1, 16, 14, 13}, {16, 1, 3, 3}, {}, {1, 1, 1, 1}, 16, 2, -1, -128, 127, -5000, 5000},
   };
   uint64_t seed = 1;
   for (const Case& c : cases) {
