@@ -393,16 +393,17 @@ struct DepthwiseWordKernel {
 /// one more operation per register of bytes), w's kernel rows packed into words
 /// and their sums taken once, then Σ Dot4(the image's words, w's words) -
 /// 128·Σw per output (taken from the bias, once per channel) with each kernel
-/// row's taps read as ⌈KW/4⌉ words of the image. Flipping the words of each tap instead took 0.19 ms of 144 channels
-/// at 56x56 on AMX's CPU, against 0.18. Bytes of a word past KW meet zero
-/// weight bytes, and the image's columns reach the last word's last byte, so no
-/// load needs bounds.
+/// row's taps read as ⌈KW/4⌉ words of the image. Flipping the words of each
+/// tap instead took 0.19 ms of 144 channels at 56x56 on AMX's CPU, against
+/// 0.18. Bytes of a word past KW meet zero weight bytes, and the image's
+/// columns reach the last word's last byte, so no load needs bounds.
 KernelPlan depthwiseWords(const runtime::ConvGeometry& g, const ConvForm& f, const CpuShape& cpu) {
   using K = DepthwiseWordKernel;
   const int64_t nq = (g.kw + 3) / 4, hp = paddedExtent(g).first, wq = (g.ow - 1) * g.sw + 4 * nq;
-  // 64 bytes past the image: a row's wide loads then lie inside the buffer, the last row's too, so a row
-  // narrower than the vector reads its words with plain loads (its lanes past the row are computed in vain).
-  K d(g, f, 4, g.c * hp * wq + 64, support::DType::kUint8, "xb", "w4");
+  // The bytes of the widest word load (a vector's lanes at most 4 bytes apart) past the image: a row's wide
+  // loads then lie inside the buffer, the last row's too, so a row narrower than the vector reads its words
+  // with plain loads (its lanes past the row are computed in vain).
+  K d(g, f, 4, g.c * hp * wq + 4 * cpu.vectorWidth, support::DType::kUint8, "xb", "w4");
   const int comp = d.p.kernel.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32);
   d.paddedBytes(g, f, d.image, hp, wq, cpu, true);  // x + 128, the unsigned operand
   d.packWeights(g, f, 4, cpu);
