@@ -56,6 +56,14 @@ MulqShrrConstants mulqShrrConstants(llvm::IRBuilder<>& b, llvm::Value* m, llvm::
 llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, llvm::Value* n,
                           const MulqShrrConstants* known = nullptr);
 
+/// nearbyint(clip(a / d, lo, hi)) of float values or vectors (EwOp kDiv, kClip and kRound, as a
+/// QuantizeLinear computes them), the same bits: from a·(1/d) where that decides the rounding in every
+/// lane, else from the division (a branch, so `b` must be inside a function; it is left after the two
+/// ways meet). With `intType` (int32 or a vector of it), that converted as EwOp kToInt converts: then
+/// |lo| and |hi| must be below 2^31.
+llvm::Value* emitRoundDiv(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, float lo, float hi,
+                          llvm::Type* intType = nullptr);
+
 }  // namespace accelc::compiler::host
 
 #endif  // ACCELC_COMPILER_HOST_IR_OPS_H_

@@ -20,6 +20,7 @@
 #include <llvm/IR/IntrinsicsX86.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -459,10 +460,19 @@ class StageBuilder {
                                       const std::function<llvm::Value*(const LoopNode&)>& leaf,
                                       const std::function<std::optional<MulqShrrConstants>(size_t)>& known = nullptr) {
     std::vector<llvm::Value*> v(upto);
-    const std::vector<bool> fused = fusedMulq(e, integer, upto);
+    const std::vector<bool> fused = fusedMulq(e, integer, upto), divided = fusedDivision(e, integer, upto);
     for (size_t i = 0; i < upto; ++i) {
       const LoopNode& n = e.nodes[i];
-      if (fused[i]) continue;  // its Shrr computes it
+      if (fused[i] || divided[i]) continue;  // its Shrr, Round or ToInt computes it
+      if (n.kind == LoopNode::Kind::kOp && (n.op == EwOp::kRound || n.op == EwOp::kToInt) && n.a >= 0 &&
+          divided[static_cast<size_t>(n.a)]) {
+        const bool converts = n.op == EwOp::kToInt;
+        const LoopNode& clip = e.nodes[static_cast<size_t>(converts ? e.nodes[static_cast<size_t>(n.a)].a : n.a)];
+        const LoopNode& div = e.nodes[static_cast<size_t>(clip.a)];
+        v[i] = emitRoundDiv(b_, v[static_cast<size_t>(div.a)], v[static_cast<size_t>(div.b)], clip.lo, clip.hi,
+                            converts ? vi : nullptr);
+        continue;
+      }
       if (fusedShrr(e, fused, i)) {
         const LoopNode& q = e.nodes[static_cast<size_t>(n.a)];
         const std::optional<MulqShrrConstants> k = known ? known(i) : std::nullopt;
@@ -504,6 +514,36 @@ class StageBuilder {
       const LoopNode& q = e.nodes[static_cast<size_t>(n.a)];
       if (q.kind == LoopNode::Kind::kOp && q.op == EwOp::kMulq && uses[static_cast<size_t>(n.a)] == 1)
         fused[static_cast<size_t>(n.a)] = true;
+    }
+    return fused;
+  }
+
+  /// Per node below `upto`: a float Div whose one use is a Clip whose one use is a Round below `upto` (a
+  /// quantization's steps), or that Clip: the Round computes both (emitRoundDiv); and that Round too where
+  /// its one use is a ToInt below `upto` and the Clip's bounds lie within int32, which then computes all three.
+  static std::vector<bool> fusedDivision(const LoopExpr& e, const std::vector<bool>& integer, size_t upto) {
+    std::vector<int> uses(e.nodes.size(), 0);
+    for (const LoopNode& n : e.nodes)
+      for (int o : {n.a, n.b})
+        if (o >= 0 && n.kind == LoopNode::Kind::kOp) ++uses[static_cast<size_t>(o)];
+    auto is = [&](int i, EwOp op) {
+      if (i < 0) return false;
+      const LoopNode& n = e.nodes[static_cast<size_t>(i)];
+      return n.kind == LoopNode::Kind::kOp && n.op == op && !integer[static_cast<size_t>(i)] &&
+             uses[static_cast<size_t>(i)] == 1;
+    };
+    std::vector<bool> fused(upto, false);
+    for (size_t i = 0; i < upto; ++i) {
+      const LoopNode& n = e.nodes[i];
+      if (n.kind != LoopNode::Kind::kOp || n.op != EwOp::kRound || integer[i] || !is(n.a, EwOp::kClip)) continue;
+      const LoopNode& clip = e.nodes[static_cast<size_t>(n.a)];
+      if (!is(clip.a, EwOp::kDiv)) continue;
+      fused[static_cast<size_t>(n.a)] = fused[static_cast<size_t>(clip.a)] = true;
+      const bool bounded = std::fabs(clip.lo) < 0x1p30f && std::fabs(clip.hi) < 0x1p30f;
+      for (size_t j = i + 1; j < upto && bounded && uses[i] == 1; ++j)
+        if (e.nodes[j].kind == LoopNode::Kind::kOp && e.nodes[j].op == EwOp::kToInt &&
+            e.nodes[j].a == static_cast<int>(i))
+          fused[i] = true;
     }
     return fused;
   }
