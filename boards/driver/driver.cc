@@ -45,7 +45,8 @@ support::Expected<std::unique_ptr<Driver>> Driver::open(std::unique_ptr<Bus> bus
   if (window > d->bus_->poolBytes())
     return support::error(at, "the program's DRAM window of " + std::to_string(window) +
                                   " bytes does not fit the DMA pool of " + std::to_string(d->bus_->poolBytes()) +
-                                  " bytes: compile with a smaller --window");
+                                  " bytes: give the pool (the u-dma-buf node's size) at least the window; accelc "
+                                  "compile --window says at compile time whether a model fits a pool");
   if (t.spec.dramSplit4k && d->bus_->poolPhysical() % 4096)  // the IP cuts bursts at 4 KiB of window addresses
     return support::error(at, "the DMA pool at physical " + hex(d->bus_->poolPhysical()) +
                                   " does not start on a 4 KiB boundary, where the accelerator's bursts are cut "

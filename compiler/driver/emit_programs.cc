@@ -15,6 +15,10 @@ support::Status emitPrograms(Lowering& s) {
     return support::error(support::Location::file(s.g.model), "the model needs " + std::to_string(b.window) +
                                                                   " bytes of DRAM but dram.window is " +
                                                                   std::to_string(s.hw.dramWindowBytes));
+  if (s.windowLimit > 0 && b.window > static_cast<uint64_t>(s.windowLimit))
+    return support::error(support::Location::file(s.g.model), "the model needs " + std::to_string(b.window) +
+                                                                  " bytes of DRAM but --window allows " +
+                                                                  std::to_string(s.windowLimit));
   for (PendingProgram& p : s.pending) {
     isa::ProgramBuilder pb(s.t);
     ACCELC_TRY(lower::emitKernel(p.kernel, s.t, p.at, s.serialize, pb));

@@ -7,7 +7,7 @@
 namespace accelc::compiler {
 
 /// Sizes the bundle's DRAM window (whole 4 KiB pages; an error when it
-/// exceeds the hwspec's dram.window) and encodes every lowered layer into a
+/// exceeds the hwspec's dram.window or --window) and encodes every lowered layer into a
 /// program over that window.
 support::Status emitPrograms(Lowering& s);
 

@@ -100,6 +100,7 @@ struct Lowering {
   const isa::Target& t;                      ///< the accelerator
   const hwspec::HwSpec& hw;                  ///< its hwspec
   bool serialize;                            ///< programs without overlap between the units
+  int64_t windowLimit = 0;                   ///< CompileOptions::window (0: none besides dram.window)
   std::vector<std::string>* log;             ///< decisions worth reporting; may be null
   bool estimateCycles = false;               ///< partition: estimate each trial program's cycles (placement by cost)
   const TuneHooks* tune = nullptr;           ///< partition: a tuning log's choices, and where tunable layers go

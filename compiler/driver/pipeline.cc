@@ -40,6 +40,7 @@ void ensureLowering(CompileState& s) {
   if (s.lowering) return;
   s.lowering.emplace(s.graph, *s.t, s.o.serialize, s.log);
   s.lowering->tune = s.o.tune;
+  s.lowering->windowLimit = s.o.window;
 }
 
 bool isQdq(const Graph& g) {

@@ -103,8 +103,10 @@ TEST(VirtualBoardTest, AWindowLargerThanThePoolIsRefused) {
   ASSERT_TRUE(bus.isOk()) << bus.diag().str();
   auto d = Driver::open(std::move(*bus), t, kPool + 1);
   ASSERT_FALSE(d.isOk());
-  EXPECT_EQ(d.diag().str(), "virtual board test: error: the program's DRAM window of 4194305 bytes does not fit the DMA "
-                            "pool of 4194304 bytes: compile with a smaller --window");
+  EXPECT_EQ(d.diag().str(),
+            "virtual board test: error: the program's DRAM window of 4194305 bytes does not fit the DMA "
+            "pool of 4194304 bytes: give the pool (the u-dma-buf node's size) at least the window; "
+            "accelc compile --window says at compile time whether a model fits a pool");
 }
 
 TEST(VirtualBoardTest, AccessesOutsideTheWindowsAreRefusedAndTheDeviceStaysUsable) {

@@ -416,6 +416,29 @@ TEST(CliTest, CompileRunAndReportABundle) {
   EXPECT_LE(datapath, number("accelerator_measured_cycles"));
 }
 
+// --window: the DRAM a bundle may use (a board's DMA pool), checked when compiling; the window a bundle
+// gets is still its model's footprint.
+TEST(CliTest, CompileRefusesAModelThatNeedsMoreDramThanTheWindow) {
+  const std::string model = kSrc + "/models/digits/digits_int8.onnx", acx = kTmp + "/digits-window.acx";
+  Result small = sh("compile " + model + " -o " + acx + " --window 16KiB");
+  EXPECT_EQ(small.rc, 1);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(small.out, m,
+                                std::regex("error: the model needs (\\d+) bytes of DRAM but --window "
+                                           "allows 16384\n$")))
+      << small.out;
+  const std::string needs = m[1].str();
+  Result fits = sh("compile " + model + " -o " + acx + " --window " + needs);
+  ASSERT_EQ(fits.rc, 0) << fits.out;
+  EXPECT_NE(fits.out.find("(4 on the accelerator), " + needs + " bytes of DRAM\n"), std::string::npos) << fits.out;
+  Result bad = sh("compile " + model + " -o " + acx + " --window 12parsecs");
+  EXPECT_EQ(bad.rc, 1);
+  EXPECT_EQ(bad.out, "error: --window '12parsecs': expected a positive byte count such as 134217728 or 128MiB\n");
+  Result host = sh("compile " + model + " -o " + acx + " --window 1MiB --target x86");
+  EXPECT_EQ(host.rc, 1);
+  EXPECT_EQ(host.out, "error: --window limits the accelerator's DRAM: --target puts every layer on the host\n");
+}
+
 // --placement cost: against PYNQ-Z1's Cortex-A9 the convolutions stay on the accelerator, against this
 // machine's x86-64 they move to the host; each weighed layer says both estimates, and both bundles classify the
 // test digits as the capability placement's bundle does.

@@ -139,6 +139,7 @@ struct CompileArgs {
   std::string model, hw = "vta-default", out, calibrate, dumpAfter, target, host = "x86", cpu = "native", tuneLog,
                                                                             placement = "accelerator";
   std::vector<std::string> shapes;
+  std::string window;  ///< --window, as given
   double percentile = 100.0;
   bool report = false, serialize = false, quantize = false, noHostCode = false;
 };
@@ -167,6 +168,17 @@ Status compileCmd(const CompileArgs& a) {
                           compiler::host::libraryTarget(a.target.empty() ? a.host : a.target, a.cpu));
   compiler::CompileOptions o;
   o.hostTarget = a.target, o.quantize = a.quantize;
+  if (!a.window.empty()) {
+    const std::optional<int64_t> bytes = support::parseByteSize(a.window);
+    if (!bytes || *bytes < 1)
+      return support::error(support::Location(),
+                            "--window '" + a.window + "': expected a positive byte count such as 134217728 or 128MiB");
+    if (!a.target.empty())
+      return support::error(support::Location(),
+                            "--window limits the accelerator's DRAM: --target puts every layer "
+                            "on the host");
+    o.window = *bytes;
+  }
   if (a.placement == "cost") {
     if (!a.target.empty())
       return support::error(support::Location(), "--placement cost weighs the accelerator against the host: "
@@ -370,6 +382,9 @@ void registerCompile(CLI::App& app, int& rc) {
   cmd->add_flag("--no-host-code", a->noHostCode, "carry no generated host code (a run compiles it in-process)");
   cmd->add_flag("--report", a->report, "print the per-layer report");
   cmd->add_flag("--serialize", a->serialize, "emit programs with all overlap between the units removed");
+  cmd->add_option("--window", a->window,
+                  "the most DRAM the bundle may use, such as a board's DMA pool (e.g. 128MiB): a model that needs "
+                  "more fails to compile; default the hwspec's dram.window");
   cmd->add_option("--tune-log", a->tuneLog,
                   "schedules from accelc tune's log for the layers whose shape, hwspec and compiler build match "
                   "(an entry for another hwspec or build is ignored with a note)");
