@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 
 #include "boards/driver/driver.h"
 #include "boards/virtual/virtual_bus.h"
@@ -167,6 +168,11 @@ TEST(VirtualBoardTest, RandomBuffersAtPowerOnShowAProgramThatReadsWhatItNeverWro
   std::vector<uint8_t> after(p.window);
   ASSERT_TRUE(d->read(0, after.data(), after.size()).isOk());
   EXPECT_FALSE(after == ref[0].after);
+  // The checked mode (--check-defined) names the program's first such read.
+  const testing::Ran checked = testing::run(t, p, true, true);
+  ASSERT_FALSE(checked.counters.isOk());
+  EXPECT_TRUE(std::regex_search(checked.counters.diag().str(), std::regex("(GEMM|ALU) reads acc entry [0-9]+")))
+      << checked.counters.diag().str();
 }
 
 TEST(VirtualBoardTest, AHwspecTheAxiWrapperDoesNotImplementIsRefusedBeforeAnythingIsVerilated) {
