@@ -384,6 +384,12 @@ TEST(CliTest, CompileRunAndReportABundle) {
   Result rtl = sh("run " + acx + " --engine rtl --input input=" + kSrc + "/models/digits/input.npy");
   ASSERT_EQ(rtl.rc, 0) << rtl.out;
   EXPECT_NE(rtl.out.find("\n" + cm[1].str() + " cycles on the accelerator (RTL)"), std::string::npos) << rtl.out;
+  // A board's device where there is none (no UIO node named accelc): the driver's error, not a crash.
+  Result board = sh("run " + acx + " --engine board:pynq-z1 --input input=" + kSrc + "/models/digits/input.npy");
+  EXPECT_EQ(board.rc, 1);
+  EXPECT_EQ(board.out,
+            "device 'board:pynq-z1': error: no accelerator on this machine: no UIO device named 'accelc' in "
+            "/sys/class/uio (docs/deploy.md says how a board shows it)\n");
   Result noTrace = sh("run " + acx + " --engine fsim --input input=" + kSrc + "/models/digits/input.npy --trace t.json");
   EXPECT_EQ(noTrace.rc, 1);
   EXPECT_EQ(noTrace.out, "error: --trace needs --engine cycle\n");
