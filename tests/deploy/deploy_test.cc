@@ -4,6 +4,8 @@
 // messages, the session usable after them; and what accelc-run links.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -215,39 +217,104 @@ TEST(DeployTest, AccelcRunWritesAccelcRunsBitsAndLinksNoCompilerOrSimulatorBeyon
     EXPECT_EQ(ldd.text.find(lib), std::string::npos) << ldd.text;
 }
 
-// The deploy runtime cross-built for the boards' cores (scripts/test.sh builds it into the build tree's
-// deploy-aarch64 and deploy-armv7 with cmake/toolchain-*.cmake) runs digits under qemu-user: the accelerator
-// steps on fsim, the host steps on the bundle's generated ARM code, x86-64's bits.
+/// The deploy runtime cross-built for a board's core (scripts/test.sh builds it into the build tree's
+/// deploy-aarch64 and deploy-armv7 with cmake/toolchain-*.cmake), and how it runs here.
+struct CrossRun {
+  std::string name, qemu, runner, bin;  ///< runner: what --timings names the bundle's code
+};
+
+/// The cross builds of this build tree; `missing` gets " NAME" for each it lacks.
+std::vector<CrossRun> crossBuilds(std::string& missing) {
+  std::vector<CrossRun> found;
+  for (CrossRun a : {CrossRun{"aarch64", "qemu-aarch64", "bundle aarch64 cortex-a53", ""},
+                     CrossRun{"armv7", "qemu-arm", "bundle armv7 cortex-a9", ""}}) {
+    a.bin = std::string(ACCELC_BUILD_DIR) + "/deploy-" + a.name + "/tools/accelc-run/accelc-run";
+    if (std::ifstream(a.bin))
+      found.push_back(a);
+    else
+      missing += " " + a.name;
+  }
+  return found;
+}
+
+/// Whether neither cross build is there (the test then skips); fails the test where only one is.
+bool noCrossBuild(const std::string& missing) {
+  if (missing == " aarch64 armv7") return true;
+  EXPECT_EQ(missing, "") << "cross-built for one architecture only (scripts/build_deploy.sh builds both)";
+  return false;
+}
+
+/// How many lines of --timings' output say `runner`.
+int stepsOn(const std::string& timings, const std::string& runner) {
+  int n = 0;
+  for (size_t at = timings.find(runner); at != std::string::npos; at = timings.find(runner, at + 1)) ++n;
+  return n;
+}
+
+// The cross-built deploy runtime runs digits under qemu-user: the accelerator steps on fsim, the host steps on
+// the bundle's generated ARM code, x86-64's bits.
 TEST(DeployTest, TheCrossBuiltAccelcRunGivesX86sBitsUnderQemu) {
   const Digits& d = digits();
-  struct Arch {
-    std::string name, qemu, runner;
-  };
   std::string missing;
-  for (const Arch& a : {Arch{"aarch64", "qemu-aarch64", "bundle aarch64 cortex-a53"},
-                        Arch{"armv7", "qemu-arm", "bundle armv7 cortex-a9"}}) {
-    const std::string bin = std::string(ACCELC_BUILD_DIR) + "/deploy-" + a.name + "/tools/accelc-run/accelc-run";
-    if (!std::ifstream(bin)) {
-      missing += " " + a.name;
-      continue;
-    }
+  for (const CrossRun& a : crossBuilds(missing)) {
     const std::string bundle = own(a.name + ".acx"), dir = own("out_" + a.name);
     Out c = sh(kAccelc + " compile " + kSrc + "/models/digits/digits_int8.onnx --hw vta-default --host " + a.name +
                " -o " + bundle);
     ASSERT_EQ(c.rc, 0) << c.text;
     std::system(("mkdir -p " + dir).c_str());
-    Out r = sh(a.qemu + " " + bin + " " + bundle + " --device fsim --threads 2 --timings --input input=" + kInput +
+    Out r = sh(a.qemu + " " + a.bin + " " + bundle + " --device fsim --threads 2 --timings --input input=" + kInput +
                " --output " + dir);
     ASSERT_EQ(r.rc, 0) << a.name << ": " << r.text;
     auto y = accelc::support::readNpy(dir + "/logits.npy");
     ASSERT_TRUE(y.isOk()) << y.diag().str();
     EXPECT_EQ(y->data, d.logits) << a.name;
-    int generated = 0;  // the four host steps (quantize, im2col, flatten, dequantize) on the bundle's ARM code
-    for (size_t at = r.text.find(a.runner); at != std::string::npos; at = r.text.find(a.runner, at + 1)) ++generated;
-    EXPECT_EQ(generated, 4) << r.text;
+    // The four host steps (quantize, im2col, flatten, dequantize) on the bundle's ARM code.
+    EXPECT_EQ(stepsOn(r.text, a.runner), 4) << r.text;
   }
-  if (missing == " aarch64 armv7") GTEST_SKIP() << "no cross-built deploy runtime (scripts/build_deploy.sh builds it)";
-  EXPECT_EQ(missing, "") << "cross-built for one architecture only (scripts/build_deploy.sh builds both)";
+  if (noCrossBuild(missing)) GTEST_SKIP() << "no cross-built deploy runtime (scripts/build_deploy.sh builds it)";
+}
+
+// Float host steps on ARM: the transformer encoder's accelerator bundle runs its LayerNorms, Softmaxes and GELUs
+// and the quantizations around them on the bundle's ARM code under qemu-user. Its output follows x86-64's run
+// within 1e-4 (relative above 1, absolute below), as the host code's float steps may differ (NEON flushes
+// subnormals); the test prints how many elements differ at all.
+TEST(DeployTest, FloatHostStepsOnArmFollowX86sUnderQemu) {
+  std::string missing;
+  const std::vector<CrossRun> cross = crossBuilds(missing);
+  if (noCrossBuild(missing)) GTEST_SKIP() << "no cross-built deploy runtime (scripts/build_deploy.sh builds it)";
+  const std::string model = own("encoder.onnx"), input = own("encoder_input.npy");
+  Out e = sh("/usr/bin/python3 " + kSrc + "/models/zoo/export_zoo.py transformer_encoder " + model + " " + input);
+  ASSERT_EQ(e.rc, 0) << e.text;
+  auto run = [&](const std::string& host, const std::string& how) -> std::vector<float> {
+    const std::string bundle = own("encoder_" + host + ".acx"), dir = own("encoder_out_" + host);
+    Out c = sh(kAccelc + " compile " + model + " --calibrate " + input + " --host " + host + " -o " + bundle);
+    EXPECT_EQ(c.rc, 0) << c.text;
+    std::system(("mkdir -p " + dir).c_str());
+    Out r = sh(how + " " + bundle + " --input input=" + input + " --output " + dir);
+    EXPECT_EQ(r.rc, 0) << host << ": " << r.text;
+    const std::string runner = host == "x86" ? "" : host == "aarch64" ? "bundle aarch64" : "bundle armv7";
+    if (!runner.empty()) {
+      EXPECT_EQ(stepsOn(r.text, runner), 32) << r.text;  // every host step, 2 of them fused
+    }
+    auto y = accelc::support::readNpy(dir + "/out.npy");
+    if (!y) return {};
+    std::vector<float> v(y->data.size() / sizeof(float));
+    std::memcpy(v.data(), y->data.data(), y->data.size());
+    return v;
+  };
+  const std::vector<float> want = run("x86", kAccelc + " run --engine fsim");
+  ASSERT_EQ(want.size(), 32u * 128u);
+  for (const CrossRun& a : cross) {
+    const std::vector<float> got = run(a.name, a.qemu + " " + a.bin + " --device fsim --threads 2 --timings");
+    ASSERT_EQ(got.size(), want.size()) << a.name;
+    int differ = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      differ += got[i] != want[i];
+      EXPECT_LE(std::fabs(got[i] - want[i]), 1e-4f * std::max(1.0f, std::fabs(want[i]))) << a.name << " at " << i;
+    }
+    std::printf("%s: %d of %zu outputs differ from x86-64's\n", a.name.c_str(), differ, got.size());
+  }
+  if (noCrossBuild(missing)) GTEST_SKIP() << "no cross-built deploy runtime (scripts/build_deploy.sh builds it)";
 }
 
 }  // namespace
