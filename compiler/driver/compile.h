@@ -40,8 +40,9 @@ struct CompileOptions {
   std::string calibrate;                ///< --calibrate FILE.npy or DIR; "" = calib.npy beside the model
   double percentile = 100.0;            ///< --percentile: 100 is min/max
   bool serialize = false;               ///< --serialize: no overlap between the units
-  /// --window: the most DRAM the bundle may use, such as a board's DMA pool (0: the hwspec's dram.window);
-  /// a model that needs more fails to compile.
+  /// --window: the most DRAM an accelerator bundle may use, such as a board's DMA pool (0: the hwspec's
+  /// dram.window); a model that needs more fails to compile. A host-only bundle (hostTarget) has no DRAM
+  /// window, and this is not read.
   int64_t window = 0;
   std::string dumpAfter;                ///< --dump-after: the name of a pass of the pipeline
   std::string* dump = nullptr;          ///< receives the dumps (each pass's text form)

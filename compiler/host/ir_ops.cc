@@ -282,24 +282,27 @@ llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, 
       llvm::MDBuilder(b.getContext()).createBranchWeights(7, 1));
 }
 
-// Why the estimate gives the exact bits: with r = 1/d rounded and e = a·r rounded, e lies within
-// |a/d|·(2^-23 + 2^-48) of a/d, and the division's result f within |a/d|·2^-24, so |e - f| < |e|·2^-22.
-// Clipping moves neither farther from the other, and where it clips e alone, |e| exceeds the bound by at
-// most a factor 1 + 2^-21: so |clip(e) - clip(f)| < |c|·2^-21 for c = clip(e). Where c's distance to the
-// nearest half integer exceeds that (its distance to the nearest integer, exact by Sterbenz, is below
-// 0.5 - 2^-20 - |c|·2^-20 as computed, one rounding of at most 2^-25 included), clip(f) rounds to the same
-// integer, whatever the ties rule. That integer converts to int32 as it is (no NaN, and within the
-// clip's bounds). A lane fails where c is NaN. r must be at most 2^125: a subnormal
-// a (zero where the vector unit flushes it, ARMv7's NEON) then gives |a/d| < 0.5 either way, and a zero,
-// infinite or huge r (d zero or subnormal) takes the division. Where every lane passes, the estimate's
-// mul, clip, round and test take about 9 vector operations against a division's 10 to 16 cycles a vector.
+// Why the estimate gives the exact bits. Let q = a/d and f the division's result, within |q|·2^-24 of q.
+// Where r = 1/d rounded is normal (|r| >= 2^-126) it lies within |1/d|·2^-24 of 1/d, and e = a·r rounded
+// lies within |a·r|·2^-24 of a·r unless that underflows (then within 2^-126, a flush to zero included): so
+// |e - f| < |e|·2^-22 + 2^-125. Clipping moves neither farther from the other, and where it clips e alone,
+// |e| exceeds the bound by at most a factor 1 + 2^-21: so |clip(e) - clip(f)| < |c|·2^-21 + 2^-125 for
+// c = clip(e). Where c's distance to the nearest half integer exceeds that (its distance to the nearest
+// integer, exact by Sterbenz, is below 0.5 - 2^-20 - |c|·2^-20 as computed, one rounding of at most 2^-25
+// included), clip(f) rounds to the same integer, whatever the ties rule, which converts to int32 as it
+// is (no NaN, within the clip's bounds). A lane fails where c is NaN. r must also be at most 2^124: then a
+// subnormal a, zero where the vector unit flushes it (ARMv7's NEON), gives |q| and f below 0.5 either way.
+// A zero, subnormal, huge or infinite r (d infinite, beyond 2^126, below 2^-124 or zero) takes the
+// division, as does a vector with any lane that fails. Where every lane passes, the estimate's mul, clip,
+// round and test take about 9 vector operations against a division's 10 to 16 cycles a vector.
 llvm::Value* emitRoundDiv(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, float lo, float hi,
                           llvm::Type* intType) {
   llvm::Type* t = a->getType();
   auto f = [&](double v) { return llvm::ConstantFP::get(t, v); };
-  auto clip = [&](llvm::Value* x) {  // EwOp::kClip's: NaN passes
-    llvm::Value* low = b.CreateSelect(b.CreateFCmpOLT(x, f(lo)), f(lo), x);
-    return b.CreateSelect(b.CreateFCmpOLT(f(hi), low), f(hi), low);
+  auto clip = [&](llvm::Value* x) {
+    IrOperands o;
+    o.a = x, o.lo = lo, o.hi = hi;
+    return emitEwOp(b, EwOp::kClip, t, o);
   };
   auto round = [&](llvm::Value* x) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::nearbyint, x); };
   llvm::Value* r = b.CreateFDiv(f(1.0), d);
@@ -309,8 +312,9 @@ llvm::Value* emitRoundDiv(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, 
   llvm::Value* room = b.CreateIntrinsic(
       llvm::Intrinsic::fmuladd, {t},
       {b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, c), f(-1.0 / (1 << 20)), f(0.5 - 1.0 / (1 << 20))});
+  llvm::Value* size = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r);
   llvm::Value* ok = b.CreateAnd(b.CreateFCmpOLT(off, room),
-                                b.CreateFCmpOLE(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r), f(0x1p125)));
+                                b.CreateAnd(b.CreateFCmpOGE(size, f(0x1p-126)), b.CreateFCmpOLE(size, f(0x1p124))));
   auto exact = [&]() -> llvm::Value* {
     llvm::Value* v = round(clip(b.CreateFDiv(a, d)));
     return intType ? toInt(b, intType, v) : v;

@@ -60,7 +60,7 @@ llvm::Value* emitMulqShrr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* m, 
 /// QuantizeLinear computes them), the same bits: from a·(1/d) where that decides the rounding in every
 /// lane, else from the division (a branch, so `b` must be inside a function; it is left after the two
 /// ways meet). With `intType` (int32 or a vector of it), that converted as EwOp kToInt converts: then
-/// |lo| and |hi| must be below 2^31.
+/// |lo| and |hi| must be below 2^30.
 llvm::Value* emitRoundDiv(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, float lo, float hi,
                           llvm::Type* intType = nullptr);
 

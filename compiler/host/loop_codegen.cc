@@ -503,10 +503,7 @@ class StageBuilder {
   /// Per node below `upto`: a Mulq whose one use in the whole expression is an int32 Shrr of its result
   /// below `upto` (a requantization's two steps), which emitMulqShrr computes together.
   static std::vector<bool> fusedMulq(const LoopExpr& e, const std::vector<bool>& integer, size_t upto) {
-    std::vector<int> uses(e.nodes.size(), 0);
-    for (const LoopNode& n : e.nodes)
-      for (int o : {n.a, n.b})
-        if (o >= 0 && n.kind == LoopNode::Kind::kOp) ++uses[static_cast<size_t>(o)];
+    const std::vector<int> uses = operandUses(e);
     std::vector<bool> fused(upto, false);
     for (size_t i = 0; i < upto; ++i) {
       const LoopNode& n = e.nodes[i];
@@ -518,14 +515,21 @@ class StageBuilder {
     return fused;
   }
 
-  /// Per node below `upto`: a float Div whose one use is a Clip whose one use is a Round below `upto` (a
-  /// quantization's steps), or that Clip: the Round computes both (emitRoundDiv); and that Round too where
-  /// its one use is a ToInt below `upto` and the Clip's bounds lie within int32, which then computes all three.
-  static std::vector<bool> fusedDivision(const LoopExpr& e, const std::vector<bool>& integer, size_t upto) {
+  /// Per node of `e`: how many operations take it as an operand.
+  static std::vector<int> operandUses(const LoopExpr& e) {
     std::vector<int> uses(e.nodes.size(), 0);
     for (const LoopNode& n : e.nodes)
       for (int o : {n.a, n.b})
         if (o >= 0 && n.kind == LoopNode::Kind::kOp) ++uses[static_cast<size_t>(o)];
+    return uses;
+  }
+
+  /// Per node below `upto`: a float Div whose one use is a Clip whose one use is a Round below `upto` (a
+  /// quantization's steps), or that Clip: the Round computes both (emitRoundDiv); and that Round too where
+  /// its one use is a ToInt below `upto` and the Clip's bounds lie below 2^30 in size (so that the rounded
+  /// value converts to int32 as it is), which then computes all three.
+  static std::vector<bool> fusedDivision(const LoopExpr& e, const std::vector<bool>& integer, size_t upto) {
+    const std::vector<int> uses = operandUses(e);
     auto is = [&](int i, EwOp op) {
       if (i < 0) return false;
       const LoopNode& n = e.nodes[static_cast<size_t>(i)];

@@ -168,7 +168,7 @@ TEST(VirtualBoardTest, RandomBuffersAtPowerOnShowAProgramThatReadsWhatItNeverWro
   std::vector<uint8_t> after(p.window);
   ASSERT_TRUE(d->read(0, after.data(), after.size()).isOk());
   EXPECT_FALSE(after == ref[0].after);
-  // The checked mode (--check-defined) names the program's first such read.
+  // The checked mode (--check-defined) names a read of an accumulator row the program never wrote.
   const testing::Ran checked = testing::run(t, p, true, true);
   ASSERT_FALSE(checked.counters.isOk());
   EXPECT_TRUE(std::regex_search(checked.counters.diag().str(), std::regex("(GEMM|ALU) reads acc entry [0-9]+")))

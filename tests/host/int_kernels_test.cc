@@ -711,21 +711,29 @@ TEST(IntKernels, QuantizeAndDequantizeAreTheReferenceBitForBit) {
 TEST(IntKernels, QuantizeRoundsTheQuotientAsTheDivisionDoes) {
   // The generated QuantizeLinear estimates x / scale as x·(1/scale) and divides only where that could round
   // otherwise: quotients a few ulps from a half integer (whose rounding the division decides), and scales
-  // whose reciprocal is 0, infinite or huge. Each lane of a vector that needs the division takes it.
+  // whose reciprocal is 0, subnormal, infinite or huge. Each lane of a vector that needs the division takes
+  // it. Most quotients lie anywhere, so that most vectors keep the estimate; one in 8 lies just outside the
+  // estimate's margin (2^-17 of its size from a half integer), which the estimate must round itself.
   std::mt19937 g(7);
-  const float scales[] = {0.0201f, 1.0f / 3.0f, 0.1f, 7.0f, 1e-38f, 0x1p-140f, 0.0f, 3e38f};
+  const float scales[] = {0.0201f, 1.0f / 3.0f, 0.1f, 7.0f, 1e-38f, 0x1p-140f, 0.0f, 3e38f, 2e38f};
   for (const float s : scales) {
     Tensor x(DType::kFloat32, {1, 4, 33, 65});
     float* v = x.data<float>();
     for (int64_t i = 0; i < x.numel(); ++i) {
-      // (k + 1/2)·s moved by up to 3 ulps either way, k from -140 to 140; every fourth element random.
-      const float half = (static_cast<float>(static_cast<int>(g() % 281) - 140) + 0.5f) * s;
-      float y = half;
-      for (int u = static_cast<int>(g() % 7) - 3; u != 0; u += u > 0 ? -1 : 1)
-        y = std::nextafter(y, u > 0 ? INFINITY : -INFINITY);
-      v[i] = i % 4 == 3 ? std::ldexp(static_cast<float>(g() % 2001) - 1000.0f, -static_cast<int>(g() % 140)) : y;
+      const float k = static_cast<float>(static_cast<int>(g() % 281) - 140);
+      if (i % 8 == 1) {  // just outside the margin, either side of k + 1/2
+        const float half = k + 0.5f, off = (std::fabs(half) + 1.0f) * 0x1p-17f;
+        v[i] = (g() % 2 ? half + off : half - off) * s;
+      } else if (i % 64 == 3) {  // (k + 1/2)·s moved by up to 3 ulps either way
+        float y = (k + 0.5f) * s;
+        for (int u = static_cast<int>(g() % 7) - 3; u != 0; u += u > 0 ? -1 : 1)
+          y = std::nextafter(y, u > 0 ? INFINITY : -INFINITY);
+        v[i] = y;
+      } else {
+        v[i] = (k + static_cast<float>(g() % 1000) / 1000.0f) * s;
+      }
     }
-    v[0] = 0x1p-149f, v[1] = -0x1p-130f, v[2] = NAN;  // subnormal inputs, and NaN
+    v[0] = 0x1p-149f, v[1] = -0x1p-130f, v[2] = NAN, v[5] = 3e38f;  // subnormal inputs, NaN, a huge one
     Tensor scale(DType::kFloat32, {});
     scale.data<float>()[0] = s;
     Tensor zero(DType::kUint8, {});

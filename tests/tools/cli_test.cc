@@ -384,7 +384,7 @@ TEST(CliTest, CompileRunAndReportABundle) {
   Result rtl = sh("run " + acx + " --engine rtl --input input=" + kSrc + "/models/digits/input.npy");
   ASSERT_EQ(rtl.rc, 0) << rtl.out;
   EXPECT_NE(rtl.out.find("\n" + cm[1].str() + " cycles on the accelerator (RTL)"), std::string::npos) << rtl.out;
-  // A board's device where there is none (no UIO node named accelc): the driver's error, not a crash.
+  // A board's device on a machine without one (no UIO node named accelc): the driver's error, not a crash.
   Result board = sh("run " + acx + " --engine board:pynq-z1 --input input=" + kSrc + "/models/digits/input.npy");
   EXPECT_EQ(board.rc, 1);
   EXPECT_EQ(board.out,

@@ -169,8 +169,8 @@ Status compileCmd(const CompileArgs& a) {
   compiler::CompileOptions o;
   o.hostTarget = a.target, o.quantize = a.quantize;
   if (!a.window.empty()) {
-    const std::optional<int64_t> bytes = support::parseByteSize(a.window);
-    if (!bytes || *bytes < 1)
+    const std::optional<int64_t> bytes = positiveByteSize(a.window);
+    if (!bytes)
       return support::error(support::Location(),
                             "--window '" + a.window + "': expected a positive byte count such as 134217728 or 128MiB");
     if (!a.target.empty())

@@ -15,6 +15,7 @@
 #include "runtime/sim_devices/make_device.h"
 #include "runtime/tensor.h"
 #include "support/npy.h"
+#include "support/yaml.h"
 #include "tools/accelc/commands.h"
 
 namespace accelc::tools {
@@ -211,6 +212,11 @@ Expected<runtime::Engine> engineFor(const std::string& name, const std::string& 
   o.trace = !trace.empty(), o.vcd = vcd;
   o.progress = [](const std::string& line) { std::cerr << "accelc: " << line << std::endl; };
   return e;
+}
+
+std::optional<int64_t> positiveByteSize(const std::string& text) {
+  const std::optional<int64_t> bytes = support::parseByteSize(text);
+  return bytes && *bytes > 0 ? bytes : std::nullopt;
 }
 
 void addLimitOptions(CLI::App* cmd, isa::RunLimits& limits) {

@@ -65,6 +65,8 @@ void addLimitOptions(CLI::App* cmd, isa::RunLimits& limits);
 void reportProgress(isa::RunLimits& limits, const std::string& engine);
 /// Loads the target of a hwspec file or preset name.
 support::Expected<isa::Target> targetFor(const std::string& hw);
+/// A positive byte count as an option gives it ("134217728", "128MiB"); nullopt otherwise.
+std::optional<int64_t> positiveByteSize(const std::string& text);
 
 }  // namespace accelc::tools
 

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "support/memory.h"
-#include "support/yaml.h"
 #include "tools/accelc/commands.h"
 
 int main(int argc, char** argv) {
@@ -19,14 +18,14 @@ int main(int argc, char** argv) {
   // Options of the whole tool may follow the subcommand too.
   app.fallthrough();
   app.add_option_function<std::string>(
-         "--max-memory",
-         [](const std::string& v) {
-           const std::optional<int64_t> bytes = accelc::support::parseByteSize(v);
-           if (!bytes || *bytes <= 0) throw CLI::ValidationError("--max-memory", "expected a size such as 8GiB, got '" + v + "'");
-           accelc::support::setMemoryBudget(static_cast<uint64_t>(*bytes));
-         },
-         "largest allocation a model, bundle or file may ask for (e.g. 8GiB; default: half of physical memory, " +
-             std::to_string(accelc::support::defaultMemoryBudget() >> 20) + " MiB here)");
+      "--max-memory",
+      [](const std::string& v) {
+        const std::optional<int64_t> bytes = accelc::tools::positiveByteSize(v);
+        if (!bytes) throw CLI::ValidationError("--max-memory", "expected a size such as 8GiB, got '" + v + "'");
+        accelc::support::setMemoryBudget(static_cast<uint64_t>(*bytes));
+      },
+      "largest allocation a model, bundle or file may ask for (e.g. 8GiB; default: half of physical memory, " +
+          std::to_string(accelc::support::defaultMemoryBudget() >> 20) + " MiB here)");
   int rc = 0;
   accelc::tools::registerIsa(app, rc);
   accelc::tools::registerAsm(app, rc);
