@@ -77,7 +77,8 @@ TEST(BoardSpecTest, EveryBundledBoardLoadsWithItsPartsResources) {
   EXPECT_EQ(pynq->ps, PsType::kZynq7000);
   EXPECT_EQ(pynq->controlBase, 0x43C00000u);
   EXPECT_EQ(pynq->ddrBytes, 512u << 20);
-  EXPECT_EQ(pynq->dma, DmaAllocator::kCma);
+  EXPECT_EQ(pynq->dma, DmaAllocator::kUdmabuf);
+  EXPECT_EQ(pynq->dmaDevice, "/dev/udmabuf0");
   auto kv = loadBoard("kv260");
   ASSERT_TRUE(kv.isOk());
   EXPECT_EQ(kv->resources.uram, 64);
