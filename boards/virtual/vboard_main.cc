@@ -19,6 +19,7 @@
 #include "isa/target.h"
 #include "simulator/rtl/builtin_models.h"
 #include "simulator/rtl/model_cache.h"
+#include "support/check.h"
 
 namespace {
 
@@ -53,6 +54,8 @@ accelc::support::Expected<std::unique_ptr<accelc::simulator::AxiModel>> ipOf(con
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A failed internal check (a bug) says what failed before the abort.
+  accelc::support::setCheckHandler([](const char* m) { std::fprintf(stderr, "%s\n", m); });
   CLI::App app("accelc-vboard: the process of a virtual board (started by the runtime, its socket on fd 3 and "
                "the DMA pool on fd 4)");
   const int fd = vboard::kSocketFd, poolFd = vboard::kPoolFd;

@@ -14,6 +14,7 @@
 
 #include "isa/run_limits.h"
 #include "isa/target.h"
+#include "support/check.h"
 #include "support/container.h"
 #include "support/memory.h"
 
@@ -26,6 +27,10 @@
   } while (0)
 
 namespace accelc::fuzz {
+
+/// A failed internal check's message on stderr, before the abort that libFuzzer reports as a crash.
+inline const bool kCheckMessages =
+    (support::setCheckHandler([](const char* m) { std::fprintf(stderr, "%s\n", m); }), true);
 
 inline std::string text(const uint8_t* data, size_t size) { return std::string(reinterpret_cast<const char*>(data), size); }
 inline std::vector<uint8_t> bytes(const uint8_t* data, size_t size) { return std::vector<uint8_t>(data, data + size); }

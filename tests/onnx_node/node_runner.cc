@@ -13,12 +13,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "compiler/engine/reference.h"
 #include "compiler/frontend/onnx_import.h"
+#include "support/check.h"
 #include "support/npy.h"
 
 namespace {
@@ -105,6 +107,8 @@ std::string runCase(const std::string& dir, const json& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A failed internal check (a bug) says what failed before the abort.
+  accelc::support::setCheckHandler([](const char* m) { std::fprintf(stderr, "%s\n", m); });
   if (argc < 4) {
     std::cerr << "usage: node_runner CASES_DIR ORT_RESULT.json BASELINE.json [--write-baseline]\n";
     return 2;

@@ -1,7 +1,9 @@
 // tests/support/status_test.cc — Status, Expected and diagnostic formatting.
+#include "support/status.h"
+
 #include <gtest/gtest.h>
 
-#include "support/status.h"
+#include <cstdio>
 
 namespace accelc::support {
 namespace {
@@ -14,6 +16,16 @@ Expected<int> half(int v) {
 Expected<int> quarter(int v) {
   ACCELC_ASSIGN_OR_RETURN(int h, half(v));
   return half(h);
+}
+
+// A failed internal check hands its message to the program's handler, then aborts; the library prints nothing.
+TEST(CheckDeathTest, AFailedCheckHandsItsMessageToTheHandlerAndAborts) {
+  auto fails = [] {
+    support::setCheckHandler([](const char* m) { std::fprintf(stderr, "handled: %s\n", m); });
+    const int rows = 3;
+    ACCELC_CHECK(rows == 4) << "rows " << rows;
+  };
+  EXPECT_DEATH(fails(), "handled: .*status_test.cc:[0-9]+: internal error: check failed: rows == 4: rows 3");
 }
 
 TEST(StatusTest, ExpectedCarriesValueOrDiagnostic) {

@@ -13,12 +13,14 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "compiler/dse/sweep_run.h"
+#include "support/check.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 // Open MPI's plugins keep allocations until the process ends and are unloaded
@@ -71,6 +73,8 @@ int work(const std::vector<std::string>& args, int rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A failed internal check (a bug) says what failed before the abort.
+  accelc::support::setCheckHandler([](const char* m) { std::fprintf(stderr, "%s\n", m); });
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

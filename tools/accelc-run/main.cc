@@ -5,13 +5,13 @@
 //
 //   accelc-run model.acx --device fsim --input input=x.npy --output out/ [--timings]
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "runtime/include/accelc_runtime.hpp"
+#include "support/check.h"
 #include "support/npy.h"
 
 namespace {
@@ -88,6 +88,8 @@ int run(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A failed internal check (a bug) says what failed before the abort.
+  accelc::support::setCheckHandler([](const char* m) { std::fprintf(stderr, "%s\n", m); });
   CLI::App app{"Run a compiled model (a bundle, .acx) on a device with the deploy runtime"};
   Args a;
   app.add_option("bundle", a.bundle, "bundle (.acx)")->required();

@@ -1,12 +1,16 @@
 // tools/accelc/main.cc — the accelc command line.
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
 
+#include "support/check.h"
 #include "support/memory.h"
 #include "tools/accelc/commands.h"
 
 int main(int argc, char** argv) {
+  // A failed internal check (a bug) says what failed before the abort.
+  accelc::support::setCheckHandler([](const char* m) { std::fprintf(stderr, "%s\n", m); });
   CLI::App app{
       "accelc: a toolkit for deep-learning accelerators described in YAML.\n"
       "Describe the hardware in a hwspec file (or use a preset: tiny, vta-default, wide, ice40),\n"
