@@ -38,12 +38,13 @@ bool joins(const runtime::Bundle& b, size_t j, const std::vector<bool>& inside, 
 }
 
 /// Where stage `s` reads an input of `size` elements broadcast over the output's leading dimensions: its output
-/// index modulo `size`, as `outAt` without the axes that move it by multiples of `size`; nullopt unless every
-/// other axis moves it by less, all of them together staying below `size`.
+/// index modulo `size`, as `outAt` without the axes that move it by multiples of `size` (and its start modulo
+/// `size`); nullopt unless every other axis moves it by less, all of them together from that start staying
+/// below `size`.
 std::optional<Affine> trailingAt(const LoopStage& s, int64_t size) {
-  if (s.outAt.c % size != 0) return std::nullopt;
   Affine at;
-  int64_t reach = 0;
+  at.c = s.outAt.c % size;
+  int64_t reach = at.c;
   for (size_t a = 0; a < s.axes.size(); ++a) {
     const int64_t k = s.outAt.coefOf(a);
     if (k % size == 0) continue;
@@ -141,28 +142,62 @@ std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g,
   return k;
 }
 
+namespace {
+
+/// `chain` appended to the epilogue `e` (over its last value, else the sum): its input `inputs` is that value,
+/// and input i (from `skip` on) a load of buffer first + i - skip at reads[i].
+void chainEpilogue(LoopExpr& e, const EwKernel& chain, size_t inputs, int first, size_t skip,
+                   const std::vector<Affine>& reads) {
+  const int base = e.nodes.empty() ? e.acc() : static_cast<int>(e.nodes.size()) - 1;
+  std::vector<int> node(chain.nodes.size());
+  for (size_t i = 0; i < chain.nodes.size(); ++i) {
+    const EwNode& n = chain.nodes[i];
+    auto at = [&](int x) { return x < 0 ? -1 : node[static_cast<size_t>(x)]; };
+    if (n.op == EwOp::kInput) {
+      const size_t in = static_cast<size_t>(n.input);
+      node[i] = in == inputs ? base : e.load(first + static_cast<int>(in - skip), reads[in]);
+    } else if (n.op == EwOp::kConst) {
+      node[i] = e.constant(n.value);
+    } else if (n.op == EwOp::kClip) {
+      node[i] = e.clip(at(n.a), n.lo, n.hi);
+    } else {
+      node[i] = e.op(n.op, at(n.a), at(n.b));
+    }
+  }
+}
+
+}  // namespace
+
 bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip) {
   LoopKernel& k = plan.kernel;
   int out = 0;
   while (k.buffers[static_cast<size_t>(out)].role != LoopBuffer::Role::kOutput) ++out;
   if (k.buffers[static_cast<size_t>(out)].type != support::DType::kFloat32) return false;
   if (k.stages.back().outWrap.axis >= 0) return false;  // its inputs would be read at the unwrapped index
-  for (size_t i = 0; i + 1 < k.stages.size(); ++i)
-    if (k.stages[i].out == out) return false;  // a Concat's parts: the chain would see only the last
-  // Where each input is read: the output's index, one element, or the output's index modulo its count.
+  // The stages that write the output each take the chain: the last, or several sums over disjoint columns (a
+  // product's panels and its tail). Not a Concat's parts, whose copies are scheduled as moves of bytes.
+  std::vector<size_t> writers;
+  for (size_t i = 0; i < k.stages.size(); ++i)
+    if (k.stages[i].out == out) writers.push_back(i);
+  if (writers.empty() || writers.back() + 1 != k.stages.size()) return false;
+  for (size_t i : writers)
+    if (writers.size() > 1 && (k.stages[i].reduce != Reduce::kSum || k.stages[i].outWrap.axis >= 0)) return false;
+  // Where each input is read, per writer: the output's index, one element, or the output's index modulo its count.
   const int64_t perPoint = k.buffers[static_cast<size_t>(out)].elements;
   int64_t all = perPoint;  // the output's elements at every batch point
   for (const BatchDim& d : k.batch) all *= d.count;
-  std::vector<Affine> reads(sizes.size());
-  for (size_t i = skip; i < sizes.size(); ++i) {
-    if (sizes[i] == all) reads[i] = k.stages.back().outAt;
-    if (sizes[i] == 1 || sizes[i] == all) continue;
-    std::optional<Affine> at = trailingAt(k.stages.back(), sizes[i]);
-    if (!at) return false;
-    for (const BatchDim& d : k.batch)  // every batch point starts the output at a multiple of the input's count
-      if (d.stride[static_cast<size_t>(out)] % sizes[i] != 0) return false;
-    reads[i] = *at;
-  }
+  std::vector<std::vector<Affine>> reads(writers.size(), std::vector<Affine>(sizes.size()));
+  for (size_t w = 0; w < writers.size(); ++w)
+    for (size_t i = skip; i < sizes.size(); ++i) {
+      const LoopStage& s = k.stages[writers[w]];
+      if (sizes[i] == all) reads[w][i] = s.outAt;
+      if (sizes[i] == 1 || sizes[i] == all) continue;
+      std::optional<Affine> at = trailingAt(s, sizes[i]);
+      if (!at) return false;
+      for (const BatchDim& d : k.batch)  // every batch point starts the output at a multiple of the input's count
+        if (d.stride[static_cast<size_t>(out)] % sizes[i] != 0) return false;
+      reads[w][i] = *at;
+    }
   // New buffers go before the output: every index from it on moves up.
   const int added = static_cast<int>(sizes.size() - skip);
   auto moved = [&](int buffer) { return buffer >= out ? buffer + added : buffer; };
@@ -185,25 +220,8 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
     k.buffers.insert(
         k.buffers.begin() + out + static_cast<long>(i - skip),
         LoopBuffer{"fused" + std::to_string(i), sizes[i] == all ? perPoint : sizes[i], LoopBuffer::Role::kInput});
-  LoopStage& s = k.stages.back();
-  LoopExpr e = s.epilogue;
-  const int base = e.nodes.empty() ? e.acc() : static_cast<int>(e.nodes.size()) - 1;
-  std::vector<int> node(chain.nodes.size());
-  for (size_t i = 0; i < chain.nodes.size(); ++i) {
-    const EwNode& n = chain.nodes[i];
-    auto at = [&](int x) { return x < 0 ? -1 : node[static_cast<size_t>(x)]; };
-    if (n.op == EwOp::kInput) {
-      const size_t in = static_cast<size_t>(n.input);
-      node[i] = in == sizes.size() ? base : e.load(out + static_cast<int>(in - skip), reads[in]);
-    } else if (n.op == EwOp::kConst) {
-      node[i] = e.constant(n.value);
-    } else if (n.op == EwOp::kClip) {
-      node[i] = e.clip(at(n.a), n.lo, n.hi);
-    } else {
-      node[i] = e.op(n.op, at(n.a), at(n.b));
-    }
-  }
-  s.epilogue = std::move(e);
+  for (size_t w = 0; w < writers.size(); ++w)
+    chainEpilogue(k.stages[writers[w]].epilogue, chain, sizes.size(), out, skip, reads[w]);
   return true;
 }
 

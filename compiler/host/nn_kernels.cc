@@ -33,18 +33,21 @@ constexpr int64_t kPanelRows = 64;
 /// vectors of columns, each K x nb contiguous, and the product's axes are (m, panel, column in it, k), so
 /// that its loads of B walk a panel straight through (B's rows, N apart, cost a cache line and often a page
 /// each, and the prefetchers stop at pages). With `once` (B a constant) the packing runs on the first run
-/// only (LoopStage::constant), else at every batch point. `aAt` indexes A by axes 0 (m) and 3 (k). nullopt,
-/// adding nothing, when no panel of whole vectors divides n.
+/// only (LoopStage::constant), else at every batch point. `aAt` indexes A by axes 0 (m) and 3 (k). The panels
+/// cover all n columns where a panel of whole vectors divides n; else, B not transposed, the columns of whole
+/// vectors (a row of 1000 logits: 992), and `tailProduct` the rest. nullopt, adding nothing, when neither
+/// holds. (Panels of the widest tile over 960 of the 1000 and a tail of 40 took the same time at 1x512x1000.)
 std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, bool transB, bool once, int y, int64_t m,
                                       int64_t n, int64_t kk, const CpuShape& cpu) {
-  const int64_t nb = panelWidth(m, n, cpu);
+  const int64_t cols = panelWidth(m, n, cpu) || transB ? n : n / cpu.vectorWidth * cpu.vectorWidth;
+  const int64_t nb = cols ? panelWidth(m, cols, cpu) : 0;
   if (nb == 0) return std::nullopt;
   LoopKernel& k = p.kernel;
-  const int bp = k.addBuffer("Bp", kk * n, Role::kTemp);
+  const int bp = k.addBuffer("Bp", kk * cols, Role::kTemp);
   LoopStage pack;
   pack.name = "pack_panels";
   enum { PB, KK, J };
-  pack.axes = {{"panel", n / nb}, {"k", kk}, {"j", nb}};
+  pack.axes = {{"panel", cols / nb}, {"k", kk}, {"j", nb}};
   pack.out = bp, pack.outAt = aff(0, {{PB, kk * nb}, {KK, nb}, {J, 1}});
   pack.value.load(b, transB ? aff(0, {{PB, nb * kk}, {J, kk}, {KK, 1}}) : aff(0, {{KK, n}, {PB, nb}, {J, 1}}));
   pack.constant = once;
@@ -52,10 +55,22 @@ std::optional<LoopStage> panelProduct(KernelPlan& p, int a, Affine aAt, int b, b
   p.schedule.stages.push_back(rowSchedule(pack, J, -1, 1, cpu));
   LoopStage s;
   s.name = "product";
-  s.axes = {{"m", m}, {"panel", n / nb}, {"j", nb}, {"k", kk, true}};
+  s.axes = {{"m", m}, {"panel", cols / nb}, {"j", nb}, {"k", kk, true}};
   s.out = y, s.outAt = aff(0, {{0, n}, {1, nb}, {2, 1}});
   s.reduce = Reduce::kSum;
   s.value.op(EwOp::kMul, s.value.load(a, std::move(aAt)), s.value.load(bp, aff(0, {{1, kk * nb}, {3, nb}, {2, 1}})));
+  return s;
+}
+
+/// The columns a panel product `s` covers.
+int64_t panelColumns(const LoopStage& s) { return s.axes[1].extent * s.axes[2].extent; }
+
+/// y's columns `from` to n (fewer than a vector's lanes) as the plain product reading B's rows ([K][N]), for
+/// productSchedule; `aAt` indexes A by axes 0 (m) and 2 (k).
+LoopStage tailProduct(int a, Affine aAt, int b, int y, int64_t m, int64_t n, int64_t from, int64_t kk) {
+  LoopStage s = productStage(a, std::move(aAt), b, aff(from, {{2, n}, {1, 1}}), y, m, n - from, kk);
+  s.name = "tail_columns";
+  s.outAt = aff(from, {{0, n}, {1, 1}});
   return s;
 }
 
@@ -114,6 +129,13 @@ std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const Shape& A, 
       epilogue(*s, aff(0, {{1, s->axes[2].extent}, {2, 1}}));
       k.stages.push_back(*s);
       p.schedule.stages.push_back(panelSchedule(*s, cpu));
+      if (const int64_t cols = panelColumns(*s); cols < n) {
+        LoopStage t =
+            tailProduct(ia, a.transA ? aff(0, {{2, m}, {0, 1}}) : aff(0, {{0, kk}, {2, 1}}), ib, iy, m, n, cols, kk);
+        epilogue(t, aff(cols, {{1, 1}}));
+        k.stages.push_back(t);
+        p.schedule.stages.push_back(productSchedule(t, 0, 1, 2, cpu));
+      }
       return p;
     }
   }
@@ -188,6 +210,11 @@ std::optional<KernelPlan> matmulPlan(const Shape& A, const Shape& B, const Shape
       for (BatchDim& d : k.batch) d.stride.resize(k.buffers.size(), 0);
       k.stages.push_back(*s);
       p.schedule.stages.push_back(panelSchedule(*s, cpu));
+      if (const int64_t cols = panelColumns(*s); cols < n) {
+        LoopStage t = tailProduct(ia, aff(0, {{0, kk}, {2, 1}}), ib, iy, m, n, cols, kk);
+        k.stages.push_back(t);
+        p.schedule.stages.push_back(productSchedule(t, 0, 1, 2, cpu));
+      }
       return p;
     }
   }

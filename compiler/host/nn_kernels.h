@@ -58,8 +58,9 @@ struct KernelPlan {
 std::optional<KernelPlan> convPlan(const runtime::ConvAttrs& a, const runtime::Shape& x, const runtime::Shape& w,
                                    bool bias, const CpuShape& cpu, bool constWeights = false);
 /// With `constB` (B a constant of the bundle), B is packed once into panels that the product walks straight
-/// through (where a whole number of vectors divides its columns; MatMul: where one B serves every batch); a
-/// MatMul of 64 rows or more packs any B, at every batch point.
+/// through (its columns of whole vectors; the last few, a plain product reading B's rows; a transposed B only
+/// where whole vectors divide its columns; MatMul: where one B serves every batch); a MatMul of 64 rows or
+/// more packs any B, at every batch point.
 std::optional<KernelPlan> gemmPlan(const runtime::GemmAttrs& a, const runtime::Shape& A, const runtime::Shape& B,
                                    const runtime::Shape* C, const runtime::Shape& y, const CpuShape& cpu,
                                    bool constB = false);

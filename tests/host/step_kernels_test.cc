@@ -123,7 +123,8 @@ TEST(StepKernelsTest, ElementwiseStepsFuseIntoAConvolutionsEpilogue) {
 
 TEST(StepKernelsTest, ABiasBroadcastOverRowsFusesIntoAProductsEpilogue) {
   // y = MatMul(x, w), z = y + bias (the output's last dimension), o = Relu(z): one kernel, for products whose B
-  // is read as it is (10 rows) and packed into panels (70 rows).
+  // is read as it is (10 rows) and packed into panels (70 rows; with AVX-512, 16 of its 24 columns in panels
+  // and the last 8 a tail product, each taking the chain).
   const isa::Target t = testing::presetTarget("tiny");
   for (const int64_t rows : {5, 35}) {
     const runtime::Shape x = {2, rows, 7}, y = {2, rows, 24};
