@@ -175,13 +175,19 @@ bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int
   if (k.buffers[static_cast<size_t>(out)].type != support::DType::kFloat32) return false;
   if (k.stages.back().outWrap.axis >= 0) return false;  // its inputs would be read at the unwrapped index
   // The stages that write the output each take the chain: the last, or several sums over disjoint columns (a
-  // product's panels and its tail). Not a Concat's parts, whose copies are scheduled as moves of bytes.
+  // product's panels and its tail), none of them reading the output back (a sum split across stages would
+  // take the chain twice). Not a Concat's parts, whose copies are scheduled as moves of bytes.
   std::vector<size_t> writers;
-  for (size_t i = 0; i < k.stages.size(); ++i)
+  bool readsOut = false;
+  for (size_t i = 0; i < k.stages.size(); ++i) {
     if (k.stages[i].out == out) writers.push_back(i);
+    for (const LoopExpr* e : {&k.stages[i].value, &k.stages[i].epilogue})
+      for (const LoopNode& n : e->nodes) readsOut = readsOut || (n.kind == LoopNode::Kind::kLoad && n.buffer == out);
+  }
   if (writers.empty() || writers.back() + 1 != k.stages.size()) return false;
   for (size_t i : writers)
-    if (writers.size() > 1 && (k.stages[i].reduce != Reduce::kSum || k.stages[i].outWrap.axis >= 0)) return false;
+    if (writers.size() > 1 && (readsOut || k.stages[i].reduce != Reduce::kSum || k.stages[i].outWrap.axis >= 0))
+      return false;
   // Where each input is read, per writer: the output's index, one element, or the output's index modulo its count.
   const int64_t perPoint = k.buffers[static_cast<size_t>(out)].elements;
   int64_t all = perPoint;  // the output's elements at every batch point

@@ -42,14 +42,15 @@ std::vector<int> groupInputs(const runtime::Bundle& b, const StepGroup& g);
 /// them all (the loop kernel's folded value); else the first step is a chain.
 std::optional<EwKernel> groupChain(const runtime::Bundle& b, const StepGroup& g, bool firstIsAcc);
 
-/// Appends `chain` to the epilogue of `plan`'s last stage: its input
+/// Appends `chain` to the epilogue of `plan`'s last stage (of each stage that writes the output, where
+/// several sums write disjoint parts of it and none reads it: a product's panels and its tail): its input
 /// numbered `sizes.size()` is the stage's value, inputs [0, skip) are the
 /// plan's own inputs (not read by the chain), and each other input i becomes
 /// a new buffer of sizes[i] elements (the output's count, read where the
 /// output is written, one element, or fewer: the output's trailing
 /// dimensions, read where the output's index modulo sizes[i] is written),
 /// placed before the output buffer. False (and `plan` unchanged) unless the
-/// last stage alone writes the output, in float32, and each input of fewer
+/// last stage writes the output (alone, or as above), in float32, and each input of fewer
 /// elements is read at an index affine in the stage's axes (each axis moves
 /// the output by a multiple of its count, or within it).
 bool fuseEpilogue(KernelPlan& plan, const EwKernel& chain, const std::vector<int64_t>& sizes, size_t skip);

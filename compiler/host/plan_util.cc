@@ -799,7 +799,8 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "conv";
-  // Int8 data runs over words: two signed 16-bit halves of adjacent input channels (Dot2) without VNNI.
+  // Int8 data runs over words (`pairs` here means any words): two signed 16-bit halves of adjacent input
+  // channels (Dot2) without VNNI, four bytes with it (Dot4).
   const bool pairs = f.data != support::DType::kFloat32;
   const int per = !pairs ? 1 : cpu.vnni ? 4 : 2;
   const int64_t plane = g.oh * g.ow, kk = g.c * g.kh * g.kw, kq = kk / per, cq = g.c / per;
@@ -818,7 +819,7 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
   const int panels = k.addBuffer("panels", g.m * kq, Role::kTemp, words);
   const int yt = k.addBuffer("yt", plane * g.m, Role::kTemp, f.out);
   const int comp = per == 4 ? k.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32) : -1;
-  // A word of w's values (signed), else the value itself.
+  // A word of signed values (w's; x's in pairs), else the value itself.
   auto value = [&](LoopExpr& e, const std::function<int(int)>& load) {
     return pairs ? packValues(e, per, load, true) : load(0);
   };
@@ -1108,7 +1109,9 @@ KernelPlan im2colProduct(const runtime::ConvGeometry& g, const ConvForm& f, cons
   // VNNI's words too, where AMX's tiles do not take the product. Measured on a Zen 4 (AVX-512 VNNI, no AMX):
   // ResNet's 3x3 at 7x7 with 512 channels from 0.69-0.80 ms to 0.52, at 14x14 with 256 from 0.65-0.67 to
   // 0.57; at 28x28 with 128 it took 0.64-0.65 against 0.59-0.61 in lanes, at 56x56 0.76 against 0.64-0.70.
-  const bool quads = f.vnni && f.data == support::DType::kInt8 && cpu.vnni && !cpu.amx && g.c % 4 == 0 && f.epilogue;
+  // (Only at 16 lanes, where it was measured.)
+  const bool quads = f.vnni && f.data == support::DType::kInt8 && cpu.vnni && !cpu.amx && cpu.vectorWidth >= 16 &&
+                     g.c % 4 == 0 && f.epilogue;
   if ((floats || pairs || quads) && g.group == 1 && f.constWeights && g.oh * g.ow < kRowsBelow) {
     if (const int64_t nb = panelWidth(g.oh * g.ow, g.m, cpu)) return rowsProduct(g, f, nb, cpu);
   }

@@ -97,7 +97,8 @@ struct ConvForm {
 /// over words: 4 bytes with VNNI (vpdpbusd), else pairs of 16-bit halves
 /// (vpmaddwd), packed straight from the input's windows (no im2col copy) when
 /// each group's channels come in whole words. A dense one with constant
-/// weights and an output under 28x28 (float, or int8 in pairs) puts the
+/// weights and an output under 28x28 (float, int8 in pairs, or int8 in words of
+/// four with VNNI at 16 lanes and without AMX) puts the
 /// output's pixels in rows and its channels in lanes instead; a dense float
 /// one (wider than 1x1) or int8 one in pairs at stride 1 and 28x28 or more
 /// reads its windows in place from a padded image of the input or of channel

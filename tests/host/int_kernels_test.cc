@@ -93,10 +93,11 @@ void check(OpKind op, const runtime::Attrs& attrs, const std::vector<Tensor>& in
   const std::vector<Tensor> want = reference(op, attrs, ptrs, outputs);
   support::ThreadPool pool(3);
   for (auto& jit : testing::hostJits()) {
-    // Each form of the products the JIT's CPU can run: over words with vpdpbusd, over words with vpmaddwd in its
-    // place, and in int32 lanes.
+    // Each form of the products the JIT's CPU can run: on AMX tiles, over words with vpdpbusd, over words with
+    // vpmaddwd in its place, and in int32 lanes.
     const CpuShape own = jitCpuShape(*jit);
     std::vector<CpuShape> shapes = {own};
+    if (products && own.amx) shapes.push_back(CpuShape{own.vectorWidth, own.registers, true, own.pmaddwd, false});
     if (products && own.vnni) shapes.push_back(CpuShape{own.vectorWidth, own.registers, false, own.pmaddwd});
     if (products && own.pmaddwd) shapes.push_back(CpuShape{own.vectorWidth, own.registers, false, false});
     for (const CpuShape& cpu : shapes) {
@@ -397,6 +398,17 @@ TEST(IntKernels, QConvAndQGemmAreTheReferenceBitForBit) {
     const std::string what = "QGemm " + std::to_string(n) + "x" + std::to_string(m) + "x" + std::to_string(k);
     check(OpKind::kQGemm, a, in, [&](const CpuShape& cpu) { return qconvPlan(OpKind::kQGemm, a, {n, k}, {m, k}, cpu); }, what);
   }
+  // A ResNet layer at 14x14 with constant weights: pixels in rows over words of four with VNNI at 16 lanes and
+  // without AMX (its offset summed once), pixels in lanes at 8 lanes and with AMX's tiles.
+  auto rows = [](const CpuShape& cpu) {
+    const std::optional<KernelPlan> p =
+        qconvPlan(OpKind::kQConv, runtime::QConvAttrs{}, {1, 64, 14, 14}, {64, 64, 3, 3}, cpu, true);
+    return p && std::any_of(p->kernel.stages.begin(), p->kernel.stages.end(),
+                            [](const LoopStage& s) { return s.name == "window_rows"; });
+  };
+  EXPECT_TRUE(rows(CpuShape{16, 32, true, true, false}));
+  EXPECT_FALSE(rows(CpuShape{8, 16, true, true, false}));
+  EXPECT_FALSE(rows(CpuShape{16, 32, true, true, true}));
 }
 
 TEST(IntKernels, AnEpilogueOnAmxTilesLoadsPerRowOrAlongTheColumns) {

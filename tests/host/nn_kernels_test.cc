@@ -254,8 +254,9 @@ TEST(NnKernels, MatrixProductsMatchTheReference) {
   };
   const GemmCase gemms[] = {
       {{1, 512}, {1000, 512}, false, true, 1.0f, 1.0f, Shape{1000}},  // a classifier
-      // its weights transposed at compile time: 992 columns in panels, the last 8 a tail product
+      // its weights transposed at compile time: 992 columns in panels, the last 8 a tail product (AVX-512)
       {{1, 256}, {256, 1000}, false, false, 1.0f, 1.0f, Shape{1000}},
+      {{5, 7}, {5, 33}, true, false, 1.0f, 1.0f, Shape{33}},  // A transposed, a tail of one column
       {{7, 5}, {5, 33}, false, false, 0.5f, 2.0f, Shape{7, 1}},
       {{9, 13}, {17, 9}, true, true, 1.0f, 1.0f, Shape{1, 17}},
       {{1, 1}, {1, 1}, false, false, 1.0f, 0.0f, std::nullopt},

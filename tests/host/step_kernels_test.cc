@@ -123,13 +123,13 @@ TEST(StepKernelsTest, ElementwiseStepsFuseIntoAConvolutionsEpilogue) {
 
 TEST(StepKernelsTest, ABiasBroadcastOverRowsFusesIntoAProductsEpilogue) {
   // y = MatMul(x, w), z = y + bias (the output's last dimension), o = Relu(z): one kernel, for products whose B
-  // is read as it is (10 rows) and packed into panels (70 rows; with AVX-512, 16 of its 24 columns in panels
-  // and the last 8 a tail product, each taking the chain).
+  // is read as it is (10 rows) and packed into panels (70 rows: 16 of its 20 columns in panels and the last 4 a
+  // tail product, each taking the chain).
   const isa::Target t = testing::presetTarget("tiny");
   for (const int64_t rows : {5, 35}) {
-    const runtime::Shape x = {2, rows, 7}, y = {2, rows, 24};
+    const runtime::Shape x = {2, rows, 7}, y = {2, rows, 20};
     const runtime::Bundle b = testing::hostOnlyBundle(
-        t, {{"x", x}, {"w", {7, 24}}, {"bias", {24}}, {"y", y}, {"z", y}, {"o", y}}, {0, 1, 2}, {5},
+        t, {{"x", x}, {"w", {7, 20}}, {"bias", {20}}, {"y", y}, {"z", y}, {"o", y}}, {0, 1, 2}, {5},
         {testing::hostStep("/mm", OpKind::kMatMul, runtime::defaultAttrs(OpKind::kMatMul), {0, 1}, {3}),
          testing::hostStep("/add", OpKind::kAdd, runtime::defaultAttrs(OpKind::kAdd), {3, 2}, {4}),
          testing::hostStep("/relu", OpKind::kRelu, runtime::defaultAttrs(OpKind::kRelu), {4}, {5})});
