@@ -799,29 +799,29 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
   KernelPlan p;
   LoopKernel& k = p.kernel;
   k.name = "conv";
-  // Int8 data runs over words (`pairs` here means any words): two signed 16-bit halves of adjacent input
-  // channels (Dot2) without VNNI, four bytes with it (Dot4).
-  const bool pairs = f.data != support::DType::kFloat32;
-  const int per = !pairs ? 1 : cpu.vnni ? 4 : 2;
+  // Int8 data runs over words: two signed 16-bit halves of adjacent input channels (Dot2) without VNNI, four
+  // bytes with it (Dot4).
+  const bool integer = f.data != support::DType::kFloat32;
+  const int per = !integer ? 1 : cpu.vnni ? 4 : 2;
   const int64_t plane = g.oh * g.ow, kk = g.c * g.kh * g.kw, kq = kk / per, cq = g.c / per;
   const std::pair<int64_t, int64_t> extent = paddedExtent(g);
   const int64_t hp = extent.first, wp = extent.second;
-  const support::DType words = pairs ? support::DType::kInt32 : f.data;
+  const support::DType words = integer ? support::DType::kInt32 : f.data;
   const int x = k.addBuffer("x", g.c * g.h * g.w, Role::kInput, f.data);
   const int w = k.addBuffer("w", g.m * kk, Role::kInput, f.data);
   std::vector<int> channel;
   for (const auto& [name, type] : f.perChannel) channel.push_back(k.addBuffer(name, g.m, Role::kInput, type));
   const int y = k.addBuffer("y", g.m * plane, Role::kOutput, f.out);
   const int xt = k.addBuffer("xt", hp * wp * g.c, Role::kTemp, f.data);
-  const bool direct = !pairs && g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && hp == g.h && wp == g.w &&
-                      g.pt == 0 && g.pl == 0;
+  const bool direct =
+      !integer && g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && hp == g.h && wp == g.w && g.pt == 0 && g.pl == 0;
   const int rows = direct ? xt : k.addBuffer("rows", plane * kq, Role::kTemp, words);
   const int panels = k.addBuffer("panels", g.m * kq, Role::kTemp, words);
   const int yt = k.addBuffer("yt", plane * g.m, Role::kTemp, f.out);
   const int comp = per == 4 ? k.addBuffer("comp", g.m, Role::kTemp, support::DType::kInt32) : -1;
-  // A word of signed values (w's; x's in pairs), else the value itself.
+  // A word of signed values (w's; x's too in pairs), else the value itself.
   auto value = [&](LoopExpr& e, const std::function<int(int)>& load) {
-    return pairs ? packValues(e, per, load, true) : load(0);
+    return integer ? packValues(e, per, load, true) : load(0);
   };
   std::vector<int64_t> strides(k.buffers.size(), 0);
   strides[static_cast<size_t>(x)] = g.c * g.h * g.w, strides[static_cast<size_t>(y)] = g.m * plane;
@@ -894,7 +894,7 @@ KernelPlan rowsProduct(const runtime::ConvGeometry& g, const ConvForm& f, int64_
                s.value.load(panels, aff(0, {{MB, kq * nb}, {K, nb}, {J, 1}})));
     if (f.epilogue) formEpilogue(f, s.epilogue, s.epilogue.acc(), channel, aff(0, {{MB, nb}, {J, 1}}), comp);
     StageSchedule sc = panelSchedule(s, cpu);
-    if (pairs) foldWords(sc, cpu);
+    if (integer) foldWords(sc, cpu);
     add(std::move(s), sc);
   }
   LoopStage t;
